@@ -1,0 +1,13 @@
+#include "core/ExplicitEuler.h"
+
+namespace tinkerbox {
+
+void ExplicitEuler::advance(OdeSystem& system, double h, StepReport& report) {
+    const double t0 = system.time();
+    system.getState(x0_);
+    system.derivative(k_);
+    ++report.derivativeEvaluations;
+    system.setState(x0_ + h * k_, t0 + h);
+}
+
+}  // namespace tinkerbox

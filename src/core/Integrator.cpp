@@ -1,0 +1,41 @@
+#include "core/Integrator.h"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+#include "core/AdaptiveRungeKutta.h"
+#include "core/ExplicitEuler.h"
+#include "core/ImplicitEuler.h"
+#include "core/Midpoint.h"
+#include "core/RungeKutta4.h"
+#include "core/SymplecticEuler.h"
+#include "core/VelocityVerlet.h"
+
+namespace tinkerbox {
+
+namespace {
+constexpr std::array<std::string_view, 7> kNames = {"euler",    "midpoint",         "rk4",   "implicit-euler",
+                                                    "adaptive", "symplectic-euler", "verlet"};
+}  // namespace
+
+std::span<const std::string_view> integratorNames() { return kNames; }
+
+bool isIntegratorName(std::string_view name) {
+    return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
+}
+
+std::unique_ptr<Integrator> makeIntegrator(std::string_view name, const IntegratorSettings& settings) {
+    if (name == "euler") return std::make_unique<ExplicitEuler>();
+    if (name == "midpoint") return std::make_unique<Midpoint>();
+    if (name == "rk4") return std::make_unique<RungeKutta4>();
+    if (name == "implicit-euler") return std::make_unique<ImplicitEuler>(settings.implicitSolver);
+    if (name == "adaptive") return std::make_unique<AdaptiveRungeKutta>(settings.adaptiveTolerance);
+    if (name == "symplectic-euler") return std::make_unique<SymplecticEuler>();
+    if (name == "verlet") return std::make_unique<VelocityVerlet>();
+    std::string choices;
+    for (std::string_view n : kNames) choices += (choices.empty() ? "" : ", ") + std::string(n);
+    throw std::invalid_argument("unknown integrator '" + std::string(name) + "' (choose one of: " + choices + ")");
+}
+
+}  // namespace tinkerbox

@@ -1,0 +1,20 @@
+#pragma once
+// Witkin's solver interface (seed 000 ch. B): every integrator talks to a system
+// only through these calls, so any integrator works on any system.
+#include "core/Types.h"
+
+namespace tinkerbox {
+
+class OdeSystem {
+public:
+    virtual ~OdeSystem() = default;
+
+    virtual Index dimension() const = 0;
+    virtual void getState(VecX& x) const = 0;
+    virtual void setState(const VecX& x, double t) = 0;
+    // dx/dt at the current state (the one last given to setState).
+    virtual void derivative(VecX& xdot) = 0;
+    virtual double time() const = 0;
+};
+
+}  // namespace tinkerbox

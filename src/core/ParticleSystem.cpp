@@ -1,0 +1,164 @@
+#include "core/ParticleSystem.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace tinkerbox {
+
+Index ParticleSystem::addParticle(const Vec3& x, const Vec3& v, double mass, bool nailed) {
+    addParticles({ParticleInit{x, v, mass, nailed}});
+    return particleCount() - 1;
+}
+
+void ParticleSystem::addParticles(const std::vector<ParticleInit>& particles) {
+    const Index first = particleCount();
+    const Index count = first + static_cast<Index>(particles.size());
+    x_.conservativeResize(3 * count);
+    v_.conservativeResize(3 * count);
+    mass_.conservativeResize(count);
+    inverseMass_.conservativeResize(3 * count);
+    for (Index k = 0; k < static_cast<Index>(particles.size()); ++k) {
+        const ParticleInit& p = particles[k];
+        if (!(p.mass > 0.0)) throw std::invalid_argument("particle mass must be positive");
+        const Index i = first + k;
+        block3(x_, i) = p.position;
+        block3(v_, i) = p.velocity;
+        mass_[i] = p.mass;
+        block3(inverseMass_, i).setConstant(p.nailed ? 0.0 : 1.0 / p.mass);
+    }
+    patternDirty_ = true;
+}
+
+void ParticleSystem::setMass(Index i, double m) {
+    if (!(m > 0.0)) throw std::invalid_argument("particle mass must be positive");
+    const bool nailed = isNailed(i);
+    mass_[i] = m;
+    block3(inverseMass_, i).setConstant(nailed ? 0.0 : 1.0 / m);
+}
+
+void ParticleSystem::setNailed(Index i, bool nailed) {
+    block3(inverseMass_, i).setConstant(nailed ? 0.0 : 1.0 / mass_[i]);
+    if (nailed) block3(v_, i).setZero();
+}
+
+void ParticleSystem::moveNailed(Index i, const Vec3& target, double h) {
+    block3(v_, i) = (target - position(i)) / h;
+    block3(x_, i) = target;
+}
+
+Index ParticleSystem::addSpring(const DampedSpring& s) {
+    if (s.a < 0 || s.b < 0 || s.a >= particleCount() || s.b >= particleCount() || s.a == s.b)
+        throw std::invalid_argument("spring must join two distinct existing particles");
+    patternDirty_ = true;
+    return springs_.add(s);
+}
+
+Force& ParticleSystem::addForce(std::unique_ptr<Force> force) {
+    forces_.push_back(std::move(force));
+    patternDirty_ = true;
+    return *forces_.back();
+}
+
+void ParticleSystem::removeForce(const Force* force) {
+    std::erase_if(forces_, [force](const std::unique_ptr<Force>& f) { return f.get() == force; });
+    patternDirty_ = true;
+}
+
+int ParticleSystem::resolveContacts(const Eigen::Ref<const VecX>& xBefore, const Eigen::Ref<const VecX>& vBefore,
+                                    double h) {
+    int contacts = 0;
+    if (planes_.empty()) return contacts;
+    for (Index i = 0; i < particleCount(); ++i) {
+        if (isNailed(i)) continue;
+        Vec3 x = position(i);
+        Vec3 v = velocity(i);
+        bool touched = false;
+        for (const Plane& plane : planes_) {
+            if (resolvePlaneContact(plane, xBefore.segment<3>(3 * i), vBefore.segment<3>(3 * i), h, x, v)) {
+                ++contacts;
+                touched = true;
+            }
+        }
+        if (touched) {
+            block3(x_, i) = x;
+            block3(v_, i) = v;
+        }
+    }
+    return contacts;
+}
+
+double ParticleSystem::kineticEnergy() const {
+    double k = 0.0;
+    for (Index i = 0; i < particleCount(); ++i) k += 0.5 * mass_[i] * block3(v_, i).squaredNorm();
+    return k;
+}
+
+double ParticleSystem::potentialEnergy() const {
+    double u = springs_.potentialEnergy(*this);
+    for (const auto& f : forces_) u += f->potentialEnergy(*this);
+    return u;
+}
+
+void ParticleSystem::getState(VecX& x) const {
+    const Index n3 = 3 * particleCount();
+    x.resize(2 * n3);
+    x.head(n3) = x_;
+    x.tail(n3) = v_;
+}
+
+void ParticleSystem::setState(const VecX& x, double t) {
+    const Index n3 = 3 * particleCount();
+    if (x.size() != 2 * n3) throw std::invalid_argument("ParticleSystem::setState: wrong state size");
+    x_ = x.head(n3);
+    v_ = x.tail(n3);
+    t_ = t;
+}
+
+void ParticleSystem::derivative(VecX& xdot) {
+    const Index n3 = 3 * particleCount();
+    xdot.resize(2 * n3);
+    // Nailed particles have zero inverse mass: neither their position nor their velocity changes.
+    xdot.head(n3) = (inverseMass_.array() > 0.0).select(v_, 0.0);
+    auto a = xdot.tail(n3);
+    appliedForces(force_);
+    a = inverseMass_.cwiseProduct(force_);
+}
+
+void ParticleSystem::accelerations(VecX& a) {
+    appliedForces(force_);
+    a = inverseMass_.cwiseProduct(force_);
+}
+
+void ParticleSystem::drift(double h) {
+    x_ += h * (inverseMass_.array() > 0.0).select(v_, 0.0);
+}
+
+void ParticleSystem::appliedForces(VecX& f) {
+    f.setZero(3 * particleCount());
+    springs_.accumulate(*this, f);
+    for (const auto& force : forces_) force->accumulate(*this, f);
+}
+
+void ParticleSystem::bindJacobianPattern(BlockSparseMatrix::Storage storage) {
+    if (!patternDirty_ && pattern_.storage() == storage) return;
+    std::vector<std::pair<Index, Index>> couplings;
+    springs_.appendCouplings(couplings);
+    for (const auto& f : forces_) f->appendCouplings(couplings);
+    pattern_.setPattern(particleCount(), couplings, storage);
+    springs_.bindPattern(pattern_);
+    for (const auto& f : forces_) f->bindPattern(pattern_);
+    patternDirty_ = false;
+}
+
+void ParticleSystem::forceJacobians(JacobianForm form, BlockSparseMatrix& dFdx, BlockSparseMatrix& dFdv) {
+    bindJacobianPattern(form == JacobianForm::Exact ? BlockSparseMatrix::Storage::Full
+                                                    : BlockSparseMatrix::Storage::Upper);
+    if (!dFdx.samePattern(pattern_)) dFdx.copyPattern(pattern_);
+    if (!dFdv.samePattern(pattern_)) dFdv.copyPattern(pattern_);
+    dFdx.setZero();
+    dFdv.setZero();
+    springs_.addJacobians(*this, form, dFdx, dFdv);
+    for (const auto& f : forces_) f->addJacobians(*this, form, dFdx, dFdv);
+}
+
+}  // namespace tinkerbox

@@ -1,0 +1,100 @@
+#pragma once
+// The particle system of seed 000 ch. C: particles (mass, position, velocity, force
+// accumulator), force objects, and planes, behind Witkin's solver interface.
+// State vector: [x_0 .. x_{n-1} | v_0 .. v_{n-1}] (6n numbers).
+// Nailed particles have inverse mass 0: no integrator moves them, and their velocity
+// is whatever the controller moving them says (zero when they stay put).
+#include <memory>
+#include <vector>
+
+#include "core/DampedSpring.h"
+#include "core/MechanicalSystem.h"
+#include "core/Plane.h"
+
+namespace tinkerbox {
+
+struct ParticleInit {
+    Vec3 position = Vec3::Zero();
+    Vec3 velocity = Vec3::Zero();
+    double mass = 1.0;
+    bool nailed = false;
+
+    bool operator==(const ParticleInit&) const = default;
+};
+
+class ParticleSystem final : public MechanicalSystem {
+public:
+    // Particles. Adding many at once costs O(n) in total; one by one costs O(n) each.
+    Index addParticle(const Vec3& x, const Vec3& v, double mass, bool nailed = false);
+    void addParticles(const std::vector<ParticleInit>& particles);
+    Index particleCount() const { return mass_.size(); }
+    const VecX& positions() const { return x_; }
+    Vec3 position(Index i) const { return block3(x_, i); }
+    Vec3 velocity(Index i) const { return block3(v_, i); }
+    double mass(Index i) const { return mass_[i]; }
+    bool isNailed(Index i) const { return inverseMass_[3 * i] == 0.0; }
+    void setPosition(Index i, const Vec3& x) { block3(x_, i) = x; }
+    void setVelocity(Index i, const Vec3& v) { block3(v_, i) = v; }
+    void setMass(Index i, double m);
+    void setNailed(Index i, bool nailed);
+    // Moves a nailed particle to target over the time h, so that its velocity is right
+    // for the damping of everything attached to it.
+    void moveNailed(Index i, const Vec3& target, double h);
+
+    // Forces. Springs are kept in one set; other force objects are added by owner.
+    const DampedSpringSet& springs() const { return springs_; }
+    // For editing a spring's stiffness, damping or rest length; its particles stay.
+    DampedSpring& spring(Index k) { return springs_[k]; }
+    Index addSpring(const DampedSpring& s);
+    Force& addForce(std::unique_ptr<Force> force);
+    void removeForce(const Force* force);
+    const std::vector<std::unique_ptr<Force>>& forces() const { return forces_; }
+
+    // Planes
+    void addPlane(const Plane& plane) { planes_.push_back(plane); }
+    const std::vector<Plane>& planes() const { return planes_; }
+    std::vector<Plane>& planes() { return planes_; }
+    // Plane collisions and contact after a step of length h that started at
+    // (xBefore, vBefore). Returns the number of particle-plane contacts.
+    int resolveContacts(const Eigen::Ref<const VecX>& xBefore, const Eigen::Ref<const VecX>& vBefore, double h);
+
+    // Energies
+    double kineticEnergy() const;
+    double potentialEnergy() const;
+    double totalEnergy() const { return kineticEnergy() + potentialEnergy(); }
+
+    // OdeSystem
+    Index dimension() const override { return 6 * particleCount(); }
+    void getState(VecX& x) const override;
+    void setState(const VecX& x, double t) override;
+    void derivative(VecX& xdot) override;
+    double time() const override { return t_; }
+
+    // MechanicalSystem
+    Index velocityDimension() const override { return 3 * particleCount(); }
+    const VecX& velocities() const override { return v_; }
+    void setVelocities(const VecX& v) override { v_ = v; }
+    void setTime(double t) override { t_ = t; }
+    void accelerations(VecX& a) override;
+    void drift(double h) override;
+    void appliedForces(VecX& f) override;
+    void forceJacobians(JacobianForm form, BlockSparseMatrix& dFdx, BlockSparseMatrix& dFdv) override;
+    const VecX& inverseMassPerDof() const override { return inverseMass_; }
+
+private:
+    // Exact Jacobians need full storage; definite ones are symmetric and use half.
+    void bindJacobianPattern(BlockSparseMatrix::Storage storage);
+
+    VecX x_, v_;
+    VecX mass_;         // per particle
+    VecX inverseMass_;  // per dof, 0 when nailed
+    double t_ = 0.0;
+    DampedSpringSet springs_;
+    std::vector<std::unique_ptr<Force>> forces_;
+    std::vector<Plane> planes_;
+    VecX force_;  // accumulator
+    BlockSparseMatrix pattern_;  // the pattern the forces are bound to
+    bool patternDirty_ = true;
+};
+
+}  // namespace tinkerbox

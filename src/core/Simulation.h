@@ -1,0 +1,76 @@
+#pragma once
+// A running model: the particle system, its settings, the chosen integrator, and
+// the stepping loop (integrator step, then plane contacts, per substep). The
+// integrator can be changed at any moment: the state lives in the system, so the
+// model keeps moving from where it is. A frame that makes the state non-finite is
+// rolled back to its start; an energy explosion (DivergenceGuard) is rolled back to
+// a state from before it began. Both are reported, never propagated.
+#include <memory>
+#include <string>
+
+#include "core/DivergenceGuard.h"
+#include "core/Gravity.h"
+#include "core/Integrator.h"
+#include "core/ParticleSystem.h"
+#include "core/ViscousDrag.h"
+
+namespace tinkerbox {
+
+struct SimulationSettings {
+    std::string integrator = "rk4";
+    double dt = 1.0 / 60.0;  // one frame
+    int substeps = 1;        // integrator steps per frame, each of dt / substeps
+    Vec3 gravity{0.0, -9.81, 0.0};
+    double drag = 0.0;
+    IntegratorSettings solver;
+
+    bool operator==(const SimulationSettings&) const = default;
+};
+
+struct FrameReport {
+    bool diverged = false;
+    std::string message;  // why it diverged, and what to try
+    int contacts = 0;
+    StepReport integrator;  // summed over the substeps
+};
+
+class Simulation {
+public:
+    explicit Simulation(const SimulationSettings& settings = {});
+    Simulation(const Simulation&) = delete;
+    Simulation& operator=(const Simulation&) = delete;
+
+    ParticleSystem& system() { return system_; }
+    const ParticleSystem& system() const { return system_; }
+    const SimulationSettings& settings() const { return settings_; }
+    const Integrator& integrator() const { return *integrator_; }
+    double time() const { return system_.time(); }
+
+    // Live changes; each keeps the current state.
+    void setIntegrator(const std::string& name);  // throws std::invalid_argument on an unknown name
+    void setTimeStep(double dt, int substeps);
+    void setGravity(const Vec3& g);
+    void setDrag(double kd);
+    void setSolverSettings(const IntegratorSettings& solver);
+
+    // Advances one frame (dt). On divergence the state is restored (see above).
+    FrameReport step();
+    // Call after changing the state from outside (an edit, a drag while paused), so
+    // that the divergence guard does not compare against the old model.
+    void stateEdited() { guard_.clear(); }
+    // Energy the model could legitimately turn into motion: kinetic + elastic energy,
+    // plus its weight times its size and its mass times 1 (m/s)^2 (so that a model at
+    // rest still has a scale).
+    double energyScale() const;
+
+private:
+    SimulationSettings settings_;
+    ParticleSystem system_;
+    Gravity* gravity_;
+    ViscousDrag* drag_;
+    std::unique_ptr<Integrator> integrator_;
+    DivergenceGuard guard_;
+    VecX frameStart_, substepStart_;
+};
+
+}  // namespace tinkerbox

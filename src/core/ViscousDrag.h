@@ -1,0 +1,24 @@
+#pragma once
+// Viscous drag f = -kd v on every particle (seed 000 ch. C): it damps motion
+// relative to the still air and makes a model come to rest.
+#include "core/Force.h"
+
+namespace tinkerbox {
+
+class ViscousDrag final : public Force {
+public:
+    explicit ViscousDrag(double kd) : kd_(kd) {}
+
+    double coefficient() const { return kd_; }
+    void setCoefficient(double kd) { kd_ = kd; }
+
+    void accumulate(const ParticleSystem& ps, VecX& f) const override;
+    // dF/dv = -kd I on every diagonal block; dF/dx = 0.
+    void addJacobians(const ParticleSystem& ps, JacobianForm form, BlockSparseMatrix& dFdx,
+                      BlockSparseMatrix& dFdv) const override;
+
+private:
+    double kd_;
+};
+
+}  // namespace tinkerbox

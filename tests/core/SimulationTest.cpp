@@ -1,0 +1,214 @@
+// The stepping loop: live integrator changes, divergence handling, determinism.
+#include "core/Simulation.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "TestSystems.h"
+#include "core/MouseSpring.h"
+
+namespace tinkerbox {
+namespace {
+
+// A damped cloth falling onto the ground 0.1 m below (it lands after about 0.15 s), one
+// corner dragged by a mouse spring.
+void buildScene(Simulation& sim) {
+    ParticleSystem& ps = sim.system();
+    test::addCloth(ps, 4, 0.2, 1.0, 300.0, 0.5, 0.1);
+    for (Index i = 0; i < ps.particleCount(); ++i) ps.setPosition(i, ps.position(i) + Vec3(0.0, 0.3, 0.0));
+    ps.setNailed(3, false);
+    auto& mouse = static_cast<MouseSpring&>(ps.addForce(std::make_unique<MouseSpring>(3, 50.0, 2.0, 20.0)));
+    mouse.setTarget(Vec3(1.0, 1.0, 0.0), Vec3(0.5, 0.0, 0.0));
+    Plane floor;
+    floor.point = Vec3(0.0, 0.2, 0.0);
+    ps.addPlane(floor);
+}
+
+// Eight substeps keep explicit Euler stable on this cloth (w about 110 rad/s).
+SimulationSettings sceneSettings(std::string_view integrator) {
+    SimulationSettings settings = test::simulationSettings(integrator, 1.0 / 120.0);
+    settings.substeps = 8;
+    settings.drag = 0.05;
+    return settings;
+}
+
+class SimulationEveryIntegrator : public ::testing::TestWithParam<std::string_view> {};
+
+// After a switch the state is untouched, and the next frame is exactly what the new
+// integrator does from that state in a fresh simulation.
+TEST_P(SimulationEveryIntegrator, SwitchingIntegratorKeepsTheStateAndContinuesFromIt) {
+    Simulation sim(sceneSettings("rk4"));
+    buildScene(sim);
+    for (int k = 0; k < 30; ++k) ASSERT_FALSE(sim.step().diverged);
+    const VecX before = test::stateOf(sim.system());
+    const double t = sim.time();
+    EXPECT_NEAR(t, 30.0 / 120.0, 1e-14);
+
+    sim.setIntegrator(std::string(GetParam()));
+    EXPECT_EQ(sim.integrator().name(), GetParam());
+    EXPECT_TRUE(test::stateOf(sim.system()) == before);
+    EXPECT_EQ(sim.time(), t);
+
+    Simulation fresh(sceneSettings(GetParam()));
+    buildScene(fresh);
+    fresh.system().setState(before, t);
+    ASSERT_FALSE(sim.step().diverged);
+    ASSERT_FALSE(fresh.step().diverged);
+    EXPECT_TRUE(test::stateOf(sim.system()) == test::stateOf(fresh.system()));
+    EXPECT_FALSE(test::stateOf(sim.system()) == before);
+}
+
+TEST_P(SimulationEveryIntegrator, IdenticalRunsAreBitwiseIdentical) {
+    Simulation a(sceneSettings(GetParam())), b(sceneSettings(GetParam()));
+    buildScene(a);
+    buildScene(b);
+    const VecX start = test::stateOf(a.system());
+    int contacts = 0;
+    for (int k = 0; k < 30; ++k) {
+        const FrameReport report = a.step();
+        ASSERT_FALSE(report.diverged) << report.message;
+        ASSERT_FALSE(b.step().diverged);
+        contacts += report.contacts;
+    }
+    EXPECT_GT(contacts, 0) << "the run should include plane contacts";
+    EXPECT_TRUE(test::stateOf(a.system()) == test::stateOf(b.system()));
+    EXPECT_EQ(a.time(), b.time());
+    EXPECT_GT((test::stateOf(a.system()) - start).norm(), 0.1);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllIntegrators, SimulationEveryIntegrator, test::allIntegrators(), test::IntegratorParamName{});
+
+// A particle on a stiff spring (w = 100) to a nail, no gravity: explicit Euler at
+// h = 0.05 (wh = 5) multiplies the energy by 26 per step.
+void buildStiffSpring(Simulation& sim) {
+    sim.system().addParticle(Vec3::Zero(), Vec3::Zero(), 1.0, true);
+    sim.system().addParticle(Vec3(1.1, 0.2, 0.0), Vec3::Zero(), 1.0);
+    sim.system().addSpring({0, 1, 1e4, 0.0, 1.0});
+}
+
+SimulationSettings stiffSettings(std::string_view integrator) {
+    SimulationSettings settings = test::simulationSettings(integrator, 0.05);
+    settings.gravity = Vec3::Zero();
+    return settings;
+}
+
+// A frame whose state overflows is undone back to its own start: here the frames
+// before it were fine (implicit Euler), then one Euler frame of 1000 substeps overflows.
+TEST(Simulation, NonFiniteFrameIsReportedAndRolledBackToItsStart) {
+    Simulation sim(stiffSettings("implicit-euler"));
+    buildStiffSpring(sim);
+    for (int k = 0; k < 5; ++k) ASSERT_FALSE(sim.step().diverged);
+    const VecX frameStart = test::stateOf(sim.system());
+    const double frameTime = sim.time();
+
+    sim.setIntegrator("euler");
+    sim.setTimeStep(50.0, 1000);  // h = 0.05: 26x energy per substep overflows within the frame
+    const FrameReport report = sim.step();
+    ASSERT_TRUE(report.diverged) << "euler should have overflowed";
+    EXPECT_NE(report.message.find("euler"), std::string::npos) << report.message;
+    EXPECT_NE(report.message.find("dt = 50"), std::string::npos) << report.message;
+    EXPECT_NE(report.message.find("1000 substeps"), std::string::npos) << report.message;
+    EXPECT_TRUE(test::stateOf(sim.system()) == frameStart);
+    EXPECT_EQ(sim.time(), frameTime);
+
+    // The suggested remedy works from the restored state.
+    sim.setIntegrator("implicit-euler");
+    EXPECT_FALSE(sim.step().diverged);
+    EXPECT_TRUE(test::stateOf(sim.system()).allFinite());
+}
+
+// A run that explodes while staying finite is caught by the energy guard and taken
+// back to one of the frame starts from before the explosion (Simulation.h).
+TEST(Simulation, EnergyExplosionIsReportedAndRolledBackToAnEarlierFrame) {
+    Simulation sim(stiffSettings("euler"));
+    buildStiffSpring(sim);
+    std::vector<VecX> starts;
+    std::vector<double> times;
+    FrameReport report;
+    do {
+        starts.push_back(test::stateOf(sim.system()));
+        times.push_back(sim.time());
+        report = sim.step();
+        ASSERT_TRUE(test::stateOf(sim.system()).allFinite());
+    } while (!report.diverged && starts.size() < 100);
+    ASSERT_TRUE(report.diverged) << "euler should have exploded";
+    EXPECT_NE(report.message.find("euler"), std::string::npos) << report.message;
+    EXPECT_NE(report.message.find("dt = 0.05"), std::string::npos) << report.message;
+
+    const VecX restored = test::stateOf(sim.system());
+    std::size_t k = 0;
+    while (k < starts.size() && !(starts[k] == restored)) ++k;
+    ASSERT_LT(k, starts.size()) << "the restored state is not one the run passed through";
+    EXPECT_EQ(sim.time(), times[k]);
+    // Back before the explosion: the energy is that of the start, not the grown one.
+    Simulation initial(stiffSettings("euler"));
+    buildStiffSpring(initial);
+    EXPECT_LE(sim.system().totalEnergy(), 26.0 * initial.system().totalEnergy());
+}
+
+// An integrator that gives up (adaptive cannot meet an impossible tolerance) is
+// reported the same way, with its own reason.
+TEST(Simulation, IntegratorFailureIsReportedAndTheFrameRolledBack) {
+    SimulationSettings settings = test::simulationSettings("adaptive", 1.0 / 60.0);
+    settings.solver.adaptiveTolerance = 1e-30;
+    Simulation sim(settings);
+    sim.system().addParticle(Vec3(0.0, 1.0, 0.0), Vec3(1.0, 0.0, 0.0), 1.0);
+    sim.system().addParticle(Vec3(1.0, 1.0, 0.0), Vec3::Zero(), 1.0);
+    sim.system().addSpring({0, 1, 10.0, 0.0, 0.5});
+    const VecX start = test::stateOf(sim.system());
+    const FrameReport report = sim.step();
+    ASSERT_TRUE(report.diverged);
+    EXPECT_NE(report.message.find("adaptive"), std::string::npos) << report.message;
+    EXPECT_NE(report.message.find("underflow"), std::string::npos) << report.message;
+    EXPECT_TRUE(test::stateOf(sim.system()) == start);
+    EXPECT_EQ(sim.time(), 0.0);
+}
+
+// Substeps split the frame: 8 substeps of a 1/128 s frame are 8 frames of 1/1024 s
+// (powers of two, so both runs use bitwise the same step).
+TEST(Simulation, SubstepsEqualShorterFrames) {
+    SimulationSettings coarse = sceneSettings("verlet"), fine = sceneSettings("verlet");
+    coarse.dt = 1.0 / 128.0;
+    coarse.substeps = 8;
+    fine.dt = 1.0 / 1024.0;
+    fine.substeps = 1;
+    Simulation a(coarse), b(fine);
+    buildScene(a);
+    buildScene(b);
+    int contacts = 0;
+    for (int k = 0; k < 40; ++k) {  // 0.31 s: the cloth lands on the floor on the way
+        const FrameReport report = a.step();
+        ASSERT_FALSE(report.diverged);
+        contacts += report.contacts;
+        for (int s = 0; s < 8; ++s) ASSERT_FALSE(b.step().diverged);
+    }
+    EXPECT_GT(contacts, 0);
+    EXPECT_TRUE(test::stateOf(a.system()) == test::stateOf(b.system()));
+    EXPECT_EQ(a.time(), 40.0 / 128.0);
+}
+
+TEST(Simulation, UnknownIntegratorIsRejectedAndTheCurrentOneKept) {
+    Simulation sim(sceneSettings("verlet"));
+    buildScene(sim);
+    const VecX start = test::stateOf(sim.system());
+    try {
+        sim.setIntegrator("leapfrog");
+        FAIL() << "expected std::invalid_argument";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("symplectic-euler"), std::string::npos) << "should list the choices";
+    }
+    EXPECT_EQ(sim.integrator().name(), "verlet");
+    EXPECT_EQ(sim.settings().integrator, "verlet");
+    EXPECT_TRUE(test::stateOf(sim.system()) == start);
+    for (std::string_view name : integratorNames()) {
+        EXPECT_TRUE(isIntegratorName(name));
+        EXPECT_EQ(makeIntegrator(name)->name(), name);
+    }
+    EXPECT_FALSE(isIntegratorName("leapfrog"));
+}
+
+}  // namespace
+}  // namespace tinkerbox

@@ -1,0 +1,209 @@
+#pragma once
+// Small systems and numerical helpers shared by the core tests.
+#include <cmath>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <Eigen/Dense>
+#include <gtest/gtest.h>
+
+#include "core/Integrator.h"
+#include "core/ParticleSystem.h"
+#include "core/Simulation.h"
+#include "core/ViscousDrag.h"
+
+namespace tinkerbox::test {
+
+// Harmonic oscillator with an exact solution: a free particle tied to a nailed particle
+// at the origin by a zero-rest-length spring, so F = -k x is linear in 3D, optionally in
+// viscous drag (F = -kd v, gamma = kd/m). Underdamped solution, wd = sqrt(w^2 - gamma^2/4):
+//   x(t) = e^(-gamma t/2) [x0 cos(wd t) + (v0 + gamma x0/2)/wd sin(wd t)].
+// x0 and v0 are not parallel (an ellipse that never passes through the nail, where the
+// spring direction is undefined).
+struct Oscillator {
+    double stiffness = 4.0;
+    double mass = 1.0;
+    double drag = 0.0;
+    Vec3 x0{1.0, 0.0, 0.5};
+    Vec3 v0{0.0, 1.5, 0.0};
+
+    double omega() const { return std::sqrt(stiffness / mass); }
+    double gamma() const { return drag / mass; }
+    double dampedOmega() const { return std::sqrt(omega() * omega() - 0.25 * gamma() * gamma()); }
+    Vec3 position(double t) const {
+        const double wd = dampedOmega(), decay = std::exp(-0.5 * gamma() * t);
+        return decay * (x0 * std::cos(wd * t) + (v0 + 0.5 * gamma() * x0) * (std::sin(wd * t) / wd));
+    }
+    Vec3 velocity(double t) const {
+        const double wd = dampedOmega(), decay = std::exp(-0.5 * gamma() * t);
+        return decay * (v0 * std::cos(wd * t) - (omega() * omega() * x0 + 0.5 * gamma() * v0) * (std::sin(wd * t) / wd));
+    }
+    double energy() const { return 0.5 * mass * v0.squaredNorm() + 0.5 * stiffness * x0.squaredNorm(); }
+
+    // Particle 0 is the nail, particle 1 the oscillating one.
+    ParticleSystem build() const {
+        ParticleSystem ps;
+        ps.addParticle(Vec3::Zero(), Vec3::Zero(), 1.0, true);
+        ps.addParticle(x0, v0, mass);
+        ps.addSpring({0, 1, stiffness, 0.0, 0.0});
+        if (drag > 0.0) ps.addForce(std::make_unique<ViscousDrag>(drag));
+        return ps;
+    }
+};
+
+// A chain hanging from a nailed first particle, laid out from `start` along `direction`
+// with `stretch` times the rest length between neighbours. Returns the first index.
+inline Index addChain(ParticleSystem& ps, int count, const Vec3& start, const Vec3& direction, double restLength,
+                      double stretch, double stiffness, double damping, double mass) {
+    const Index first = ps.particleCount();
+    for (int k = 0; k < count; ++k)
+        ps.addParticle(start + direction.normalized() * (k * restLength * stretch), Vec3::Zero(), mass, k == 0);
+    for (int k = 0; k + 1 < count; ++k) ps.addSpring({first + k, first + k + 1, stiffness, damping, restLength});
+    return first;
+}
+
+// A square cloth of n x n particles in the plane y = 0 with structural and shear springs,
+// spaced `stretch` times the rest spacing; the two corners of the first row are nailed.
+inline void addCloth(ParticleSystem& ps, int n, double spacing, double stretch, double stiffness, double damping,
+                     double mass) {
+    const Index first = ps.particleCount();
+    const auto id = [&](int i, int j) { return first + i * n + j; };
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            ps.addParticle(Vec3(j, 0.0, i) * (spacing * stretch), Vec3::Zero(), mass, i == 0 && (j == 0 || j == n - 1));
+    const double diagonal = spacing * std::sqrt(2.0);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            if (j + 1 < n) ps.addSpring({id(i, j), id(i, j + 1), stiffness, damping, spacing});
+            if (i + 1 < n) ps.addSpring({id(i, j), id(i + 1, j), stiffness, damping, spacing});
+            if (i + 1 < n && j + 1 < n) {
+                ps.addSpring({id(i, j), id(i + 1, j + 1), stiffness / 2, damping, diagonal});
+                ps.addSpring({id(i + 1, j), id(i, j + 1), stiffness / 2, damping, diagonal});
+            }
+        }
+}
+
+// Random free particles (random masses and velocities) joined by random damped springs,
+// each at a random stretch or compression. Deterministic for a given seed.
+inline void addRandomSpringNetwork(ParticleSystem& ps, int particles, int springs, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    std::uniform_real_distribution<double> positive(0.5, 2.0);
+    const Index first = ps.particleCount();
+    for (int k = 0; k < particles; ++k)
+        ps.addParticle(Vec3(unit(rng), unit(rng), unit(rng)), Vec3(unit(rng), unit(rng), unit(rng)), positive(rng));
+    std::uniform_int_distribution<int> pick(0, particles - 1);
+    for (int k = 0; k < springs; ++k) {
+        const Index a = first + pick(rng);
+        Index b = first + pick(rng);
+        if (b == a) b = first + (b - first + 1) % particles;
+        const double length = (ps.position(a) - ps.position(b)).norm();
+        ps.addSpring({a, b, 20.0 * positive(rng), 0.5 * positive(rng), length * positive(rng)});
+    }
+}
+
+inline Vec3 totalMomentum(const ParticleSystem& ps) {
+    Vec3 p = Vec3::Zero();
+    for (Index i = 0; i < ps.particleCount(); ++i) p += ps.mass(i) * ps.velocity(i);
+    return p;
+}
+
+// Implicit solves tight enough that the CG error is far below anything a test measures.
+inline IntegratorSettings tightSolver() {
+    IntegratorSettings settings;
+    settings.implicitSolver = {1e-12, 1000};
+    return settings;
+}
+
+// One integrator step per frame, tight implicit solves, gravity -9.81 y, no drag.
+inline SimulationSettings simulationSettings(std::string_view integrator, double dt) {
+    SimulationSettings settings;
+    settings.integrator = std::string(integrator);
+    settings.dt = dt;
+    settings.solver = tightSolver();
+    return settings;
+}
+
+inline VecX stateOf(const OdeSystem& system) {
+    VecX x;
+    system.getState(x);
+    return x;
+}
+
+inline StepReport stepMany(Integrator& integrator, MechanicalSystem& system, double h, int steps) {
+    StepReport report;
+    for (int k = 0; k < steps; ++k) integrator.step(system, h, report);
+    return report;
+}
+
+// Dense Jacobians as the system reports them.
+struct DenseJacobians {
+    Eigen::MatrixXd dFdx, dFdv;
+};
+
+inline DenseJacobians analyticJacobians(ParticleSystem& ps, JacobianForm form) {
+    BlockSparseMatrix dFdx, dFdv;
+    ps.forceJacobians(form, dFdx, dFdv);
+    return {dFdx.toDense(), dFdv.toDense()};
+}
+
+// Central differences of ParticleSystem::appliedForces in every position and velocity dof.
+inline DenseJacobians finiteDifferenceJacobians(ParticleSystem& ps, double eps = 1e-6) {
+    const Index n3 = ps.velocityDimension();
+    DenseJacobians J{Eigen::MatrixXd(n3, n3), Eigen::MatrixXd(n3, n3)};
+    VecX plus, minus;
+    for (Index k = 0; k < n3; ++k) {
+        const Index i = k / 3;
+        const Vec3 x = ps.position(i), v = ps.velocity(i);
+        const Vec3 e = Vec3::Unit(k % 3) * eps;
+        ps.setPosition(i, x + e);
+        ps.appliedForces(plus);
+        ps.setPosition(i, x - e);
+        ps.appliedForces(minus);
+        ps.setPosition(i, x);
+        J.dFdx.col(k) = (plus - minus) / (2.0 * eps);
+        ps.setVelocity(i, v + e);
+        ps.appliedForces(plus);
+        ps.setVelocity(i, v - e);
+        ps.appliedForces(minus);
+        ps.setVelocity(i, v);
+        J.dFdv.col(k) = (plus - minus) / (2.0 * eps);
+    }
+    return J;
+}
+
+// Largest entry difference relative to the largest entry (or 1, for near-zero matrices).
+inline double relativeMaxDifference(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+    return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, a.cwiseAbs().maxCoeff());
+}
+
+// Least-squares slope of log(error) against log(h): the measured order of convergence.
+inline double logLogSlope(const std::vector<double>& h, const std::vector<double>& error) {
+    const auto n = static_cast<double>(h.size());
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (std::size_t k = 0; k < h.size(); ++k) {
+        const double x = std::log(h[k]), y = std::log(error[k]);
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+    }
+    return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+// Parameters for suites that run every integrator, and readable test names for them
+// (GoogleTest names must be alphanumeric: "symplectic-euler" -> "symplectic_euler").
+inline auto allIntegrators() { return ::testing::ValuesIn(integratorNames().begin(), integratorNames().end()); }
+
+struct IntegratorParamName {
+    std::string operator()(const ::testing::TestParamInfo<std::string_view>& info) const {
+        std::string s(info.param);
+        for (char& c : s)
+            if (c == '-') c = '_';
+        return s;
+    }
+};
+
+}  // namespace tinkerbox::test
