@@ -1,0 +1,44 @@
+#pragma once
+// Built-in example scenes, a registry like Box2D's samples: category, name, factory.
+// assets/scenes/NAME.json holds each one as a file (tinkerbox-sim example NAME).
+#include <span>
+#include <string_view>
+
+#include "scene/Scene.h"
+
+namespace tinkerbox {
+
+struct ExampleScene {
+    std::string_view category;
+    std::string_view name;  // also the file name in assets/scenes
+    Scene (*make)();
+};
+
+std::span<const ExampleScene> exampleScenes();
+const ExampleScene* findExampleScene(std::string_view name);
+
+// A square cloth of n x n particles in the horizontal plane, pinned at the two
+// corners of its back edge, with structural, shear and bend springs.
+struct ClothOptions {
+    int n = 20;
+    double size = 2.0;       // edge length (m)
+    double height = 2.0;     // y of the cloth
+    double totalMass = 1.0;  // kg, spread evenly
+    double structuralStiffness = 60.0;
+    double shearStiffness = 20.0;
+    double bendStiffness = 5.0;
+    double damping = 0.02;  // on every spring
+};
+Scene makeCloth(const ClothOptions& options);
+
+// A chain of springs hanging from a nail, released from the horizontal.
+struct ChainOptions {
+    int links = 10;
+    double length = 2.0;  // total (m)
+    double totalMass = 1.0;
+    double stiffness = 500.0;
+    double damping = 0.1;
+};
+Scene makeHangingChain(const ChainOptions& options);
+
+}  // namespace tinkerbox

@@ -1,0 +1,28 @@
+#include "scene/SceneBuilder.h"
+
+namespace tinkerbox {
+
+std::unique_ptr<Simulation> buildSimulation(const Scene& scene) {
+    auto simulation = std::make_unique<Simulation>(scene.settings);
+    ParticleSystem& system = simulation->system();
+    system.addParticles(scene.particles);
+    for (const DampedSpring& s : scene.springs) system.addSpring(s);
+    for (const Plane& p : scene.planes) system.addPlane(p);
+    return simulation;
+}
+
+Scene captureScene(const Simulation& simulation, const Scene& base) {
+    const ParticleSystem& system = simulation.system();
+    Scene scene;
+    scene.name = base.name;
+    scene.description = base.description;
+    scene.settings = simulation.settings();
+    scene.particles.reserve(system.particleCount());
+    for (Index i = 0; i < system.particleCount(); ++i)
+        scene.particles.push_back({system.position(i), system.velocity(i), system.mass(i), system.isNailed(i)});
+    scene.springs = system.springs().springs();
+    scene.planes = system.planes();
+    return scene;
+}
+
+}  // namespace tinkerbox

@@ -1,0 +1,416 @@
+#include "scene/SceneJson.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/Integrator.h"
+#include "scene/JsonLocations.h"
+
+namespace tinkerbox {
+
+namespace {
+
+using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
+
+// Thrown while reading; turned into a SceneError once the location is known.
+struct ValidationError {
+    std::string path;
+    std::string message;
+};
+
+std::size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string formatNumber(double v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+
+// A JSON value together with its path, with the checks the scene format needs.
+class Node {
+public:
+    Node(const json& value, std::string path) : value_(value), path_(std::move(path)) {}
+
+    const std::string& path() const { return path_; }
+    [[noreturn]] void fail(const std::string& message) const { throw ValidationError{path_, message}; }
+
+    // An object whose keys are all among the allowed ones.
+    void expectObject(std::initializer_list<std::string_view> allowed) const {
+        if (!value_.is_object()) fail("expected an object, got " + typeName());
+        for (const auto& [key, unused] : value_.items()) {
+            bool known = false;
+            std::string_view closest;
+            std::size_t best = 3;  // suggest only near misses
+            for (std::string_view a : allowed) {
+                if (a == key) known = true;
+                if (const std::size_t d = editDistance(key, a); d < best) {
+                    best = d;
+                    closest = a;
+                }
+            }
+            if (known) continue;
+            std::string message = "unknown key";
+            if (!closest.empty()) {
+                message.append(" (did you mean '").append(closest).append("'?)");
+            } else {
+                message.append(" (expected one of:");
+                for (std::string_view a : allowed) message.append(" ").append(a);
+                message.append(")");
+            }
+            throw ValidationError{childPath(key), message};
+        }
+    }
+
+    bool has(std::string_view key) const { return value_.contains(key); }
+    Node operator[](std::string_view key) const {
+        if (!value_.contains(key)) throw ValidationError{childPath(key), "missing"};
+        return Node(value_.at(std::string(key)), childPath(key));
+    }
+
+    std::size_t arraySize() const {
+        if (!value_.is_array()) fail("expected an array, got " + typeName());
+        return value_.size();
+    }
+    Node element(std::size_t i) const { return Node(value_.at(i), path_ + "[" + std::to_string(i) + "]"); }
+
+    double number() const {
+        if (!value_.is_number()) fail("expected a number, got " + typeName());
+        const double v = value_.get<double>();
+        if (!std::isfinite(v)) fail("must be a finite number");
+        return v;
+    }
+    double numberAtLeast(double low) const {
+        const double v = number();
+        if (v < low) fail("must be at least " + formatNumber(low) + " (got " + formatNumber(v) + ")");
+        return v;
+    }
+    double positive() const {
+        const double v = number();
+        if (!(v > 0.0)) fail("must be positive (got " + formatNumber(v) + ")");
+        return v;
+    }
+    long long integer() const {
+        if (!value_.is_number_integer()) fail("expected an integer, got " + typeName());
+        return value_.get<long long>();
+    }
+    bool boolean() const {
+        if (!value_.is_boolean()) fail("expected true or false, got " + typeName());
+        return value_.get<bool>();
+    }
+    std::string string() const {
+        if (!value_.is_string()) fail("expected a string, got " + typeName());
+        return value_.get<std::string>();
+    }
+    // [x, y, z], or [x, y] for a point in the z = 0 plane.
+    Vec3 vec3() const {
+        if (!value_.is_array() || (value_.size() != 2 && value_.size() != 3))
+            fail("expected [x, y, z] or [x, y], got " + describe());
+        Vec3 v = Vec3::Zero();
+        for (std::size_t i = 0; i < value_.size(); ++i) v[static_cast<Index>(i)] = element(i).number();
+        return v;
+    }
+
+private:
+    std::string childPath(std::string_view key) const {
+        return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+    }
+    std::string typeName() const {
+        if (value_.is_number()) return "a number";
+        if (value_.is_boolean()) return "a boolean";
+        if (value_.is_null()) return "null";
+        const std::string t = value_.type_name();
+        return (t == "object" || t == "array") ? "an " + t : "a " + t;
+    }
+    std::string describe() const {
+        return value_.is_array() ? "an array of " + std::to_string(value_.size()) : typeName();
+    }
+
+    const json& value_;
+    std::string path_;
+};
+
+Index particleIndex(const Node& node, Index particleCount) {
+    const long long i = node.integer();
+    if (i < 0 || i >= particleCount)
+        node.fail("particle " + std::to_string(i) + " out of range (" + std::to_string(particleCount) + " particles)");
+    return static_cast<Index>(i);
+}
+
+void readSettings(const Node& s, SimulationSettings& out) {
+    s.expectObject({"gravity", "drag", "integrator", "dt", "substeps", "implicit", "adaptive"});
+    if (s.has("gravity")) out.gravity = s["gravity"].vec3();
+    if (s.has("drag")) out.drag = s["drag"].numberAtLeast(0.0);
+    if (s.has("integrator")) {
+        const Node n = s["integrator"];
+        out.integrator = n.string();
+        if (!isIntegratorName(out.integrator)) {
+            std::string choices;
+            for (std::string_view name : integratorNames()) choices += (choices.empty() ? "" : ", ") + std::string(name);
+            n.fail("unknown integrator '" + out.integrator + "' (choose one of: " + choices + ")");
+        }
+    }
+    if (s.has("dt")) out.dt = s["dt"].positive();
+    if (s.has("substeps")) {
+        const Node n = s["substeps"];
+        const long long k = n.integer();
+        if (k < 1 || k > 100000) n.fail("must be between 1 and 100000 (got " + std::to_string(k) + ")");
+        out.substeps = static_cast<int>(k);
+    }
+    if (s.has("implicit")) {
+        const Node im = s["implicit"];
+        im.expectObject({"cg_tolerance", "cg_max_iterations"});
+        if (im.has("cg_tolerance")) out.solver.implicitSolver.tolerance = im["cg_tolerance"].positive();
+        if (im.has("cg_max_iterations")) {
+            const Node n = im["cg_max_iterations"];
+            const long long k = n.integer();
+            if (k < 1 || k > 1000000) n.fail("must be between 1 and 1000000 (got " + std::to_string(k) + ")");
+            out.solver.implicitSolver.maxIterations = static_cast<int>(k);
+        }
+    }
+    if (s.has("adaptive")) {
+        const Node ad = s["adaptive"];
+        ad.expectObject({"tolerance"});
+        if (ad.has("tolerance")) out.solver.adaptiveTolerance = ad["tolerance"].positive();
+    }
+}
+
+ParticleInit readParticle(const Node& p) {
+    p.expectObject({"position", "velocity", "mass", "nailed"});
+    ParticleInit out;
+    out.position = p["position"].vec3();
+    if (p.has("velocity")) out.velocity = p["velocity"].vec3();
+    if (p.has("mass")) out.mass = p["mass"].positive();
+    if (p.has("nailed")) out.nailed = p["nailed"].boolean();
+    return out;
+}
+
+DampedSpring readSpring(const Node& s, const std::vector<ParticleInit>& particles) {
+    s.expectObject({"a", "b", "stiffness", "damping", "rest_length"});
+    const auto count = static_cast<Index>(particles.size());
+    DampedSpring out;
+    out.a = particleIndex(s["a"], count);
+    out.b = particleIndex(s["b"], count);
+    if (out.a == out.b) s.fail("spring joins particle " + std::to_string(out.a) + " to itself");
+    out.stiffness = s["stiffness"].numberAtLeast(0.0);
+    if (s.has("damping")) out.damping = s["damping"].numberAtLeast(0.0);
+    out.restLength = s.has("rest_length") ? s["rest_length"].numberAtLeast(0.0)
+                                          : (particles[out.a].position - particles[out.b].position).norm();
+    return out;
+}
+
+Plane readPlane(const Node& p) {
+    p.expectObject({"point", "normal", "restitution", "friction"});
+    Plane out;
+    if (p.has("point")) out.point = p["point"].vec3();
+    const Node normal = p["normal"];
+    const Vec3 n = normal.vec3();
+    if (n.norm() < 1e-12) normal.fail("must not be zero");
+    out.normal = n.normalized();
+    if (p.has("restitution")) {
+        const Node r = p["restitution"];
+        out.restitution = r.numberAtLeast(0.0);
+        if (out.restitution > 1.0) r.fail("must be between 0 and 1 (got " + formatNumber(out.restitution) + ")");
+    }
+    if (p.has("friction")) out.friction = p["friction"].numberAtLeast(0.0);
+    return out;
+}
+
+Scene readScene(const Node& root) {
+    root.expectObject({"format", "version", "name", "description", "settings", "particles", "springs", "planes"});
+    if (!root.has("format")) root.fail("not a Tinkerbox scene: missing \"format\": \"tinkerbox-scene\"");
+    if (const Node f = root["format"]; f.string() != kSceneFormat)
+        f.fail("expected \"" + std::string(kSceneFormat) + "\", got \"" + f.string() + "\"");
+    if (const Node v = root["version"]; v.integer() != kSceneVersion)
+        v.fail("unsupported version " + std::to_string(v.integer()) + " (this build reads version " +
+               std::to_string(kSceneVersion) + ")");
+    Scene scene;
+    if (root.has("name")) scene.name = root["name"].string();
+    if (root.has("description")) scene.description = root["description"].string();
+    if (root.has("settings")) readSettings(root["settings"], scene.settings);
+    if (root.has("particles")) {
+        const Node list = root["particles"];
+        for (std::size_t i = 0, n = list.arraySize(); i < n; ++i) scene.particles.push_back(readParticle(list.element(i)));
+    }
+    if (root.has("springs")) {
+        const Node list = root["springs"];
+        for (std::size_t i = 0, n = list.arraySize(); i < n; ++i)
+            scene.springs.push_back(readSpring(list.element(i), scene.particles));
+    }
+    if (root.has("planes")) {
+        const Node list = root["planes"];
+        for (std::size_t i = 0, n = list.arraySize(); i < n; ++i) scene.planes.push_back(readPlane(list.element(i)));
+    }
+    return scene;
+}
+
+ordered_json toJson(const Vec3& v) { return ordered_json::array({v.x(), v.y(), v.z()}); }
+
+// One line for a value: {"a": 0, "b": [1.0, 2.0]}.
+std::string inlineText(const ordered_json& value) {
+    if (!value.is_structured()) return value.dump();
+    std::string out = value.is_object() ? "{" : "[";
+    bool first = true;
+    for (const auto& [key, item] : value.items()) {
+        out.append(first ? "" : ", ");
+        first = false;
+        if (value.is_object()) out.append(ordered_json(key).dump()).append(": ");
+        out.append(inlineText(item));
+    }
+    return out.append(value.is_object() ? "}" : "]");
+}
+
+// Objects are indented; arrays of numbers stay on one line; a list of objects (particles,
+// springs, planes) has one object per line, so that files diff and hand-edit well.
+std::string blockText(const ordered_json& value, const std::string& indent) {
+    const bool objectList = value.is_array() && !value.empty() && value.front().is_object();
+    if (!value.is_object() && !objectList) return inlineText(value);
+    if (value.empty()) return "{}";
+    const std::string inner = indent + "  ";
+    std::string out = value.is_object() ? "{\n" : "[\n";
+    bool first = true;
+    for (const auto& [key, item] : value.items()) {
+        out.append(first ? "" : ",\n").append(inner);
+        first = false;
+        if (value.is_object()) out.append(ordered_json(key).dump()).append(": ").append(blockText(item, inner));
+        else out.append(inlineText(item));
+    }
+    return out.append("\n").append(indent).append(value.is_object() ? "}" : "]");
+}
+
+}  // namespace
+
+SceneError::SceneError(std::string source, int line, int column, std::string path, std::string message)
+    : std::runtime_error([&] {
+          std::string where = source;
+          if (line > 0) where += ":" + std::to_string(line) + ":" + std::to_string(column);
+          return where + ": " + (path.empty() ? "" : path + ": ") + message;
+      }()),
+      source_(std::move(source)),
+      line_(line),
+      column_(column),
+      path_(std::move(path)),
+      message_(std::move(message)) {}
+
+Scene parseScene(std::string_view text, const std::string& source) {
+    json doc;
+    try {
+        doc = json::parse(text.begin(), text.end());
+    } catch (const json::parse_error& e) {
+        // e.byte counts from 1 and points at the last character read.
+        const TextLocation at = JsonLocations::locate(text, e.byte > 0 ? e.byte - 1 : 0);
+        std::string what = e.what();
+        if (const std::size_t colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+        throw SceneError(source, at.line, at.column, "", "malformed JSON: " + what);
+    } catch (const json::exception& e) {
+        // A number too large for a double: the parser names no place, the location index does.
+        const JsonLocations locations(text);
+        const auto failure = locations.failure();
+        const TextLocation at = failure ? failure->location : TextLocation{};
+        std::string message = e.id == 406 ? "must be a finite number (it overflows a double)" : e.what();
+        throw SceneError(source, at.line, at.column, failure ? failure->path : "", message);
+    }
+    try {
+        return readScene(Node(doc, ""));
+    } catch (const ValidationError& e) {
+        const TextLocation at = JsonLocations(text).find(e.path);
+        throw SceneError(source, at.line, at.column, e.path, e.message);
+    }
+}
+
+Scene loadScene(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw SceneError(file.string(), 0, 0, "", std::string("cannot open: ") + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw SceneError(file.string(), 0, 0, "", "read error");
+    return parseScene(text.str(), file.string());
+}
+
+std::string serializeScene(const Scene& scene) {
+    const SimulationSettings& s = scene.settings;
+    ordered_json root;
+    root["format"] = kSceneFormat;
+    root["version"] = kSceneVersion;
+    root["name"] = scene.name;
+    root["description"] = scene.description;
+    root["settings"] = {
+        {"gravity", toJson(s.gravity)},
+        {"drag", s.drag},
+        {"integrator", s.integrator},
+        {"dt", s.dt},
+        {"substeps", s.substeps},
+        {"implicit",
+         {{"cg_tolerance", s.solver.implicitSolver.tolerance}, {"cg_max_iterations", s.solver.implicitSolver.maxIterations}}},
+        {"adaptive", {{"tolerance", s.solver.adaptiveTolerance}}},
+    };
+    root["particles"] = ordered_json::array();
+    for (const ParticleInit& p : scene.particles)
+        root["particles"].push_back(
+            {{"position", toJson(p.position)}, {"velocity", toJson(p.velocity)}, {"mass", p.mass}, {"nailed", p.nailed}});
+    root["springs"] = ordered_json::array();
+    for (const DampedSpring& sp : scene.springs)
+        root["springs"].push_back({{"a", sp.a},
+                                   {"b", sp.b},
+                                   {"stiffness", sp.stiffness},
+                                   {"damping", sp.damping},
+                                   {"rest_length", sp.restLength}});
+    root["planes"] = ordered_json::array();
+    for (const Plane& p : scene.planes)
+        root["planes"].push_back({{"point", toJson(p.point)},
+                                  {"normal", toJson(p.normal)},
+                                  {"restitution", p.restitution},
+                                  {"friction", p.friction}});
+    return blockText(root, "") + "\n";
+}
+
+void saveScene(const Scene& scene, const std::filesystem::path& file) {
+    const std::string text = serializeScene(scene);
+    std::filesystem::path temporary = file;
+    temporary += ".tmp-" + std::to_string(::getpid());
+    const auto failure = [&](const std::string& what) {
+        const int error = errno;
+        std::filesystem::remove(temporary);
+        return std::runtime_error("cannot save " + file.string() + ": " + what + ": " + std::strerror(error));
+    };
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) throw failure("cannot create " + temporary.string());
+    std::size_t written = 0;
+    while (written < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            ::close(fd);
+            throw failure("write failed");
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    // Flush to disk before the rename, so that a crash leaves the old or the new file, never a torn one.
+    const bool synced = ::fsync(fd) == 0;
+    const bool closed = ::close(fd) == 0;
+    if (!synced || !closed) throw failure("flush failed");
+    if (::rename(temporary.c_str(), file.c_str()) != 0) throw failure("rename failed");
+}
+
+}  // namespace tinkerbox
