@@ -1,0 +1,26 @@
+#pragma once
+#include <optional>
+#include <string>
+
+namespace tinkerbox {
+
+struct RunOptions {
+    std::string scene;
+    std::optional<std::string> integrator;
+    std::optional<double> dt;
+    std::optional<int> substeps;
+    std::optional<double> cgTolerance;
+    std::optional<int> cgMaxIterations;
+    std::optional<double> adaptiveTolerance;
+    std::optional<double> duration;  // seconds; default 10 when neither this nor steps is given
+    std::optional<long> steps;
+    std::string out;  // empty: stdout
+    long every = 1;
+    std::string stepLog;  // every integrator step size, "t,h" (adaptive reports its own)
+};
+
+// Returns the process exit code: 0 done, 1 the scene failed to load or the run diverged.
+int runScene(const RunOptions& options);
+int validateScene(const std::string& file);
+
+}  // namespace tinkerbox

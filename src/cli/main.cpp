@@ -1,0 +1,125 @@
+// tinkerbox-sim: the headless runner, validator and benchmark.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cli/Bench.h"
+#include "cli/RunCommand.h"
+#include "core/Integrator.h"
+#include "scene/ExampleScenes.h"
+#include "scene/SceneJson.h"
+
+namespace {
+
+using namespace tinkerbox;
+
+std::string integratorList() {
+    std::string list;
+    for (std::string_view n : integratorNames()) list += (list.empty() ? "" : ", ") + std::string(n);
+    return list;
+}
+
+const CLI::Validator kIntegratorName(
+    [](std::string& name) {
+        return isIntegratorName(name) ? std::string()
+                                      : "unknown integrator '" + name + "' (choose one of: " + integratorList() + ")";
+    },
+    "INTEGRATOR", "integrator");
+
+int exportExample(const std::string& name, const std::string& out) {
+    const ExampleScene* example = findExampleScene(name);
+    if (!example) {
+        std::cerr << "error: no example scene '" << name << "' (tinkerbox-sim examples lists them)\n";
+        return 1;
+    }
+    if (out.empty()) {
+        std::cout << serializeScene(example->make());
+        return 0;
+    }
+    try {
+        saveScene(example->make(), out);
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << '\n';
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"tinkerbox-sim: run, check and benchmark Tinkerbox scenes without a window.\n"
+                 "Integrators: " + integratorList()};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "tinkerbox-sim 0.1.0");
+
+    RunOptions run;
+    CLI::App* runCmd = app.add_subcommand("run", "Simulate a scene and write CSV (t, energies, constraint error, positions)");
+    runCmd->add_option("scene", run.scene, "Scene file (.json)")->required()->check(CLI::ExistingFile);
+    runCmd->add_option("--integrator", run.integrator, "Integrator: " + integratorList())->check(kIntegratorName);
+    runCmd->add_option("--dt", run.dt, "Frame time step in seconds (default: the scene's)")->check(CLI::PositiveNumber);
+    runCmd->add_option("--substeps", run.substeps, "Integrator steps per frame (default: the scene's)")
+        ->check(CLI::Range(1, 100000));
+    runCmd->add_option("--cg-tolerance", run.cgTolerance, "implicit-euler: CG relative residual (default: the scene's)")
+        ->check(CLI::PositiveNumber);
+    runCmd->add_option("--cg-max-iterations", run.cgMaxIterations, "implicit-euler: CG iteration cap")
+        ->check(CLI::Range(1, 1000000));
+    runCmd->add_option("--tolerance", run.adaptiveTolerance, "adaptive: local error tolerance")
+        ->check(CLI::PositiveNumber);
+    auto* duration = runCmd->add_option("--duration", run.duration, "Simulated seconds (default 10)")
+                         ->check(CLI::PositiveNumber);
+    auto* steps = runCmd->add_option("--steps", run.steps, "Number of frames of dt")->check(CLI::PositiveNumber);
+    duration->excludes(steps);
+    runCmd->add_option("--out", run.out, "CSV file (default: standard output)");
+    runCmd->add_option("--every", run.every, "Write a row every K frames (default 1)")->check(CLI::PositiveNumber);
+    runCmd->add_option("--step-log", run.stepLog, "Write every integrator step size as CSV t,h (adaptive's own steps)");
+
+    std::string validateFile;
+    CLI::App* validateCmd = app.add_subcommand("validate", "Check a scene file: a one-line summary, or the error");
+    validateCmd->add_option("scene", validateFile, "Scene file (.json)")->required();
+
+    BenchOptions bench;
+    CLI::App* benchCmd = app.add_subcommand("bench", "Benchmark the built-in scenes with each integrator (CSV)");
+    benchCmd->add_option("--scene", bench.scenes, "cloth-32, cloth-64, cloth-128, chain-1000 (repeatable; default all)")
+        ->check(CLI::IsMember(benchSceneNames()));
+    benchCmd->add_option("--integrator", bench.integrators, "Integrator (repeatable; default all)")->check(kIntegratorName);
+    benchCmd->add_option("--cg-tolerance", bench.solver.implicitSolver.tolerance,
+                         "implicit-euler: CG relative residual (default 1e-4)")
+        ->check(CLI::PositiveNumber);
+    benchCmd->add_option("--cg-max-iterations", bench.solver.implicitSolver.maxIterations,
+                         "implicit-euler: CG iteration cap (default 500)")
+        ->check(CLI::Range(1, 1000000));
+    benchCmd->add_option("--tolerance", bench.solver.adaptiveTolerance, "adaptive: local error tolerance (default 1e-6)")
+        ->check(CLI::PositiveNumber);
+    benchCmd->add_option("--seconds", bench.seconds,
+                         "Wall-time cap per case; each is timed over its first simulated second (default 5)")
+        ->check(CLI::PositiveNumber);
+
+    CLI::App* examplesCmd = app.add_subcommand("examples", "List the built-in example scenes");
+    std::string exampleName, exampleOut;
+    CLI::App* exampleCmd = app.add_subcommand("example", "Write a built-in example scene as JSON");
+    exampleCmd->add_option("name", exampleName, "Example name (see: tinkerbox-sim examples)")->required();
+    exampleCmd->add_option("--out,-o", exampleOut, "File to write (default: standard output)");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "error: " << e.what() << "\n(see tinkerbox-sim --help)\n";
+        return 2;
+    }
+
+    if (*runCmd) return runScene(run);
+    if (*validateCmd) return validateScene(validateFile);
+    if (*benchCmd) return runBench(bench);
+    if (*examplesCmd) {
+        for (const ExampleScene& e : exampleScenes()) std::cout << e.category << '\t' << e.name << '\n';
+        return 0;
+    }
+    if (*exampleCmd) return exportExample(exampleName, exampleOut);
+    return 2;
+}

@@ -1,0 +1,180 @@
+// tinkerbox-sim as a user runs it: exit codes, CSV layout, messages.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+
+#include "scene/SceneJson.h"
+
+namespace tinkerbox {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kScenes = fs::path(TINKERBOX_SOURCE_DIR) / "assets" / "scenes";
+
+struct Result {
+    int exitCode;
+    std::string out;
+    std::string err;
+};
+
+std::string readFile(const fs::path& file) {
+    std::ifstream in(file);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+class TinkerboxSim : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("tinkerbox-cli-" + std::to_string(::getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    Result sim(const std::string& args) const {
+        const std::string command = std::string(TINKERBOX_SIM) + " " + args + " > " + (dir_ / "out").string() +
+                                    " 2> " + (dir_ / "err").string();
+        const int status = std::system(command.c_str());
+        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, readFile(dir_ / "out"), readFile(dir_ / "err")};
+    }
+
+    fs::path dir_;
+};
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+std::vector<double> fields(const std::string& line) {
+    std::vector<double> out;
+    std::istringstream in(line);
+    for (std::string cell; std::getline(in, cell, ',');) out.push_back(std::stod(cell));
+    return out;
+}
+
+TEST_F(TinkerboxSim, RunWritesTheDocumentedCsv) {
+    const Result r = sim("run " + (kScenes / "spring-oscillator.json").string() + " --steps 30 --every 10");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 1u + 4u);  // header, t = 0, then every 10 of 30 steps
+    EXPECT_EQ(rows[0].rfind("t,kinetic,potential,energy,constraint_error,p0_x,p0_y,p0_z,p1_x,", 0), 0u);
+    EXPECT_EQ(lines(r.out)[0].find("p4_x"), std::string::npos);  // 4 particles: p0..p3
+    const auto first = fields(rows[1]);
+    const auto last = fields(rows.back());
+    ASSERT_EQ(first.size(), 5u + 3u * 4u);
+    EXPECT_EQ(first[0], 0.0);
+    EXPECT_NEAR(last[0], 30.0 / 60.0, 1e-12);
+    EXPECT_NEAR(first[3], first[1] + first[2], 1e-12);  // energy = kinetic + potential
+    EXPECT_EQ(first[4], 0.0);                           // no constraints yet
+    EXPECT_EQ(last[5], first[5]);                       // p0 is nailed
+    EXPECT_NE(last[9], first[9]);                       // p1 moves (its y)
+}
+
+TEST_F(TinkerboxSim, RunOptionsOverrideTheScene) {
+    const Result r = sim("run " + (kScenes / "hanging-chain.json").string() +
+                         " --integrator verlet --dt 0.01 --duration 0.5 --out " + (dir_ / "run.csv").string());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(r.out.empty());
+    const auto rows = lines(readFile(dir_ / "run.csv"));
+    EXPECT_EQ(rows.size(), 1u + 51u);
+    EXPECT_NEAR(fields(rows.back())[0], 0.5, 1e-9);
+    EXPECT_NE(r.err.find("verlet"), std::string::npos);
+}
+
+TEST_F(TinkerboxSim, AdaptiveLogsTheStepsItTook) {
+    const Result r = sim("run " + (kScenes / "stiff-spring.json").string() + " --integrator adaptive --duration 1 --step-log " +
+                         (dir_ / "steps.csv").string() + " --out " + (dir_ / "run.csv").string());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(readFile(dir_ / "steps.csv"));
+    ASSERT_GT(rows.size(), 61u);  // more internal steps than frames on a stiff spring
+    EXPECT_EQ(rows[0], "t,h");
+    double sum = 0.0, smallest = 1.0, largest = 0.0;
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        const double h = fields(rows[i])[1];
+        sum += h;
+        smallest = std::min(smallest, h);
+        largest = std::max(largest, h);
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-9);
+    EXPECT_NEAR(fields(rows.back())[0], 1.0, 1e-9);
+    EXPECT_LT(smallest, largest);
+}
+
+TEST_F(TinkerboxSim, DivergenceStopsWithExitCodeOneAndAdvice) {
+    const Result r = sim("run " + (kScenes / "stiff-spring.json").string() + " --integrator euler --duration 2");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("euler diverged"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("dt = 0.0166667"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("implicit-euler"), std::string::npos) << r.err;
+}
+
+TEST_F(TinkerboxSim, ValidateSummarizesOrNamesTheError) {
+    const Result good = sim("validate " + (kScenes / "cloth.json").string());
+    EXPECT_EQ(good.exitCode, 0);
+    EXPECT_NE(good.out.find("400 particles, 2202 springs"), std::string::npos) << good.out;
+    EXPECT_EQ(lines(good.out).size(), 1u);
+
+    std::ofstream(dir_ / "bad.json") << R"({"format": "tinkerbox-scene", "version": 1,
+ "particles": [{"position": [0, 0, 0]}, {"position": [1, 0, 0], "mass": -1}]})";
+    const Result bad = sim("validate " + (dir_ / "bad.json").string());
+    EXPECT_EQ(bad.exitCode, 1);
+    EXPECT_NE(bad.err.find("bad.json:2:"), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("particles[1].mass: must be positive (got -1)"), std::string::npos) << bad.err;
+}
+
+TEST_F(TinkerboxSim, UsageErrorsExitWithCodeTwo) {
+    const std::string scene = (kScenes / "spring-oscillator.json").string();
+    const Result unknownIntegrator = sim("run " + scene + " --integrator rk5");
+    EXPECT_EQ(unknownIntegrator.exitCode, 2);
+    EXPECT_NE(unknownIntegrator.err.find(
+                  "unknown integrator 'rk5' (choose one of: euler, midpoint, rk4, implicit-euler, adaptive, "
+                  "symplectic-euler, verlet)"),
+              std::string::npos)
+        << unknownIntegrator.err;
+    EXPECT_EQ(sim("run " + scene + " --frobnicate").exitCode, 2);
+    EXPECT_EQ(sim("run " + scene + " --duration 1 --steps 5").exitCode, 2);
+    EXPECT_EQ(sim("run " + scene + " --dt -1").exitCode, 2);
+    EXPECT_EQ(sim("run").exitCode, 2);
+    EXPECT_EQ(sim("").exitCode, 2);
+    EXPECT_EQ(sim("bench --scene cloth-7").exitCode, 2);
+}
+
+TEST_F(TinkerboxSim, HelpListsCommandsAndIntegratorsInOrder) {
+    const Result r = sim("--help");
+    EXPECT_EQ(r.exitCode, 0);
+    for (const char* word : {"run", "validate", "bench", "examples", "example"})
+        EXPECT_NE(r.out.find(word), std::string::npos) << word;
+    EXPECT_NE(r.out.find("euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet"), std::string::npos);
+}
+
+TEST_F(TinkerboxSim, BenchPrintsTheDocumentedCsv) {
+    const Result r = sim("bench --scene cloth-32 --integrator implicit-euler --seconds 0.2");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0], "scene,integrator,particles,springs,dt,ms_per_step,cg_iterations");
+    EXPECT_EQ(rows[1].rfind("cloth-32,implicit-euler,1024,5826,0.016666666666666666,", 0), 0u) << rows[1];
+}
+
+TEST_F(TinkerboxSim, ExampleWritesALoadableScene) {
+    const Result list = sim("examples");
+    EXPECT_NE(list.out.find("cloth"), std::string::npos);
+    ASSERT_EQ(sim("example bouncing-particles -o " + (dir_ / "b.json").string()).exitCode, 0);
+    EXPECT_EQ(loadScene(dir_ / "b.json").planes.size(), 3u);
+    EXPECT_EQ(sim("example no-such-scene").exitCode, 1);
+}
+
+}  // namespace
+}  // namespace tinkerbox
