@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <limits>
 #include <stdexcept>
 
 namespace tinkerbox {
@@ -13,6 +14,8 @@ std::atomic<std::uint64_t> nextPatternId{1};
 
 void BlockSparseMatrix::setPattern(Index blockRows, const std::vector<std::pair<Index, Index>>& couplings,
                                    Storage storage) {
+    if (blockRows > std::numeric_limits<std::int32_t>::max())
+        throw std::length_error("BlockSparseMatrix: too many block rows for 32-bit columns");
     blockRows_ = blockRows;
     storage_ = storage;
     patternId_ = nextPatternId++;
@@ -39,7 +42,7 @@ void BlockSparseMatrix::setPattern(Index blockRows, const std::vector<std::pair<
         rowStart_[i] = static_cast<Index>(column_.size());
         for (Index j : c) {
             if (j == i) diagonal_[i] = static_cast<Index>(column_.size());
-            column_.push_back(j);
+            column_.push_back(static_cast<std::int32_t>(j));
         }
     }
     rowStart_[blockRows] = static_cast<Index>(column_.size());
@@ -64,7 +67,7 @@ Index BlockSparseMatrix::find(Index i, Index j) const {
     if (i < 0 || i >= blockRows_) return -1;
     const auto first = column_.begin() + rowStart_[i];
     const auto last = column_.begin() + rowStart_[i + 1];
-    const auto it = std::lower_bound(first, last, j);
+    const auto it = std::lower_bound(first, last, static_cast<std::int32_t>(j));
     if (it == last || *it != j) return -1;
     return static_cast<Index>(it - column_.begin());
 }

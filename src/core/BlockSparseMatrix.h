@@ -36,6 +36,9 @@ public:
     // Row structure: the blocks of row i are rowStart(i) .. rowStart(i + 1) - 1, sorted by column.
     Index rowStart(Index i) const { return rowStart_[i]; }
     Index column(Index k) const { return column_[k]; }
+    // Index of the first block of each row, and the columns, for kernels that walk the rows.
+    const std::vector<Index>& rowStarts() const { return rowStart_; }
+    const std::vector<std::int32_t>& columns() const { return column_; }
     Index diagonalIndex(Index i) const { return diagonal_[i]; }
 
     void setZero();
@@ -60,7 +63,7 @@ private:
     Storage storage_ = Storage::Full;
     std::uint64_t patternId_ = 0;  // 0: no pattern yet
     std::vector<Index> rowStart_;  // blockRows_ + 1 entries
-    std::vector<Index> column_;    // block column of each stored block
+    std::vector<std::int32_t> column_;  // block column of each stored block (32 bits: less to stream)
     std::vector<Index> diagonal_;  // index of block (i, i)
     std::vector<Mat3> values_;
 };

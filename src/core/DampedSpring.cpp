@@ -86,25 +86,27 @@ void DampedSpringSet::bindPattern(const BlockSparseMatrix& pattern) {
     }
 }
 
-void DampedSpringSet::addJacobians(const ParticleSystem& ps, JacobianForm form, BlockSparseMatrix& dFdx,
-                                   BlockSparseMatrix& dFdv) const {
+void DampedSpringSet::addJacobians(const ParticleSystem& ps, const JacobianRequest& request,
+                                   BlockSparseMatrix& J) const {
     if (blocks_.size() != springs_.size()) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
     const VecX& x = ps.positions();
     const VecX& v = ps.velocities();
     Mat3 Kx, Kv;
     for (std::size_t k = 0; k < springs_.size(); ++k) {
         const DampedSpring& s = springs_[k];
-        dampedSpringJacobians(s, block3(x, s.a), block3(x, s.b), block3(v, s.a), block3(v, s.b), form, Kx, Kv);
+        const Vec3 va = block3(v, s.a), vb = block3(v, s.b);
+        dampedSpringJacobians(s, block3(x, s.a), block3(x, s.b), va, vb, request.form, Kx, Kv);
+        const Mat3 K = request.cx * Kx + request.cv * Kv;
         // With Upper storage only one of ab, ba is stored; the definite blocks are symmetric.
         const auto& [aa, ab, ba, bb] = blocks_[k];
-        dFdx.value(aa) += Kx;
-        dFdx.value(bb) += Kx;
-        dFdv.value(aa) += Kv;
-        dFdv.value(bb) += Kv;
-        for (const Index off : {ab, ba}) {
-            if (off < 0) continue;
-            dFdx.value(off) -= Kx;
-            dFdv.value(off) -= Kv;
+        J.value(aa) += K;
+        J.value(bb) += K;
+        for (const Index off : {ab, ba})
+            if (off >= 0) J.value(off) -= K;
+        if (request.dFdxTimesVelocity) {
+            const Vec3 product = Kx * (va - vb);
+            block3(*request.dFdxTimesVelocity, s.a) += product;
+            block3(*request.dFdxTimesVelocity, s.b) -= product;
         }
     }
 }

@@ -47,8 +47,7 @@ public:
     double potentialEnergy(const ParticleSystem& ps) const override;
     void appendCouplings(std::vector<std::pair<Index, Index>>& out) const override;
     void bindPattern(const BlockSparseMatrix& pattern) override;
-    void addJacobians(const ParticleSystem& ps, JacobianForm form, BlockSparseMatrix& dFdx,
-                      BlockSparseMatrix& dFdv) const override;
+    void addJacobians(const ParticleSystem& ps, const JacobianRequest& request, BlockSparseMatrix& J) const override;
 
 private:
     std::vector<DampedSpring> springs_;

@@ -17,6 +17,13 @@ enum class JacobianForm {
     Definite,  // symmetric negative semi-definite part, so that the implicit system stays SPD for CG
 };
 
+struct JacobianRequest {
+    JacobianForm form = JacobianForm::Exact;
+    double cx = 1.0;  // weight of dF/dx
+    double cv = 0.0;  // weight of dF/dv
+    VecX* dFdxTimesVelocity = nullptr;
+};
+
 class Force {
 public:
     virtual ~Force() = default;
@@ -30,10 +37,11 @@ public:
     virtual void appendCouplings(std::vector<std::pair<Index, Index>>&) const {}
     // Called whenever the Jacobian pattern changes, so a force can cache block positions.
     virtual void bindPattern(const BlockSparseMatrix&) {}
-    // dFdx += d(this force)/dx, dFdv += d(this force)/dv (both have the bound pattern).
-    // The Definite form comes with Upper storage: symmetric blocks, written once.
-    virtual void addJacobians(const ParticleSystem&, JacobianForm, BlockSparseMatrix& /*dFdx*/,
-                              BlockSparseMatrix& /*dFdv*/) const {}
+    // J += cx dF/dx + cv dF/dv, J having the bound pattern. The Definite form comes with
+    // Upper storage (symmetric blocks, written once). When dFdxTimesVelocity is given,
+    // also dFdxTimesVelocity += dF/dx v with v the current velocities (the implicit step's
+    // right-hand side needs it; computing it here spares a second matrix).
+    virtual void addJacobians(const ParticleSystem&, const JacobianRequest&, BlockSparseMatrix& /*J*/) const {}
 };
 
 }  // namespace tinkerbox

@@ -11,21 +11,19 @@ void ImplicitEuler::step(MechanicalSystem& system, double h, StepReport& report)
     const VecX v0 = system.velocities();
 
     system.appliedForces(force_);
-    system.forceJacobians(JacobianForm::Definite, dFdx_, dFdv_);
+    system.combinedJacobian(-h * h, -h, J_, dFdxV_);
     ++report.derivativeEvaluations;
 
-    // A = M - h dF/dv - h^2 dF/dx, b = h (F0 + h dF/dx v0); fixed particles are filtered out.
-    dFdx_.multiply(v0, rhs_);
-    rhs_ = h * (force_ + h * rhs_);
+    // (M - h dF/dv - h^2 dF/dx) dv = h (F0 + h dF/dx v0); fixed particles are filtered out.
+    rhs_ = h * (force_ + h * dFdxV_);
     fixed_.resize(blocks);
     mass_.resize(blocks);
     for (Index i = 0; i < blocks; ++i) {
         fixed_[i] = W[3 * i] == 0.0;
         mass_[i] = fixed_[i] ? 0.0 : 1.0 / W[3 * i];
     }
-    solver_.setMatrix(-h * h, dFdx_, -h, dFdv_, mass_, fixed_);
     if (dv_.size() != v0.size()) dv_ = VecX::Zero(v0.size());  // otherwise warm start from the last step
-    report.linearSolve = solver_.solve(rhs_, dv_, settings_);
+    report.linearSolve = solver_.solve(J_, mass_, fixed_, rhs_, dv_, settings_);
 
     system.setVelocities(v0 + dv_);
     system.drift(h);

@@ -23,10 +23,10 @@ public:
 
 private:
     CgSettings settings_;
-    BlockSparseMatrix dFdx_, dFdv_;
+    BlockSparseMatrix J_;  // -h dF/dv - h^2 dF/dx
     SgsConjugateGradient solver_;
     std::vector<char> fixed_;  // particles filtered out of the solve
-    VecX force_, rhs_, dv_, mass_;
+    VecX force_, dFdxV_, rhs_, dv_, mass_;
 };
 
 }  // namespace tinkerbox

@@ -26,10 +26,11 @@ public:
     // Moves the configuration by h along the current velocities; fixed dof stay put.
     virtual void drift(double h) = 0;
 
-    // What the linearized implicit step needs (seed 000 ch. D): applied forces, their
-    // Jacobians (3x3 blocks), and W = M^-1 per velocity dof (0 for fixed dof).
+    // What the linearized implicit step needs (seed 000 ch. D): applied forces, the
+    // combination J = cx dF/dx + cv dF/dv of their definite Jacobians (3x3 blocks, Upper
+    // storage) with the product dF/dx v, and W = M^-1 per velocity dof (0 for fixed dof).
     virtual void appliedForces(VecX& f) = 0;
-    virtual void forceJacobians(JacobianForm form, BlockSparseMatrix& dFdx, BlockSparseMatrix& dFdv) = 0;
+    virtual void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) = 0;
     virtual const VecX& inverseMassPerDof() const = 0;
 };
 

@@ -29,8 +29,7 @@ double MouseSpring::potentialEnergy(const ParticleSystem& ps) const {
     return 0.5 * ks_ * capLength * capLength + maxForce_ * (L - capLength);
 }
 
-void MouseSpring::addJacobians(const ParticleSystem& ps, JacobianForm, BlockSparseMatrix& dFdx,
-                               BlockSparseMatrix& dFdv) const {
+void MouseSpring::addJacobians(const ParticleSystem& ps, const JacobianRequest& request, BlockSparseMatrix& J) const {
     const Vec3 g = -ks_ * (ps.position(particle_) - target_) - kd_ * (ps.velocity(particle_) - targetVelocity_);
     const double magnitude = g.norm();
     Mat3 shape = Mat3::Identity();
@@ -38,8 +37,9 @@ void MouseSpring::addJacobians(const ParticleSystem& ps, JacobianForm, BlockSpar
         const Vec3 gHat = g / magnitude;
         shape = (maxForce_ / magnitude) * (Mat3::Identity() - gHat * gHat.transpose());
     }
-    dFdx.diagonal(particle_) -= ks_ * shape;
-    dFdv.diagonal(particle_) -= kd_ * shape;
+    J.diagonal(particle_) -= (request.cx * ks_ + request.cv * kd_) * shape;
+    if (request.dFdxTimesVelocity)
+        block3(*request.dFdxTimesVelocity, particle_) -= ks_ * shape * ps.velocity(particle_);
 }
 
 }  // namespace tinkerbox

@@ -23,8 +23,7 @@ public:
     // Energy of the capped spring: ks L^2/2 while ks L <= cap, then grows linearly.
     double potentialEnergy(const ParticleSystem& ps) const override;
     // Uncapped: -ks I and -kd I. Capped (f = c g/|g|): both scaled by c/|g| (I - g g^T/|g|^2).
-    void addJacobians(const ParticleSystem& ps, JacobianForm form, BlockSparseMatrix& dFdx,
-                      BlockSparseMatrix& dFdv) const override;
+    void addJacobians(const ParticleSystem& ps, const JacobianRequest& request, BlockSparseMatrix& J) const override;
 
 private:
     Index particle_;

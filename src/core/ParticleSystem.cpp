@@ -150,15 +150,23 @@ void ParticleSystem::bindJacobianPattern(BlockSparseMatrix::Storage storage) {
     patternDirty_ = false;
 }
 
+void ParticleSystem::addJacobians(const JacobianRequest& request, BlockSparseMatrix& J) {
+    bindJacobianPattern(request.form == JacobianForm::Exact ? BlockSparseMatrix::Storage::Full
+                                                            : BlockSparseMatrix::Storage::Upper);
+    if (!J.samePattern(pattern_)) J.copyPattern(pattern_);
+    J.setZero();
+    springs_.addJacobians(*this, request, J);
+    for (const auto& f : forces_) f->addJacobians(*this, request, J);
+}
+
 void ParticleSystem::forceJacobians(JacobianForm form, BlockSparseMatrix& dFdx, BlockSparseMatrix& dFdv) {
-    bindJacobianPattern(form == JacobianForm::Exact ? BlockSparseMatrix::Storage::Full
-                                                    : BlockSparseMatrix::Storage::Upper);
-    if (!dFdx.samePattern(pattern_)) dFdx.copyPattern(pattern_);
-    if (!dFdv.samePattern(pattern_)) dFdv.copyPattern(pattern_);
-    dFdx.setZero();
-    dFdv.setZero();
-    springs_.addJacobians(*this, form, dFdx, dFdv);
-    for (const auto& f : forces_) f->addJacobians(*this, form, dFdx, dFdv);
+    addJacobians({form, 1.0, 0.0, nullptr}, dFdx);
+    addJacobians({form, 0.0, 1.0, nullptr}, dFdv);
+}
+
+void ParticleSystem::combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) {
+    dFdxTimesVelocity.setZero(3 * particleCount());
+    addJacobians({JacobianForm::Definite, cx, cv, &dFdxTimesVelocity}, J);
 }
 
 }  // namespace tinkerbox

@@ -78,12 +78,15 @@ public:
     void accelerations(VecX& a) override;
     void drift(double h) override;
     void appliedForces(VecX& f) override;
-    void forceJacobians(JacobianForm form, BlockSparseMatrix& dFdx, BlockSparseMatrix& dFdv) override;
+    void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) override;
+    // dF/dx and dF/dv apart (Exact: full storage; Definite: Upper storage).
+    void forceJacobians(JacobianForm form, BlockSparseMatrix& dFdx, BlockSparseMatrix& dFdv);
     const VecX& inverseMassPerDof() const override { return inverseMass_; }
 
 private:
     // Exact Jacobians need full storage; definite ones are symmetric and use half.
     void bindJacobianPattern(BlockSparseMatrix::Storage storage);
+    void addJacobians(const JacobianRequest& request, BlockSparseMatrix& J);
 
     VecX x_, v_;
     VecX mass_;         // per particle

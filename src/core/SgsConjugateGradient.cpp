@@ -2,80 +2,101 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
-#include <cassert>
+#include <stdexcept>
 
 namespace tinkerbox {
 
-void SgsConjugateGradient::setMatrix(double a, const BlockSparseMatrix& X, double b, const BlockSparseMatrix& Y,
-                                     const VecX& mass, const std::vector<char>& fixed) {
-    assert(X.samePattern(Y));
-    const Index n = X.blockRows();
-    if (X.patternId() != pattern_ || rows() != n) {
-        pattern_ = X.patternId();
-        rowStart_.assign(1, 0);
-        column_.clear();
-        for (Index i = 0; i < n; ++i) {
-            for (Index k = X.diagonalIndex(i) + 1; k < X.rowStart(i + 1); ++k)
-                column_.push_back(static_cast<std::int32_t>(X.column(k)));
-            rowStart_.push_back(static_cast<Index>(column_.size()));
-        }
-        upper_.resize(column_.size());
-        factor_.resize(n);
-        factorInverse_.resize(n);
-    }
-    fixed_ = fixed;
+void SgsConjugateGradient::scale(BlockSparseMatrix& J, const VecX& mass, const std::vector<char>& fixed) {
+    if (J.storage() != BlockSparseMatrix::Storage::Upper)
+        throw std::invalid_argument("SgsConjugateGradient: the matrix must have Upper storage");
+    const Index n = J.blockRows();
+    factor_.resize(n);
+    factorInverse_.resize(n);
     for (Index i = 0; i < n; ++i) {
-        if (fixed_[i]) {
+        if (fixed[i]) {
             factor_[i].setIdentity();
             factorInverse_[i].setIdentity();
             continue;
         }
-        const Index d = X.diagonalIndex(i);
-        Mat3 diagonal = a * X.value(d) + b * Y.value(d);
+        Mat3 diagonal = J.diagonal(i);
         diagonal.diagonal().array() += mass[i];
         factor_[i] = diagonal.llt().matrixL();
         factorInverse_[i] = factor_[i].inverse();
     }
-    Index out = 0;
+    const auto& rowStart = J.rowStarts();
+    const auto& column = J.columns();
     for (Index i = 0; i < n; ++i)
-        for (Index k = X.diagonalIndex(i) + 1; k < X.rowStart(i + 1); ++k, ++out) {
-            const Index j = X.column(k);
-            if (fixed_[i] || fixed_[j]) upper_[out].setZero();
-            else upper_[out].noalias() = factorInverse_[i] * (a * X.value(k) + b * Y.value(k)) * factorInverse_[j].transpose();
+        for (Index k = J.diagonalIndex(i) + 1; k < rowStart[i + 1]; ++k) {
+            const Index j = column[k];
+            Mat3& block = J.value(k);
+            if (fixed[i] || fixed[j]) block.setZero();
+            else block = factorInverse_[i] * block * factorInverse_[j].transpose();
         }
+    scaled_ = &J;
 }
 
+// The two sweeps are the solver's inner loops: they walk the scaled matrix through
+// restrict pointers, so that writing v never makes the compiler reload the matrix.
+// Blocks are column-major: B(r, c) = b[r + 3 c].
 void SgsConjugateGradient::solveUpper(VecX& v) const {
-    for (Index i = rows() - 1; i >= 0; --i) {
-        Vec3 sum = Vec3::Zero();
-        for (Index k = rowStart_[i]; k < rowStart_[i + 1]; ++k) sum.noalias() += upper_[k] * block3(v, column_[k]);
-        block3(v, i) -= sum;
+    const Index* __restrict start = scaled_->rowStarts().data();
+    const std::int32_t* __restrict column = scaled_->columns().data();
+    const double* __restrict blocks = scaled_->value(0).data();
+    double* __restrict vs = v.data();
+    for (Index i = scaled_->blockRows() - 1; i >= 0; --i) {
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+        for (Index k = start[i] + 1; k < start[i + 1]; ++k) {  // start[i] is the diagonal block
+            const double* b = blocks + 9 * k;
+            const double* x = vs + 3 * static_cast<Index>(column[k]);
+            s0 += b[0] * x[0] + b[3] * x[1] + b[6] * x[2];
+            s1 += b[1] * x[0] + b[4] * x[1] + b[7] * x[2];
+            s2 += b[2] * x[0] + b[5] * x[1] + b[8] * x[2];
+        }
+        vs[3 * i] -= s0;
+        vs[3 * i + 1] -= s1;
+        vs[3 * i + 2] -= s2;
     }
 }
 
 void SgsConjugateGradient::solveLower(VecX& v) const {
     // Column i of L is row i of U transposed: once v_i is final, remove its part below.
-    for (Index i = 0; i < rows(); ++i) {
-        const Vec3 vi = block3(v, i);
-        for (Index k = rowStart_[i]; k < rowStart_[i + 1]; ++k)
-            block3(v, column_[k]).noalias() -= upper_[k].transpose() * vi;
+    const Index* __restrict start = scaled_->rowStarts().data();
+    const std::int32_t* __restrict column = scaled_->columns().data();
+    const double* __restrict blocks = scaled_->value(0).data();
+    double* __restrict vs = v.data();
+    const Index rows = scaled_->blockRows();
+    for (Index i = 0; i < rows; ++i) {
+        const double x0 = vs[3 * i], x1 = vs[3 * i + 1], x2 = vs[3 * i + 2];
+        for (Index k = start[i] + 1; k < start[i + 1]; ++k) {
+            const double* b = blocks + 9 * k;
+            double* y = vs + 3 * static_cast<Index>(column[k]);
+            y[0] -= b[0] * x0 + b[1] * x1 + b[2] * x2;
+            y[1] -= b[3] * x0 + b[4] * x1 + b[5] * x2;
+            y[2] -= b[6] * x0 + b[7] * x1 + b[8] * x2;
+        }
     }
 }
 
-CgResult SgsConjugateGradient::solve(const VecX& rhs, VecX& x, const CgSettings& settings) {
-    const Index n = rows();
+CgResult SgsConjugateGradient::solve(BlockSparseMatrix& J, const VecX& mass, const std::vector<char>& fixed,
+                                     const VecX& rhs, VecX& x, const CgSettings& settings) {
+    const Index n = J.blockRows();
+    if (n == 0) return {};
+    scale(J, mass, fixed);
     // b^ = (I + L)^-1 G^-1 rhs, with fixed rows removed.
     bHat_.resize(3 * n);
     for (Index i = 0; i < n; ++i)
-        block3(bHat_, i) = fixed_[i] ? Vec3::Zero() : Vec3(factorInverse_[i] * block3(rhs, i));
+        block3(bHat_, i) = fixed[i] ? Vec3::Zero() : Vec3(factorInverse_[i] * block3(rhs, i));
     solveLower(bHat_);
     // x^ = (I + U) G^T x
     if (x.size() != 3 * n) x = VecX::Zero(3 * n);
     t_.resize(3 * n);
-    for (Index i = 0; i < n; ++i) block3(t_, i) = fixed_[i] ? Vec3::Zero() : Vec3(factor_[i].transpose() * block3(x, i));
+    for (Index i = 0; i < n; ++i) block3(t_, i) = fixed[i] ? Vec3::Zero() : Vec3(factor_[i].transpose() * block3(x, i));
     xHat_ = t_;
+    const auto& rowStart = J.rowStarts();
+    const auto& column = J.columns();
     for (Index i = 0; i < n; ++i)
-        for (Index k = rowStart_[i]; k < rowStart_[i + 1]; ++k) block3(xHat_, i) += upper_[k] * block3(t_, column_[k]);
+        for (Index k = J.diagonalIndex(i) + 1; k < rowStart[i + 1]; ++k)
+            block3(xHat_, i) += J.value(k) * block3(t_, column[k]);
 
     const auto applyHat = [&](const VecX& v, VecX& out) {
         t_ = v;
@@ -91,19 +112,6 @@ CgResult SgsConjugateGradient::solve(const VecX& rhs, VecX& x, const CgSettings&
     solveUpper(xHat_);
     for (Index i = 0; i < n; ++i) block3(x, i) = factorInverse_[i].transpose() * block3(xHat_, i);
     return result;
-}
-
-Eigen::MatrixXd SgsConjugateGradient::denseMatrix() const {
-    const Index n = rows();
-    Eigen::MatrixXd scaled = Eigen::MatrixXd::Identity(3 * n, 3 * n);
-    for (Index i = 0; i < n; ++i)
-        for (Index k = rowStart_[i]; k < rowStart_[i + 1]; ++k) {
-            scaled.block<3, 3>(3 * i, 3 * column_[k]) = upper_[k];
-            scaled.block<3, 3>(3 * column_[k], 3 * i) = upper_[k].transpose();
-        }
-    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(3 * n, 3 * n);
-    for (Index i = 0; i < n; ++i) G.block<3, 3>(3 * i, 3 * i) = factor_[i];
-    return G * scaled * G.transpose();
 }
 
 }  // namespace tinkerbox

@@ -8,9 +8,8 @@ void ViscousDrag::accumulate(const ParticleSystem& ps, VecX& f) const {
     f.noalias() -= kd_ * ps.velocities();
 }
 
-void ViscousDrag::addJacobians(const ParticleSystem& ps, JacobianForm, BlockSparseMatrix&,
-                               BlockSparseMatrix& dFdv) const {
-    for (Index i = 0; i < ps.particleCount(); ++i) dFdv.diagonal(i).diagonal().array() -= kd_;
+void ViscousDrag::addJacobians(const ParticleSystem& ps, const JacobianRequest& request, BlockSparseMatrix& J) const {
+    for (Index i = 0; i < ps.particleCount(); ++i) J.diagonal(i).diagonal().array() -= request.cv * kd_;
 }
 
 }  // namespace tinkerbox

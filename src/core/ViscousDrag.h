@@ -14,8 +14,7 @@ public:
 
     void accumulate(const ParticleSystem& ps, VecX& f) const override;
     // dF/dv = -kd I on every diagonal block; dF/dx = 0.
-    void addJacobians(const ParticleSystem& ps, JacobianForm form, BlockSparseMatrix& dFdx,
-                      BlockSparseMatrix& dFdv) const override;
+    void addJacobians(const ParticleSystem& ps, const JacobianRequest& request, BlockSparseMatrix& J) const override;
 
 private:
     double kd_;
