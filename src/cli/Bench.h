@@ -5,8 +5,9 @@
 // substeps that kept a one-second run bounded on the family's smallest member, or at
 // 1/60 itself when that is bounded (same
 // spacing, mass and stiffness; a bigger cloth hangs more weight from its pins and so
-// is a little stiffer, hence the margin). Every case is timed over the same first
-// second of simulated motion (or `seconds` of wall time, if that comes first).
+// is a little stiffer, hence the margin). Every case is timed over the same second of
+// simulated motion after one warm-up frame (or `seconds` of wall time, if that comes
+// first).
 #include <string>
 #include <vector>
 
