@@ -8,26 +8,17 @@
 
 #include "core/Integrator.h"
 #include "core/SgsConjugateGradient.h"
-#include "scene/ExampleScenes.h"
+#include "scene/BenchmarkScenes.h"
 #include "scene/SceneBuilder.h"
 
 namespace {
 
 using namespace tinkerbox;
 
-// The bench cloth of tinkerbox-sim bench: 2 cm spacing, 1 g particles, stiff springs.
+// The cloth of tinkerbox-sim bench, at the default solver settings.
 std::unique_ptr<Simulation> cloth(int n, const std::string& integrator) {
-    ClothOptions o;
-    o.n = n;
-    o.size = 0.02 * (n - 1);
-    o.totalMass = 0.001 * n * n;
-    o.structuralStiffness = 500.0;
-    o.shearStiffness = 100.0;
-    o.bendStiffness = 20.0;
-    o.damping = 0.01;
-    Scene s = makeCloth(o);
+    Scene s = makeBenchmarkScene("cloth-" + std::to_string(n));
     s.settings.integrator = integrator;
-    s.settings.solver.implicitSolver.tolerance = 1e-4;
     return buildSimulation(s);
 }
 

@@ -4,74 +4,29 @@
 #include <cmath>
 #include <iostream>
 #include <map>
-#include <stdexcept>
 
 #include "cli/Csv.h"
 #include "cli/Stability.h"
 #include "core/Integrator.h"
-#include "scene/ExampleScenes.h"
+#include "scene/BenchmarkScenes.h"
 #include "scene/SceneBuilder.h"
 
 namespace tinkerbox {
 
 namespace {
 
-// The bench cloth keeps spacing, particle mass and stiffness fixed as n grows, so
-// every size has the same stability limit and the same implicit conditioning.
-constexpr double kClothSpacing = 0.02;        // m
-constexpr double kClothParticleMass = 0.001;  // kg
-constexpr double kFrame = 1.0 / 60.0;
+constexpr double kFrame = 1.0 / 60.0;    // the benchmark scenes' dt
 constexpr double kStabilityProbe = 1.0;  // seconds simulated per stability trial
 constexpr double kStabilityMargin = 1.5;
 constexpr double kMeasured = 1.0;  // seconds of simulated motion timed per case
-
-Scene benchCloth(int n, const IntegratorSettings& solver) {
-    ClothOptions o;
-    o.n = n;
-    o.size = kClothSpacing * (n - 1);
-    o.totalMass = kClothParticleMass * n * n;
-    o.structuralStiffness = 500.0;
-    o.shearStiffness = 100.0;
-    o.bendStiffness = 20.0;
-    o.damping = 0.01;
-    Scene s = makeCloth(o);
-    s.settings.dt = kFrame;
-    s.settings.substeps = 1;
-    s.settings.solver = solver;
-    return s;
-}
-
-Scene benchChain(int links, const IntegratorSettings& solver) {
-    ChainOptions o;
-    o.links = links;
-    o.length = 0.01 * links;
-    o.totalMass = 0.001 * links;
-    o.stiffness = 500.0;
-    o.damping = 0.01;
-    Scene s = makeHangingChain(o);
-    s.settings.dt = kFrame;
-    s.settings.substeps = 1;
-    s.settings.solver = solver;
-    return s;
-}
 
 // The smallest member of a scene's family, where the stability search is cheap.
 std::string familyProbe(const std::string& name) { return name.starts_with("cloth-") ? "cloth-32" : name; }
 
 }  // namespace
 
-std::vector<std::string> benchSceneNames() { return {"cloth-32", "cloth-64", "cloth-128", "chain-1000"}; }
-
-Scene makeBenchScene(const std::string& name, const IntegratorSettings& solver) {
-    if (name == "cloth-32") return benchCloth(32, solver);
-    if (name == "cloth-64") return benchCloth(64, solver);
-    if (name == "cloth-128") return benchCloth(128, solver);
-    if (name == "chain-1000") return benchChain(1000, solver);
-    throw std::invalid_argument("unknown bench scene '" + name + "' (choose cloth-32, cloth-64, cloth-128, chain-1000)");
-}
-
 int runBench(const BenchOptions& options) {
-    const std::vector<std::string> scenes = options.scenes.empty() ? benchSceneNames() : options.scenes;
+    const std::vector<std::string> scenes = options.scenes.empty() ? benchmarkSceneNames() : options.scenes;
     std::vector<std::string> integrators = options.integrators;
     if (integrators.empty())
         for (std::string_view n : integratorNames()) integrators.emplace_back(n);
@@ -79,14 +34,14 @@ int runBench(const BenchOptions& options) {
     std::cout << "scene,integrator,particles,springs,dt,ms_per_step,cg_iterations\n";
     std::map<std::pair<std::string, std::string>, int> substepsFound;
     for (const std::string& name : scenes) {
-        const Scene base = makeBenchScene(name, options.solver);
+        const Scene base = makeBenchmarkScene(name, options.solver);
         for (const std::string& integrator : integrators) {
             // adaptive chooses its own internal steps: it is measured per frame.
             int substeps = 1;
             if (integrator != "adaptive") {
                 auto [it, fresh] = substepsFound.try_emplace({familyProbe(name), integrator}, 0);
                 if (fresh) {
-                    const Scene probe = makeBenchScene(familyProbe(name), options.solver);
+                    const Scene probe = makeBenchmarkScene(familyProbe(name), options.solver);
                     const int bounded = findStableSubsteps(probe, integrator, kStabilityProbe).substeps;
                     // A method bounded at the full frame (implicit-euler) runs at the full frame.
                     it->second = bounded <= 1 ? bounded : static_cast<int>(std::ceil(kStabilityMargin * bounded));

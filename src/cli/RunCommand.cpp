@@ -13,6 +13,18 @@
 
 namespace tinkerbox {
 
+namespace {
+
+// Opens path for writing when one is given; says so and returns false when it cannot.
+bool openOutput(const std::string& path, std::ofstream& out) {
+    if (path.empty()) return true;
+    out.open(path);
+    if (!out) std::cerr << "error: cannot write " << path << '\n';
+    return static_cast<bool>(out);
+}
+
+}  // namespace
+
 int runScene(const RunOptions& o) {
     Scene scene;
     try {
@@ -31,24 +43,10 @@ int runScene(const RunOptions& o) {
     const double dt = scene.settings.dt;
     const long steps = o.steps ? *o.steps : std::lround(o.duration.value_or(10.0) / dt);
 
-    std::ofstream file;
-    if (!o.out.empty()) {
-        file.open(o.out);
-        if (!file) {
-            std::cerr << "error: cannot write " << o.out << '\n';
-            return 1;
-        }
-    }
+    std::ofstream file, stepLog;
+    if (!openOutput(o.out, file) || !openOutput(o.stepLog, stepLog)) return 1;
     std::ostream& csv = o.out.empty() ? std::cout : file;
-    std::ofstream stepLog;
-    if (!o.stepLog.empty()) {
-        stepLog.open(o.stepLog);
-        if (!stepLog) {
-            std::cerr << "error: cannot write " << o.stepLog << '\n';
-            return 1;
-        }
-        stepLog << "t,h\n";
-    }
+    if (stepLog.is_open()) stepLog << "t,h\n";
 
     writeRunHeader(csv, simulation->system().particleCount());
     writeRunRow(csv, *simulation);
@@ -71,7 +69,7 @@ int runScene(const RunOptions& o) {
         double t = t0;
         for (double h : sizes) {
             t += h;
-            if (stepLog) stepLog << formatDouble(t) << ',' << formatDouble(h) << '\n';
+            if (stepLog.is_open()) stepLog << formatDouble(t) << ',' << formatDouble(h) << '\n';
             hMin = std::min(hMin, h);
             hMax = std::max(hMax, h);
         }

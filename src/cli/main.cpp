@@ -5,6 +5,7 @@
 #include "cli/Bench.h"
 #include "cli/RunCommand.h"
 #include "core/Integrator.h"
+#include "scene/BenchmarkScenes.h"
 #include "scene/ExampleScenes.h"
 #include "scene/SceneJson.h"
 
@@ -80,7 +81,7 @@ int main(int argc, char** argv) {
     BenchOptions bench;
     CLI::App* benchCmd = app.add_subcommand("bench", "Benchmark the built-in scenes with each integrator (CSV)");
     benchCmd->add_option("--scene", bench.scenes, "cloth-32, cloth-64, cloth-128, chain-1000 (repeatable; default all)")
-        ->check(CLI::IsMember(benchSceneNames()));
+        ->check(CLI::IsMember(benchmarkSceneNames()));
     benchCmd->add_option("--integrator", bench.integrators, "Integrator (repeatable; default all)")->check(kIntegratorName);
     benchCmd->add_option("--cg-tolerance", bench.solver.implicitSolver.tolerance,
                          "implicit-euler: CG relative residual (default 1e-4)")
