@@ -35,45 +35,88 @@ void SgsConjugateGradient::scale(BlockSparseMatrix& J, const VecX& mass, const s
     scaled_ = &J;
 }
 
-// The two sweeps are the solver's inner loops: they walk the scaled matrix through
-// restrict pointers, so that writing v never makes the compiler reload the matrix.
-// Blocks are column-major: B(r, c) = b[r + 3 c].
-void SgsConjugateGradient::solveUpper(VecX& v) const {
-    const Index* __restrict start = scaled_->rowStarts().data();
-    const std::int32_t* __restrict column = scaled_->columns().data();
-    const double* __restrict blocks = scaled_->value(0).data();
-    double* __restrict vs = v.data();
-    for (Index i = scaled_->blockRows() - 1; i >= 0; --i) {
-        double s0 = 0.0, s1 = 0.0, s2 = 0.0;
-        for (Index k = start[i] + 1; k < start[i + 1]; ++k) {  // start[i] is the diagonal block
+// The sweeps are the solver's inner loops: they walk the scaled matrix through restrict
+// pointers, so that writing a vector never makes the compiler reload the matrix.
+// Blocks are column-major, B(r, c) = b[r + 3 c]; each row starts with its diagonal block,
+// which the sweeps skip (after scaling it is the identity).
+namespace {
+
+struct ScaledRows {
+    const Index* __restrict start;
+    const std::int32_t* __restrict column;
+    const double* __restrict blocks;
+    Index rows;
+
+    explicit ScaledRows(const BlockSparseMatrix& m)
+        : start(m.rowStarts().data()), column(m.columns().data()), blocks(m.value(0).data()), rows(m.blockRows()) {}
+
+    // sum = sum over j > i of U_ij x_j
+    void upperRowProduct(Index i, const double* __restrict x, double sum[3]) const {
+        sum[0] = sum[1] = sum[2] = 0.0;
+        for (Index k = start[i] + 1; k < start[i + 1]; ++k) {
             const double* b = blocks + 9 * k;
-            const double* x = vs + 3 * static_cast<Index>(column[k]);
-            s0 += b[0] * x[0] + b[3] * x[1] + b[6] * x[2];
-            s1 += b[1] * x[0] + b[4] * x[1] + b[7] * x[2];
-            s2 += b[2] * x[0] + b[5] * x[1] + b[8] * x[2];
+            const double* xj = x + 3 * static_cast<Index>(column[k]);
+            sum[0] += b[0] * xj[0] + b[3] * xj[1] + b[6] * xj[2];
+            sum[1] += b[1] * xj[0] + b[4] * xj[1] + b[7] * xj[2];
+            sum[2] += b[2] * xj[0] + b[5] * xj[1] + b[8] * xj[2];
         }
-        vs[3 * i] -= s0;
-        vs[3 * i + 1] -= s1;
-        vs[3 * i + 2] -= s2;
+    }
+
+    // y_j -= U_ij^T x_i for j > i (column i of L)
+    void scatterLowerColumn(Index i, const double xi[3], double* __restrict y) const {
+        for (Index k = start[i] + 1; k < start[i + 1]; ++k) {
+            const double* b = blocks + 9 * k;
+            double* yj = y + 3 * static_cast<Index>(column[k]);
+            yj[0] -= b[0] * xi[0] + b[1] * xi[1] + b[2] * xi[2];
+            yj[1] -= b[3] * xi[0] + b[4] * xi[1] + b[5] * xi[2];
+            yj[2] -= b[6] * xi[0] + b[7] * xi[1] + b[8] * xi[2];
+        }
+    }
+};
+
+}  // namespace
+
+void SgsConjugateGradient::solveUpper(VecX& v) const {
+    const ScaledRows rows(*scaled_);
+    double* vs = v.data();
+    for (Index i = rows.rows - 1; i >= 0; --i) {
+        double sum[3];
+        rows.upperRowProduct(i, vs, sum);
+        for (int c = 0; c < 3; ++c) vs[3 * i + c] -= sum[c];
     }
 }
 
 void SgsConjugateGradient::solveLower(VecX& v) const {
     // Column i of L is row i of U transposed: once v_i is final, remove its part below.
-    const Index* __restrict start = scaled_->rowStarts().data();
-    const std::int32_t* __restrict column = scaled_->columns().data();
-    const double* __restrict blocks = scaled_->value(0).data();
-    double* __restrict vs = v.data();
-    const Index rows = scaled_->blockRows();
-    for (Index i = 0; i < rows; ++i) {
-        const double x0 = vs[3 * i], x1 = vs[3 * i + 1], x2 = vs[3 * i + 2];
-        for (Index k = start[i] + 1; k < start[i + 1]; ++k) {
-            const double* b = blocks + 9 * k;
-            double* y = vs + 3 * static_cast<Index>(column[k]);
-            y[0] -= b[0] * x0 + b[1] * x1 + b[2] * x2;
-            y[1] -= b[3] * x0 + b[4] * x1 + b[5] * x2;
-            y[2] -= b[6] * x0 + b[7] * x1 + b[8] * x2;
+    const ScaledRows rows(*scaled_);
+    double* vs = v.data();
+    for (Index i = 0; i < rows.rows; ++i) {
+        const double vi[3] = {vs[3 * i], vs[3 * i + 1], vs[3 * i + 2]};
+        rows.scatterLowerColumn(i, vi, vs);
+    }
+}
+
+void SgsConjugateGradient::applyPreconditioned(const VecX& v, VecX& out) {
+    // A^ v = t + (I + L)^-1 (v - t) with t = (I + U)^-1 v, in two sweeps and no other pass:
+    // the backward sweep leaves v - t (its row sums) in out, the forward sweep adds t back.
+    const ScaledRows rows(*scaled_);
+    t_.resize(v.size());
+    out.resize(v.size());
+    const double* vs = v.data();
+    double* ts = t_.data();
+    double* os = out.data();
+    for (Index i = rows.rows - 1; i >= 0; --i) {
+        double sum[3];
+        rows.upperRowProduct(i, ts, sum);
+        for (int c = 0; c < 3; ++c) {
+            ts[3 * i + c] = vs[3 * i + c] - sum[c];
+            os[3 * i + c] = sum[c];
         }
+    }
+    for (Index i = 0; i < rows.rows; ++i) {
+        const double si[3] = {os[3 * i], os[3 * i + 1], os[3 * i + 2]};
+        rows.scatterLowerColumn(i, si, os);
+        for (int c = 0; c < 3; ++c) os[3 * i + c] = si[c] + ts[3 * i + c];
     }
 }
 
@@ -98,13 +141,7 @@ CgResult SgsConjugateGradient::solve(BlockSparseMatrix& J, const VecX& mass, con
         for (Index k = J.diagonalIndex(i) + 1; k < rowStart[i + 1]; ++k)
             block3(xHat_, i) += J.value(k) * block3(t_, column[k]);
 
-    const auto applyHat = [&](const VecX& v, VecX& out) {
-        t_ = v;
-        solveUpper(t_);
-        out = v - t_;
-        solveLower(out);
-        out += t_;
-    };
+    const auto applyHat = [&](const VecX& v, VecX& out) { applyPreconditioned(v, out); };
     const auto identity = [](const VecX& r, VecX& z) { z = r; };
     const CgResult result = conjugateGradient(applyHat, identity, bHat_, xHat_, settings, work_);
 

@@ -35,6 +35,7 @@ private:
     void scale(BlockSparseMatrix& J, const VecX& mass, const std::vector<char>& fixed);
     void solveUpper(VecX& v) const;  // v <- (I + U)^-1 v
     void solveLower(VecX& v) const;  // v <- (I + L)^-1 v
+    void applyPreconditioned(const VecX& v, VecX& out);  // out = A^ v
 
     const BlockSparseMatrix* scaled_ = nullptr;
     std::vector<Mat3> factor_;         // G_i
