@@ -27,6 +27,9 @@ void ImplicitEuler::step(MechanicalSystem& system, double h, StepReport& report)
 
     system.setVelocities(v0 + dv_);
     system.drift(h);
+    // Constraints act after the implicit solve, by projection (see MechanicalSystem).
+    system.constrainPositions(h);
+    system.constrainVelocities();
     system.setTime(t0 + h);
 }
 

@@ -23,8 +23,16 @@ public:
 
     // dv/dt at the current state: applied forces plus constraint forces, divided by mass.
     virtual void accelerations(VecX& a) = 0;
+    // The same without constraint forces, for the integrators that keep the constraints
+    // by projection instead (below).
+    virtual void unconstrainedAccelerations(VecX& a) = 0;
     // Moves the configuration by h along the current velocities; fixed dof stay put.
     virtual void drift(double h) = 0;
+    // How symplectic Euler, Verlet and implicit Euler keep constraints (RATTLE): after a
+    // drift of h the positions are projected back onto C = 0 and the velocities take the
+    // same correction divided by h; then the velocities are projected onto J v = 0.
+    virtual void constrainPositions(double h) = 0;
+    virtual void constrainVelocities() = 0;
 
     // What the linearized implicit step needs (seed 000 ch. D): applied forces, the
     // combination J = cx dF/dx + cv dF/dv of their definite Jacobians (3x3 blocks, Upper

@@ -64,6 +64,56 @@ void ParticleSystem::removeForce(const Force* force) {
     patternDirty_ = true;
 }
 
+Constraint& ParticleSystem::addConstraint(std::unique_ptr<Constraint> constraint) {
+    for (Index p : constraint->particles())
+        if (p < 0 || p >= particleCount()) throw std::invalid_argument("constraint refers to a particle that does not exist");
+    constraints_.push_back(std::move(constraint));
+    constraintLayoutDirty_ = true;
+    return *constraints_.back();
+}
+
+void ParticleSystem::removeConstraint(const Constraint* constraint) {
+    std::erase_if(constraints_, [constraint](const std::unique_ptr<Constraint>& c) { return c.get() == constraint; });
+    constraintLayoutDirty_ = true;
+}
+
+void ParticleSystem::evaluateConstraints() {
+    if (constraintLayoutDirty_) {
+        constraintSolver_.layout(constraints_);
+        constraintLayoutDirty_ = false;
+    }
+    constraintSolver_.evaluate(constraints_, *this);
+}
+
+double ParticleSystem::constraintError() {
+    if (constraints_.empty()) return 0.0;
+    evaluateConstraints();
+    return constraintSolver_.maxRelativeError();
+}
+
+void ParticleSystem::constrainVelocities() {
+    if (constraints_.empty()) return;
+    evaluateConstraints();
+    constraintSolver_.projectVelocities(inverseMass_, v_, constraintSettings_);
+}
+
+void ParticleSystem::constrainPositions(double h) {
+    if (constraints_.empty()) return;
+    // SHAKE: back onto C(x) = 0 along the gradients at the drift's start; the velocity
+    // takes the same correction, so that it stays the step's displacement over h.
+    positionCorrection_ = x_;
+    x_.swap(driftStart_);
+    evaluateConstraints();
+    constraintSolver_.holdStartJacobian();
+    x_.swap(driftStart_);
+    for (int iteration = 0; iteration < ConstraintSolver::kProjectionIterations; ++iteration) {
+        evaluateConstraints();
+        if (constraintSolver_.maxRelativeError() <= ConstraintSolver::kProjectionTolerance) break;
+        constraintSolver_.projectPositions(inverseMass_, x_, constraintSettings_);
+    }
+    v_ += (x_ - positionCorrection_) / h;
+}
+
 int ParticleSystem::resolveContacts(const Eigen::Ref<const VecX>& xBefore, const Eigen::Ref<const VecX>& vBefore,
                                     double h) {
     int contacts = 0;
@@ -119,17 +169,28 @@ void ParticleSystem::derivative(VecX& xdot) {
     xdot.resize(2 * n3);
     // Nailed particles have zero inverse mass: neither their position nor their velocity changes.
     xdot.head(n3) = (inverseMass_.array() > 0.0).select(v_, 0.0);
-    auto a = xdot.tail(n3);
-    appliedForces(force_);
-    a = inverseMass_.cwiseProduct(force_);
+    accelerations(acceleration_);
+    xdot.tail(n3) = acceleration_;
 }
 
 void ParticleSystem::accelerations(VecX& a) {
+    // The derivative evaluation loop (seed 000 ch. C and F): clear the accumulators, let
+    // every force apply itself, add the constraint forces, divide by mass.
+    appliedForces(force_);
+    if (!constraints_.empty()) {
+        evaluateConstraints();
+        constraintSolver_.addConstraintForces(inverseMass_, v_, force_, constraintSettings_);
+    }
+    a = inverseMass_.cwiseProduct(force_);
+}
+
+void ParticleSystem::unconstrainedAccelerations(VecX& a) {
     appliedForces(force_);
     a = inverseMass_.cwiseProduct(force_);
 }
 
 void ParticleSystem::drift(double h) {
+    if (!constraints_.empty()) driftStart_ = x_;  // where constrainPositions takes its gradients
     x_ += h * (inverseMass_.array() > 0.0).select(v_, 0.0);
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/ConstraintSolver.h"
 #include "core/DampedSpring.h"
 #include "core/MechanicalSystem.h"
 #include "core/Plane.h"
@@ -50,6 +51,17 @@ public:
     void removeForce(const Force* force);
     const std::vector<std::unique_ptr<Force>>& forces() const { return forces_; }
 
+    // Hard constraints (seed 000 ch. F), solved inside every derivative evaluation.
+    Constraint& addConstraint(std::unique_ptr<Constraint> constraint);  // throws on a bad particle index
+    void removeConstraint(const Constraint* constraint);
+    const std::vector<std::unique_ptr<Constraint>>& constraints() const { return constraints_; }
+    const ConstraintSettings& constraintSettings() const { return constraintSettings_; }
+    void setConstraintSettings(const ConstraintSettings& settings) { constraintSettings_ = settings; }
+    // max |C| relative to each constraint's size (metres for nails, pins and sliders).
+    double constraintError();
+    const ConstraintSolver& constraintSolver() const { return constraintSolver_; }
+    ConstraintSolver& constraintSolver() { return constraintSolver_; }
+
     // Planes
     void addPlane(const Plane& plane) { planes_.push_back(plane); }
     const std::vector<Plane>& planes() const { return planes_; }
@@ -77,6 +89,9 @@ public:
     void setTime(double t) override { t_ = t; }
     void accelerations(VecX& a) override;
     void drift(double h) override;
+    void unconstrainedAccelerations(VecX& a) override;
+    void constrainPositions(double h) override;
+    void constrainVelocities() override;
     void appliedForces(VecX& f) override;
     void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) override;
     // dF/dx and dF/dv apart (Exact: full storage; Definite: Upper storage).
@@ -87,6 +102,8 @@ private:
     // Exact Jacobians need full storage; definite ones are symmetric and use half.
     void bindJacobianPattern(BlockSparseMatrix::Storage storage);
     void addJacobians(const JacobianRequest& request, BlockSparseMatrix& J);
+    // Lays the constraint rows out if they changed and evaluates C, J and their rates.
+    void evaluateConstraints();
 
     VecX x_, v_;
     VecX mass_;         // per particle
@@ -95,7 +112,12 @@ private:
     DampedSpringSet springs_;
     std::vector<std::unique_ptr<Force>> forces_;
     std::vector<Plane> planes_;
+    std::vector<std::unique_ptr<Constraint>> constraints_;
+    ConstraintSolver constraintSolver_;
+    ConstraintSettings constraintSettings_;
+    bool constraintLayoutDirty_ = false;
     VecX force_;  // accumulator
+    VecX acceleration_, positionCorrection_, driftStart_;
     BlockSparseMatrix pattern_;  // the pattern the forces are bound to
     bool patternDirty_ = true;
 };

@@ -9,35 +9,69 @@ namespace tinkerbox {
 
 Simulation::Simulation(const SimulationSettings& settings) : settings_(settings) {
     if (!(settings.dt > 0.0) || settings.substeps < 1) throw std::invalid_argument("dt must be > 0 and substeps >= 1");
+    for (const auto& [name, count] : settings.integratorSubsteps)
+        if (count < 1) throw std::invalid_argument("substeps for " + name + " must be >= 1");
     gravity_ = &static_cast<Gravity&>(system_.addForce(std::make_unique<Gravity>(settings.gravity)));
     drag_ = &static_cast<ViscousDrag&>(system_.addForce(std::make_unique<ViscousDrag>(settings.drag)));
+    beads_.setGravity(settings.gravity);
+    beads_.setDrag(settings.drag);
+    system_.setConstraintSettings(settings.constraints);
     integrator_ = makeIntegrator(settings.integrator, settings.solver);
+    beadIntegrator_ = makeIntegrator(settings.integrator, settings.solver);
 }
 
 void Simulation::setIntegrator(const std::string& name) {
-    integrator_ = makeIntegrator(name, settings_.solver);
+    auto integrator = makeIntegrator(name, settings_.solver);  // throws before anything changes
+    beadIntegrator_ = makeIntegrator(name, settings_.solver);
+    integrator_ = std::move(integrator);
     settings_.integrator = name;
+}
+
+int Simulation::substeps() const {
+    const auto it = settings_.integratorSubsteps.find(settings_.integrator);
+    return it != settings_.integratorSubsteps.end() ? it->second : settings_.substeps;
 }
 
 void Simulation::setTimeStep(double dt, int substeps) {
     if (!(dt > 0.0) || substeps < 1) throw std::invalid_argument("dt must be > 0 and substeps >= 1");
     settings_.dt = dt;
-    settings_.substeps = substeps;
+    const auto it = settings_.integratorSubsteps.find(settings_.integrator);
+    (it != settings_.integratorSubsteps.end() ? it->second : settings_.substeps) = substeps;
 }
 
 void Simulation::setGravity(const Vec3& g) {
     settings_.gravity = g;
     gravity_->setAcceleration(g);
+    beads_.setGravity(g);
 }
 
 void Simulation::setDrag(double kd) {
     settings_.drag = kd;
     drag_->setCoefficient(kd);
+    beads_.setDrag(kd);
 }
 
 void Simulation::setSolverSettings(const IntegratorSettings& solver) {
     settings_.solver = solver;
     integrator_ = makeIntegrator(settings_.integrator, solver);
+    beadIntegrator_ = makeIntegrator(settings_.integrator, solver);
+}
+
+void Simulation::setConstraintSettings(const ConstraintSettings& constraints) {
+    settings_.constraints = constraints;
+    system_.setConstraintSettings(constraints);
+}
+
+void Simulation::getFullState(VecX& state) const {
+    system_.getState(state);
+    beads_.getState(beadState_);
+    state.conservativeResize(system_.dimension() + beads_.dimension());
+    state.tail(beads_.dimension()) = beadState_;
+}
+
+void Simulation::setFullState(const VecX& state, double t) {
+    system_.setState(state.head(system_.dimension()), t);
+    beads_.setState(state.tail(beads_.dimension()), t);
 }
 
 double Simulation::energyScale() const {
@@ -50,40 +84,48 @@ double Simulation::energyScale() const {
         low = low.cwiseMin(s.position(i));
         high = high.cwiseMax(s.position(i));
     }
-    const double size = s.particleCount() > 0 ? std::max(1.0, (high - low).norm()) : 1.0;
-    return s.kineticEnergy() + elastic + totalMass * (settings_.gravity.norm() * size + 1.0);
+    for (Index i = 0; i < beads_.beadCount(); ++i) {
+        totalMass += beads_.bead(i).mass;
+        low = low.cwiseMin(beads_.position(i));
+        high = high.cwiseMax(beads_.position(i));
+    }
+    const double size = totalMass > 0.0 ? std::max(1.0, (high - low).norm()) : 1.0;
+    return kineticEnergy() + elastic + totalMass * (settings_.gravity.norm() * size + 1.0);
 }
 
 FrameReport Simulation::step() {
     FrameReport report;
-    const double h = settings_.dt / settings_.substeps;
+    const int substepCount = substeps();
+    const double h = settings_.dt / substepCount;
     const double t0 = system_.time();
-    system_.getState(frameStart_);
+    getFullState(frameStart_);
     guard_.record(frameStart_, t0, energyScale());
     const Index n3 = system_.velocityDimension();
     const auto divergence = [&](const std::string& what) {
         std::ostringstream msg;
         msg << integrator_->name() << " diverged at t = " << system_.time() << " s with dt = " << settings_.dt;
-        if (settings_.substeps > 1) msg << " (" << settings_.substeps << " substeps)";
+        if (substepCount > 1) msg << " (" << substepCount << " substeps)";
         msg << ": " << what << ". Try a smaller dt, more substeps, or implicit-euler.";
         report.diverged = true;
         report.message = msg.str();
     };
-    for (int s = 0; s < settings_.substeps; ++s) {
+    for (int s = 0; s < substepCount; ++s) {
         system_.getState(substepStart_);
         integrator_->step(system_, h, report.integrator);
-        const bool finite = system_.positions().allFinite() && system_.velocities().allFinite();
+        if (beads_.beadCount() > 0) beadIntegrator_->step(beads_, h, report.integrator);
+        const bool finite = system_.positions().allFinite() && system_.velocities().allFinite() &&
+                            beads_.velocities().allFinite();
         if (!report.integrator.failure.empty() || !finite) {
             divergence(report.integrator.failure.empty() ? "the state became non-finite" : report.integrator.failure);
-            system_.setState(frameStart_, t0);
+            setFullState(frameStart_, t0);
             return report;
         }
         report.contacts += system_.resolveContacts(substepStart_.head(n3), substepStart_.tail(n3), h);
     }
-    if (guard_.exploded(system_.kineticEnergy())) {
+    if (guard_.exploded(kineticEnergy())) {
         divergence("the kinetic energy grew more than " + std::to_string(static_cast<int>(DivergenceGuard::kGrowth)) +
                    "-fold within " + std::to_string(DivergenceGuard::kWindow) + " frames");
-        system_.setState(guard_.safeState(), guard_.safeTime());
+        setFullState(guard_.safeState(), guard_.safeTime());
         guard_.clear();
     }
     return report;

@@ -4,10 +4,12 @@ namespace tinkerbox {
 
 void SymplecticEuler::step(MechanicalSystem& system, double h, StepReport& report) {
     const double t0 = system.time();
-    system.accelerations(a_);
+    system.unconstrainedAccelerations(a_);
     ++report.derivativeEvaluations;
     system.setVelocities(system.velocities() + h * a_);
     system.drift(h);
+    system.constrainPositions(h);
+    system.constrainVelocities();
     system.setTime(t0 + h);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Symplectic (semi-implicit) Euler: v1 = v0 + h a(x0, v0), x1 = x0 + h v1.
 // First order, but it conserves a nearby energy: an undamped oscillator neither
-// spirals out (Euler) nor in (implicit Euler).
+// spirals out (Euler) nor in (implicit Euler). Constraints are kept by projection
+// (MechanicalSystem::constrainPositions, constrainVelocities), as in RATTLE.
 #include "core/Integrator.h"
 
 namespace tinkerbox {

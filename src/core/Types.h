@@ -1,6 +1,7 @@
 #pragma once
 // Basic numeric types shared by the simulation core (Eigen only).
 #include <Eigen/Core>
+#include <Eigen/Geometry>  // cross products
 
 namespace tinkerbox {
 

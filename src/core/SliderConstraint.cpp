@@ -1,0 +1,27 @@
+#include "core/SliderConstraint.h"
+
+#include <stdexcept>
+
+#include "core/ParticleSystem.h"
+
+namespace tinkerbox {
+
+SliderConstraint::SliderConstraint(const SliderSpec& spec) : spec_(spec) {
+    if (spec.direction.norm() < 1e-12) throw std::invalid_argument("a slider's direction must not be zero");
+    spec_.direction.normalize();
+    orthonormalComplement(spec_.direction, u_, w_);
+}
+
+void SliderConstraint::evaluate(const ParticleSystem& ps, ConstraintRows& rows) const {
+    const Vec3 d = ps.position(spec_.particle) - spec_.point;
+    const Vec3 v = ps.velocity(spec_.particle);
+    const Vec3* axes[2] = {&u_, &w_};
+    for (int r = 0; r < 2; ++r) {
+        rows.C[r] = axes[r]->dot(d);
+        rows.Cdot[r] = axes[r]->dot(v);
+        rows.j(r, 0) = *axes[r];
+        rows.jdot(r, 0).setZero();
+    }
+}
+
+}  // namespace tinkerbox

@@ -1,0 +1,25 @@
+#pragma once
+// A bead on a circular wire (seed 004; seed 000 ch. F, "point-on-circle"), centre c,
+// radius r, plane normal N. Two rows: the plane, C0 = N.(x - c), J0 = N^T, Jdot0 = 0; and
+// the circle, C1 = |x - c| - r with n = (x - c)/|x - c|, J1 = n^T,
+// Jdot1 = (v - (n.v) n)^T / |x - c| (the seed's Ndot). In a plane of its own the bead's
+// multiplier is seed 004's closed form lambda = [m (x.xdot)^2/(x.x) - m xdot.xdot - x.f]/|x|.
+#include "core/Constraint.h"
+
+namespace tinkerbox {
+
+class WireConstraint final : public Constraint {
+public:
+    explicit WireConstraint(const WireSpec& spec);
+
+    int rowCount() const override { return 2; }
+    std::vector<Index> particles() const override { return {spec_.particle}; }
+    void evaluate(const ParticleSystem& ps, ConstraintRows& rows) const override;
+    double scale() const override { return spec_.radius; }
+    ConstraintSpec spec() const override { return spec_; }
+
+private:
+    WireSpec spec_;
+};
+
+}  // namespace tinkerbox
