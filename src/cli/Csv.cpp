@@ -10,19 +10,24 @@ std::string formatDouble(double value) {
     return std::string(buffer, ec == std::errc() ? end : buffer);
 }
 
-void writeRunHeader(std::ostream& out, Index particleCount) {
+void writeRunHeader(std::ostream& out, const Simulation& simulation) {
     out << "t,kinetic,potential,energy,constraint_error";
-    for (Index i = 0; i < particleCount; ++i) out << ",p" << i << "_x,p" << i << "_y,p" << i << "_z";
+    for (Index i = 0; i < simulation.system().particleCount(); ++i) out << ",p" << i << "_x,p" << i << "_y,p" << i << "_z";
+    for (Index i = 0; i < simulation.beads().beadCount(); ++i) out << ",b" << i << "_x,b" << i << "_y,b" << i << "_z";
     out << '\n';
 }
 
-void writeRunRow(std::ostream& out, const Simulation& simulation) {
-    const ParticleSystem& s = simulation.system();
-    const double kinetic = s.kineticEnergy();
-    const double potential = s.potentialEnergy();
+void writeRunRow(std::ostream& out, Simulation& simulation) {
+    const double kinetic = simulation.kineticEnergy();
+    const double potential = simulation.potentialEnergy();
     out << formatDouble(simulation.time());
-    for (double v : {kinetic, potential, kinetic + potential, 0.0}) out << ',' << formatDouble(v);
-    for (Index i = 0; i < s.positions().size(); ++i) out << ',' << formatDouble(s.positions()[i]);
+    for (double v : {kinetic, potential, kinetic + potential, simulation.constraintError()}) out << ',' << formatDouble(v);
+    const VecX& x = simulation.system().positions();
+    for (Index i = 0; i < x.size(); ++i) out << ',' << formatDouble(x[i]);
+    for (Index i = 0; i < simulation.beads().beadCount(); ++i) {
+        const Vec3 p = simulation.beads().position(i);
+        out << ',' << formatDouble(p.x()) << ',' << formatDouble(p.y()) << ',' << formatDouble(p.z());
+    }
     out << '\n';
 }
 

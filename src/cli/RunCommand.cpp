@@ -35,7 +35,10 @@ int runScene(const RunOptions& o) {
     }
     if (o.integrator) scene.settings.integrator = *o.integrator;
     if (o.dt) scene.settings.dt = *o.dt;
-    if (o.substeps) scene.settings.substeps = *o.substeps;
+    if (o.substeps) {  // for whichever integrator runs
+        scene.settings.substeps = *o.substeps;
+        scene.settings.integratorSubsteps.clear();
+    }
     if (o.cgTolerance) scene.settings.solver.implicitSolver.tolerance = *o.cgTolerance;
     if (o.cgMaxIterations) scene.settings.solver.implicitSolver.maxIterations = *o.cgMaxIterations;
     if (o.adaptiveTolerance) scene.settings.solver.adaptiveTolerance = *o.adaptiveTolerance;
@@ -48,7 +51,7 @@ int runScene(const RunOptions& o) {
     std::ostream& csv = o.out.empty() ? std::cout : file;
     if (stepLog.is_open()) stepLog << "t,h\n";
 
-    writeRunHeader(csv, simulation->system().particleCount());
+    writeRunHeader(csv, *simulation);
     writeRunRow(csv, *simulation);
     ProgressBar progress;
     const auto start = std::chrono::steady_clock::now();
@@ -65,7 +68,7 @@ int runScene(const RunOptions& o) {
         }
         // Fixed-step integrators take `substeps` equal steps; adaptive reports the ones it took.
         std::vector<double> sizes = report.integrator.stepSizes;
-        if (sizes.empty()) sizes.assign(scene.settings.substeps, dt / scene.settings.substeps);
+        if (sizes.empty()) sizes.assign(simulation->substeps(), dt / simulation->substeps());
         double t = t0;
         for (double h : sizes) {
             t += h;

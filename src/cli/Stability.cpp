@@ -11,6 +11,7 @@ bool runsBounded(const Scene& scene, const std::string& integrator, int substeps
     Scene trial = scene;
     trial.settings.integrator = integrator;
     trial.settings.substeps = substeps;
+    trial.settings.integratorSubsteps.clear();
     const auto simulation = buildSimulation(trial);
     const ParticleSystem& system = simulation->system();
     const double e0 = system.totalEnergy();

@@ -1,6 +1,7 @@
 #include "scene/ExampleScenes.h"
 
 #include <array>
+#include <cmath>
 #include <string>
 
 namespace tinkerbox {
@@ -79,12 +80,167 @@ Scene stiffSpring() {
     return s;
 }
 
+Index addParticle(Scene& scene, const Vec3& position, double mass = 1.0) {
+    scene.particles.push_back({position, Vec3::Zero(), mass, false});
+    return static_cast<Index>(scene.particles.size()) - 1;
+}
+
+void addRod(Scene& scene, Index a, Index b) {
+    scene.constraints.push_back(RodSpec{a, b, (scene.particles[a].position - scene.particles[b].position).norm()});
+}
+
+void addNail(Scene& scene, Index p) { scene.constraints.push_back(NailSpec{p, scene.particles[p].position}); }
+
+Scene beadOnWire() {
+    Scene s;
+    s.name = "Bead on a wire";
+    s.description =
+        "Seed 004's three ways to keep a bead on a circular wire, released alike: a constraint force (Lagrange "
+        "multiplier, left), generalized coordinates (the parametric bead, middle), and a penalty spring (right), "
+        "which lets the bead wander off the wire.";
+    s.settings.integrator = "rk4";
+    s.settings.substeps = 4;
+    const double angle = 0.5;
+    const Vec3 offset(std::cos(angle), std::sin(angle), 0.0);
+    const Vec3 left(-2.5, 0.0, 0.0), middle(0.0, 0.0, 0.0), right(2.5, 0.0, 0.0);
+    const Index bead = addParticle(s, left + offset);
+    s.constraints.push_back(WireSpec{bead, left, 1.0, Vec3::UnitZ()});
+    s.parametricBeads.push_back({middle, 1.0, Vec3::UnitZ(), 1.0, angle, 0.0});
+    const Index centre = addParticle(s, right);
+    s.particles[centre].nailed = true;
+    const Index penalty = addParticle(s, right + offset);
+    s.springs.push_back({centre, penalty, 200.0, 0.5, 1.0});
+    return s;
+}
+
+// A chain of rods from a nailed pivot at (0, 1), released horizontal.
+Scene pendulum(int links) {
+    Scene s;
+    s.settings.integrator = "rk4";
+    s.settings.substeps = 8;
+    Index previous = addParticle(s, {0.0, 1.0, 0.0});
+    addNail(s, previous);
+    for (int i = 1; i <= links; ++i) {
+        const Index next = addParticle(s, {static_cast<double>(i), 1.0, 0.0});
+        addRod(s, previous, next);
+        previous = next;
+    }
+    return s;
+}
+
+Scene doublePendulum() {
+    Scene s = pendulum(2);
+    s.name = "Double pendulum";
+    s.description =
+        "Two rods from a nail, released horizontal: chaotic motion, rods that never stretch. Explicit Euler gains "
+        "energy on every swing, so the scene gives it 1024 substeps instead of 8.";
+    s.settings.integratorSubsteps = {{"euler", 1024}};
+    return s;
+}
+
+Scene triplePendulum() {
+    Scene s = pendulum(3);
+    s.name = "Triple pendulum";
+    s.description = "Three rods from a nail, released horizontal (explicit Euler gets 2048 substeps).";
+    s.settings.integratorSubsteps = {{"euler", 2048}};
+    return s;
+}
+
+Scene sliderPendulum() {
+    Scene s;
+    s.name = "Slider pendulum";
+    s.description = "A pendulum hanging from a cart that slides freely along a horizontal line.";
+    s.settings.integrator = "rk4";
+    s.settings.substeps = 4;
+    const Index cart = addParticle(s, {0.0, 1.0, 0.0}, 2.0);
+    s.constraints.push_back(SliderSpec{cart, {0.0, 1.0, 0.0}, Vec3::UnitX()});
+    const Index bob = addParticle(s, {1.0, 1.0, 0.0});
+    addRod(s, cart, bob);
+    return s;
+}
+
+Scene ropeBridge() {
+    Scene s;
+    s.name = "Rope bridge";
+    s.description =
+        "A deck of rods hanging from a cable of rods by springs, both nailed at the banks. Drag the deck to make "
+        "it sway.";
+    s.settings.integrator = "rk4";
+    s.settings.substeps = 4;
+    s.settings.drag = 0.05;
+    constexpr int segments = 12;
+    std::array<Index, segments + 1> cable{}, deck{};
+    for (int i = 0; i <= segments; ++i) {
+        const double x = -3.0 + 6.0 * i / segments;
+        const double sag = 1.0 - (x / 3.0) * (x / 3.0);
+        cable[i] = addParticle(s, {x, 1.0 - 0.6 * sag, 0.0}, 0.2);
+        deck[i] = addParticle(s, {x, -0.5 - 0.2 * sag, 0.0}, 0.5);
+    }
+    for (int i = 0; i < segments; ++i) {
+        addRod(s, cable[i], cable[i + 1]);
+        addRod(s, deck[i], deck[i + 1]);
+    }
+    for (Index end : {cable.front(), cable.back(), deck.front(), deck.back()}) addNail(s, end);
+    for (int i = 1; i < segments; ++i) addSpring(s, cable[i], deck[i], 300.0, 1.0);
+    return s;
+}
+
+Scene truss() {
+    Scene s;
+    s.name = "Tinkertoy crane";
+    s.description =
+        "A truss of rods: a tower nailed to the ground and a boom, holding a load on a rope of rods that swings. "
+        "The triangulated truss stays rigid; its base rod and nails are redundant constraints.";
+    s.settings.integrator = "rk4";
+    s.settings.substeps = 4;
+    constexpr int levels = 4;
+    std::array<Index, levels + 1> left{}, right{};
+    for (int k = 0; k <= levels; ++k) {
+        left[k] = addParticle(s, {-0.5, -2.0 + k, 0.0}, 0.5);
+        right[k] = addParticle(s, {0.5, -2.0 + k, 0.0}, 0.5);
+        addRod(s, left[k], right[k]);
+        if (k > 0) {
+            addRod(s, left[k - 1], left[k]);
+            addRod(s, right[k - 1], right[k]);
+            addRod(s, left[k - 1], right[k]);
+        }
+    }
+    addNail(s, left[0]);
+    addNail(s, right[0]);
+    // The boom: a lower chord from the tower's top right corner and an upper chord above it.
+    std::array<Index, 4> lower{right[levels], 0, 0, 0};
+    std::array<Index, 3> upper{};
+    for (int i = 0; i < 3; ++i) upper[i] = addParticle(s, {0.5 + i, 2.6, 0.0}, 0.5);
+    for (int i = 1; i < 4; ++i) lower[i] = addParticle(s, {0.5 + i, 2.0, 0.0}, 0.5);
+    addRod(s, upper[0], left[levels]);
+    for (int i = 0; i < 3; ++i) {
+        addRod(s, lower[i], lower[i + 1]);
+        addRod(s, lower[i], upper[i]);
+        addRod(s, upper[i], lower[i + 1]);
+        if (i + 1 < 3) addRod(s, upper[i], upper[i + 1]);
+    }
+    // The load: a rope of rods from the boom's tip, pulled aside.
+    Index previous = lower[3];
+    for (int i = 1; i <= 4; ++i) {
+        const Index next = addParticle(s, {3.5 + 0.25 * i, 2.0 - 0.45 * i, 0.0}, i == 4 ? 3.0 : 0.2);
+        addRod(s, previous, next);
+        previous = next;
+    }
+    return s;
+}
+
 constexpr std::array kExamples = {
     ExampleScene{"Springs", "spring-oscillator", springOscillator},
     ExampleScene{"Springs", "hanging-chain", hangingChain},
     ExampleScene{"Springs", "stiff-spring", stiffSpring},
     ExampleScene{"Cloth", "cloth", cloth},
     ExampleScene{"Contact", "bouncing-particles", bouncingParticles},
+    ExampleScene{"Constraints", "bead-on-wire", beadOnWire},
+    ExampleScene{"Constraints", "double-pendulum", doublePendulum},
+    ExampleScene{"Constraints", "triple-pendulum", triplePendulum},
+    ExampleScene{"Constraints", "slider-pendulum", sliderPendulum},
+    ExampleScene{"Constraints", "rope-bridge", ropeBridge},
+    ExampleScene{"Constraints", "truss", truss},
 };
 
 }  // namespace

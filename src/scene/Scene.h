@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "core/ConstraintSpec.h"
 #include "core/DampedSpring.h"
+#include "core/ParametricBeadSystem.h"
 #include "core/ParticleSystem.h"
 #include "core/Plane.h"
 #include "core/Simulation.h"
@@ -18,6 +20,8 @@ struct Scene {
     std::vector<ParticleInit> particles;
     std::vector<DampedSpring> springs;  // rest lengths are always resolved (files may omit them)
     std::vector<Plane> planes;          // unit normals
+    std::vector<ConstraintSpec> constraints;
+    std::vector<ParametricBead> parametricBeads;
 
     bool operator==(const Scene&) const = default;
 };

@@ -8,6 +8,8 @@ std::unique_ptr<Simulation> buildSimulation(const Scene& scene) {
     system.addParticles(scene.particles);
     for (const DampedSpring& s : scene.springs) system.addSpring(s);
     for (const Plane& p : scene.planes) system.addPlane(p);
+    for (const ConstraintSpec& c : scene.constraints) system.addConstraint(makeConstraint(c));
+    for (const ParametricBead& b : scene.parametricBeads) simulation->beads().addBead(b);
     return simulation;
 }
 
@@ -22,6 +24,8 @@ Scene captureScene(const Simulation& simulation, const Scene& base) {
         scene.particles.push_back({system.position(i), system.velocity(i), system.mass(i), system.isNailed(i)});
     scene.springs = system.springs().springs();
     scene.planes = system.planes();
+    for (const auto& c : system.constraints()) scene.constraints.push_back(c->spec());
+    for (Index i = 0; i < simulation.beads().beadCount(); ++i) scene.parametricBeads.push_back(simulation.beads().bead(i));
     return scene;
 }
 

@@ -10,8 +10,9 @@ namespace tinkerbox {
 
 std::unique_ptr<Simulation> buildSimulation(const Scene& scene);
 
-// The scene as the simulation stands now: particle states, nails, spring and plane
-// parameters and settings are taken from the simulation; name and description from base.
+// The scene as the simulation stands now: particle and bead states, nails, springs,
+// planes, constraints and settings are taken from the simulation; name and description
+// from base.
 Scene captureScene(const Simulation& simulation, const Scene& base);
 
 }  // namespace tinkerbox

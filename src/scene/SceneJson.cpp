@@ -158,8 +158,30 @@ Index particleIndex(const Node& node, Index particleCount) {
     return static_cast<Index>(i);
 }
 
+int substepCount(const Node& n) {
+    const long long k = n.integer();
+    if (k < 1 || k > 100000) n.fail("must be between 1 and 100000 (got " + std::to_string(k) + ")");
+    return static_cast<int>(k);
+}
+
+int iterationCap(const Node& n) {
+    const long long k = n.integer();
+    if (k < 1 || k > 1000000) n.fail("must be between 1 and 1000000 (got " + std::to_string(k) + ")");
+    return static_cast<int>(k);
+}
+
+void readConstraintSettings(const Node& c, ConstraintSettings& out) {
+    c.expectObject({"ks", "kd", "cg_tolerance", "cg_max_iterations", "warm_start"});
+    if (c.has("ks")) out.ks = c["ks"].numberAtLeast(0.0);
+    if (c.has("kd")) out.kd = c["kd"].numberAtLeast(0.0);
+    if (c.has("cg_tolerance")) out.solver.tolerance = c["cg_tolerance"].positive();
+    if (c.has("cg_max_iterations")) out.solver.maxIterations = iterationCap(c["cg_max_iterations"]);
+    if (c.has("warm_start")) out.warmStart = c["warm_start"].boolean();
+}
+
 void readSettings(const Node& s, SimulationSettings& out) {
-    s.expectObject({"gravity", "drag", "integrator", "dt", "substeps", "implicit", "adaptive"});
+    s.expectObject({"gravity", "drag", "integrator", "dt", "substeps", "integrator_substeps", "implicit", "adaptive",
+                    "constraints"});
     if (s.has("gravity")) out.gravity = s["gravity"].vec3();
     if (s.has("drag")) out.drag = s["drag"].numberAtLeast(0.0);
     if (s.has("integrator")) {
@@ -172,28 +194,25 @@ void readSettings(const Node& s, SimulationSettings& out) {
         }
     }
     if (s.has("dt")) out.dt = s["dt"].positive();
-    if (s.has("substeps")) {
-        const Node n = s["substeps"];
-        const long long k = n.integer();
-        if (k < 1 || k > 100000) n.fail("must be between 1 and 100000 (got " + std::to_string(k) + ")");
-        out.substeps = static_cast<int>(k);
+    if (s.has("substeps")) out.substeps = substepCount(s["substeps"]);
+    if (s.has("integrator_substeps")) {
+        const Node map = s["integrator_substeps"];
+        map.expectObject({"euler", "midpoint", "rk4", "implicit-euler", "adaptive", "symplectic-euler", "verlet"});
+        for (std::string_view name : integratorNames())
+            if (map.has(name)) out.integratorSubsteps[std::string(name)] = substepCount(map[name]);
     }
     if (s.has("implicit")) {
         const Node im = s["implicit"];
         im.expectObject({"cg_tolerance", "cg_max_iterations"});
         if (im.has("cg_tolerance")) out.solver.implicitSolver.tolerance = im["cg_tolerance"].positive();
-        if (im.has("cg_max_iterations")) {
-            const Node n = im["cg_max_iterations"];
-            const long long k = n.integer();
-            if (k < 1 || k > 1000000) n.fail("must be between 1 and 1000000 (got " + std::to_string(k) + ")");
-            out.solver.implicitSolver.maxIterations = static_cast<int>(k);
-        }
+        if (im.has("cg_max_iterations")) out.solver.implicitSolver.maxIterations = iterationCap(im["cg_max_iterations"]);
     }
     if (s.has("adaptive")) {
         const Node ad = s["adaptive"];
         ad.expectObject({"tolerance"});
         if (ad.has("tolerance")) out.solver.adaptiveTolerance = ad["tolerance"].positive();
     }
+    if (s.has("constraints")) readConstraintSettings(s["constraints"], out.constraints);
 }
 
 ParticleInit readParticle(const Node& p) {
@@ -220,14 +239,13 @@ DampedSpring readSpring(const Node& s, const std::vector<ParticleInit>& particle
     return out;
 }
 
+Vec3 nonZeroDirection(const Node& n);
+
 Plane readPlane(const Node& p) {
     p.expectObject({"point", "normal", "restitution", "friction"});
     Plane out;
     if (p.has("point")) out.point = p["point"].vec3();
-    const Node normal = p["normal"];
-    const Vec3 n = normal.vec3();
-    if (n.norm() < 1e-12) normal.fail("must not be zero");
-    out.normal = n.normalized();
+    out.normal = nonZeroDirection(p["normal"]);
     if (p.has("restitution")) {
         const Node r = p["restitution"];
         out.restitution = r.numberAtLeast(0.0);
@@ -237,8 +255,85 @@ Plane readPlane(const Node& p) {
     return out;
 }
 
+Vec3 nonZeroDirection(const Node& n) {
+    const Vec3 v = n.vec3();
+    if (v.norm() < 1e-12) n.fail("must not be zero");
+    return v.normalized();
+}
+
+ConstraintSpec readConstraint(const Node& c, const std::vector<ParticleInit>& particles) {
+    const auto count = static_cast<Index>(particles.size());
+    const auto position = [&](Index i) { return particles[i].position; };
+    const std::string type = c["type"].string();
+    if (type == "nail") {
+        c.expectObject({"type", "particle", "point"});
+        NailSpec n;
+        n.particle = particleIndex(c["particle"], count);
+        n.point = c.has("point") ? c["point"].vec3() : position(n.particle);
+        return n;
+    }
+    if (type == "rod") {
+        c.expectObject({"type", "a", "b", "length"});
+        RodSpec r;
+        r.a = particleIndex(c["a"], count);
+        r.b = particleIndex(c["b"], count);
+        if (r.a == r.b) c.fail("rod joins particle " + std::to_string(r.a) + " to itself");
+        if (c.has("length")) {
+            r.length = c["length"].positive();
+        } else {
+            r.length = (position(r.a) - position(r.b)).norm();
+            if (r.length < 1e-12)
+                c.fail("zero-length rod: particles " + std::to_string(r.a) + " and " + std::to_string(r.b) +
+                       " are at the same place (give a length)");
+        }
+        return r;
+    }
+    if (type == "wire") {
+        c.expectObject({"type", "particle", "center", "radius", "normal"});
+        WireSpec w;
+        w.particle = particleIndex(c["particle"], count);
+        w.center = c["center"].vec3();
+        w.normal = c.has("normal") ? nonZeroDirection(c["normal"]) : Vec3::UnitZ();
+        const double distance = (position(w.particle) - w.center).norm();
+        w.radius = c.has("radius") ? c["radius"].positive() : distance;
+        if (distance < 1e-9 * std::max(1.0, w.radius))
+            c.fail("the bead (particle " + std::to_string(w.particle) + ") is at its wire's centre");
+        return w;
+    }
+    if (type == "slider") {
+        c.expectObject({"type", "particle", "point", "direction"});
+        SliderSpec s;
+        s.particle = particleIndex(c["particle"], count);
+        s.point = c.has("point") ? c["point"].vec3() : position(s.particle);
+        s.direction = nonZeroDirection(c["direction"]);
+        return s;
+    }
+    if (type == "pin") {
+        c.expectObject({"type", "a", "b"});
+        PinSpec p;
+        p.a = particleIndex(c["a"], count);
+        p.b = particleIndex(c["b"], count);
+        if (p.a == p.b) c.fail("pin joins particle " + std::to_string(p.a) + " to itself");
+        return p;
+    }
+    c["type"].fail("unknown constraint type '" + type + "' (choose one of: nail, rod, wire, slider, pin)");
+}
+
+ParametricBead readParametricBead(const Node& b) {
+    b.expectObject({"center", "radius", "normal", "mass", "angle", "angular_velocity"});
+    ParametricBead out;
+    out.center = b["center"].vec3();
+    out.radius = b["radius"].positive();
+    if (b.has("normal")) out.normal = nonZeroDirection(b["normal"]);
+    if (b.has("mass")) out.mass = b["mass"].positive();
+    if (b.has("angle")) out.angle = b["angle"].number();
+    if (b.has("angular_velocity")) out.angularVelocity = b["angular_velocity"].number();
+    return out;
+}
+
 Scene readScene(const Node& root) {
-    root.expectObject({"format", "version", "name", "description", "settings", "particles", "springs", "planes"});
+    root.expectObject({"format", "version", "name", "description", "settings", "particles", "springs", "planes",
+                       "constraints", "parametric_beads"});
     if (!root.has("format")) root.fail("not a Tinkerbox scene: missing \"format\": \"tinkerbox-scene\"");
     if (const Node f = root["format"]; f.string() != kSceneFormat)
         f.fail("expected \"" + std::string(kSceneFormat) + "\", got \"" + f.string() + "\"");
@@ -262,10 +357,40 @@ Scene readScene(const Node& root) {
         const Node list = root["planes"];
         for (std::size_t i = 0, n = list.arraySize(); i < n; ++i) scene.planes.push_back(readPlane(list.element(i)));
     }
+    if (root.has("constraints")) {
+        const Node list = root["constraints"];
+        for (std::size_t i = 0, n = list.arraySize(); i < n; ++i)
+            scene.constraints.push_back(readConstraint(list.element(i), scene.particles));
+    }
+    if (root.has("parametric_beads")) {
+        const Node list = root["parametric_beads"];
+        for (std::size_t i = 0, n = list.arraySize(); i < n; ++i)
+            scene.parametricBeads.push_back(readParametricBead(list.element(i)));
+    }
     return scene;
 }
 
 ordered_json toJson(const Vec3& v) { return ordered_json::array({v.x(), v.y(), v.z()}); }
+
+struct ConstraintJson {
+    ordered_json operator()(const NailSpec& n) const {
+        return {{"type", "nail"}, {"particle", n.particle}, {"point", toJson(n.point)}};
+    }
+    ordered_json operator()(const RodSpec& r) const {
+        return {{"type", "rod"}, {"a", r.a}, {"b", r.b}, {"length", r.length}};
+    }
+    ordered_json operator()(const WireSpec& w) const {
+        return {{"type", "wire"},
+                {"particle", w.particle},
+                {"center", toJson(w.center)},
+                {"radius", w.radius},
+                {"normal", toJson(w.normal)}};
+    }
+    ordered_json operator()(const SliderSpec& s) const {
+        return {{"type", "slider"}, {"particle", s.particle}, {"point", toJson(s.point)}, {"direction", toJson(s.direction)}};
+    }
+    ordered_json operator()(const PinSpec& p) const { return {{"type", "pin"}, {"a", p.a}, {"b", p.b}}; }
+};
 
 // One line for a value: {"a": 0, "b": [1.0, 2.0]}.
 std::string inlineText(const ordered_json& value) {
@@ -361,9 +486,16 @@ std::string serializeScene(const Scene& scene) {
         {"integrator", s.integrator},
         {"dt", s.dt},
         {"substeps", s.substeps},
+        {"integrator_substeps", ordered_json(s.integratorSubsteps)},
         {"implicit",
          {{"cg_tolerance", s.solver.implicitSolver.tolerance}, {"cg_max_iterations", s.solver.implicitSolver.maxIterations}}},
         {"adaptive", {{"tolerance", s.solver.adaptiveTolerance}}},
+        {"constraints",
+         {{"ks", s.constraints.ks},
+          {"kd", s.constraints.kd},
+          {"cg_tolerance", s.constraints.solver.tolerance},
+          {"cg_max_iterations", s.constraints.solver.maxIterations},
+          {"warm_start", s.constraints.warmStart}}},
     };
     root["particles"] = ordered_json::array();
     for (const ParticleInit& p : scene.particles)
@@ -382,6 +514,16 @@ std::string serializeScene(const Scene& scene) {
                                   {"normal", toJson(p.normal)},
                                   {"restitution", p.restitution},
                                   {"friction", p.friction}});
+    root["constraints"] = ordered_json::array();
+    for (const ConstraintSpec& c : scene.constraints) root["constraints"].push_back(std::visit(ConstraintJson{}, c));
+    root["parametric_beads"] = ordered_json::array();
+    for (const ParametricBead& b : scene.parametricBeads)
+        root["parametric_beads"].push_back({{"center", toJson(b.center)},
+                                            {"radius", b.radius},
+                                            {"normal", toJson(b.normal)},
+                                            {"mass", b.mass},
+                                            {"angle", b.angle},
+                                            {"angular_velocity", b.angularVelocity}});
     return blockText(root, "") + "\n";
 }
 
