@@ -1,5 +1,6 @@
 #include "cli/Bench.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -20,8 +21,52 @@ constexpr double kStabilityProbe = 1.0;  // seconds simulated per stability tria
 constexpr double kStabilityMargin = 1.5;
 constexpr double kMeasured = 1.0;  // seconds of simulated motion timed per case
 
-// The smallest member of a scene's family, where the stability search is cheap.
-std::string familyProbe(const std::string& name) { return name.starts_with("cloth-") ? "cloth-32" : name; }
+std::string stabilityProbe(const std::string& name) {
+    for (const BenchmarkScene& s : benchmarkScenes())
+        if (s.name == name) return std::string(s.stabilityProbe);
+    return {};
+}
+
+}  // namespace
+
+namespace {
+
+struct Measurement {
+    long steps = 0;
+    double msPerStep = 0.0;
+    double cgIterations = 0.0;  // implicit solve, per step
+    ConstraintSolveStats constraints;
+    double maxConstraintError = 0.0;
+    std::string failure;
+};
+
+// Times the scene over kMeasured simulated seconds (or options.seconds of wall time)
+// after one warm-up frame.
+Measurement measure(const Scene& scene, double wallCap) {
+    Measurement m;
+    const auto simulation = buildSimulation(scene);
+    simulation->step();  // warm-up: the Jacobian pattern and the first allocations are built once
+    simulation->system().constraintSolver().resetStats();
+    const double timedFrom = simulation->time();
+    long cgIterations = 0;
+    double seconds = 0.0;
+    while (simulation->time() - timedFrom < kMeasured - 0.5 * scene.settings.dt && seconds < wallCap) {
+        const auto start = std::chrono::steady_clock::now();
+        const FrameReport report = simulation->step();
+        seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (report.diverged) {
+            m.failure = report.message;
+            return m;
+        }
+        cgIterations += report.integrator.linearSolve.iterations;
+        ++m.steps;
+        m.maxConstraintError = std::max(m.maxConstraintError, simulation->constraintError());
+    }
+    m.msPerStep = m.steps ? 1e3 * seconds / m.steps : 0.0;
+    m.cgIterations = m.steps ? static_cast<double>(cgIterations) / m.steps : 0.0;
+    m.constraints = simulation->system().constraintSolver().stats();
+    return m;
+}
 
 }  // namespace
 
@@ -31,21 +76,23 @@ int runBench(const BenchOptions& options) {
     if (integrators.empty())
         for (std::string_view n : integratorNames()) integrators.emplace_back(n);
 
-    std::cout << "scene,integrator,particles,springs,dt,ms_per_step,cg_iterations\n";
+    std::cout << "scene,integrator,particles,springs,dt,ms_per_step,cg_iterations,constraints,"
+                 "ms_per_constraint_solve,constraint_cg_iterations,warm_start,max_constraint_error\n";
     std::map<std::pair<std::string, std::string>, int> substepsFound;
     for (const std::string& name : scenes) {
         const Scene base = makeBenchmarkScene(name, options.solver);
+        const bool constrained = !base.constraints.empty();
+        const std::string probeName = stabilityProbe(name);
         for (const std::string& integrator : integrators) {
-            // adaptive chooses its own internal steps: it is measured per frame.
             int substeps = 1;
-            if (integrator != "adaptive") {
-                auto [it, fresh] = substepsFound.try_emplace({familyProbe(name), integrator}, 0);
+            if (!probeName.empty() && integrator != "adaptive") {  // adaptive chooses its own steps
+                auto [it, fresh] = substepsFound.try_emplace({probeName, integrator}, 0);
                 if (fresh) {
-                    const Scene probe = makeBenchmarkScene(familyProbe(name), options.solver);
+                    const Scene probe = makeBenchmarkScene(probeName, options.solver);
                     const int bounded = findStableSubsteps(probe, integrator, kStabilityProbe).substeps;
                     // A method bounded at the full frame (implicit-euler) runs at the full frame.
                     it->second = bounded <= 1 ? bounded : static_cast<int>(std::ceil(kStabilityMargin * bounded));
-                    std::cerr << familyProbe(name) << " " << integrator << ": bounded from " << bounded
+                    std::cerr << probeName << " " << integrator << ": bounded from " << bounded
                               << " substeps per 1/60 s; benchmarked at " << it->second << '\n';
                 }
                 substeps = it->second;
@@ -54,37 +101,29 @@ int runBench(const BenchOptions& options) {
                 std::cerr << name << " " << integrator << ": not stable at any tried dt, skipped\n";
                 continue;
             }
-            Scene scene = base;
-            scene.settings.integrator = integrator;
-            scene.settings.dt = kFrame / substeps;
-            const auto simulation = buildSimulation(scene);
-            simulation->step();  // warm-up: the Jacobian pattern and the first allocations are built once
-            const double timedFrom = simulation->time();
-            long steps = 0;
-            long cgIterations = 0;
-            bool diverged = false;
-            const auto start = std::chrono::steady_clock::now();
-            double elapsed = 0.0;
-            while (simulation->time() - timedFrom < kMeasured - 0.5 * scene.settings.dt && elapsed < options.seconds) {
-                const FrameReport report = simulation->step();
-                if (report.diverged) {
-                    std::cerr << name << " " << integrator << ": " << report.message << '\n';
-                    diverged = true;
-                    break;
+            for (const bool warmStart : constrained ? std::vector<bool>{true, false} : std::vector<bool>{true}) {
+                Scene scene = base;
+                scene.settings.integrator = integrator;
+                scene.settings.dt = kFrame / substeps;
+                scene.settings.constraints.warmStart = warmStart;
+                const Measurement m = measure(scene, options.seconds);
+                if (!m.failure.empty()) {
+                    std::cerr << name << " " << integrator << (warmStart ? "" : " (no warm start)") << ": " << m.failure
+                              << '\n';
+                    continue;
                 }
-                cgIterations += report.integrator.linearSolve.iterations;
-                ++steps;
-                elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                const ConstraintSolveStats& c = m.constraints;
+                const Index particles = static_cast<Index>(scene.particles.size());
+                std::cout << name << ',' << integrator << ',' << particles << ',' << scene.springs.size() << ','
+                          << formatDouble(scene.settings.dt) << ',' << formatDouble(m.msPerStep) << ','
+                          << formatDouble(m.cgIterations) << ',' << scene.constraints.size() << ','
+                          << formatDouble(c.solves ? 1e3 * c.seconds / c.solves : 0.0) << ','
+                          << formatDouble(c.solves ? static_cast<double>(c.iterations) / c.solves : 0.0) << ','
+                          << (constrained ? (warmStart ? "yes" : "no") : "") << ','
+                          << formatDouble(m.maxConstraintError) << '\n';
+                std::cerr << name << " " << integrator << ": " << 1e6 * m.msPerStep / particles
+                          << " ns per particle per step\n";
             }
-            if (diverged) continue;
-            if (steps == 0) continue;
-            const double msPerStep = 1e3 * elapsed / steps;
-            const Index particles = simulation->system().particleCount();
-            std::cout << name << ',' << integrator << ',' << particles << ',' << simulation->system().springs().size()
-                      << ',' << formatDouble(scene.settings.dt) << ',' << formatDouble(msPerStep) << ','
-                      << formatDouble(static_cast<double>(cgIterations) / steps) << '\n';
-            std::cerr << name << " " << integrator << ": " << 1e6 * msPerStep / particles
-                      << " ns per particle per step\n";
         }
     }
     return 0;

@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--tolerance", bench.solver.adaptiveTolerance, "adaptive: local error tolerance (default 1e-6)")
         ->check(CLI::PositiveNumber);
     benchCmd->add_option("--seconds", bench.seconds,
-                         "Wall-time cap per case; each is timed over its first simulated second (default 5)")
+                         "Wall-time cap per case; each is timed over its first simulated second (default 2)")
         ->check(CLI::PositiveNumber);
 
     CLI::App* examplesCmd = app.add_subcommand("examples", "List the built-in example scenes");
