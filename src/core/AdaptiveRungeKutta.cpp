@@ -36,7 +36,10 @@ void AdaptiveRungeKutta::advance(OdeSystem& system, double h, StepReport& report
         report.derivativeEvaluations += 10;
 
         const auto scale = 1.0 + x0_.array().abs().max(xb_.array().abs());
-        const double error = ((xb_ - xa_).array().abs() / (15.0 * tolerance_ * scale)).maxCoeff();
+        // An empty system (a model of parametric beads only has no particles) has no error;
+        // maxCoeff() of an empty array is undefined.
+        const double error =
+            xb_.size() == 0 ? 0.0 : ((xb_ - xa_).array().abs() / (15.0 * tolerance_ * scale)).maxCoeff();
         if (!std::isfinite(error)) {
             system.setState(x0_, t0);
             report.failure = "adaptive: the state became non-finite at t = " + std::to_string(t0);

@@ -3,6 +3,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -176,6 +178,47 @@ TEST_F(TinkerboxSim, ExampleWritesALoadableScene) {
     ASSERT_EQ(sim("example bouncing-particles -o " + (dir_ / "b.json").string()).exitCode, 0);
     EXPECT_EQ(loadScene(dir_ / "b.json").planes.size(), 3u);
     EXPECT_EQ(sim("example no-such-scene").exitCode, 1);
+}
+
+// A constrained scene: the constraint_error column is the model's (nonzero, small), and the
+// parametric beads get b<i>_x,b<i>_y,b<i>_z columns after the particles'.
+TEST_F(TinkerboxSim, RunOnAConstrainedSceneWritesConstraintErrorAndBeadColumns) {
+    const Result r = sim("run " + (kScenes / "bead-on-wire.json").string() + " --duration 2 --every 6");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 1u + 21u);  // header, t = 0, then every 6 of 120 steps
+    const std::string header = rows[0];
+    EXPECT_EQ(header.rfind("t,kinetic,potential,energy,constraint_error,p0_x,", 0), 0u) << header;
+    const std::string beadColumns = ",p2_x,p2_y,p2_z,b0_x,b0_y,b0_z";  // 3 particles, then the bead
+    EXPECT_EQ(header.size() - header.rfind(beadColumns), beadColumns.size()) << header;
+    double largestError = 0.0;
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        const auto f = fields(rows[i]);
+        ASSERT_EQ(f.size(), 5u + 3u * 3u + 3u) << rows[i];
+        const Vec3 constrained(f[5] + 2.5, f[6], f[7]);  // particle 0 on the wire centred at (-2.5, 0, 0)
+        const Vec3 parametric(f[14], f[15], f[16]);       // the parametric bead, centred at the origin
+        EXPECT_NEAR(parametric.norm(), 1.0, 1e-12) << rows[i];
+        EXPECT_LT((constrained - parametric).norm(), 1e-4) << rows[i];
+        EXPECT_LT(f[4], 1e-4) << rows[i];
+        largestError = std::max(largestError, f[4]);
+    }
+    EXPECT_GT(largestError, 0.0);
+    const auto first = fields(rows[1]);
+    EXPECT_NEAR(first[14], std::cos(0.5), 1e-15);
+    EXPECT_NEAR(first[15], std::sin(0.5), 1e-15);
+}
+
+TEST_F(TinkerboxSim, RunOnThePendulumReportsItsSmallConstraintError) {
+    const Result r = sim("run " + (kScenes / "double-pendulum.json").string() + " --duration 3 --every 30");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 1u + 7u);
+    EXPECT_EQ(rows[0].find("b0_x"), std::string::npos);  // no parametric beads
+    for (std::size_t i = 2; i < rows.size(); ++i) {
+        const double error = fields(rows[i])[4];
+        EXPECT_GT(error, 0.0) << rows[i];
+        EXPECT_LT(error, 1e-4) << rows[i];
+    }
 }
 
 }  // namespace

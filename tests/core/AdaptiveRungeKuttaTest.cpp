@@ -147,5 +147,17 @@ TEST(AdaptiveRungeKutta, AdvancesExactlyOneFrameOnAParticleSystem) {
     EXPECT_LT((ps.velocity(1) - osc.velocity(ps.time())).cwiseAbs().maxCoeff(), bound);
 }
 
+// A system with nothing in it (the particles of a model made of parametric beads only) is
+// stepped too: the clock advances and nothing fails. (Its error estimate was the maximum of
+// an empty array, which crashed.)
+TEST(AdaptiveRungeKutta, EmptySystemJustAdvancesTheClock) {
+    ParticleSystem empty;
+    AdaptiveRungeKutta adaptive(1e-6);
+    StepReport report;
+    adaptive.step(empty, 0.1, report);
+    EXPECT_TRUE(report.failure.empty()) << report.failure;
+    EXPECT_EQ(empty.time(), 0.1);
+}
+
 }  // namespace
 }  // namespace tinkerbox

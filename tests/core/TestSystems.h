@@ -1,7 +1,10 @@
 #pragma once
 // Small systems and numerical helpers shared by the core tests.
 #include <cmath>
+#include <limits>
+#include <numbers>
 #include <random>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,6 +12,8 @@
 #include <Eigen/Dense>
 #include <gtest/gtest.h>
 
+#include "core/Constraint.h"
+#include "core/ConstraintSpec.h"
 #include "core/Integrator.h"
 #include "core/ParticleSystem.h"
 #include "core/Simulation.h"
@@ -191,6 +196,150 @@ inline double logLogSlope(const std::vector<double>& h, const std::vector<double
         sxy += x * y;
     }
     return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+// A measured value for RecordProperty, in scientific notation (std::to_string prints 1e-9
+// as 0.000000).
+inline std::string scientific(double value) {
+    std::ostringstream out;
+    out.precision(3);
+    out << std::scientific << value;
+    return out.str();
+}
+
+// ---- Constraints ----
+
+// One constraint evaluated on its own, through its ConstraintRows: C and Cdot per row, and
+// J and Jdot as dense rows x 3k matrices over the constraint's k particles (block order).
+// The buffers start as NaN, so an entry the constraint forgets to write shows up.
+struct ConstraintValues {
+    VecX C, Cdot;
+    Eigen::MatrixXd J, Jdot;
+};
+
+inline ConstraintValues evaluateConstraint(const Constraint& constraint, const ParticleSystem& ps) {
+    const int rows = constraint.rowCount();
+    const int k = static_cast<int>(constraint.particles().size());
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    VecX C = VecX::Constant(rows, nan), Cdot = VecX::Constant(rows, nan);
+    std::vector<Vec3> J(rows * k, Vec3::Constant(nan)), Jdot(rows * k, Vec3::Constant(nan));
+    ConstraintRows buffers{C.data(), Cdot.data(), J.data(), Jdot.data(), k};
+    constraint.evaluate(ps, buffers);
+    ConstraintValues out{C, Cdot, Eigen::MatrixXd(rows, 3 * k), Eigen::MatrixXd(rows, 3 * k)};
+    for (int r = 0; r < rows; ++r)
+        for (int p = 0; p < k; ++p) {
+            out.J.block<1, 3>(r, 3 * p) = buffers.j(r, p).transpose();
+            out.Jdot.block<1, 3>(r, 3 * p) = buffers.jdot(r, p).transpose();
+        }
+    return out;
+}
+
+// The velocities of the constraint's particles, stacked in block order (J times this is Cdot).
+inline VecX constraintVelocities(const Constraint& constraint, const ParticleSystem& ps) {
+    const std::vector<Index> particles = constraint.particles();
+    VecX v(3 * particles.size());
+    for (std::size_t p = 0; p < particles.size(); ++p) v.segment<3>(3 * p) = ps.velocity(particles[p]);
+    return v;
+}
+
+// Central differences of C with respect to the positions of the constraint's particles.
+inline Eigen::MatrixXd finiteDifferenceConstraintJacobian(const Constraint& constraint, ParticleSystem& ps,
+                                                          double eps = 1e-6) {
+    const std::vector<Index> particles = constraint.particles();
+    Eigen::MatrixXd J(constraint.rowCount(), 3 * particles.size());
+    for (std::size_t p = 0; p < particles.size(); ++p)
+        for (int d = 0; d < 3; ++d) {
+            const Vec3 x = ps.position(particles[p]);
+            ps.setPosition(particles[p], x + eps * Vec3::Unit(d));
+            const VecX plus = evaluateConstraint(constraint, ps).C;
+            ps.setPosition(particles[p], x - eps * Vec3::Unit(d));
+            const VecX minus = evaluateConstraint(constraint, ps).C;
+            ps.setPosition(particles[p], x);
+            J.col(3 * p + d) = (plus - minus) / (2.0 * eps);
+        }
+    return J;
+}
+
+// Central differences along the motion: every particle of the constraint moved by +-eps
+// times its velocity. Returns the rates of C (compare with Cdot) and of J (compare with
+// Jdot = sum over particles of dJ/dx_i v_i).
+struct ConstraintRates {
+    VecX Cdot;
+    Eigen::MatrixXd Jdot;
+};
+
+inline ConstraintRates finiteDifferenceConstraintRates(const Constraint& constraint, ParticleSystem& ps,
+                                                       double eps = 1e-6) {
+    const std::vector<Index> particles = constraint.particles();
+    const auto moveAll = [&](double s) {
+        for (Index p : particles) ps.setPosition(p, ps.position(p) + s * ps.velocity(p));
+    };
+    moveAll(eps);
+    const ConstraintValues plus = evaluateConstraint(constraint, ps);
+    moveAll(-2.0 * eps);
+    const ConstraintValues minus = evaluateConstraint(constraint, ps);
+    moveAll(eps);
+    return {(plus.C - minus.C) / (2.0 * eps), (plus.J - minus.J) / (2.0 * eps)};
+}
+
+// The identities every constraint must satisfy at the system's state (a fixed constraint,
+// one that does not move by itself): J = dC/dx, Cdot = J v = dC/dt along the motion,
+// Jdot = dJ/dt along the motion. Differences are absolute; keep C, J and v of order 1.
+inline void expectConsistentDerivatives(const Constraint& constraint, ParticleSystem& ps, double tolerance = 1e-7) {
+    const ConstraintValues values = evaluateConstraint(constraint, ps);
+    ASSERT_TRUE(values.C.allFinite() && values.Cdot.allFinite() && values.J.allFinite() && values.Jdot.allFinite())
+        << "some entry was not written";
+    const VecX v = constraintVelocities(constraint, ps);
+    EXPECT_LT((values.J - finiteDifferenceConstraintJacobian(constraint, ps)).cwiseAbs().maxCoeff(), tolerance)
+        << "J:\n" << values.J << "\nfinite differences:\n" << finiteDifferenceConstraintJacobian(constraint, ps);
+    EXPECT_LT((values.Cdot - values.J * v).cwiseAbs().maxCoeff(), 1e-12) << "Cdot != J v";
+    const ConstraintRates rates = finiteDifferenceConstraintRates(constraint, ps);
+    EXPECT_LT((values.Cdot - rates.Cdot).cwiseAbs().maxCoeff(), tolerance) << "Cdot != dC/dt";
+    EXPECT_LT((values.Jdot - rates.Jdot).cwiseAbs().maxCoeff(), tolerance)
+        << "Jdot:\n" << values.Jdot << "\nfinite differences:\n" << rates.Jdot;
+}
+
+// A chain of rods hanging from a pivot: particle `first` at `pivot` and one particle of
+// `mass` at each of `bobs`, each joined to the one before by a rod of their current
+// distance. The pivot is held by a NailConstraint (a free particle, as in the example
+// scenes) or, with nailConstraint = false, nailed outright (inverse mass 0). Returns the
+// pivot's index.
+inline Index addRodChain(ParticleSystem& ps, const Vec3& pivot, const std::vector<Vec3>& bobs, double mass = 1.0,
+                         bool nailConstraint = true) {
+    const Index first = ps.addParticle(pivot, Vec3::Zero(), mass, !nailConstraint);
+    if (nailConstraint) ps.addConstraint(makeConstraint(NailSpec{first, pivot}));
+    Index previous = first;
+    for (const Vec3& bob : bobs) {
+        const Index next = ps.addParticle(bob, Vec3::Zero(), mass);
+        ps.addConstraint(makeConstraint(RodSpec{previous, next, (bob - ps.position(previous)).norm()}));
+        previous = next;
+    }
+    return first;
+}
+
+// The period of an oscillating signal from its upward zero crossings (linear interpolation
+// between samples): the mean spacing between the first and the last crossing. 0 when there
+// are fewer than two crossings.
+inline double periodFromZeroCrossings(const std::vector<double>& t, const std::vector<double>& y) {
+    std::vector<double> crossings;
+    for (std::size_t k = 1; k < y.size(); ++k)
+        if (y[k - 1] < 0.0 && y[k] >= 0.0) crossings.push_back(t[k - 1] + (t[k] - t[k - 1]) * (-y[k - 1]) / (y[k] - y[k - 1]));
+    if (crossings.size() < 2) return 0.0;
+    return (crossings.back() - crossings.front()) / static_cast<double>(crossings.size() - 1);
+}
+
+// The exact period of a pendulum of length L swinging to amplitude theta0 in gravity g:
+// T = 4 sqrt(L/g) K(sin(theta0/2)), with the complete elliptic integral K from the
+// arithmetic-geometric mean, K(k) = pi / (2 AGM(1, sqrt(1 - k^2))).
+inline double pendulumPeriod(double length, double g, double theta0) {
+    const double k = std::sin(0.5 * theta0);
+    double a = 1.0, b = std::sqrt(1.0 - k * k);
+    for (int i = 0; i < 40 && std::abs(a - b) > 1e-16 * a; ++i) {
+        const double next = 0.5 * (a + b);
+        b = std::sqrt(a * b);
+        a = next;
+    }
+    return 4.0 * std::sqrt(length / g) * (std::numbers::pi / (2.0 * a));
 }
 
 // Parameters for suites that run every integrator, and readable test names for them

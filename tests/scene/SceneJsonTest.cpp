@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/Constraint.h"
 #include "scene/ExampleScenes.h"
+#include "scene/SceneBuilder.h"
 
 namespace tinkerbox {
 namespace {
@@ -193,6 +195,167 @@ TEST(SceneJson, MissingFileIsAClearError) {
     } catch (const SceneError& e) {
         EXPECT_EQ(e.source(), "/nonexistent/scene.json");
         EXPECT_NE(e.message().find("cannot open"), std::string::npos);
+    }
+}
+
+// ---- Constraints and parametric beads ----
+
+std::string constraintScene(const std::string& constraints, const std::string& extra = "") {
+    return sceneWith(kThreeParticles, "[]", R"( "constraints": )" + constraints + "," + extra);
+}
+
+SceneError constraintError(const std::string& constraints) { return errorOf(constraintScene(constraints)); }
+
+TEST(SceneJson, EveryConstraintTypeRoundTrips) {
+    Scene s;
+    s.particles = {{Vec3(0, 1, 0), Vec3::Zero(), 1.0, false},
+                   {Vec3(1, 1, 0), Vec3(0.5, 0, 0), 2.0, false},
+                   {Vec3(1.5, -0.2, 0.3), Vec3::Zero(), 0.5, false},
+                   {Vec3(-1, 0, 0), Vec3::Zero(), 1.0, false},
+                   {Vec3(-1, 0, 0), Vec3::Zero(), 1.0, false}};
+    s.constraints = {NailSpec{0, Vec3(0, 1.1, 0)},
+                     RodSpec{0, 1, 1.0 / 3.0},
+                     WireSpec{2, Vec3(0.1, 0.2, 0.3), 0.7, Vec3(0, 0.6, 0.8)},
+                     SliderSpec{3, Vec3(-1, 0, 0), Vec3(0.6, -0.8, 0)},
+                     PinSpec{3, 4}};
+    s.parametricBeads = {{Vec3(2, 0, 0), 0.9, Vec3(0, 0, 1), 1.5, -0.25, 3.0},
+                         {Vec3(0, 0, 4), 1.1, Vec3(0.6, 0, 0.8), 0.2, 2.0, -1.0}};
+    s.settings.constraints = {123.0, 4.5, {1e-9, 77}, false};
+    EXPECT_EQ(parseScene(serializeScene(s)), s);
+    // Through a file, and into a simulation that holds the same constraints.
+    const auto file = std::filesystem::temp_directory_path() / ("tinkerbox-constraints-" + std::to_string(::getpid()) + ".json");
+    saveScene(s, file);
+    const Scene loaded = loadScene(file);
+    std::filesystem::remove(file);
+    EXPECT_EQ(loaded, s);
+    const auto sim = buildSimulation(loaded);
+    ASSERT_EQ(sim->system().constraints().size(), s.constraints.size());
+    for (std::size_t k = 0; k < s.constraints.size(); ++k) EXPECT_EQ(sim->system().constraints()[k]->spec(), s.constraints[k]);
+    EXPECT_EQ(sim->beads().beadCount(), 2);
+    EXPECT_EQ(sim->settings().constraints, s.settings.constraints);
+}
+
+// Lengths, radii and points default to where the particles are; directions are normalized.
+TEST(SceneJson, ConstraintDefaultsComeFromTheParticles) {
+    const Scene s = parseScene(constraintScene(R"([
+    {"type": "nail", "particle": 1},
+    {"type": "rod", "a": 0, "b": 2},
+    {"type": "wire", "particle": 2, "center": [1, 0]},
+    {"type": "slider", "particle": 1, "direction": [0, 2, 0]},
+    {"type": "pin", "a": 0, "b": 1}
+  ])", R"( "parametric_beads": [{"center": [0, 0, 0], "radius": 2, "normal": [0, 0, -3]}],)"));
+    ASSERT_EQ(s.constraints.size(), 5u);
+    EXPECT_EQ(std::get<NailSpec>(s.constraints[0]), (NailSpec{1, Vec3(1, 0, 0)}));
+    EXPECT_DOUBLE_EQ(std::get<RodSpec>(s.constraints[1]).length, std::sqrt(2.0));
+    EXPECT_EQ(std::get<WireSpec>(s.constraints[2]), (WireSpec{2, Vec3(1, 0, 0), 1.0, Vec3::UnitZ()}));
+    EXPECT_EQ(std::get<SliderSpec>(s.constraints[3]), (SliderSpec{1, Vec3(1, 0, 0), Vec3::UnitY()}));
+    EXPECT_EQ(std::get<PinSpec>(s.constraints[4]), (PinSpec{0, 1}));
+    ASSERT_EQ(s.parametricBeads.size(), 1u);
+    EXPECT_EQ(s.parametricBeads[0], (ParametricBead{Vec3::Zero(), 2.0, -Vec3::UnitZ(), 1.0, 0.0, 0.0}));
+}
+
+// Degenerate constraints are refused with the place named (and a line to go to).
+TEST(SceneJson, DegenerateConstraintsNameThePlace) {
+    const std::string at = R"({"position": [0, 0, 0]}, {"position": [0, 0, 0]}, {"position": [1, 0, 0]})";
+    const SceneError zeroRod = errorOf(sceneWith("[" + at + "]", "[]", R"( "constraints": [{"type": "rod", "a": 0, "b": 1}],)"));
+    EXPECT_EQ(zeroRod.path(), "constraints[0]");
+    EXPECT_EQ(zeroRod.message(), "zero-length rod: particles 0 and 1 are at the same place (give a length)");
+    EXPECT_GT(zeroRod.line(), 0);
+    // The same particles with a length given are fine (the rod pushes them apart).
+    EXPECT_NO_THROW(parseScene(sceneWith("[" + at + "]", "[]", R"( "constraints": [{"type": "rod", "a": 0, "b": 1, "length": 0.5}],)")));
+
+    const SceneError rodToItself = constraintError(R"([{"type": "nail", "particle": 0}, {"type": "rod", "a": 2, "b": 2}])");
+    EXPECT_EQ(rodToItself.path(), "constraints[1]");
+    EXPECT_EQ(rodToItself.message(), "rod joins particle 2 to itself");
+    EXPECT_GT(rodToItself.line(), 0);
+
+    const SceneError pinToItself = constraintError(R"([{"type": "pin", "a": 1, "b": 1}])");
+    EXPECT_EQ(pinToItself.path(), "constraints[0]");
+    EXPECT_EQ(pinToItself.message(), "pin joins particle 1 to itself");
+
+    const SceneError beadAtCentre = constraintError(R"([{"type": "wire", "particle": 1, "center": [1, 0, 0], "radius": 1}])");
+    EXPECT_EQ(beadAtCentre.path(), "constraints[0]");
+    EXPECT_EQ(beadAtCentre.message(), "the bead (particle 1) is at its wire's centre");
+
+    const SceneError zeroDirection = constraintError(R"([{"type": "slider", "particle": 0, "direction": [0, 0, 0]}])");
+    EXPECT_EQ(zeroDirection.path(), "constraints[0].direction");
+    EXPECT_EQ(zeroDirection.message(), "must not be zero");
+
+    const SceneError zeroNormal = constraintError(R"([{"type": "wire", "particle": 0, "center": [1, 1], "normal": [0, 0, 0]}])");
+    EXPECT_EQ(zeroNormal.path(), "constraints[0].normal");
+    EXPECT_EQ(zeroNormal.message(), "must not be zero");
+
+    const SceneError badRadius = constraintError(R"([{"type": "wire", "particle": 0, "center": [1, 1], "radius": 0}])");
+    EXPECT_EQ(badRadius.path(), "constraints[0].radius");
+    EXPECT_EQ(badRadius.message(), "must be positive (got 0)");
+
+    const SceneError badLength = constraintError(R"([{"type": "rod", "a": 0, "b": 1, "length": -2}])");
+    EXPECT_EQ(badLength.path(), "constraints[0].length");
+    EXPECT_EQ(badLength.message(), "must be positive (got -2)");
+
+    const SceneError missingCentre = constraintError(R"([{"type": "wire", "particle": 0}])");
+    EXPECT_EQ(missingCentre.path(), "constraints[0].center");
+    EXPECT_EQ(missingCentre.message(), "missing");
+}
+
+TEST(SceneJson, UnknownConstraintTypeListsTheTypes) {
+    const SceneError e = constraintError(R"([{"type": "hinge", "a": 0, "b": 1}])");
+    EXPECT_EQ(e.path(), "constraints[0].type");
+    EXPECT_EQ(e.message(), "unknown constraint type 'hinge' (choose one of: nail, rod, wire, slider, pin)");
+    EXPECT_GT(e.line(), 0);
+    EXPECT_EQ(constraintError(R"([{"a": 0, "b": 1}])").path(), "constraints[0].type");  // no type at all
+    // Keys of another type are unknown keys.
+    EXPECT_EQ(constraintError(R"([{"type": "pin", "a": 0, "b": 1, "length": 1}])").path(), "constraints[0].length");
+}
+
+TEST(SceneJson, ConstraintParticleOutOfRangeNamesTheIndexAndTheCount) {
+    const SceneError e = constraintError(R"([{"type": "rod", "a": 0, "b": 1},
+    {"type": "pin", "a": 0, "b": 5}])");
+    EXPECT_EQ(e.path(), "constraints[1].b");
+    EXPECT_EQ(e.message(), "particle 5 out of range (3 particles)");
+    EXPECT_EQ(e.line(), 4);  // the line of the 5
+    EXPECT_EQ(constraintError(R"([{"type": "nail", "particle": -1}])").message(), "particle -1 out of range (3 particles)");
+    EXPECT_EQ(constraintError(R"([{"type": "wire", "particle": 3, "center": [0, 0]}])").path(), "constraints[0].particle");
+    EXPECT_EQ(constraintError(R"([{"type": "slider", "particle": 9, "direction": [1, 0]}])").path(), "constraints[0].particle");
+}
+
+TEST(SceneJson, ParametricBeadsAreValidated) {
+    const auto beadError = [](const std::string& bead) {
+        return errorOf(sceneWith("[]", "[]", R"( "parametric_beads": [)" + bead + "],"));
+    };
+    const SceneError zeroRadius = beadError(R"({"center": [0, 0, 0], "radius": 0})");
+    EXPECT_EQ(zeroRadius.path(), "parametric_beads[0].radius");
+    EXPECT_EQ(zeroRadius.message(), "must be positive (got 0)");
+    EXPECT_GT(zeroRadius.line(), 0);
+    EXPECT_EQ(beadError(R"({"center": [0, 0, 0], "radius": 1, "mass": -1})").path(), "parametric_beads[0].mass");
+    EXPECT_EQ(beadError(R"({"center": [0, 0, 0], "radius": 1, "normal": [0, 0, 0]})").path(), "parametric_beads[0].normal");
+    EXPECT_EQ(beadError(R"({"radius": 1})").path(), "parametric_beads[0].center");
+    EXPECT_EQ(beadError(R"({"center": [0, 0, 0], "radius": 1, "angel": 1})").path(), "parametric_beads[0].angel");
+}
+
+TEST(SceneJson, ConstraintSettingsAreValidated) {
+    const auto settingsError = [](const std::string& constraints) {
+        return errorOf(sceneWith("[]", "[]", R"( "settings": {"constraints": )" + constraints + "},"));
+    };
+    EXPECT_EQ(settingsError(R"({"ks": -1})").path(), "settings.constraints.ks");
+    EXPECT_EQ(settingsError(R"({"kd": -1})").path(), "settings.constraints.kd");
+    EXPECT_EQ(settingsError(R"({"cg_tolerance": 0})").path(), "settings.constraints.cg_tolerance");
+    EXPECT_EQ(settingsError(R"({"cg_max_iterations": 0})").path(), "settings.constraints.cg_max_iterations");
+    EXPECT_EQ(settingsError(R"({"warm_start": 1})").message(), "expected true or false, got a number");
+    const SceneError substeps = errorOf(sceneWith("[]", "[]", R"( "settings": {"integrator_substeps": {"rk5": 2}},)"));
+    EXPECT_EQ(substeps.path(), "settings.integrator_substeps.rk5");
+    const Scene s = parseScene(sceneWith("[]", "[]", R"( "settings": {"integrator_substeps": {"euler": 512}, "constraints": {"ks": 100}},)"));
+    EXPECT_EQ(s.settings.integratorSubsteps.at("euler"), 512);
+    EXPECT_EQ(s.settings.constraints.ks, 100.0);
+    EXPECT_EQ(s.settings.constraints.kd, ConstraintSettings{}.kd);  // the rest default
+}
+
+// What the loader accepts, the core accepts: every constraint of every shipped scene builds.
+TEST(SceneJson, EveryLoadedConstraintBuilds) {
+    for (const ExampleScene& example : exampleScenes()) {
+        const Scene scene = parseScene(serializeScene(example.make()));
+        for (const ConstraintSpec& c : scene.constraints) EXPECT_NO_THROW(makeConstraint(c)) << example.name;
+        EXPECT_NO_THROW(buildSimulation(scene)) << example.name;
     }
 }
 
