@@ -32,6 +32,11 @@ int Simulation::substeps() const {
     return it != settings_.integratorSubsteps.end() ? it->second : settings_.substeps;
 }
 
+void Simulation::setTime(double t) {
+    system_.setTime(t);
+    beads_.setTime(t);
+}
+
 void Simulation::setTimeStep(double dt, int substeps) {
     if (!(dt > 0.0) || substeps < 1) throw std::invalid_argument("dt must be > 0 and substeps >= 1");
     settings_.dt = dt;

@@ -57,6 +57,7 @@ public:
     int substeps() const;
     const Integrator& integrator() const { return *integrator_; }
     double time() const { return system_.time(); }
+    void setTime(double t);  // e.g. to keep the clock when a model is rebuilt after an edit
 
     // Live changes; each keeps the current state.
     void setIntegrator(const std::string& name);  // throws std::invalid_argument on an unknown name

@@ -13,6 +13,16 @@
 
 namespace tinkerbox {
 
+// A circular wire drawn in the scene, on which beads can be threaded (each bead is a
+// WireSpec constraint with the wire's geometry). A wire needs no bead to exist.
+struct Wire {
+    Vec3 center = Vec3::Zero();
+    double radius = 1.0;
+    Vec3 normal = Vec3::UnitZ();  // unit length
+
+    bool operator==(const Wire&) const = default;
+};
+
 struct Scene {
     std::string name;
     std::string description;
@@ -22,6 +32,7 @@ struct Scene {
     std::vector<Plane> planes;          // unit normals
     std::vector<ConstraintSpec> constraints;
     std::vector<ParametricBead> parametricBeads;
+    std::vector<Wire> wires;
 
     bool operator==(const Scene&) const = default;
 };

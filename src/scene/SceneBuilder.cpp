@@ -18,6 +18,7 @@ Scene captureScene(const Simulation& simulation, const Scene& base) {
     Scene scene;
     scene.name = base.name;
     scene.description = base.description;
+    scene.wires = base.wires;
     scene.settings = simulation.settings();
     scene.particles.reserve(system.particleCount());
     for (Index i = 0; i < system.particleCount(); ++i)

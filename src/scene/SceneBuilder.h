@@ -11,8 +11,8 @@ namespace tinkerbox {
 std::unique_ptr<Simulation> buildSimulation(const Scene& scene);
 
 // The scene as the simulation stands now: particle and bead states, nails, springs,
-// planes, constraints and settings are taken from the simulation; name and description
-// from base.
+// planes, constraints and settings are taken from the simulation; name, description and
+// wires from base.
 Scene captureScene(const Simulation& simulation, const Scene& base);
 
 }  // namespace tinkerbox

@@ -333,7 +333,7 @@ ParametricBead readParametricBead(const Node& b) {
 
 Scene readScene(const Node& root) {
     root.expectObject({"format", "version", "name", "description", "settings", "particles", "springs", "planes",
-                       "constraints", "parametric_beads"});
+                       "constraints", "parametric_beads", "wires"});
     if (!root.has("format")) root.fail("not a Tinkerbox scene: missing \"format\": \"tinkerbox-scene\"");
     if (const Node f = root["format"]; f.string() != kSceneFormat)
         f.fail("expected \"" + std::string(kSceneFormat) + "\", got \"" + f.string() + "\"");
@@ -366,6 +366,18 @@ Scene readScene(const Node& root) {
         const Node list = root["parametric_beads"];
         for (std::size_t i = 0, n = list.arraySize(); i < n; ++i)
             scene.parametricBeads.push_back(readParametricBead(list.element(i)));
+    }
+    if (root.has("wires")) {
+        const Node list = root["wires"];
+        for (std::size_t i = 0, n = list.arraySize(); i < n; ++i) {
+            const Node w = list.element(i);
+            w.expectObject({"center", "radius", "normal"});
+            Wire wire;
+            wire.center = w["center"].vec3();
+            wire.radius = w["radius"].positive();
+            if (w.has("normal")) wire.normal = nonZeroDirection(w["normal"]);
+            scene.wires.push_back(wire);
+        }
     }
     return scene;
 }
@@ -524,11 +536,15 @@ std::string serializeScene(const Scene& scene) {
                                             {"mass", b.mass},
                                             {"angle", b.angle},
                                             {"angular_velocity", b.angularVelocity}});
+    root["wires"] = ordered_json::array();
+    for (const Wire& w : scene.wires)
+        root["wires"].push_back({{"center", toJson(w.center)}, {"radius", w.radius}, {"normal", toJson(w.normal)}});
     return blockText(root, "") + "\n";
 }
 
-void saveScene(const Scene& scene, const std::filesystem::path& file) {
-    const std::string text = serializeScene(scene);
+void saveScene(const Scene& scene, const std::filesystem::path& file) { writeFileAtomically(file, serializeScene(scene)); }
+
+void writeFileAtomically(const std::filesystem::path& file, const std::string& text) {
     std::filesystem::path temporary = file;
     temporary += ".tmp-" + std::to_string(::getpid());
     const auto failure = [&](const std::string& what) {

@@ -41,5 +41,7 @@ std::string serializeScene(const Scene& scene);
 // Atomic: the target is either the old file or the whole new one. Throws
 // std::runtime_error naming the file when it cannot be written.
 void saveScene(const Scene& scene, const std::filesystem::path& file);
+// The same for any text: written to a temporary file, flushed to disk, renamed.
+void writeFileAtomically(const std::filesystem::path& file, const std::string& text);
 
 }  // namespace tinkerbox

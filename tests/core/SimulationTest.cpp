@@ -210,5 +210,19 @@ TEST(Simulation, UnknownIntegratorIsRejectedAndTheCurrentOneKept) {
     EXPECT_FALSE(isIntegratorName("leapfrog"));
 }
 
+// A model rebuilt after an edit keeps its clock: particles and parametric beads both move
+// to the new time, and stepping continues from it.
+TEST(Simulation, SetTimeMovesEveryClock) {
+    Simulation sim(sceneSettings("rk4"));
+    buildScene(sim);
+    sim.beads().addBead(ParametricBead{Vec3::Zero(), 1.0, Vec3::UnitZ(), 1.0, 0.0, 0.0});
+    sim.setTime(2.5);
+    EXPECT_EQ(sim.time(), 2.5);
+    EXPECT_EQ(sim.beads().time(), 2.5);
+    ASSERT_FALSE(sim.step().diverged);
+    EXPECT_DOUBLE_EQ(sim.time(), 2.5 + 1.0 / 120.0);
+    EXPECT_DOUBLE_EQ(sim.beads().time(), sim.time());
+}
+
 }  // namespace
 }  // namespace tinkerbox

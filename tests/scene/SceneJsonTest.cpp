@@ -359,5 +359,25 @@ TEST(SceneJson, EveryLoadedConstraintBuilds) {
     }
 }
 
+// Wires are scene geometry (the editor threads beads on them): saved, loaded and validated.
+TEST(SceneJson, WiresRoundTripAndAreValidated) {
+    Scene s;
+    s.wires = {{Vec3(1, 2, 0), 0.5, Vec3::UnitZ()}, {Vec3(0, 0, 3), 2.0, Vec3(0.6, 0, 0.8)}};
+    EXPECT_EQ(parseScene(serializeScene(s)), s);
+    const Scene defaults = parseScene(sceneWith("[]", "[]", R"( "wires": [{"center": [1, 1], "radius": 2}],)"));
+    ASSERT_EQ(defaults.wires.size(), 1u);
+    EXPECT_EQ(defaults.wires[0], (Wire{Vec3(1, 1, 0), 2.0, Vec3::UnitZ()}));
+    const auto wireError = [](const std::string& wire) {
+        return errorOf(sceneWith("[]", "[]", R"( "wires": [{"center": [0, 0], "radius": 1}, )" + wire + "],"));
+    };
+    const SceneError radius = wireError(R"({"center": [0, 0], "radius": -1})");
+    EXPECT_EQ(radius.path(), "wires[1].radius");
+    EXPECT_EQ(radius.message(), "must be positive (got -1)");
+    EXPECT_GT(radius.line(), 0);
+    EXPECT_EQ(wireError(R"({"center": [0, 0], "radius": 1, "normal": [0, 0, 0]})").path(), "wires[1].normal");
+    EXPECT_EQ(wireError(R"({"radius": 1})").path(), "wires[1].center");
+    EXPECT_EQ(wireError(R"({"center": [0, 0], "radius": 1, "colour": 3})").path(), "wires[1].colour");
+}
+
 }  // namespace
 }  // namespace tinkerbox
