@@ -1,0 +1,546 @@
+#include "editor/Editor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "scene/SceneBuilder.h"
+
+namespace tinkerbox {
+
+namespace {
+
+constexpr double kGrabFrequency = 20.0;  // rad/s: the mouse spring's stiffness is m omega^2
+
+// Every particle index inside a constraint description, for remapping and for deletion.
+template <class F>
+void forEachParticle(ConstraintSpec& spec, F&& f) {
+    std::visit(
+        [&](auto& s) {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, RodSpec> || std::is_same_v<S, PinSpec>) {
+                f(s.a);
+                f(s.b);
+            } else {
+                f(s.particle);
+            }
+        },
+        spec);
+}
+
+}  // namespace
+
+Editor::Editor(Scene scene) { open(std::move(scene)); }
+
+void Editor::open(Scene scene) {
+    scene_ = std::move(scene);
+    history_.clear();
+    selection_.clear();
+    gesture_ = {};
+    grabSpring_ = nullptr;
+    hovered_.reset();
+    playing_ = false;
+    beforePlay_.reset();
+    toolBeforePlay_.reset();
+    divergence_.clear();
+    status_.clear();
+    modified_ = false;
+    simulation_ = buildSimulation(scene_);
+}
+
+Scene Editor::currentScene() const { return captureScene(*simulation_, scene_); }
+
+void Editor::rebuild() {
+    const double t = simulation_->time();
+    simulation_ = buildSimulation(scene_);
+    simulation_->setTime(t);
+    grabSpring_ = nullptr;
+    if (gesture_.kind == Gesture::Kind::Grab) gesture_ = {};
+    const auto dropOutOfRange = [](std::set<Index>& set, std::size_t size) {
+        std::erase_if(set, [size](Index i) { return i < 0 || static_cast<std::size_t>(i) >= size; });
+    };
+    dropOutOfRange(selection_.particles, scene_.particles.size());
+    dropOutOfRange(selection_.springs, scene_.springs.size());
+    dropOutOfRange(selection_.constraints, scene_.constraints.size());
+    dropOutOfRange(selection_.wires, scene_.wires.size());
+}
+
+template <class Change>
+void Editor::edit(Change&& change) {
+    Scene before = currentScene();
+    history_.recordBefore(before);
+    scene_ = std::move(before);
+    change(scene_);
+    rebuild();
+    modified_ = true;
+    status_.clear();
+}
+
+void Editor::restore(Scene scene) {
+    scene.settings = simulation_->settings();
+    scene_ = std::move(scene);
+    selection_.clear();
+    rebuild();
+    modified_ = true;
+}
+
+void Editor::undo() {
+    if (!history_.canUndo()) return;
+    endGrab();
+    restore(history_.undo(currentScene()));
+}
+
+void Editor::redo() {
+    if (!history_.canRedo()) return;
+    endGrab();
+    restore(history_.redo(currentScene()));
+}
+
+// --- Running ---------------------------------------------------------------------------
+
+void Editor::setPlaying(bool playing) {
+    if (playing == playing_) return;
+    if (playing) {
+        beforePlay_ = currentScene();
+        beforePlayTime_ = simulation_->time();
+        divergence_.clear();
+        if (tool_ != Tool::Grab) {
+            toolBeforePlay_ = tool_;
+            tool_ = Tool::Grab;
+        }
+    } else {
+        endGrab();
+        if (toolBeforePlay_ && tool_ == Tool::Grab) tool_ = *toolBeforePlay_;
+        toolBeforePlay_.reset();
+    }
+    playing_ = playing;
+}
+
+void Editor::stepFrame(FrameReport& report) {
+    if (gesture_.kind == Gesture::Kind::Grab) updateGrab(simulation_->settings().dt);
+    report = simulation_->step();
+    if (report.diverged) {
+        divergence_ = report.message;
+        setPlaying(false);
+    }
+}
+
+FrameReport Editor::advance() {
+    FrameReport report;
+    if (playing_) stepFrame(report);
+    return report;
+}
+
+FrameReport Editor::stepOnce() {
+    FrameReport report;
+    if (!playing_) stepFrame(report);
+    return report;
+}
+
+void Editor::rewind() {
+    if (!beforePlay_) return;
+    setPlaying(false);
+    Scene target = *beforePlay_;
+    const double time = beforePlayTime_;
+    edit([&](Scene& scene) {
+        target.settings = scene.settings;
+        scene = std::move(target);
+    });
+    simulation_->setTime(time);
+}
+
+// --- Tools -----------------------------------------------------------------------------
+
+void Editor::setTool(Tool tool) {
+    if (gesture_.kind != Gesture::Kind::None) return;  // not in the middle of a gesture
+    tool_ = tool;
+    toolBeforePlay_.reset();
+    status_.clear();
+}
+
+void Editor::setWorkPlane(const Vec3& point, const Vec3& normal) {
+    workPoint_ = point;
+    workNormal_ = normal.normalized();
+}
+
+std::optional<Vec3> Editor::onPlane(const Ray& ray) const {
+    const bool inGesture = gesture_.kind != Gesture::Kind::None;
+    return intersectPlane(ray, inGesture ? gesturePlanePoint_ : workPoint_, workNormal_);
+}
+
+void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, PointerButton button, bool shift) {
+    if (gesture_.kind != Gesture::Kind::None || button == PointerButton::Middle) return;
+    status_.clear();
+    const std::optional<Index> particle = pickParticle(*simulation_, ray, tolerance);
+    const std::optional<Vec3> point = onPlane(ray);
+
+    // Right-drag grabs whatever the tool; so does the grab tool. Paused, a grab moves.
+    if (button == PointerButton::Right || tool_ == Tool::Grab) {
+        if (!particle) return;
+        if (playing_) beginGrab(*particle, simulation_->system().position(*particle));
+        else beginMove(*particle);
+        return;
+    }
+    switch (tool_) {
+        case Tool::Particle:
+            if (particle || !point) return;
+            edit([&](Scene& scene) {
+                scene.particles.push_back({*point, Vec3::Zero(), newElements_.particleMass, false});
+            });
+            return;
+        case Tool::Spring:
+        case Tool::Rod:
+            if (!particle) return;
+            gesture_ = {Gesture::Kind::Connect, tool_, *particle, simulation_->system().position(*particle),
+                        simulation_->system().position(*particle)};
+            gesturePlanePoint_ = gesture_.start;
+            return;
+        case Tool::Wire:
+            if (particle) {
+                threadBead(*particle);
+            } else if (point) {
+                gesture_ = {Gesture::Kind::WireRadius, tool_, -1, *point, *point};
+                gesturePlanePoint_ = *point;
+            }
+            return;
+        case Tool::Nail:
+            if (!particle) return;
+            edit([&](Scene& scene) {
+                ParticleInit& p = scene.particles[*particle];
+                p.nailed = !p.nailed;
+                if (p.nailed) p.velocity.setZero();
+            });
+            return;
+        case Tool::Select:
+            if (particle) {
+                // Pressing on a selected particle keeps the selection, so that it all moves.
+                if (shift || !selection_.particles.count(*particle)) selectParticle(*particle, shift);
+                if (!playing_) beginMove(*particle);
+                return;
+            }
+            if (!shift) selection_.clear();
+            if (const auto spring = pickSpring(*simulation_, ray, tolerance)) selection_.springs.insert(*spring);
+            else if (const auto rod = pickRod(*simulation_, ray, tolerance)) selection_.constraints.insert(*rod);
+            else if (const auto wire = pickWire(scene_.wires, ray, tolerance)) selection_.wires.insert(*wire);
+            return;
+        case Tool::Grab:
+            return;  // handled above
+    }
+}
+
+void Editor::pointerMove(const Ray& ray, const PickTolerance& tolerance) {
+    hovered_ = pickParticle(*simulation_, ray, tolerance);
+    if (gesture_.kind == Gesture::Kind::None) return;
+    const std::optional<Vec3> point = onPlane(ray);
+    if (!point) return;
+    gesture_.current = *point;
+    if (gesture_.kind == Gesture::Kind::Move) moveTo(*point);
+}
+
+void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
+    if (const std::optional<Vec3> point = onPlane(ray); point && gesture_.kind != Gesture::Kind::None)
+        gesture_.current = *point;
+    const Gesture gesture = gesture_;
+    switch (gesture.kind) {
+        case Gesture::Kind::None:
+            return;
+        case Gesture::Kind::Connect:
+            gesture_ = {};
+            connect(gesture.particle, ray, tolerance);
+            return;
+        case Gesture::Kind::WireRadius: {
+            gesture_ = {};
+            const double radius = (gesture.current - gesture.start).norm();
+            if (radius <= tolerance.at((gesture.start - ray.origin).dot(ray.direction))) return;  // a click, not a drag
+            edit([&](Scene& scene) { scene.wires.push_back({gesture.start, radius, workNormal_}); });
+            return;
+        }
+        case Gesture::Kind::Grab:
+            endGrab();
+            return;
+        case Gesture::Kind::Move:
+            gesture_ = {};
+            if (gestureMoved_ && beforeMove_) {
+                // One undoable edit for the whole drag. Nails follow the particles they hold.
+                history_.recordBefore(*beforeMove_);
+                scene_ = currentScene();
+                for (ConstraintSpec& spec : scene_.constraints)
+                    if (auto* nail = std::get_if<NailSpec>(&spec)) nail->point = scene_.particles[nail->particle].position;
+                rebuild();
+                modified_ = true;
+            }
+            beforeMove_.reset();
+            return;
+    }
+}
+
+void Editor::connect(Index from, const Ray& ray, const PickTolerance& tolerance) {
+    const ParticleSystem& system = simulation_->system();
+    const Vec3 start = system.position(from);
+    std::optional<Index> to = pickParticle(*simulation_, ray, tolerance);
+    std::optional<Vec3> end;
+    if (to == from) to.reset();
+    if (to) {
+        end = system.position(*to);
+    } else {
+        end = intersectPlane(ray, start, workNormal_);
+        if (!end || (*end - start).norm() <= tolerance.at((start - ray.origin).dot(ray.direction))) return;
+    }
+    const double length = (*end - start).norm();
+    if (length < 1e-9) return;
+    const Tool tool = tool_;
+    edit([&](Scene& scene) {
+        Index target;
+        if (to) {
+            target = *to;
+        } else {
+            scene.particles.push_back({*end, Vec3::Zero(), newElements_.particleMass, false});
+            target = static_cast<Index>(scene.particles.size()) - 1;
+        }
+        if (tool == Tool::Rod) scene.constraints.push_back(RodSpec{from, target, length});
+        else scene.springs.push_back({from, target, newElements_.springStiffness, newElements_.springDamping, length});
+    });
+}
+
+void Editor::threadBead(Index particle) {
+    if (scene_.wires.empty()) {
+        status_ = "No wire to thread the bead on: press at a centre and drag the radius first.";
+        return;
+    }
+    // The wire whose circle passes nearest the particle.
+    const Vec3 x = simulation_->system().position(particle);
+    std::size_t nearest = 0;
+    double best = INFINITY;
+    for (std::size_t k = 0; k < scene_.wires.size(); ++k) {
+        const Wire& w = scene_.wires[k];
+        const Vec3 d = x - w.center;
+        const Vec3 inPlane = d - d.dot(w.normal) * w.normal;
+        const double distance = std::hypot(d.dot(w.normal), inPlane.norm() - w.radius);
+        if (distance < best) {
+            best = distance;
+            nearest = k;
+        }
+    }
+    const Wire wire = scene_.wires[nearest];
+    edit([&](Scene& scene) {
+        // Put the bead on the wire and keep only its velocity along the wire, so that the
+        // constraint holds from the start instead of yanking the bead onto the wire.
+        ParticleInit& p = scene.particles[particle];
+        Vec3 radial = p.position - wire.center;
+        radial -= radial.dot(wire.normal) * wire.normal;
+        if (radial.norm() < 1e-9 * wire.radius) {
+            Vec3 w;
+            orthonormalComplement(wire.normal, radial, w);
+        }
+        radial.normalize();
+        p.position = wire.center + wire.radius * radial;
+        p.velocity -= p.velocity.dot(wire.normal) * wire.normal + p.velocity.dot(radial) * radial;
+        scene.constraints.push_back(WireSpec{particle, wire.center, wire.radius, wire.normal});
+    });
+}
+
+// --- Grab and move ---------------------------------------------------------------------
+
+double Editor::componentMass(Index particle) const {
+    // The mass of everything joined to the particle by springs or constraints.
+    const ParticleSystem& s = simulation_->system();
+    std::vector<std::vector<Index>> neighbours(s.particleCount());
+    const auto join = [&](Index a, Index b) {
+        neighbours[a].push_back(b);
+        neighbours[b].push_back(a);
+    };
+    for (const DampedSpring& spring : s.springs().springs()) join(spring.a, spring.b);
+    for (const auto& c : s.constraints()) {
+        const std::vector<Index> ps = c->particles();
+        for (std::size_t k = 1; k < ps.size(); ++k) join(ps[0], ps[k]);
+    }
+    std::vector<char> seen(s.particleCount(), 0);
+    std::vector<Index> stack{particle};
+    seen[particle] = 1;
+    double mass = 0.0;
+    while (!stack.empty()) {
+        const Index i = stack.back();
+        stack.pop_back();
+        if (!s.isNailed(i)) mass += s.mass(i);
+        for (Index j : neighbours[i])
+            if (!seen[j]) {
+                seen[j] = 1;
+                stack.push_back(j);
+            }
+    }
+    return std::max(mass, s.mass(particle));
+}
+
+NailConstraint* Editor::nailConstraintOn(Index particle) {
+    for (const auto& c : simulation_->system().constraints())
+        if (auto* nail = dynamic_cast<NailConstraint*>(c.get()))
+            if (std::get<NailSpec>(nail->spec()).particle == particle) return nail;
+    return nullptr;
+}
+
+void Editor::beginGrab(Index particle, const Vec3& at) {
+    gesture_ = {Gesture::Kind::Grab, tool_, particle, at, at};
+    gesturePlanePoint_ = at;
+    grabTargetBefore_ = at;
+    ParticleSystem& system = simulation_->system();
+    if (system.isNailed(particle) || nailConstraintOn(particle)) return;  // moved kinematically in updateGrab
+    // A spring of frequency 20 rad/s for the whole piece the particle belongs to, damped
+    // critically for the particle itself, its pull capped at 3 g for the piece.
+    const double mass = componentMass(particle);
+    const double stiffness = mass * kGrabFrequency * kGrabFrequency;
+    const double damping = 2.0 * std::sqrt(stiffness * system.mass(particle));
+    const double g = std::max(simulation_->settings().gravity.norm(), 9.81);
+    auto spring = std::make_unique<MouseSpring>(particle, stiffness, damping, 3.0 * g * mass);
+    spring->setTarget(at);
+    grabSpring_ = &static_cast<MouseSpring&>(system.addForce(std::move(spring)));
+}
+
+void Editor::updateGrab(double dt) {
+    const Vec3 target = gesture_.current;
+    const Vec3 velocity = (target - grabTargetBefore_) / dt;
+    grabTargetBefore_ = target;
+    ParticleSystem& system = simulation_->system();
+    if (grabSpring_) {
+        grabSpring_->setTarget(target, velocity);
+    } else if (system.isNailed(gesture_.particle)) {
+        system.moveNailed(gesture_.particle, target, dt);
+    } else if (NailConstraint* nail = nailConstraintOn(gesture_.particle)) {
+        nail->setPoint(target, velocity);
+    }
+}
+
+void Editor::endGrab() {
+    if (gesture_.kind != Gesture::Kind::Grab) return;
+    ParticleSystem& system = simulation_->system();
+    if (grabSpring_) system.removeForce(grabSpring_);
+    else if (system.isNailed(gesture_.particle)) system.setVelocity(gesture_.particle, Vec3::Zero());
+    grabSpring_ = nullptr;
+    gesture_ = {};
+}
+
+void Editor::beginMove(Index particle) {
+    const Vec3 at = simulation_->system().position(particle);
+    gesture_ = {Gesture::Kind::Move, tool_, particle, at, at};
+    gesturePlanePoint_ = at;
+    moveAnchor_ = at;
+    gestureMoved_ = false;
+    beforeMove_ = currentScene();
+}
+
+void Editor::moveTo(const Vec3& point) {
+    // The pressed particle follows the pointer; with the select tool, so does the rest of
+    // the selection when the pressed particle is part of it.
+    const Vec3 delta = point - moveAnchor_;
+    std::vector<Index> moving{gesture_.particle};
+    if (gesture_.tool == Tool::Select && selection_.particles.count(gesture_.particle))
+        moving.assign(selection_.particles.begin(), selection_.particles.end());
+    ParticleSystem& system = simulation_->system();
+    for (Index i : moving) {
+        system.setPosition(i, beforeMove_->particles[i].position + delta);
+        system.setVelocity(i, Vec3::Zero());
+    }
+    simulation_->stateEdited();
+    gestureMoved_ = gestureMoved_ || delta.norm() > 0.0;
+}
+
+// --- Selection and inspector -----------------------------------------------------------
+
+void Editor::selectParticle(Index particle, bool add) {
+    if (!add) selection_.clear();
+    if (add && selection_.particles.count(particle)) selection_.particles.erase(particle);
+    else selection_.particles.insert(particle);
+}
+
+void Editor::deleteSelection() {
+    if (selection_.empty()) return;
+    const Selection doomed = selection_;
+    edit([&](Scene& scene) {
+        std::vector<Index> renumber(scene.particles.size(), -1);
+        std::vector<ParticleInit> particles;
+        for (std::size_t i = 0; i < scene.particles.size(); ++i)
+            if (!doomed.particles.count(static_cast<Index>(i))) {
+                renumber[i] = static_cast<Index>(particles.size());
+                particles.push_back(scene.particles[i]);
+            }
+        scene.particles = std::move(particles);
+        std::vector<DampedSpring> springs;
+        for (std::size_t k = 0; k < scene.springs.size(); ++k) {
+            DampedSpring s = scene.springs[k];
+            if (doomed.springs.count(static_cast<Index>(k)) || renumber[s.a] < 0 || renumber[s.b] < 0) continue;
+            s.a = renumber[s.a];
+            s.b = renumber[s.b];
+            springs.push_back(s);
+        }
+        scene.springs = std::move(springs);
+        std::vector<ConstraintSpec> constraints;
+        for (std::size_t k = 0; k < scene.constraints.size(); ++k) {
+            ConstraintSpec spec = scene.constraints[k];
+            bool keep = !doomed.constraints.count(static_cast<Index>(k));
+            forEachParticle(spec, [&](Index& p) {
+                keep = keep && renumber[p] >= 0;
+                if (keep) p = renumber[p];
+            });
+            if (keep) constraints.push_back(spec);
+        }
+        scene.constraints = std::move(constraints);
+        std::vector<Wire> wires;
+        for (std::size_t k = 0; k < scene.wires.size(); ++k)
+            if (!doomed.wires.count(static_cast<Index>(k))) wires.push_back(scene.wires[k]);
+        scene.wires = std::move(wires);
+    });
+    selection_.clear();
+}
+
+void Editor::setParticleMass(Index particle, double mass) {
+    if (!(mass > 0.0)) return;
+    edit([&](Scene& scene) { scene.particles[particle].mass = mass; });
+}
+
+void Editor::setSpring(Index spring, double stiffness, double damping, double restLength) {
+    if (stiffness < 0.0 || damping < 0.0 || restLength < 0.0) return;
+    edit([&](Scene& scene) {
+        DampedSpring& s = scene.springs[spring];
+        s.stiffness = stiffness;
+        s.damping = damping;
+        s.restLength = restLength;
+    });
+}
+
+void Editor::setRodLength(Index constraint, double length) {
+    if (!(length > 0.0) || !std::holds_alternative<RodSpec>(scene_.constraints[constraint])) return;
+    edit([&](Scene& scene) { std::get<RodSpec>(scene.constraints[constraint]).length = length; });
+}
+
+// --- Live settings ---------------------------------------------------------------------
+
+void Editor::setIntegrator(const std::string& name) {
+    simulation_->setIntegrator(name);
+    scene_.settings = simulation_->settings();
+}
+
+void Editor::setTimeStep(double dt, int substeps) {
+    simulation_->setTimeStep(dt, substeps);
+    scene_.settings = simulation_->settings();
+}
+
+void Editor::setGravity(const Vec3& g) {
+    simulation_->setGravity(g);
+    scene_.settings = simulation_->settings();
+}
+
+void Editor::setDrag(double kd) {
+    simulation_->setDrag(kd);
+    scene_.settings = simulation_->settings();
+}
+
+void Editor::setSolverSettings(const IntegratorSettings& solver) {
+    simulation_->setSolverSettings(solver);
+    scene_.settings = simulation_->settings();
+}
+
+void Editor::setConstraintSettings(const ConstraintSettings& constraints) {
+    simulation_->setConstraintSettings(constraints);
+    scene_.settings = simulation_->settings();
+}
+
+}  // namespace tinkerbox

@@ -1,0 +1,159 @@
+#pragma once
+// The document being edited: a scene, the simulation built from it, the tools that turn
+// pointer input into edits, the selection and the undo history. No GL: the app hands it
+// rays in world coordinates, and tests do the same with synthetic input.
+//
+// Edits go to the scene (the model's description); the simulation is rebuilt from it,
+// keeping the clock, so an edit made while the model runs continues from where it is.
+// Every edit is undoable. Solver settings are live controls, not edits: undo and redo
+// keep the current ones.
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "core/MouseSpring.h"
+#include "core/NailConstraint.h"
+#include "core/Simulation.h"
+#include "editor/Picking.h"
+#include "editor/Tool.h"
+#include "editor/UndoHistory.h"
+#include "scene/Scene.h"
+
+namespace tinkerbox {
+
+enum class PointerButton { Left, Right, Middle };
+
+struct Selection {
+    std::set<Index> particles, springs, constraints, wires;
+    bool empty() const { return particles.empty() && springs.empty() && constraints.empty() && wires.empty(); }
+    void clear() { *this = {}; }
+};
+
+// What the pointer is in the middle of, for drawing.
+struct Gesture {
+    enum class Kind { None, Connect, WireRadius, Grab, Move };
+    Kind kind = Kind::None;
+    Tool tool = Tool::Select;   // Connect: Spring or Rod
+    Index particle = -1;        // Connect: where it starts; Grab, Move: the particle under the pointer
+    Vec3 start = Vec3::Zero();  // WireRadius: the centre
+    Vec3 current = Vec3::Zero();
+};
+
+// Parameters of what the tools create.
+struct NewElementSettings {
+    double particleMass = 1.0;
+    double springStiffness = 100.0;  // N/m
+    double springDamping = 1.0;      // N s/m
+};
+
+class Editor {
+public:
+    explicit Editor(Scene scene = {});
+
+    // The document
+    void open(Scene scene);  // replaces the model: selection, history and play state start afresh
+    const Scene& scene() const { return scene_; }  // as of the last edit; the model's state lags while running
+    Scene currentScene() const;                    // with the simulation's current state: what to save
+    Simulation& simulation() { return *simulation_; }
+    const Simulation& simulation() const { return *simulation_; }
+    bool modified() const { return modified_; }
+    void markSaved() { modified_ = false; }
+
+    // Running
+    bool playing() const { return playing_; }
+    // Play remembers the state for rewind() and makes Grab the tool until the pause.
+    void setPlaying(bool playing);
+    void togglePlaying() { setPlaying(!playing_); }
+    // One frame of simulation while playing; on divergence the model is paused and rolled
+    // back and divergence() says what happened.
+    FrameReport advance();
+    FrameReport stepOnce();  // one frame while paused
+    bool canRewind() const { return beforePlay_.has_value(); }
+    void rewind();  // back to the state before the last play (an undoable edit)
+    const std::string& divergence() const { return divergence_; }
+    void dismissDivergence() { divergence_.clear(); }
+    // A one-line hint after a gesture that did nothing (e.g. threading a bead with no wire).
+    const std::string& status() const { return status_; }
+
+    // Tools and pointer input
+    Tool tool() const { return tool_; }
+    void setTool(Tool tool);
+    // The plane new particles are created on (2D: z = 0); a gesture that starts on a
+    // particle works on the parallel plane through that particle.
+    void setWorkPlane(const Vec3& point, const Vec3& normal);
+    void pointerDown(const Ray& ray, const PickTolerance& tolerance, PointerButton button, bool shift = false);
+    void pointerMove(const Ray& ray, const PickTolerance& tolerance);
+    void pointerUp(const Ray& ray, const PickTolerance& tolerance);
+    const Gesture& gesture() const { return gesture_; }
+    std::optional<Index> hovered() const { return hovered_; }
+
+    // Selection and the inspector's edits
+    const Selection& selection() const { return selection_; }
+    void selectParticle(Index particle, bool add = false);
+    void deleteSelection();  // and everything that hangs on the deleted particles
+    void setParticleMass(Index particle, double mass);
+    void setSpring(Index spring, double stiffness, double damping, double restLength);
+    void setRodLength(Index constraint, double length);
+    NewElementSettings& newElements() { return newElements_; }
+
+    // Live settings (not part of the undo history)
+    void setIntegrator(const std::string& name);
+    void setTimeStep(double dt, int substeps);
+    void setGravity(const Vec3& g);
+    void setDrag(double kd);
+    void setSolverSettings(const IntegratorSettings& solver);
+    void setConstraintSettings(const ConstraintSettings& constraints);
+
+    // History
+    bool canUndo() const { return history_.canUndo(); }
+    bool canRedo() const { return history_.canRedo(); }
+    void undo();
+    void redo();
+
+private:
+    template <class Change>
+    void edit(Change&& change);
+    void rebuild();
+    void restore(Scene scene);  // undo, redo: the settings stay the current ones
+    std::optional<Vec3> onPlane(const Ray& ray) const;
+    void beginGrab(Index particle, const Vec3& at);
+    void updateGrab(double dt);
+    void endGrab();
+    void beginMove(Index particle);
+    void moveTo(const Vec3& point);
+    void connect(Index from, const Ray& ray, const PickTolerance& tolerance);
+    void threadBead(Index particle);
+    void stepFrame(FrameReport& report);
+    double componentMass(Index particle) const;
+    NailConstraint* nailConstraintOn(Index particle);
+
+    Scene scene_;
+    std::unique_ptr<Simulation> simulation_;
+    UndoHistory history_;
+    Selection selection_;
+    NewElementSettings newElements_;
+    bool modified_ = false;
+
+    bool playing_ = false;
+    std::optional<Scene> beforePlay_;
+    std::optional<Tool> toolBeforePlay_;
+    std::string divergence_;
+    std::string status_;
+    double beforePlayTime_ = 0.0;
+
+    Tool tool_ = Tool::Particle;
+    Vec3 workPoint_ = Vec3::Zero();
+    Vec3 workNormal_ = Vec3::UnitZ();
+    Vec3 gesturePlanePoint_ = Vec3::Zero();
+    Gesture gesture_;
+    std::optional<Index> hovered_;
+    bool gestureMoved_ = false;
+    std::optional<Scene> beforeMove_;
+    Vec3 moveAnchor_ = Vec3::Zero();
+
+    MouseSpring* grabSpring_ = nullptr;  // owned by the simulation's particle system
+    Vec3 grabTargetBefore_ = Vec3::Zero();
+};
+
+}  // namespace tinkerbox

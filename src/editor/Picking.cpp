@@ -1,0 +1,105 @@
+#include "editor/Picking.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/RodConstraint.h"
+
+namespace tinkerbox {
+
+double distanceToRay(const Ray& ray, const Vec3& p, double* along) {
+    const double t = (p - ray.origin).dot(ray.direction);
+    if (along) *along = t;
+    return (p - (ray.origin + t * ray.direction)).norm();
+}
+
+std::optional<Vec3> intersectPlane(const Ray& ray, const Vec3& point, const Vec3& normal) {
+    const double denominator = ray.direction.dot(normal);
+    if (std::abs(denominator) < 1e-12) return std::nullopt;
+    const double t = (point - ray.origin).dot(normal) / denominator;
+    return ray.origin + t * ray.direction;
+}
+
+double segmentDistanceToRay(const Ray& ray, const Vec3& a, const Vec3& b, double* along) {
+    // Closest points of the line through the ray and the segment (clamped to the segment).
+    const Vec3 u = ray.direction, v = b - a, w = ray.origin - a;
+    const double uv = u.dot(v), vv = v.dot(v), uw = u.dot(w), vw = v.dot(w);
+    const double denominator = vv - uv * uv;  // |u| = 1
+    double s = denominator > 1e-12 ? (vw - uv * uw) / denominator : 0.0;
+    s = std::clamp(s, 0.0, 1.0);
+    const Vec3 onSegment = a + s * v;
+    return distanceToRay(ray, onSegment, along);
+}
+
+namespace {
+
+// Keeps the candidate closest to the ray, preferring the nearer one along it.
+struct Best {
+    std::optional<Index> index;
+    double distance = std::numeric_limits<double>::infinity();
+    double along = std::numeric_limits<double>::infinity();
+
+    void offer(Index i, double d, double t, const PickTolerance& tolerance) {
+        if (d > tolerance.at(t)) return;
+        const double slack = 1e-3 * tolerance.at(t);
+        if (d < distance - slack || (d <= distance + slack && t < along)) {
+            index = i;
+            distance = d;
+            along = t;
+        }
+    }
+};
+
+}  // namespace
+
+std::optional<Index> pickParticle(const Simulation& simulation, const Ray& ray, const PickTolerance& tolerance) {
+    const ParticleSystem& s = simulation.system();
+    Best best;
+    for (Index i = 0; i < s.particleCount(); ++i) {
+        double t;
+        const double d = distanceToRay(ray, s.position(i), &t);
+        best.offer(i, d, t, tolerance);
+    }
+    return best.index;
+}
+
+std::optional<Index> pickSpring(const Simulation& simulation, const Ray& ray, const PickTolerance& tolerance) {
+    const ParticleSystem& s = simulation.system();
+    Best best;
+    for (Index k = 0; k < s.springs().size(); ++k) {
+        const DampedSpring& spring = s.springs()[k];
+        double t;
+        const double d = segmentDistanceToRay(ray, s.position(spring.a), s.position(spring.b), &t);
+        best.offer(k, d, t, tolerance);
+    }
+    return best.index;
+}
+
+std::optional<Index> pickRod(const Simulation& simulation, const Ray& ray, const PickTolerance& tolerance) {
+    const ParticleSystem& s = simulation.system();
+    Best best;
+    for (Index k = 0; k < static_cast<Index>(s.constraints().size()); ++k) {
+        const ConstraintSpec spec = s.constraints()[k]->spec();
+        const RodSpec* rod = std::get_if<RodSpec>(&spec);
+        if (!rod) continue;
+        double t;
+        const double d = segmentDistanceToRay(ray, s.position(rod->a), s.position(rod->b), &t);
+        best.offer(k, d, t, tolerance);
+    }
+    return best.index;
+}
+
+std::optional<Index> pickWire(const std::vector<Wire>& wires, const Ray& ray, const PickTolerance& tolerance) {
+    Best best;
+    for (Index k = 0; k < static_cast<Index>(wires.size()); ++k) {
+        const Wire& w = wires[k];
+        const auto hit = intersectPlane(ray, w.center, w.normal);
+        if (!hit) continue;
+        const double d = std::abs((*hit - w.center).norm() - w.radius);
+        best.offer(k, d, (*hit - ray.origin).dot(ray.direction), tolerance);
+    }
+    return best.index;
+}
+
+}  // namespace tinkerbox

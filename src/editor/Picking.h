@@ -1,0 +1,40 @@
+#pragma once
+// Picking with a ray: what lies under the cursor, in 2D (a ray along -z) and in 3D alike.
+// The pick radius grows with distance along the ray, so that a perspective camera picks
+// by pixels.
+#include <optional>
+
+#include "core/Simulation.h"
+#include "scene/Scene.h"
+
+namespace tinkerbox {
+
+struct Ray {
+    Vec3 origin = Vec3::Zero();
+    Vec3 direction = -Vec3::UnitZ();  // unit length
+};
+
+struct PickTolerance {
+    double radius = 0.05;        // world units at the ray's origin
+    double perDistance = 0.0;    // growth per unit of distance along the ray (perspective)
+    double at(double distance) const { return radius + perDistance * std::max(0.0, distance); }
+};
+
+// Distance from point p to the ray, and how far along the ray its foot lies.
+double distanceToRay(const Ray& ray, const Vec3& p, double* along = nullptr);
+// Where the ray meets the plane through point with normal, if it does (not parallel).
+std::optional<Vec3> intersectPlane(const Ray& ray, const Vec3& point, const Vec3& normal);
+
+// The particle nearest the ray within the tolerance (the nearest to the camera among ties).
+std::optional<Index> pickParticle(const Simulation& simulation, const Ray& ray, const PickTolerance& tolerance);
+// The spring (index into the simulation's springs) whose segment passes nearest the ray.
+std::optional<Index> pickSpring(const Simulation& simulation, const Ray& ray, const PickTolerance& tolerance);
+// The rod constraint (index into the constraint list) likewise.
+std::optional<Index> pickRod(const Simulation& simulation, const Ray& ray, const PickTolerance& tolerance);
+// The wire whose circle passes nearest the point on its plane where the ray meets it.
+std::optional<Index> pickWire(const std::vector<Wire>& wires, const Ray& ray, const PickTolerance& tolerance);
+
+// Shortest distance between the ray and the segment ab, and the distance along the ray.
+double segmentDistanceToRay(const Ray& ray, const Vec3& a, const Vec3& b, double* along = nullptr);
+
+}  // namespace tinkerbox

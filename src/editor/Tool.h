@@ -1,0 +1,44 @@
+#pragma once
+// The editor's tools and the keys that choose them (seed 000's "Create, Attach, Drag, Nail").
+#include <array>
+#include <optional>
+#include <string_view>
+
+namespace tinkerbox {
+
+enum class Tool {
+    Particle,  // P: click on empty space adds a particle
+    Spring,    // S: press on a particle, drag, release on another (or on empty space: a new particle)
+    Rod,       // R: the same gesture makes a rod
+    Wire,      // W: press at the centre and drag the radius; click a particle to thread it as a bead
+    Nail,      // N: click a particle to toggle its nail
+    Grab,      // G: press on a particle to pull it with a mouse spring (the default while running)
+    Select,    // V: click selects, drag moves while paused
+};
+
+struct ToolInfo {
+    Tool tool;
+    char key;
+    std::string_view name;
+    std::string_view help;
+};
+
+inline constexpr std::array<ToolInfo, 7> kTools = {{
+    {Tool::Particle, 'P', "Particle", "Click on empty space to add a particle."},
+    {Tool::Spring, 'S', "Spring", "Drag from a particle to another (or to empty space for a new one)."},
+    {Tool::Rod, 'R', "Rod", "Drag from a particle to another: a rod that never stretches."},
+    {Tool::Wire, 'W', "Wire", "Press at a centre and drag the radius; then click particles to thread them."},
+    {Tool::Nail, 'N', "Nail", "Click a particle to nail it in place or free it."},
+    {Tool::Grab, 'G', "Grab", "Drag a particle with a mouse spring (right-drag grabs with any tool)."},
+    {Tool::Select, 'V', "Select", "Click to select (Shift adds), drag to move while paused, Delete removes."},
+}};
+
+inline const ToolInfo& toolInfo(Tool tool) { return kTools[static_cast<std::size_t>(tool)]; }
+
+inline std::optional<Tool> toolForKey(char key) {
+    for (const ToolInfo& t : kTools)
+        if (t.key == key) return t.tool;
+    return std::nullopt;
+}
+
+}  // namespace tinkerbox

@@ -1,0 +1,448 @@
+// The editor driven by synthetic input in world coordinates: every tool, undo and redo of
+// every edit, play, rewind and the divergence pause.
+#include "editor/Editor.h"
+
+#include <gtest/gtest.h>
+
+#include "core/RodConstraint.h"
+#include "scene/ExampleScenes.h"
+
+namespace tinkerbox {
+namespace {
+
+// A 2D pointer at (x, y): a ray straight down the z axis.
+Ray at(double x, double y) { return {Vec3(x, y, 10.0), -Vec3::UnitZ()}; }
+const PickTolerance kTolerance{0.1, 0.0};
+
+void click(Editor& e, double x, double y, PointerButton button = PointerButton::Left, bool shift = false) {
+    e.pointerDown(at(x, y), kTolerance, button, shift);
+    e.pointerUp(at(x, y), kTolerance);
+}
+
+void drag(Editor& e, Vec3 from, Vec3 to, PointerButton button = PointerButton::Left) {
+    e.pointerDown(at(from.x(), from.y()), kTolerance, button);
+    for (int k = 1; k <= 4; ++k) {
+        const Vec3 p = from + (to - from) * k / 4.0;
+        e.pointerMove(at(p.x(), p.y()), kTolerance);
+    }
+    e.pointerUp(at(to.x(), to.y()), kTolerance);
+}
+
+Scene zeroGravity() {
+    Scene s;
+    s.settings.gravity = Vec3::Zero();
+    return s;
+}
+
+// An editor with particles at (0, 0), (1, 0) and (0, 1), no gravity.
+Editor threeParticles() {
+    Editor e(zeroGravity());
+    e.setTool(Tool::Particle);
+    click(e, 0, 0);
+    click(e, 1, 0);
+    click(e, 0, 1);
+    return e;
+}
+
+TEST(Editor, ParticleToolAddsOnEmptySpaceOnly) {
+    Editor e;
+    e.setTool(Tool::Particle);
+    click(e, 1.5, -2.0);
+    ASSERT_EQ(e.scene().particles.size(), 1u);
+    EXPECT_EQ(e.scene().particles[0].position, Vec3(1.5, -2.0, 0.0));
+    EXPECT_EQ(e.simulation().system().particleCount(), 1);
+    click(e, 1.55, -2.0);  // on the particle: nothing new
+    EXPECT_EQ(e.scene().particles.size(), 1u);
+    EXPECT_TRUE(e.modified());
+}
+
+TEST(Editor, SpringToolConnectsTwoParticlesAtTheirDistance) {
+    Editor e = threeParticles();
+    e.setTool(Tool::Spring);
+    e.pointerDown(at(0, 0), kTolerance, PointerButton::Left);
+    e.pointerMove(at(0.5, 0.1), kTolerance);
+    EXPECT_EQ(e.gesture().kind, Gesture::Kind::Connect);  // the rubber band is drawn
+    EXPECT_EQ(e.gesture().current, Vec3(0.5, 0.1, 0.0));
+    e.pointerUp(at(1.02, 0), kTolerance);
+    ASSERT_EQ(e.scene().springs.size(), 1u);
+    const DampedSpring& s = e.scene().springs[0];
+    EXPECT_EQ(s.a, 0);
+    EXPECT_EQ(s.b, 1);
+    EXPECT_DOUBLE_EQ(s.restLength, 1.0);
+    EXPECT_EQ(s.stiffness, e.newElements().springStiffness);
+    EXPECT_EQ(e.gesture().kind, Gesture::Kind::None);
+}
+
+TEST(Editor, SpringReleasedOnEmptySpaceCreatesTheOtherEnd) {
+    Editor e = threeParticles();
+    e.setTool(Tool::Spring);
+    drag(e, {0, 1, 0}, {-2, 1, 0});
+    ASSERT_EQ(e.scene().particles.size(), 4u);
+    EXPECT_EQ(e.scene().particles[3].position, Vec3(-2, 1, 0));
+    ASSERT_EQ(e.scene().springs.size(), 1u);
+    EXPECT_EQ(e.scene().springs[0].a, 2);
+    EXPECT_EQ(e.scene().springs[0].b, 3);
+    EXPECT_DOUBLE_EQ(e.scene().springs[0].restLength, 2.0);
+    // One gesture, one undo step.
+    e.undo();
+    EXPECT_EQ(e.scene().particles.size(), 3u);
+    EXPECT_TRUE(e.scene().springs.empty());
+}
+
+TEST(Editor, ReleasingOnTheStartParticleMakesNothing) {
+    Editor e = threeParticles();
+    e.setTool(Tool::Spring);
+    drag(e, {0, 0, 0}, {0.03, 0, 0});
+    EXPECT_TRUE(e.scene().springs.empty());
+    EXPECT_EQ(e.scene().particles.size(), 3u);
+}
+
+TEST(Editor, RodToolMakesARodThatHoldsItsLength) {
+    Editor e = threeParticles();
+    e.setTool(Tool::Rod);
+    drag(e, {0, 0, 0}, {1, 0, 0});
+    ASSERT_EQ(e.scene().constraints.size(), 1u);
+    const RodSpec rod = std::get<RodSpec>(e.scene().constraints[0]);
+    EXPECT_EQ(rod.a, 0);
+    EXPECT_EQ(rod.b, 1);
+    EXPECT_DOUBLE_EQ(rod.length, 1.0);
+    // Pull one end: the rod keeps the distance.
+    e.simulation().system().setVelocity(1, Vec3(0, 3, 0));
+    e.setPlaying(true);
+    for (int f = 0; f < 60; ++f) e.advance();
+    const ParticleSystem& s = e.simulation().system();
+    EXPECT_NEAR((s.position(0) - s.position(1)).norm(), 1.0, 1e-4);
+}
+
+TEST(Editor, WireToolDrawsAWireAndThreadsBeads) {
+    Editor e(zeroGravity());
+    e.setTool(Tool::Particle);
+    click(e, 3, 0.5);
+    e.setTool(Tool::Wire);
+    click(e, 3, 0.45);  // no wire yet: nothing, and a hint
+    EXPECT_TRUE(e.scene().constraints.empty());
+    EXPECT_FALSE(e.status().empty());
+    drag(e, {0, 0, 0}, {2, 0, 0});
+    ASSERT_EQ(e.scene().wires.size(), 1u);
+    EXPECT_EQ(e.scene().wires[0].center, Vec3::Zero());
+    EXPECT_DOUBLE_EQ(e.scene().wires[0].radius, 2.0);
+    click(e, 3, 0.5);  // thread the particle: it moves onto the wire
+    ASSERT_EQ(e.scene().constraints.size(), 1u);
+    const WireSpec wire = std::get<WireSpec>(e.scene().constraints[0]);
+    EXPECT_EQ(wire.particle, 0);
+    EXPECT_DOUBLE_EQ(wire.radius, 2.0);
+    EXPECT_NEAR(e.scene().particles[0].position.norm(), 2.0, 1e-12);
+    EXPECT_NEAR(e.simulation().constraintError(), 0.0, 1e-12);
+}
+
+TEST(Editor, NailToolTogglesAndANailedParticleStays) {
+    Editor e;  // with gravity
+    e.setTool(Tool::Particle);
+    click(e, 0, 0);
+    e.setTool(Tool::Nail);
+    click(e, 0, 0);
+    EXPECT_TRUE(e.scene().particles[0].nailed);
+    e.setPlaying(true);
+    for (int f = 0; f < 30; ++f) e.advance();
+    EXPECT_EQ(e.simulation().system().position(0), Vec3::Zero());
+    e.setPlaying(false);
+    e.setTool(Tool::Nail);
+    click(e, 0, 0);
+    EXPECT_FALSE(e.scene().particles[0].nailed);
+}
+
+TEST(Editor, PlayMakesGrabTheToolUntilThePause) {
+    Editor e;
+    e.setTool(Tool::Spring);
+    e.setPlaying(true);
+    EXPECT_EQ(e.tool(), Tool::Grab);
+    e.setPlaying(false);
+    EXPECT_EQ(e.tool(), Tool::Spring);
+    e.setPlaying(true);
+    e.setTool(Tool::Select);  // a choice made while running stays
+    e.setPlaying(false);
+    EXPECT_EQ(e.tool(), Tool::Select);
+}
+
+TEST(Editor, GrabPullsWithAMouseSpringWhileRunning) {
+    Editor e = threeParticles();
+    e.setPlaying(true);
+    const std::size_t forces = e.simulation().system().forces().size();
+    e.pointerDown(at(1, 0), kTolerance, PointerButton::Left);
+    EXPECT_EQ(e.gesture().kind, Gesture::Kind::Grab);
+    EXPECT_EQ(e.simulation().system().forces().size(), forces + 1);  // the mouse spring
+    e.pointerMove(at(1, 2), kTolerance);
+    for (int f = 0; f < 60; ++f) e.advance();
+    EXPECT_GT(e.simulation().system().position(1).y(), 1.0);  // pulled toward the pointer
+    EXPECT_EQ(e.simulation().system().position(0), Vec3::Zero());  // the others did not move
+    e.pointerUp(at(1, 2), kTolerance);
+    EXPECT_EQ(e.simulation().system().forces().size(), forces);
+    EXPECT_FALSE(e.canUndo() && e.scene().particles[1].position.y() > 1.0);  // a grab is not an edit
+}
+
+TEST(Editor, RightDragGrabsWithAnyTool) {
+    Editor e = threeParticles();
+    e.setPlaying(true);
+    e.setTool(Tool::Spring);
+    e.pointerDown(at(0, 1), kTolerance, PointerButton::Right);
+    EXPECT_EQ(e.gesture().kind, Gesture::Kind::Grab);
+    e.pointerMove(at(2, 1), kTolerance);
+    for (int f = 0; f < 30; ++f) e.advance();
+    e.pointerUp(at(2, 1), kTolerance);
+    EXPECT_GT(e.simulation().system().position(2).x(), 0.5);
+    EXPECT_TRUE(e.scene().springs.empty());
+}
+
+TEST(Editor, GrabbingANailedParticleMovesIt) {
+    Editor e = threeParticles();
+    e.setTool(Tool::Nail);
+    click(e, 0, 0);
+    e.setPlaying(true);
+    e.pointerDown(at(0, 0), kTolerance, PointerButton::Left);
+    e.pointerMove(at(0.5, 0.5), kTolerance);
+    e.advance();
+    EXPECT_TRUE((e.simulation().system().position(0) - Vec3(0.5, 0.5, 0)).norm() < 1e-12);
+    e.pointerUp(at(0.5, 0.5), kTolerance);
+    EXPECT_EQ(e.simulation().system().velocity(0), Vec3::Zero());
+}
+
+TEST(Editor, SelectToolSelectsAndMovesWhilePausedInOneUndoStep) {
+    Editor e = threeParticles();
+    e.setTool(Tool::Select);
+    click(e, 1, 0);
+    EXPECT_EQ(e.selection().particles, std::set<Index>{1});
+    click(e, 0, 1, PointerButton::Left, true);  // shift adds
+    EXPECT_EQ(e.selection().particles, (std::set<Index>{1, 2}));
+    const std::size_t depth = e.canUndo();
+    drag(e, {1, 0, 0}, {1.5, 0.5, 0});  // moves both selected particles
+    EXPECT_EQ(e.scene().particles[1].position, Vec3(1.5, 0.5, 0));
+    EXPECT_EQ(e.scene().particles[2].position, Vec3(0.5, 1.5, 0));
+    EXPECT_EQ(e.scene().particles[0].position, Vec3::Zero());
+    e.undo();
+    EXPECT_EQ(e.scene().particles[1].position, Vec3(1, 0, 0));
+    EXPECT_EQ(e.scene().particles[2].position, Vec3(0, 1, 0));
+    EXPECT_TRUE(e.canUndo() == static_cast<bool>(depth));
+    click(e, 5, 5);  // empty space clears
+    EXPECT_TRUE(e.selection().empty());
+}
+
+TEST(Editor, SelectsSpringsRodsAndWires) {
+    Editor e = threeParticles();
+    e.setTool(Tool::Spring);
+    drag(e, {0, 0, 0}, {1, 0, 0});
+    e.setTool(Tool::Rod);
+    drag(e, {0, 0, 0}, {0, 1, 0});
+    e.setTool(Tool::Select);
+    click(e, 0.5, 0.02);
+    EXPECT_EQ(e.selection().springs, std::set<Index>{0});
+    click(e, 0.02, 0.5);
+    EXPECT_EQ(e.selection().constraints, std::set<Index>{0});
+}
+
+TEST(Editor, DeleteRemovesTheSelectionAndWhatHangsOnIt) {
+    Editor e = threeParticles();
+    e.setTool(Tool::Spring);
+    drag(e, {0, 0, 0}, {1, 0, 0});  // spring 0-1
+    drag(e, {1, 0, 0}, {0, 1, 0});  // spring 1-2
+    e.setTool(Tool::Rod);
+    drag(e, {0, 0, 0}, {0, 1, 0});  // rod 0-2
+    e.setTool(Tool::Select);
+    click(e, 0, 0);
+    e.deleteSelection();
+    // Particle 0 goes with the spring and the rod on it; the rest is renumbered.
+    ASSERT_EQ(e.scene().particles.size(), 2u);
+    EXPECT_EQ(e.scene().particles[0].position, Vec3(1, 0, 0));
+    ASSERT_EQ(e.scene().springs.size(), 1u);
+    EXPECT_EQ(e.scene().springs[0].a, 0);
+    EXPECT_EQ(e.scene().springs[0].b, 1);
+    EXPECT_TRUE(e.scene().constraints.empty());
+    EXPECT_TRUE(e.selection().empty());
+    e.undo();
+    EXPECT_EQ(e.scene().particles.size(), 3u);
+    EXPECT_EQ(e.scene().springs.size(), 2u);
+    EXPECT_EQ(e.scene().constraints.size(), 1u);
+    e.redo();
+    EXPECT_EQ(e.scene().particles.size(), 2u);
+}
+
+TEST(Editor, InspectorEditsAreUndoable) {
+    Editor e = threeParticles();
+    e.setTool(Tool::Spring);
+    drag(e, {0, 0, 0}, {1, 0, 0});
+    e.setTool(Tool::Rod);
+    drag(e, {0, 0, 0}, {0, 1, 0});
+    e.setParticleMass(2, 3.5);
+    e.setSpring(0, 250.0, 2.0, 1.5);
+    e.setRodLength(0, 0.8);
+    EXPECT_EQ(e.scene().particles[2].mass, 3.5);
+    EXPECT_EQ(e.simulation().system().mass(2), 3.5);
+    EXPECT_EQ(e.scene().springs[0].stiffness, 250.0);
+    EXPECT_EQ(e.scene().springs[0].restLength, 1.5);
+    EXPECT_EQ(std::get<RodSpec>(e.scene().constraints[0]).length, 0.8);
+    e.undo();
+    EXPECT_EQ(std::get<RodSpec>(e.scene().constraints[0]).length, 1.0);
+    e.undo();
+    EXPECT_EQ(e.scene().springs[0].stiffness, e.newElements().springStiffness);
+    e.undo();
+    EXPECT_EQ(e.scene().particles[2].mass, e.newElements().particleMass);
+    e.redo();
+    e.redo();
+    e.redo();
+    EXPECT_EQ(std::get<RodSpec>(e.scene().constraints[0]).length, 0.8);
+}
+
+TEST(Editor, EveryGestureEditUndoesAndRedoesExactly) {
+    Editor e(zeroGravity());
+    std::vector<Scene> states{e.currentScene()};
+    const auto record = [&] { states.push_back(e.currentScene()); };
+    e.setTool(Tool::Particle);
+    click(e, 0, 0);
+    record();
+    click(e, 1, 0);
+    record();
+    e.setTool(Tool::Spring);
+    drag(e, {0, 0, 0}, {1, 0, 0});
+    record();
+    e.setTool(Tool::Rod);
+    drag(e, {1, 0, 0}, {1, 1, 0});
+    record();
+    e.setTool(Tool::Nail);
+    click(e, 0, 0);
+    record();
+    e.setTool(Tool::Wire);
+    drag(e, {3, 0, 0}, {4, 0, 0});
+    record();
+    click(e, 1, 1);
+    record();
+    for (std::size_t k = states.size() - 1; k > 0; --k) {
+        ASSERT_TRUE(e.canUndo());
+        e.undo();
+        EXPECT_EQ(e.currentScene(), states[k - 1]) << "undo to state " << k - 1;
+    }
+    EXPECT_FALSE(e.canUndo());
+    for (std::size_t k = 1; k < states.size(); ++k) {
+        e.redo();
+        EXPECT_EQ(e.currentScene(), states[k]) << "redo to state " << k;
+    }
+    EXPECT_FALSE(e.canRedo());
+}
+
+TEST(Editor, UndoKeepsTheLiveSettings) {
+    Editor e = threeParticles();
+    e.setIntegrator("verlet");
+    e.setTimeStep(0.01, 3);
+    e.undo();
+    EXPECT_EQ(e.scene().particles.size(), 2u);
+    EXPECT_EQ(e.simulation().settings().integrator, "verlet");
+    EXPECT_EQ(e.simulation().substeps(), 3);
+}
+
+TEST(Editor, EditsWhileRunningKeepTheClockAndTheMotion) {
+    Editor e(findExampleScene("hanging-chain")->make());
+    e.setPlaying(true);
+    for (int f = 0; f < 30; ++f) e.advance();
+    const double t = e.simulation().time();
+    const Vec3 tip = e.simulation().system().position(e.simulation().system().particleCount() - 1);
+    e.setTool(Tool::Particle);
+    click(e, 5, 5);
+    EXPECT_DOUBLE_EQ(e.simulation().time(), t);
+    EXPECT_EQ(e.simulation().system().position(10), tip);
+    EXPECT_NE(e.simulation().system().velocity(10), Vec3::Zero());
+}
+
+TEST(Editor, RewindGoesBackToBeforePlayAndIsUndoable) {
+    Editor e(findExampleScene("hanging-chain")->make());
+    const Scene start = e.currentScene();
+    e.setPlaying(true);
+    for (int f = 0; f < 30; ++f) e.advance();
+    const Scene moved = e.currentScene();
+    ASSERT_TRUE(e.canRewind());
+    e.rewind();
+    EXPECT_FALSE(e.playing());
+    EXPECT_EQ(e.currentScene(), start);
+    EXPECT_DOUBLE_EQ(e.simulation().time(), 0.0);
+    e.undo();
+    EXPECT_EQ(e.currentScene().particles, moved.particles);
+}
+
+TEST(Editor, StepAdvancesOneFrameWhilePaused) {
+    Editor e(findExampleScene("hanging-chain")->make());
+    e.stepOnce();
+    EXPECT_DOUBLE_EQ(e.simulation().time(), e.simulation().settings().dt);
+    EXPECT_FALSE(e.playing());
+}
+
+TEST(Editor, DivergencePausesRollsBackAndSaysWhy) {
+    Scene stiff = findExampleScene("stiff-spring")->make();
+    stiff.settings.integrator = "euler";
+    Editor e(stiff);
+    e.setPlaying(true);
+    for (int f = 0; f < 60 && e.playing(); ++f) e.advance();
+    EXPECT_FALSE(e.playing());
+    EXPECT_NE(e.divergence().find("euler diverged"), std::string::npos);
+    EXPECT_TRUE(e.simulation().system().positions().allFinite());
+    EXPECT_LT(e.simulation().kineticEnergy(), 1e3);
+    e.dismissDivergence();
+    EXPECT_TRUE(e.divergence().empty());
+}
+
+TEST(Editor, InThreeDGesturesWorkOnThePlaneThroughTheParticle) {
+    // A camera looking along -x: the work plane faces it, through the pressed particle.
+    Scene s = zeroGravity();
+    s.particles.push_back({Vec3(0, 0, 2), Vec3::Zero(), 1.0, false});
+    Editor e(s);
+    e.setWorkPlane(Vec3::Zero(), Vec3::UnitX());
+    e.setTool(Tool::Spring);
+    const auto along = [](double y, double z) { return Ray{Vec3(10, y, z), -Vec3::UnitX()}; };
+    e.pointerDown(along(0, 2), kTolerance, PointerButton::Left);
+    e.pointerMove(along(1, 2), kTolerance);
+    e.pointerUp(along(1, 3), kTolerance);
+    ASSERT_EQ(e.scene().particles.size(), 2u);
+    EXPECT_TRUE((e.scene().particles[1].position - Vec3(0, 1, 3)).norm() < 1e-12);
+}
+
+TEST(Picking, FindsTheNearestParticleWithinTheTolerance) {
+    Scene s = zeroGravity();
+    s.particles = {{Vec3(0, 0, 0), Vec3::Zero(), 1.0, false}, {Vec3(0.15, 0, 0), Vec3::Zero(), 1.0, false}};
+    Editor e(s);
+    EXPECT_EQ(pickParticle(e.simulation(), at(0.1, 0), kTolerance), std::optional<Index>(1));
+    EXPECT_EQ(pickParticle(e.simulation(), at(0.02, 0), kTolerance), std::optional<Index>(0));
+    EXPECT_FALSE(pickParticle(e.simulation(), at(0.5, 0.5), kTolerance));
+}
+
+TEST(Picking, PrefersTheNearerOfTwoInLineAndGrowsWithDistance) {
+    Scene s = zeroGravity();
+    s.particles = {{Vec3(0, 0, -5), Vec3::Zero(), 1.0, false}, {Vec3(0, 0, 0), Vec3::Zero(), 1.0, false}};
+    Editor e(s);
+    const Ray ray{Vec3(0, 0, 10), -Vec3::UnitZ()};
+    EXPECT_EQ(pickParticle(e.simulation(), ray, kTolerance), std::optional<Index>(1));
+    // A perspective tolerance grows with distance: 0.01 + 0.01 t reaches 0.105 off the ray
+    // for both particles (t = 10 and 15); the nearer wins.
+    const Ray off{Vec3(0.105, 0, 10), -Vec3::UnitZ()};
+    EXPECT_FALSE(pickParticle(e.simulation(), off, {0.01, 0.0}));
+    EXPECT_EQ(pickParticle(e.simulation(), off, {0.01, 0.01}), std::optional<Index>(1));
+    // 0.12 off, only the farther one is within 0.01 + 0.01 t.
+    const Ray farther{Vec3(0.12, 0, 10), -Vec3::UnitZ()};
+    EXPECT_EQ(pickParticle(e.simulation(), farther, {0.01, 0.01}), std::optional<Index>(0));
+}
+
+TEST(Picking, SegmentsAndWires) {
+    const Ray ray{Vec3(0.5, 0.05, 10), -Vec3::UnitZ()};
+    EXPECT_NEAR(segmentDistanceToRay(ray, Vec3(0, 0, 0), Vec3(1, 0, 0)), 0.05, 1e-12);
+    EXPECT_NEAR(segmentDistanceToRay(ray, Vec3(2, 0, 0), Vec3(3, 0, 0)), std::hypot(1.5, 0.05), 1e-12);
+    const std::vector<Wire> wires{{Vec3::Zero(), 1.0, Vec3::UnitZ()}};
+    EXPECT_EQ(pickWire(wires, at(0, 1.05), kTolerance), std::optional<Index>(0));
+    EXPECT_FALSE(pickWire(wires, at(0, 0.5), kTolerance));
+}
+
+TEST(UndoHistory, KeepsWithinItsMemoryBudget) {
+    Scene big;
+    big.particles.resize(1000);
+    UndoHistory history(3 * UndoHistory::approximateBytes(big));
+    for (int k = 0; k < 10; ++k) history.recordBefore(big);
+    EXPECT_LE(history.undoDepth(), 3u);
+    EXPECT_GE(history.undoDepth(), 2u);
+}
+
+}  // namespace
+}  // namespace tinkerbox
