@@ -1,0 +1,13 @@
+#version 330 core
+// Plain triangles with a colour per vertex: the fills of planes.
+layout(location = 0) in vec3 position;
+layout(location = 1) in vec4 vertexColor;
+
+uniform mat4 viewProjection;
+
+out vec4 colorOut;
+
+void main() {
+    gl_Position = viewProjection * vec4(position, 1.0);
+    colorOut = vertexColor;
+}
