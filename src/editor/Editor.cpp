@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/Connectivity.h"
 #include "scene/SceneBuilder.h"
 
 namespace tinkerbox {
@@ -344,30 +345,10 @@ void Editor::threadBead(Index particle) {
 double Editor::componentMass(Index particle) const {
     // The mass of everything joined to the particle by springs or constraints.
     const ParticleSystem& s = simulation_->system();
-    std::vector<std::vector<Index>> neighbours(s.particleCount());
-    const auto join = [&](Index a, Index b) {
-        neighbours[a].push_back(b);
-        neighbours[b].push_back(a);
-    };
-    for (const DampedSpring& spring : s.springs().springs()) join(spring.a, spring.b);
-    for (const auto& c : s.constraints()) {
-        const std::vector<Index> ps = c->particles();
-        for (std::size_t k = 1; k < ps.size(); ++k) join(ps[0], ps[k]);
-    }
-    std::vector<char> seen(s.particleCount(), 0);
-    std::vector<Index> stack{particle};
-    seen[particle] = 1;
+    const std::vector<Index> labels = componentLabels(s);
     double mass = 0.0;
-    while (!stack.empty()) {
-        const Index i = stack.back();
-        stack.pop_back();
-        if (!s.isNailed(i)) mass += s.mass(i);
-        for (Index j : neighbours[i])
-            if (!seen[j]) {
-                seen[j] = 1;
-                stack.push_back(j);
-            }
-    }
+    for (Index i = 0; i < s.particleCount(); ++i)
+        if (labels[i] == labels[particle] && !s.isNailed(i)) mass += s.mass(i);
     return std::max(mass, s.mass(particle));
 }
 
