@@ -2,7 +2,10 @@
 
 #include <array>
 #include <cmath>
+#include <numbers>
 #include <string>
+
+#include "scene/SceneBuilder.h"
 
 namespace tinkerbox {
 
@@ -110,6 +113,7 @@ Scene beadOnWire() {
     s.particles[centre].nailed = true;
     const Index penalty = addParticle(s, right + offset);
     s.springs.push_back({centre, penalty, 200.0, 0.5, 1.0});
+    s.wires.push_back({right, 1.0, Vec3::UnitZ()});  // drawn only: the wire the penalty bead should follow
     return s;
 }
 
@@ -163,8 +167,8 @@ Scene ropeBridge() {
     Scene s;
     s.name = "Rope bridge";
     s.description =
-        "A deck of rods hanging from a cable of rods by springs, both nailed at the banks. Drag the deck to make "
-        "it sway.";
+        "A deck of rods hanging from a cable of rods by springs, both nailed at the banks. The deck starts with a "
+        "bounce; drag it to make it sway.";
     s.settings.integrator = "rk4";
     s.settings.substeps = 4;
     s.settings.integratorSubsteps = {{"euler", 16}};  // the 300 N/m hangers blow explicit Euler up at 4
@@ -176,6 +180,8 @@ Scene ropeBridge() {
         const double sag = 1.0 - (x / 3.0) * (x / 3.0);
         cable[i] = addParticle(s, {x, 1.0 - 0.6 * sag, 0.0}, 0.2);
         deck[i] = addParticle(s, {x, -0.5 - 0.2 * sag, 0.0}, 0.5);
+        // A push up in the deck's first mode, off centre so that it also rocks.
+        s.particles[deck[i]].velocity = Vec3(0.0, 1.5 * std::sin(std::numbers::pi * (x + 3.0) / 6.0) * (1.0 + x / 6.0), 0.0);
     }
     for (int i = 0; i < segments; ++i) {
         addRod(s, cable[i], cable[i + 1]);
@@ -183,6 +189,10 @@ Scene ropeBridge() {
     }
     for (Index end : {cable.front(), cable.back(), deck.front(), deck.back()}) addNail(s, end);
     for (int i = 1; i < segments; ++i) addSpring(s, cable[i], deck[i], 300.0, 1.0);
+    // Rods do not stretch: keep the part of the push they allow (J v = 0, seed 000 ch. F).
+    const auto model = buildSimulation(s);
+    model->system().constrainVelocities();
+    for (Index i = 0; i < model->system().particleCount(); ++i) s.particles[i].velocity = model->system().velocity(i);
     return s;
 }
 
