@@ -1,5 +1,6 @@
 // tinkerbox-sim: the headless runner, validator and benchmark.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 
 #include "cli/Bench.h"
@@ -26,18 +27,23 @@ const CLI::Validator kIntegratorName(
     },
     "INTEGRATOR", "integrator");
 
+// A built-in example, or a benchmark scene (to open in the app and watch what bench measures).
 int exportExample(const std::string& name, const std::string& out) {
-    const ExampleScene* example = findExampleScene(name);
-    if (!example) {
-        std::cerr << "error: no example scene '" << name << "' (tinkerbox-sim examples lists them)\n";
+    Scene scene;
+    if (const ExampleScene* example = findExampleScene(name)) {
+        scene = example->make();
+    } else if (const auto names = benchmarkSceneNames(); std::ranges::find(names, name) != names.end()) {
+        scene = makeBenchmarkScene(name);
+    } else {
+        std::cerr << "error: no example or benchmark scene '" << name << "' (tinkerbox-sim examples lists them)\n";
         return 1;
     }
     if (out.empty()) {
-        std::cout << serializeScene(example->make());
+        std::cout << serializeScene(scene);
         return 0;
     }
     try {
-        saveScene(example->make(), out);
+        saveScene(scene, out);
     } catch (const std::exception& e) {
         std::cerr << "error: " << e.what() << '\n';
         return 1;
@@ -80,7 +86,7 @@ int main(int argc, char** argv) {
 
     BenchOptions bench;
     CLI::App* benchCmd = app.add_subcommand("bench", "Benchmark the built-in scenes with each integrator (CSV)");
-    benchCmd->add_option("--scene", bench.scenes, "cloth-32, cloth-64, cloth-128, chain-1000 (repeatable; default all)")
+    benchCmd->add_option("--scene", bench.scenes, "Benchmark scene (repeatable; default all)")
         ->check(CLI::IsMember(benchmarkSceneNames()));
     benchCmd->add_option("--integrator", bench.integrators, "Integrator (repeatable; default all)")->check(kIntegratorName);
     benchCmd->add_option("--cg-tolerance", bench.solver.implicitSolver.tolerance,
@@ -95,9 +101,9 @@ int main(int argc, char** argv) {
                          "Wall-time cap per case; each is timed over its first simulated second (default 2)")
         ->check(CLI::PositiveNumber);
 
-    CLI::App* examplesCmd = app.add_subcommand("examples", "List the built-in example scenes");
+    CLI::App* examplesCmd = app.add_subcommand("examples", "List the built-in example and benchmark scenes");
     std::string exampleName, exampleOut;
-    CLI::App* exampleCmd = app.add_subcommand("example", "Write a built-in example scene as JSON");
+    CLI::App* exampleCmd = app.add_subcommand("example", "Write a built-in example or benchmark scene as JSON");
     exampleCmd->add_option("name", exampleName, "Example name (see: tinkerbox-sim examples)")->required();
     exampleCmd->add_option("--out,-o", exampleOut, "File to write (default: standard output)");
 
@@ -119,6 +125,7 @@ int main(int argc, char** argv) {
     if (*benchCmd) return runBench(bench);
     if (*examplesCmd) {
         for (const ExampleScene& e : exampleScenes()) std::cout << e.category << '\t' << e.name << '\n';
+        for (const std::string& name : benchmarkSceneNames()) std::cout << "Benchmark\t" << name << '\n';
         return 0;
     }
     if (*exampleCmd) return exportExample(exampleName, exampleOut);

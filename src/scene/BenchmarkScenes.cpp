@@ -21,7 +21,9 @@ Scene cloth(int n) {
     o.shearStiffness = 100.0;
     o.bendStiffness = 20.0;
     o.damping = 0.01;
-    return makeCloth(o);
+    Scene s = makeCloth(o);
+    s.settings.integrator = "implicit-euler";  // what the scene opens with: one stable step per frame
+    return s;
 }
 
 Scene chain(int links) {
@@ -31,7 +33,9 @@ Scene chain(int links) {
     o.totalMass = kParticleMass * links;
     o.stiffness = 500.0;
     o.damping = 0.01;
-    return makeHangingChain(o);
+    Scene s = makeHangingChain(o);
+    s.settings.integrator = "implicit-euler";
+    return s;
 }
 
 // n x n particles joined by rods to their right and lower neighbours (2 n (n - 1) rods),

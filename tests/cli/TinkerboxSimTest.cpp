@@ -178,6 +178,10 @@ TEST_F(TinkerboxSim, ExampleWritesALoadableScene) {
     ASSERT_EQ(sim("example bouncing-particles -o " + (dir_ / "b.json").string()).exitCode, 0);
     EXPECT_EQ(loadScene(dir_ / "b.json").planes.size(), 3u);
     EXPECT_EQ(sim("example no-such-scene").exitCode, 1);
+    // Benchmark scenes too, to open in the app what bench measures.
+    EXPECT_NE(list.out.find("Benchmark\tcloth-64\n"), std::string::npos) << list.out;
+    ASSERT_EQ(sim("example cloth-32 -o " + (dir_ / "c.json").string()).exitCode, 0);
+    EXPECT_EQ(loadScene(dir_ / "c.json").particles.size(), 32u * 32u);
 }
 
 // A constrained scene: the constraint_error column is the model's (nonzero, small), and the
