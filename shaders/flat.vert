@@ -1,5 +1,6 @@
 #version 330 core
-// Plain triangles with a colour per vertex: the fills of planes.
+// Plain triangles and lines with a colour per vertex: the fills of planes, and the thin
+// segments of dense models.
 layout(location = 0) in vec3 position;
 layout(location = 1) in vec4 vertexColor;
 

@@ -95,6 +95,15 @@ void instanceAttribute(GLuint index, GLint count, GLsizei stride, std::size_t of
     glVertexAttribDivisor(index, 1);
 }
 
+// Dense models (a 64 x 64 cloth has 24k springs) draw their thin solid segments as 1-pixel
+// GL_LINES instead of antialiased quads: llvmpipe's cost there is per primitive, not per
+// pixel, and a line is one primitive where a quad is two triangles (the cloth draws in
+// 18 ms as quads, 8 ms as lines). At that density the missing antialiasing does not show.
+constexpr std::size_t kDenseSegmentCount = 4000;
+constexpr float kThinSegmentPixels = 1.5f;
+
+bool isThin(float width, bool dashed) { return width <= kThinSegmentPixels && !dashed; }
+
 constexpr Color kGridMinor{0.55f, 0.60f, 0.68f, 0.07f};
 constexpr Color kGridMajor{0.55f, 0.60f, 0.68f, 0.18f};
 constexpr Color kAxis{0.55f, 0.60f, 0.68f, 0.40f};
@@ -198,6 +207,7 @@ struct Renderer::Impl {
     std::vector<DiscVertex> discs;
     std::vector<SegmentVertex> segments;
     std::vector<FlatVertex> triangles;
+    std::vector<FlatVertex> lines;  // thin segments of dense models, two vertices each
 
     ~Impl() {
         glDeleteProgram(discProgram);
@@ -292,7 +302,20 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
 
     r.segments.clear();
     r.triangles.clear();
+    r.lines.clear();
+    const bool dense = static_cast<std::size_t>(std::count_if(frame.segments.begin(), frame.segments.end(), [](const SegmentInstance& s) {
+                           return isThin(s.width, s.dashed);
+                       })) > kDenseSegmentCount;
     const auto addSegment = [&](const Vec3& a, const Vec3& b, float width, const Color& color, bool dashed) {
+        if (dense && isThin(width, dashed)) {
+            FlatVertex v;
+            put(v.color, color);
+            put(v.position, a);
+            r.lines.push_back(v);
+            put(v.position, b);
+            r.lines.push_back(v);
+            return;
+        }
         SegmentVertex v;
         put(v.a, a);
         put(v.b, b);
@@ -339,6 +362,15 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
         }
     }
     for (const SegmentInstance& s : frame.segments) addSegment(s.a, s.b, s.width, s.color, s.dashed);
+    if (!r.lines.empty()) {
+        glUseProgram(r.flatProgram);
+        glUniformMatrix4fv(glGetUniformLocation(r.flatProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
+        glBindBuffer(GL_ARRAY_BUFFER, r.flatVertices);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(r.lines.size() * sizeof(FlatVertex)), r.lines.data(),
+                     GL_STREAM_DRAW);
+        glBindVertexArray(r.flatVao);
+        glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(r.lines.size()));
+    }
     if (!r.segments.empty()) {
         glUseProgram(r.segmentProgram);
         glUniformMatrix4fv(glGetUniformLocation(r.segmentProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
