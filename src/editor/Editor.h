@@ -59,6 +59,7 @@ public:
     const Simulation& simulation() const { return *simulation_; }
     bool modified() const { return modified_; }
     void markSaved() { modified_ = false; }
+    void markUnsaved() { modified_ = true; }  // e.g. a restored autosave: saved nowhere the user chose
 
     // Running
     bool playing() const { return playing_; }

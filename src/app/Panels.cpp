@@ -1,0 +1,501 @@
+// The ImGui panels of the app: menu, tools, solver, scenes, inspector, stats, banners.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "app/App.h"
+#include "core/Integrator.h"
+#include "scene/ExampleScenes.h"
+
+namespace tinkerbox {
+
+namespace {
+
+constexpr float kSideWidth = 310.0f;  // App.cpp frames the model between the side panels
+
+std::filesystem::path assetScenes() { return std::filesystem::path(TINKERBOX_ASSET_DIR) / "scenes"; }
+
+bool inputDouble(const char* label, double& value, double step, const char* format) {
+    return ImGui::InputDouble(label, &value, step, step * 10.0, format);
+}
+
+void helpMarker(const char* text) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+        ImGui::TextUnformatted(text);
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
+}  // namespace
+
+void App::drawUi() {
+    drawMenu();
+    drawToolbar();
+    drawSolverPanel();
+    drawScenesPanel();
+    drawInspector();
+    drawStats();
+    drawBanners();
+    drawFileDialogs();
+    if (showHelp_) drawHelp();
+}
+
+void App::drawMenu() {
+    if (!ImGui::BeginMainMenuBar()) return;
+    if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("New", "Ctrl+N")) unlessUnsaved("start a new scene", [this] { newScene(); });
+        if (ImGui::MenuItem("Open...", "Ctrl+O")) unlessUnsaved("open another scene", [this] { openDialog_ = true; });
+        if (ImGui::BeginMenu("Open recent", !settings_.recentFiles.empty())) {
+            for (const std::string& file : settings_.recentFiles)
+                if (ImGui::MenuItem(file.c_str())) unlessUnsaved("open " + file, [this, file] { openFile(file); });
+            ImGui::EndMenu();
+        }
+        if (ImGui::MenuItem("Save", "Ctrl+S")) save();
+        if (ImGui::MenuItem("Save as...", "Ctrl+Shift+S")) saveDialog_ = true;
+        if (ImGui::MenuItem("Screenshot", "F12")) screenshot("");
+        ImGui::Separator();
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) unlessUnsaved("quit", [this] { quit(); });
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Edit")) {
+        if (ImGui::MenuItem("Undo", "Ctrl+Z", false, editor_.canUndo())) editor_.undo();
+        if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, editor_.canRedo())) editor_.redo();
+        if (ImGui::MenuItem("Delete selection", "Delete", false, !editor_.selection().empty())) editor_.deleteSelection();
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Simulation")) {
+        if (ImGui::MenuItem(editor_.playing() ? "Pause" : "Play", "Space")) editor_.togglePlaying();
+        if (ImGui::MenuItem("Step", ".", false, !editor_.playing())) editor_.stepOnce();
+        if (ImGui::MenuItem("Back to before play", "Backspace", false, editor_.canRewind())) editor_.rewind();
+        ImGui::Separator();
+        int key = 1;
+        for (std::string_view name : integratorNames()) {
+            const std::string shortcut = std::to_string(key++);
+            if (ImGui::MenuItem(std::string(name).c_str(), shortcut.c_str(), editor_.simulation().settings().integrator == name))
+                chooseIntegrator(std::string(name));
+        }
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+        if (ImGui::MenuItem("3D orbit view", "C", camera_.mode() == Camera::Mode::ThreeD))
+            camera_.setMode(camera_.mode() == Camera::Mode::TwoD ? Camera::Mode::ThreeD : Camera::Mode::TwoD);
+        if (ImGui::MenuItem("Frame the model", "Home")) frameView();
+        if (ImGui::MenuItem("Keys and mouse", "F1", showHelp_)) showHelp_ = !showHelp_;
+        ImGui::EndMenu();
+    }
+    ImGui::EndMainMenuBar();
+}
+
+void App::drawToolbar() {
+    const float top = ImGui::GetFrameHeight();
+    ImGui::SetNextWindowPos(ImVec2(kSideWidth + 10.0f, top + 6.0f), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(0.85f);
+    ImGui::Begin("Tools", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
+                     ImGuiWindowFlags_NoSavedSettings);
+    for (const ToolInfo& t : kTools) {
+        const bool active = editor_.tool() == t.tool;
+        if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        const std::string label = std::string(1, t.key) + " " + std::string(t.name);
+        if (ImGui::Button(label.c_str())) editor_.setTool(t.tool);
+        if (active) ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(t.help).c_str());
+        ImGui::SameLine();
+    }
+    ImGui::Text("|");
+    ImGui::SameLine();
+    if (ImGui::Button(editor_.playing() ? "Pause (Space)" : "Play (Space)")) editor_.togglePlaying();
+    ImGui::SameLine();
+    if (ImGui::Button("Step (.)")) editor_.stepOnce();
+    ImGui::SameLine();
+    if (ImGui::Button("Back (Bksp)")) editor_.rewind();
+    ImGui::End();
+}
+
+void App::drawSolverPanel() {
+    const float top = ImGui::GetFrameHeight();
+    ImGui::SetNextWindowPos(ImVec2(0.0f, top), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(kSideWidth, 430.0f), ImGuiCond_FirstUseEver);
+    ImGui::Begin("Solver");
+    ImGui::PushItemWidth(-130.0f);  // room for the labels on the right
+    SimulationSettings s = editor_.simulation().settings();
+
+    int current = 0;
+    const auto names = integratorNames();
+    for (int i = 0; i < static_cast<int>(names.size()); ++i)
+        if (names[i] == s.integrator) current = i;
+    if (ImGui::BeginCombo("integrator", s.integrator.c_str())) {
+        for (int i = 0; i < static_cast<int>(names.size()); ++i) {
+            const std::string label = std::to_string(i + 1) + "  " + std::string(names[i]);
+            if (ImGui::Selectable(label.c_str(), i == current)) chooseIntegrator(std::string(names[i]));
+        }
+        ImGui::EndCombo();
+    }
+    double dt = s.dt;
+    int substeps = editor_.simulation().substeps();
+    if (inputDouble("dt (s)", dt, 0.001, "%.5f") && dt > 0.0) editor_.setTimeStep(dt, substeps);
+    if (ImGui::InputInt("substeps", &substeps) && substeps >= 1) editor_.setTimeStep(s.dt, substeps);
+    float scale = static_cast<float>(timeScale_);
+    if (ImGui::SliderFloat("time scale", &scale, 0.05f, 1.0f, "%.2f")) timeScale_ = scale;
+    helpMarker("Slow motion: simulated time per frame, as a fraction of dt.");
+    float gravity[3] = {static_cast<float>(s.gravity.x()), static_cast<float>(s.gravity.y()),
+                        static_cast<float>(s.gravity.z())};
+    if (ImGui::DragFloat3("gravity", gravity, 0.05f)) editor_.setGravity(Vec3(gravity[0], gravity[1], gravity[2]));
+    double drag = s.drag;
+    if (inputDouble("drag", drag, 0.01, "%.3f") && drag >= 0.0) editor_.setDrag(drag);
+
+    if (ImGui::CollapsingHeader("implicit-euler", ImGuiTreeNodeFlags_DefaultOpen)) {
+        IntegratorSettings solver = s.solver;
+        bool changed = inputDouble("CG tolerance", solver.implicitSolver.tolerance, 1e-5, "%.1e");
+        changed |= ImGui::InputInt("CG max iter.", &solver.implicitSolver.maxIterations);
+        helpMarker("Implicit Euler solves (M - h dF/dv - h^2 dF/dx) dv = h (F + h dF/dx v) with conjugate "
+                   "gradients, stopping at this relative residual or iteration count (seed 000 ch. D).");
+        if (changed && solver.implicitSolver.tolerance > 0.0 && solver.implicitSolver.maxIterations > 0)
+            editor_.setSolverSettings(solver);
+    }
+    if (ImGui::CollapsingHeader("adaptive")) {
+        IntegratorSettings solver = s.solver;
+        if (inputDouble("tolerance", solver.adaptiveTolerance, 1e-7, "%.1e") && solver.adaptiveTolerance > 0.0)
+            editor_.setSolverSettings(solver);
+    }
+    if (ImGui::CollapsingHeader("constraints", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ConstraintSettings c = s.constraints;
+        bool changed = inputDouble("feedback ks", c.ks, 10.0, "%.1f");
+        changed |= inputDouble("feedback kd", c.kd, 1.0, "%.1f");
+        helpMarker("Feedback that pulls drifting constraints back: the ks C + kd Cdot terms inside the "
+                   "multiplier solve (seed 000 ch. F).");
+        changed |= inputDouble("solve tolerance", c.solver.tolerance, 1e-7, "%.1e");
+        changed |= ImGui::InputInt("solve max iter.", &c.solver.maxIterations);
+        helpMarker("The Lagrange multipliers solve J W J^T lambda = -Jdot qdot - J W Q - ks C - kd Cdot with "
+                   "conjugate gradients, to this relative residual.");
+        changed |= ImGui::Checkbox("warm start", &c.warmStart);
+        if (changed && c.ks >= 0.0 && c.kd >= 0.0 && c.solver.tolerance > 0.0 && c.solver.maxIterations > 0)
+            editor_.setConstraintSettings(c);
+    }
+    if (ImGui::CollapsingHeader("new springs and particles")) {
+        NewElementSettings& n = editor_.newElements();
+        inputDouble("particle mass", n.particleMass, 0.1, "%.3f");
+        inputDouble("spring stiffness", n.springStiffness, 10.0, "%.1f");
+        inputDouble("spring damping", n.springDamping, 0.1, "%.2f");
+        n.particleMass = std::max(n.particleMass, 1e-6);
+        n.springStiffness = std::max(n.springStiffness, 0.0);
+        n.springDamping = std::max(n.springDamping, 0.0);
+    }
+    ImGui::PopItemWidth();
+    ImGui::End();
+}
+
+void App::drawScenesPanel() {
+    const float top = ImGui::GetFrameHeight();
+    ImGui::SetNextWindowPos(ImVec2(0.0f, top + 440.0f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(kSideWidth, 330.0f), ImGuiCond_FirstUseEver);
+    ImGui::Begin("Scenes");
+    std::map<std::string_view, std::vector<const ExampleScene*>> byCategory;
+    for (const ExampleScene& e : exampleScenes()) byCategory[e.category].push_back(&e);
+    for (const auto& [category, examples] : byCategory) {
+        if (!ImGui::TreeNodeEx(std::string(category).c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
+        for (const ExampleScene* e : examples)
+            if (ImGui::Selectable(std::string(e->name).c_str(), documentLabel_ == e->name))
+                unlessUnsaved("open " + std::string(e->name), [this, name = std::string(e->name)] { openExample(name); });
+        ImGui::TreePop();
+    }
+    if (ImGui::TreeNode("Files in assets/scenes")) {
+        std::error_code error;
+        std::vector<std::filesystem::path> files;
+        for (const auto& entry : std::filesystem::directory_iterator(assetScenes(), error))
+            if (entry.path().extension() == ".json") files.push_back(entry.path());
+        std::sort(files.begin(), files.end());
+        for (const auto& file : files)
+            if (ImGui::Selectable(file.filename().string().c_str()))
+                unlessUnsaved("open " + file.filename().string(), [this, file] { openFile(file); });
+        ImGui::TreePop();
+    }
+    ImGui::End();
+}
+
+void App::drawInspector() {
+    ImGuiIO& io = ImGui::GetIO();
+    const float top = ImGui::GetFrameHeight();
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kSideWidth, top), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(kSideWidth, 230.0f), ImGuiCond_FirstUseEver);
+    ImGui::Begin("Inspector");
+    const Selection& sel = editor_.selection();
+    const Scene& scene = editor_.scene();
+    if (sel.empty()) {
+        ImGui::TextWrapped("Select with V: a particle, a spring, a rod or a wire.");
+    }
+    if (sel.particles.size() == 1) {
+        const Index i = *sel.particles.begin();
+        const ParticleSystem& s = editor_.simulation().system();
+        ImGui::Text("Particle %ld", static_cast<long>(i));
+        const Vec3 x = s.position(i), v = s.velocity(i);
+        ImGui::Text("position %.3f %.3f %.3f", x.x(), x.y(), x.z());
+        ImGui::Text("velocity %.3f %.3f %.3f", v.x(), v.y(), v.z());
+        double mass = scene.particles[i].mass;
+        inputDouble("mass (kg)", mass, 0.1, "%.4f");
+        if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setParticleMass(i, mass);
+        ImGui::Text(s.isNailed(i) ? "nailed (the N tool frees it)" : "free (the N tool nails it)");
+    } else if (sel.particles.size() > 1) {
+        ImGui::Text("%zu particles selected", sel.particles.size());
+    }
+    if (sel.springs.size() == 1) {
+        const Index k = *sel.springs.begin();
+        DampedSpring spring = scene.springs[k];
+        ImGui::Text("Spring %ld (%ld - %ld)", static_cast<long>(k), static_cast<long>(spring.a), static_cast<long>(spring.b));
+        bool done = false;
+        inputDouble("stiffness (N/m)", spring.stiffness, 10.0, "%.2f");
+        done |= ImGui::IsItemDeactivatedAfterEdit();
+        inputDouble("damping (N s/m)", spring.damping, 0.1, "%.3f");
+        done |= ImGui::IsItemDeactivatedAfterEdit();
+        inputDouble("rest length (m)", spring.restLength, 0.05, "%.4f");
+        done |= ImGui::IsItemDeactivatedAfterEdit();
+        if (done) editor_.setSpring(k, spring.stiffness, spring.damping, spring.restLength);
+    }
+    if (sel.constraints.size() == 1) {
+        const Index k = *sel.constraints.begin();
+        if (const auto* rod = std::get_if<RodSpec>(&scene.constraints[k])) {
+            double length = rod->length;
+            ImGui::Text("Rod %ld (%ld - %ld)", static_cast<long>(k), static_cast<long>(rod->a), static_cast<long>(rod->b));
+            inputDouble("length (m)", length, 0.05, "%.4f");
+            if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setRodLength(k, length);
+        }
+    }
+    if (sel.wires.size() == 1) {
+        const Wire& w = scene.wires[*sel.wires.begin()];
+        ImGui::Text("Wire: radius %.3f m", w.radius);
+    }
+    if (!sel.empty() && ImGui::Button("Delete (Del)")) editor_.deleteSelection();
+    ImGui::End();
+}
+
+void App::drawStats() {
+    ImGuiIO& io = ImGui::GetIO();
+    const float top = ImGui::GetFrameHeight();
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kSideWidth, top + 240.0f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(kSideWidth, 360.0f), ImGuiCond_FirstUseEver);
+    ImGui::Begin("Stats");
+    Simulation& sim = editor_.simulation();
+    const ParticleSystem& s = sim.system();
+    ImGui::Text("t = %.3f s   %s", sim.time(), editor_.playing() ? "running" : "paused");
+    ImGui::Text("%ld particles, %ld springs", static_cast<long>(s.particleCount()), static_cast<long>(s.springs().size()));
+    ImGui::Text("sim %.2f ms  draw %.2f ms  %.0f fps", stats_.simulationMs, stats_.renderMs, stats_.fps);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Per frame: simulating (all substeps), drawing (model and panels), frames per second.");
+    const FrameReport& r = stats_.last;
+    if (sim.settings().integrator == "implicit-euler")
+        ImGui::Text("CG %d iterations (residual %.1e)", r.integrator.linearSolve.iterations,
+                    r.integrator.linearSolve.relativeResidual);
+    if (!s.constraints().empty()) {
+        const ConstraintSolveStats& c = s.constraintSolver().stats();
+        ImGui::Text("%zu constraints, error %.2e", s.constraints().size(), sim.constraintError());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("The largest |C|: relative to the length of rods and the radius of wires; in metres for nails, pins and sliders.");
+        ImGui::Text("multipliers: %.1f CG iterations/solve", c.solves ? static_cast<double>(c.iterations) / c.solves : 0.0);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Averaged over the %ld solves since the model was built.", c.solves);
+    }
+    if (!r.integrator.stepSizes.empty()) {
+        const auto [low, high] = std::minmax_element(r.integrator.stepSizes.begin(), r.integrator.stepSizes.end());
+        ImGui::Text("adaptive: %zu steps, h %.2e .. %.2e", r.integrator.stepSizes.size(), *low, *high);
+    }
+    if (r.contacts > 0) ImGui::Text("%d plane contacts", r.contacts);
+
+    // Energy: kinetic, potential and total on one scale.
+    ImGui::Separator();
+    ImGui::Text("energy (J), last %zu frames", total_.size());
+    if (!total_.empty()) {
+        float low = INFINITY, high = -INFINITY;
+        for (const auto* series : {&kinetic_, &potential_, &total_})
+            for (float v : *series) {
+                low = std::min(low, v);
+                high = std::max(high, v);
+            }
+        if (high - low < 1e-6f) {
+            low -= 0.5f;
+            high += 0.5f;
+        }
+        const ImVec2 size(ImGui::GetContentRegionAvail().x, 120.0f);
+        const ImVec2 origin = ImGui::GetCursorScreenPos();
+        ImDrawList* draw = ImGui::GetWindowDrawList();
+        draw->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(20, 22, 26, 255));
+        const auto plot = [&](const std::vector<float>& series, ImU32 color) {
+            if (series.size() < 2) return;
+            std::vector<ImVec2> points;
+            for (std::size_t i = 0; i < series.size(); ++i)
+                points.emplace_back(origin.x + size.x * static_cast<float>(i) / static_cast<float>(std::max<std::size_t>(series.size(), 2) - 1),
+                                    origin.y + size.y * (1.0f - (series[i] - low) / (high - low)));
+            draw->AddPolyline(points.data(), static_cast<int>(points.size()), color, 0, 1.5f);
+        };
+        plot(kinetic_, IM_COL32(255, 120, 90, 255));
+        plot(potential_, IM_COL32(90, 170, 255, 255));
+        plot(total_, IM_COL32(235, 235, 235, 255));
+        // The vertical scale, at the corners.
+        char label[32];
+        std::snprintf(label, sizeof label, "%.3g", high);
+        draw->AddText(ImVec2(origin.x + 3.0f, origin.y + 1.0f), IM_COL32(150, 150, 150, 255), label);
+        std::snprintf(label, sizeof label, "%.3g", low);
+        draw->AddText(ImVec2(origin.x + 3.0f, origin.y + size.y - ImGui::GetFontSize() - 1.0f), IM_COL32(150, 150, 150, 255), label);
+        ImGui::Dummy(size);
+        ImGui::TextColored(ImVec4(1.0f, 0.47f, 0.35f, 1.0f), "kinetic %.4g", kinetic_.back());
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(0.35f, 0.67f, 1.0f, 1.0f), "potential %.4g", potential_.back());
+        ImGui::Text("total %.6g, drift %+.3g over the plot", total_.back(), total_.back() - total_.front());
+    }
+    ImGui::End();
+}
+
+void App::drawBanners() {
+    ImGuiIO& io = ImGui::GetIO();
+    // Divergence: the run is paused and rolled back; say what happened and offer fixes.
+    if (!editor_.divergence().empty()) {
+        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 80.0f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+        ImGui::SetNextWindowSize(ImVec2(std::min(680.0f, io.DisplaySize.x - 40.0f), 0.0f), ImGuiCond_Always);
+        ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.45f, 0.08f, 0.08f, 0.95f));
+        ImGui::Begin("##divergence", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
+        ImGui::TextWrapped("Paused: %s", editor_.divergence().c_str());
+        ImGui::TextWrapped("The model is back at its last good state.");
+        if (ImGui::Button("Switch to implicit-euler")) {
+            chooseIntegrator("implicit-euler");
+            editor_.dismissDivergence();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Double the substeps")) {
+            const SimulationSettings& s = editor_.simulation().settings();
+            editor_.setTimeStep(s.dt, editor_.simulation().substeps() * 2);
+            editor_.dismissDivergence();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Dismiss (Esc)")) editor_.dismissDivergence();
+        ImGui::End();
+        ImGui::PopStyleColor();
+    }
+    // Status line: the tool's help, or a transient message.
+    const std::string status = !message_.empty() && glfwGetTime() < messageUntil_ ? message_
+                               : !editor_.status().empty()                          ? editor_.status()
+                                                          : std::string(toolInfo(editor_.tool()).help);
+    ImGui::SetNextWindowPos(ImVec2(kSideWidth + 10.0f, io.DisplaySize.y - 8.0f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+    ImGui::SetNextWindowBgAlpha(0.6f);
+    ImGui::Begin("##status", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoInputs);
+    ImGui::Text("%s   [%s, %s]", status.c_str(), editor_.simulation().settings().integrator.c_str(),
+                camera_.mode() == Camera::Mode::TwoD ? "2D" : "3D");
+    ImGui::End();
+}
+
+void App::drawFileDialogs() {
+    if (openDialog_) {
+        ImGui::OpenPopup("Open scene");
+        std::strncpy(pathBuffer_, documentPath_.string().c_str(), sizeof pathBuffer_ - 1);
+        dialogError_.clear();
+        openDialog_ = false;
+    }
+    if (saveDialog_) {
+        ImGui::OpenPopup("Save scene as");
+        std::strncpy(pathBuffer_, documentPath_.empty() ? "scene.json" : documentPath_.string().c_str(),
+                     sizeof pathBuffer_ - 1);
+        dialogError_.clear();
+        saveDialog_ = false;
+    }
+    if (restorePrompt_) {
+        ImGui::OpenPopup("Restore unsaved work?");
+        restorePrompt_ = false;
+    }
+    if (unsavedPrompt_) {
+        ImGui::OpenPopup("Unsaved changes");
+        std::strncpy(pathBuffer_, documentPath_.empty() ? "scene.json" : documentPath_.string().c_str(),
+                     sizeof pathBuffer_ - 1);
+        dialogError_.clear();
+        unsavedPrompt_ = false;
+    }
+    if (ImGui::BeginPopupModal("Unsaved changes", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::Text("The scene has edits that are not saved. Save them before you %s?", unsavedWhat_.c_str());
+        ImGui::SetNextItemWidth(520.0f);
+        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+        const bool enter = ImGui::InputText("path", pathBuffer_, sizeof pathBuffer_, ImGuiInputTextFlags_EnterReturnsTrue);
+        if (!dialogError_.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", dialogError_.c_str());
+        ImGui::TextDisabled("Enter saves, Escape cancels.");
+        const auto proceed = [this] {
+            ImGui::CloseCurrentPopup();
+            const std::function<void()> action = std::move(afterUnsaved_);
+            afterUnsaved_ = nullptr;
+            if (action) action();
+        };
+        const bool save = ImGui::Button("Save");
+        if ((save || enter) && saveTo(std::filesystem::path(pathBuffer_))) proceed();
+        ImGui::SameLine();
+        if (ImGui::Button("Discard the changes")) proceed();
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+            afterUnsaved_ = nullptr;
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::EndPopup();
+    }
+    const auto fileDialog = [&](const char* title, const char* action, auto&& perform) {
+        if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+        ImGui::SetNextItemWidth(520.0f);
+        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+        const bool enter = ImGui::InputText("path", pathBuffer_, sizeof pathBuffer_, ImGuiInputTextFlags_EnterReturnsTrue);
+        if (!settings_.recentFiles.empty()) {
+            ImGui::Text("Recent:");
+            for (const std::string& file : settings_.recentFiles)
+                if (ImGui::Selectable(file.c_str())) std::strncpy(pathBuffer_, file.c_str(), sizeof pathBuffer_ - 1);
+        }
+        if (!dialogError_.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", dialogError_.c_str());
+        if (ImGui::Button(action) || enter) {
+            if (perform(std::filesystem::path(pathBuffer_))) ImGui::CloseCurrentPopup();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+    };
+    fileDialog("Open scene", "Open", [&](const std::filesystem::path& p) { return openFile(p); });
+    fileDialog("Save scene as", "Save", [&](const std::filesystem::path& p) { return saveTo(p); });
+    if (ImGui::BeginPopupModal("Restore unsaved work?", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::Text("Tinkerbox did not close cleanly last time.");
+        ImGui::Text("An autosave of the scene being edited is in %s.", autosavePath().string().c_str());
+        if (ImGui::Button("Restore it")) {
+            restoreAutosave();
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Discard it")) {
+            std::error_code ignored;
+            std::filesystem::remove(autosavePath(), ignored);
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::EndPopup();
+    }
+}
+
+void App::drawHelp() {
+    ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Appearing,
+                            ImVec2(0.5f, 0.5f));
+    ImGui::Begin("Keys and mouse", &showHelp_, ImGuiWindowFlags_AlwaysAutoResize);
+    for (const ToolInfo& t : kTools) ImGui::BulletText("%c  %s: %s", t.key, std::string(t.name).c_str(), std::string(t.help).c_str());
+    ImGui::Separator();
+    ImGui::BulletText("Space play/pause   .  one step   Backspace  back to before play");
+    std::string integrators;
+    for (std::size_t i = 0; i < integratorNames().size(); ++i)
+        integrators += (i ? ", " : "") + std::to_string(i + 1) + " " + std::string(integratorNames()[i]);
+    ImGui::BulletText("Integrators: %s", integrators.c_str());
+    ImGui::BulletText("Ctrl+Z undo   Ctrl+Shift+Z / Ctrl+Y redo   Delete  remove the selection");
+    ImGui::BulletText("Ctrl+N new   Ctrl+O open (or drop a .json file)   Ctrl+S save   F12 screenshot   Ctrl+Q quit");
+    ImGui::BulletText("Wheel zooms about the cursor, middle-drag pans, right-drag grabs with any tool");
+    ImGui::BulletText("C  2D / 3D view; in 3D, left-drag on empty space (or Alt+drag) orbits   Home  frame the model");
+    ImGui::End();
+}
+
+}  // namespace tinkerbox

@@ -1,0 +1,145 @@
+#include "app/SceneView.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tinkerbox {
+
+namespace {
+
+constexpr Color kParticle{0.86f, 0.88f, 0.92f, 1.0f};
+constexpr Color kNailed{1.00f, 0.60f, 0.15f, 1.0f};
+constexpr Color kOutline{0.05f, 0.05f, 0.06f, 1.0f};
+constexpr Color kHover{0.40f, 0.85f, 1.00f, 1.0f};
+constexpr Color kSelected{1.00f, 0.90f, 0.20f, 1.0f};
+constexpr Color kRod{0.95f, 0.95f, 0.80f, 1.0f};
+constexpr Color kWire{0.55f, 0.75f, 0.55f, 1.0f};
+constexpr Color kSlider{0.55f, 0.55f, 0.75f, 0.8f};
+constexpr Color kBead{0.75f, 0.45f, 0.95f, 1.0f};
+constexpr Color kPlane{0.35f, 0.40f, 0.48f, 1.0f};
+constexpr Color kGesture{0.40f, 0.85f, 1.00f, 0.9f};
+constexpr Color kGrab{1.00f, 0.35f, 0.35f, 0.9f};
+
+Color mix(const Color& a, const Color& b, float t) {
+    return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t, a.a + (b.a - a.a) * t};
+}
+
+}  // namespace
+
+Color strainColor(double strain) {
+    constexpr Color compressed{0.25f, 0.55f, 1.00f, 1.0f};
+    constexpr Color rest{0.60f, 0.62f, 0.66f, 1.0f};
+    constexpr Color stretched{1.00f, 0.30f, 0.25f, 1.0f};
+    const float t = static_cast<float>(std::clamp(strain / 0.2, -1.0, 1.0));
+    return t < 0.0f ? mix(rest, compressed, -t) : mix(rest, stretched, t);
+}
+
+void buildRenderFrame(const Editor& editor, RenderFrame& frame) {
+    frame.clear();
+    const Simulation& simulation = editor.simulation();
+    const ParticleSystem& s = simulation.system();
+    const Selection& selection = editor.selection();
+
+    // The 3D grid lies on the lowest upward-facing plane, else just under the model.
+    double ground = INFINITY;
+    for (const Plane& p : s.planes()) {
+        frame.planes.push_back({p.point, p.normal, kPlane});
+        if (p.normal.y() > 0.9) ground = std::min(ground, p.point.y());
+    }
+    if (!std::isfinite(ground)) {
+        ground = 0.0;
+        for (Index i = 0; i < s.particleCount(); ++i) ground = std::min(ground, s.position(i).y() - 0.5);
+    }
+    frame.groundLevel = ground;
+    for (std::size_t k = 0; k < editor.scene().wires.size(); ++k) {
+        const Wire& w = editor.scene().wires[k];
+        frame.circles.push_back({w.center, w.normal, w.radius, selection.wires.count(static_cast<Index>(k)) ? 3.5f : 2.0f,
+                                 selection.wires.count(static_cast<Index>(k)) ? kSelected : kWire});
+    }
+    for (Index i = 0; i < simulation.beads().beadCount(); ++i) {
+        const ParametricBead b = simulation.beads().bead(i);
+        frame.circles.push_back({b.center, b.normal, b.radius, 2.0f, kWire});
+    }
+
+    const auto& springs = s.springs().springs();
+    for (std::size_t k = 0; k < springs.size(); ++k) {
+        const DampedSpring& spring = springs[k];
+        const Vec3 a = s.position(spring.a), b = s.position(spring.b);
+        const double strain = spring.restLength > 0.0 ? (a - b).norm() / spring.restLength - 1.0 : 0.0;
+        const bool selected = selection.springs.count(static_cast<Index>(k)) > 0;
+        frame.segments.push_back({a, b, selected ? 3.5f : 1.5f, selected ? kSelected : strainColor(strain)});
+    }
+    const auto& constraints = s.constraints();
+    for (std::size_t k = 0; k < constraints.size(); ++k) {
+        const bool selected = selection.constraints.count(static_cast<Index>(k)) > 0;
+        std::visit(
+            [&](const auto& c) {
+                using S = std::decay_t<decltype(c)>;
+                if constexpr (std::is_same_v<S, RodSpec>) {
+                    frame.segments.push_back(
+                        {s.position(c.a), s.position(c.b), selected ? 5.0f : 3.5f, selected ? kSelected : kRod});
+                } else if constexpr (std::is_same_v<S, WireSpec>) {
+                    frame.circles.push_back({c.center, c.normal, c.radius, 2.0f, selected ? kSelected : kWire});
+                } else if constexpr (std::is_same_v<S, SliderSpec>) {
+                    const double reach = 1000.0;
+                    frame.segments.push_back({c.point - reach * c.direction, c.point + reach * c.direction, 1.5f,
+                                              selected ? kSelected : kSlider, true});
+                } else if constexpr (std::is_same_v<S, NailSpec>) {
+                    frame.segments.push_back({c.point, s.position(c.particle), 2.0f, kNailed});
+                    frame.discs.push_back({c.point, 3.0f, kNailed, kOutline, 1.0f});
+                } else if constexpr (std::is_same_v<S, PinSpec>) {
+                    frame.segments.push_back({s.position(c.a), s.position(c.b), 2.0f, kNailed});
+                }
+            },
+            constraints[k]->spec());
+    }
+
+    // Gestures, under the particles.
+    const Gesture& g = editor.gesture();
+    switch (g.kind) {
+        case Gesture::Kind::Connect:
+            frame.segments.push_back({s.position(g.particle), g.current, g.tool == Tool::Rod ? 3.5f : 1.5f, kGesture,
+                                      g.tool != Tool::Rod});
+            break;
+        case Gesture::Kind::WireRadius:
+            frame.circles.push_back(
+                {g.start, Vec3::UnitZ(), std::max((g.current - g.start).norm(), 1e-9), 2.0f, kGesture});
+            break;
+        case Gesture::Kind::Grab:
+            frame.segments.push_back({s.position(g.particle), g.current, 2.0f, kGrab, true});
+            frame.discs.push_back({g.current, 3.5f, kGrab, kOutline, 1.0f});
+            break;
+        case Gesture::Kind::Move:
+        case Gesture::Kind::None:
+            break;
+    }
+
+    // Dense models (a cloth) get smaller particles; particles held in place look nailed.
+    const float radius = s.particleCount() > 1000 ? 2.0f : s.particleCount() > 100 ? 3.0f : 5.0f;
+    std::vector<char> held(s.particleCount(), 0);
+    for (const auto& c : constraints) {
+        const ConstraintSpec spec = c->spec();
+        if (const auto* nail = std::get_if<NailSpec>(&spec)) held[nail->particle] = 1;
+    }
+    const std::optional<Index> hovered = editor.hovered();
+    for (Index i = 0; i < s.particleCount(); ++i) {
+        const bool selected = selection.particles.count(i) > 0;
+        const bool isHovered = hovered && *hovered == i;
+        const bool nailed = s.isNailed(i) || held[i];
+        DiscInstance disc{s.position(i), nailed ? radius + 1.0f : radius, nailed ? kNailed : kParticle, kOutline, 1.0f};
+        if (selected) {
+            disc.outline = kSelected;
+            disc.outlineWidth = 2.5f;
+            disc.radius += 1.5f;
+        } else if (isHovered) {
+            disc.outline = kHover;
+            disc.outlineWidth = 2.0f;
+            disc.radius += 1.0f;
+        }
+        frame.discs.push_back(disc);
+    }
+    for (Index i = 0; i < simulation.beads().beadCount(); ++i)
+        frame.discs.push_back({simulation.beads().position(i), 5.0f, kBead, kOutline, 1.0f});
+}
+
+}  // namespace tinkerbox

@@ -1,0 +1,15 @@
+#pragma once
+// What the scene looks like: turns the editor's model into a RenderFrame. Springs are
+// coloured by strain (blue compressed, grey at rest, red stretched); nailed, hovered and
+// selected particles are told apart; gestures draw their rubber band, wire or mouse spring.
+#include "editor/Editor.h"
+#include "render/RenderFrame.h"
+
+namespace tinkerbox {
+
+// Blue at -20 % strain, grey at rest, red at +20 %.
+Color strainColor(double strain);
+
+void buildRenderFrame(const Editor& editor, RenderFrame& frame);
+
+}  // namespace tinkerbox

@@ -1,0 +1,49 @@
+// tinkerbox: the interactive sandbox.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "app/App.h"
+#include "core/Integrator.h"
+
+int main(int argc, char** argv) {
+    using namespace tinkerbox;
+    AppOptions options;
+    CLI::App cli{"Tinkerbox: build mass-spring and tinkertoy models, drag them, and compare integrators.\n"
+                 "Press F1 in the app for the keys."};
+    cli.set_version_flag("--version", "tinkerbox 0.1.0");
+    cli.add_option("scene", options.scene, "Scene file (.json) to open")->check(CLI::ExistingFile);
+    std::string integrator;
+    cli.add_option("--integrator", integrator, "euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet")
+        ->check(CLI::Validator(
+            [](std::string& name) { return isIntegratorName(name) ? std::string() : "unknown integrator '" + name + "'"; },
+            "INTEGRATOR"));
+    auto* shot = cli.add_option("--screenshot", options.screenshot, "Render --frames frames, save this PNG and exit");
+    cli.add_option("--frames", options.frames, "Frames to render before the screenshot (default 1)")
+        ->check(CLI::PositiveNumber)
+        ->needs(shot);
+    cli.add_flag("--play", options.play, "Start running");
+    cli.add_option("--script", options.script, "Replay an input script (see docs/app.md)")->check(CLI::ExistingFile);
+    cli.add_option("--record", options.record, "Record the input to a script file");
+    cli.add_option("--save-on-exit", options.saveOnExit, "Write the scene, settings included, when the app quits");
+    cli.add_flag("--timing", options.timing, "At exit, print the mean simulate and draw times per frame");
+    cli.add_option("--width", options.width, "Window width in pixels")->check(CLI::Range(320, 8192));
+    cli.add_option("--height", options.height, "Window height in pixels")->check(CLI::Range(240, 8192));
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return cli.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return cli.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "error: " << e.what() << "\n(see tinkerbox --help)\n";
+        return 2;
+    }
+    if (!integrator.empty()) options.integrator = integrator;
+    try {
+        App app(options);
+        return app.run();
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << '\n';
+        return 1;
+    }
+}

@@ -1,0 +1,336 @@
+// The app as a user drives it: a real window on a private Xvfb server the tests start,
+// real X input from xdotool, and screenshots read back.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <stb_image.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "scene/BenchmarkScenes.h"
+#include "scene/ExampleScenes.h"
+#include "scene/SceneJson.h"
+
+extern char** environ;
+
+namespace tinkerbox {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kScenes = fs::path(TINKERBOX_SOURCE_DIR) / "assets" / "scenes";
+
+// A private X server for the whole run, 1280x800 at 24 bits, so that the tests neither
+// need a display nor send input to someone's desktop. Xvfb picks a free display number
+// and writes it to a pipe (-displayfd); the app and xdotool find it in DISPLAY.
+class PrivateXServer : public ::testing::Environment {
+public:
+    void SetUp() override {
+        int fds[2];
+        ASSERT_EQ(::pipe(fds), 0);
+        std::vector<std::string> args = {TINKERBOX_XVFB, "-displayfd", std::to_string(fds[1]), "-screen", "0",
+                                         "1280x800x24", "-nolisten", "tcp"};
+        std::vector<char*> argv;
+        for (std::string& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        // Xvfb's own messages (it may race another server for a display number) go to a log.
+        const fs::path log = fs::temp_directory_path() / ("tinkerbox-xvfb-" + std::to_string(::getpid()) + ".log");
+        posix_spawn_file_actions_t actions;
+        ::posix_spawn_file_actions_init(&actions);
+        ::posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int spawned = ::posix_spawn(&pid_, TINKERBOX_XVFB, &actions, nullptr, argv.data(), environ);
+        ::posix_spawn_file_actions_destroy(&actions);
+        ASSERT_EQ(spawned, 0);
+        ::close(fds[1]);
+        std::string display;
+        char c = 0;
+        while (::read(fds[0], &c, 1) == 1 && c != '\n') display += c;
+        ::close(fds[0]);
+        std::ifstream messages(log);
+        const std::string why((std::istreambuf_iterator<char>(messages)), std::istreambuf_iterator<char>());
+        fs::remove(log);
+        ASSERT_FALSE(display.empty()) << "Xvfb did not start:\n" << why;
+        ::setenv("DISPLAY", (":" + display).c_str(), 1);
+    }
+    void TearDown() override {
+        if (pid_ <= 0) return;
+        ::kill(pid_, SIGTERM);
+        ::waitpid(pid_, nullptr, 0);
+    }
+
+private:
+    pid_t pid_ = -1;
+};
+[[maybe_unused]] const auto* const kXServer = ::testing::AddGlobalTestEnvironment(new PrivateXServer);
+
+class App : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() / ("tinkerbox-app-" + std::to_string(::getpid()) + "-" +
+                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(dir_);
+        // A fresh user: no remembered scene, no autosave to restore.
+        ::setenv("XDG_CONFIG_HOME", (dir_ / "config").c_str(), 1);
+        ::setenv("XDG_STATE_HOME", (dir_ / "state").c_str(), 1);
+    }
+    void TearDown() override {
+        stop();
+        fs::remove_all(dir_);
+    }
+
+    void stop() {
+        if (pid_ <= 0) return;
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, nullptr, 0);
+        pid_ = -1;
+    }
+
+    // Starts the app in the background.
+    void start(std::vector<std::string> args) {
+        args.insert(args.begin(), TINKERBOX_APP);
+        std::vector<char*> argv;
+        for (std::string& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        ASSERT_EQ(::posix_spawn(&pid_, TINKERBOX_APP, nullptr, nullptr, argv.data(), environ), 0);
+    }
+
+    // Waits for the app to exit; returns its exit code (-1 on timeout).
+    int wait(double seconds) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        while (std::chrono::steady_clock::now() < deadline) {
+            int status = 0;
+            if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+                pid_ = -1;
+                return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        return -1;
+    }
+
+    // Runs the app to completion (a screenshot run) and returns its exit code.
+    int run(std::vector<std::string> args, double seconds = 60.0) {
+        start(std::move(args));
+        return wait(seconds);
+    }
+
+    fs::path dir_;
+    pid_t pid_ = -1;
+};
+
+int sh(const std::string& command) { return std::system(command.c_str()); }
+
+std::string output(const std::string& command) {
+    std::string text;
+    if (FILE* pipe = ::popen(command.c_str(), "r")) {
+        char buffer[256];
+        while (std::fgets(buffer, sizeof buffer, pipe)) text += buffer;
+        ::pclose(pipe);
+    }
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    return text;
+}
+
+struct Image {
+    int width = 0, height = 0;
+    std::vector<unsigned char> rgb;
+    const unsigned char* at(int x, int y) const { return rgb.data() + 3 * (static_cast<std::size_t>(y) * width + x); }
+};
+
+Image load(const fs::path& file) {
+    Image image;
+    int channels = 0;
+    unsigned char* data = stbi_load(file.c_str(), &image.width, &image.height, &channels, 3);
+    if (data) {
+        image.rgb.assign(data, data + 3 * static_cast<std::size_t>(image.width) * image.height);
+        stbi_image_free(data);
+    }
+    return image;
+}
+
+// The part of the window between the side panels, where the model is drawn.
+constexpr int kLeft = 330, kRight = 950, kTop = 70, kBottom = 740;
+
+int differingPixels(const Image& a, const Image& b) {
+    int count = 0;
+    for (int y = kTop; y < kBottom; ++y)
+        for (int x = kLeft; x < kRight; ++x) {
+            const unsigned char *p = a.at(x, y), *q = b.at(x, y);
+            if (std::abs(p[0] - q[0]) + std::abs(p[1] - q[1]) + std::abs(p[2] - q[2]) > 48) ++count;
+        }
+    return count;
+}
+
+// Pixels clearly brighter than the dark background: the model, not the grid.
+int brightPixels(const Image& a) {
+    int count = 0;
+    for (int y = kTop; y < kBottom; ++y)
+        for (int x = kLeft; x < kRight; ++x) {
+            const unsigned char* p = a.at(x, y);
+            if (p[0] + p[1] + p[2] > 330) ++count;
+        }
+    return count;
+}
+
+TEST_F(App, EveryBuiltInSceneRendersAndMoves) {
+    for (const ExampleScene& example : exampleScenes()) {
+        const fs::path scene = kScenes / (std::string(example.name) + ".json");
+        const fs::path first = dir_ / (std::string(example.name) + "-1.png");
+        const fs::path later = dir_ / (std::string(example.name) + "-2.png");
+        ASSERT_EQ(run({scene.string(), "--play", "--width", "1280", "--height", "800", "--screenshot", first.string(),
+                       "--frames", "2"}),
+                  0)
+            << example.name;
+        ASSERT_EQ(run({scene.string(), "--play", "--width", "1280", "--height", "800", "--screenshot", later.string(),
+                       "--frames", "40"}),
+                  0)
+            << example.name;
+        const Image a = load(first), b = load(later);
+        ASSERT_EQ(a.width, 1280) << example.name;
+        ASSERT_EQ(a.height, 800) << example.name;
+        EXPECT_GT(brightPixels(a), 40) << example.name << ": nothing drawn";
+        EXPECT_GT(differingPixels(a, b), 40) << example.name << ": the picture did not change while running";
+    }
+}
+
+// A dense model (the 64 x 64 benchmark cloth, 23,938 springs) takes the renderer's line path
+// for its springs: they are drawn (paused, the picture differs from the particles alone),
+// and the cloth moves.
+TEST_F(App, ADenseClothRendersItsSpringsAndMoves) {
+    const auto shoot = [&](const Scene& scene, const std::string& name, bool play, const char* frames) {
+        const fs::path file = dir_ / (name + ".json"), shot = dir_ / (name + ".png");
+        saveScene(scene, file);
+        std::vector<std::string> args = {file.string(), "--width", "1280", "--height", "800", "--screenshot",
+                                         shot.string(), "--frames", frames};
+        if (play) args.push_back("--play");
+        EXPECT_EQ(run(args), 0) << name;
+        return load(shot);
+    };
+    const Scene cloth = makeBenchmarkScene("cloth-64");
+    Scene particlesOnly = cloth;
+    particlesOnly.springs.clear();
+    const Image still = shoot(cloth, "cloth", false, "2"), bare = shoot(particlesOnly, "particles", false, "2");
+    EXPECT_GT(brightPixels(still), 5000);
+    // Bright pixels: the springs, not the faint grid (which takes the line path too).
+    EXPECT_GT(brightPixels(still) - brightPixels(bare), 2500) << "the springs are not drawn";
+    const Image later = shoot(cloth, "cloth-later", true, "20");
+    EXPECT_GT(differingPixels(still, later), 1000) << "the cloth did not move";
+}
+
+TEST_F(App, BuildsAModelWithRealInput) {
+    // The issue's scenario, through X: start, empty the scene, P and click three points, S and
+    // drag from the first to the second, N and click the first, Space, right-drag the third
+    // for a moment, 4, wait, Ctrl+Q.
+    const fs::path saved = dir_ / "saved.json";
+    start({"--save-on-exit", saved.string(), "--width", "1280", "--height", "800"});
+    const std::string window = output("xdotool search --sync --onlyvisible --name Tinkerbox | head -1");
+    ASSERT_FALSE(window.empty()) << "no Tinkerbox window appeared";
+    const std::string w = " --window " + window + " ";
+    const auto x = [&](const std::string& args) {
+        ASSERT_EQ(sh("xdotool " + args), 0) << args;
+        std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    };
+    // Focus the scene area (no panel under the pointer) first.
+    x("mousemove" + w + "640 600");
+    x("key" + w + "ctrl+n");
+    x("key" + w + "p");
+    x("mousemove" + w + "560 400 click 1");
+    x("mousemove" + w + "720 400 click 1");
+    x("mousemove" + w + "640 520 click 1");
+    x("key" + w + "s");
+    x("mousemove" + w + "560 400 mousedown 1");
+    x("mousemove" + w + "640 402");
+    x("mousemove" + w + "720 400 mouseup 1");
+    x("key" + w + "n");
+    x("mousemove" + w + "560 400 click 1");
+    x("key" + w + "space");
+    x("mousemove" + w + "640 520 mousedown 3");
+    x("mousemove" + w + "700 480");
+    x("mousemove" + w + "760 450");
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    x("mouseup 3");
+    x("key" + w + "4");
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    x("key" + w + "ctrl+q");
+    ASSERT_EQ(wait(30.0), 0) << "the app did not quit on Ctrl+Q";
+
+    const Scene scene = loadScene(saved);
+    ASSERT_EQ(scene.particles.size(), 3u);
+    ASSERT_EQ(scene.springs.size(), 1u);
+    EXPECT_EQ(scene.springs[0].a, 0);
+    EXPECT_EQ(scene.springs[0].b, 1);
+    EXPECT_TRUE(scene.particles[0].nailed);
+    EXPECT_FALSE(scene.particles[1].nailed);
+    EXPECT_FALSE(scene.particles[2].nailed);
+    EXPECT_EQ(scene.settings.integrator, "implicit-euler");
+    // The free particles moved: the second, made level with the nail, hangs below it on its
+    // spring; the third fell.
+    EXPECT_LT(scene.particles[1].position.y(), scene.particles[0].position.y() - 0.05);
+    EXPECT_GT(scene.particles[1].velocity.norm() + scene.particles[2].velocity.norm(), 0.1);
+    EXPECT_LT(scene.particles[2].position.y(), scene.particles[0].position.y() - 2.0);
+}
+
+TEST_F(App, InputScriptsDriveTheSamePath) {
+    // A recording: the particle tool, two clicks, undo, quit.
+    const fs::path script = dir_ / "input.txt";
+    std::ofstream(script) << "2 move 600 400\n3 key P\n5 button left press\n6 button left release\n"
+                             "7 move 700 420\n8 button left press\n9 button left release\n"
+                             "11 key Z ctrl\n14 key Q ctrl\n";
+    const fs::path saved = dir_ / "saved.json";
+    ASSERT_EQ(run({(kScenes / "spring-oscillator.json").string(), "--script", script.string(), "--save-on-exit",
+                   saved.string(), "--width", "1280", "--height", "800"}),
+              0);
+    const Scene scene = loadScene(saved);
+    EXPECT_EQ(scene.particles.size(), 4u + 1u);  // two added, one undone
+}
+
+// Quitting with unsaved edits asks first: Escape cancels (the app keeps running), Enter saves
+// to the document's file and quits. Without edits, Ctrl+Q quits at once.
+TEST_F(App, UnsavedEditsAreNotLostOnQuit) {
+    const fs::path document = dir_ / "document.json";
+    fs::copy_file(kScenes / "spring-oscillator.json", document);
+    const std::size_t before = loadScene(document).particles.size();
+    const auto script = [&](const std::string& name, const std::string& text) {
+        const fs::path file = dir_ / name;
+        std::ofstream(file) << text;
+        return file.string();
+    };
+    const std::vector<std::string> window = {"--width", "1280", "--height", "800"};
+    const auto args = [&](std::vector<std::string> a) {
+        a.insert(a.end(), window.begin(), window.end());
+        return a;
+    };
+    // No edits: quits on Ctrl+Q.
+    EXPECT_EQ(run(args({document.string(), "--script", script("quit.txt", "5 key Q ctrl\n")}), 30.0), 0);
+    // An added particle, Ctrl+Q, Escape: still running 2 s later.
+    const std::string addParticle = "2 move 600 400\n3 key P\n5 button left press\n6 button left release\n";
+    start(args({document.string(), "--script", script("cancel.txt", addParticle + "10 key Q ctrl\n20 key ESCAPE\n")}));
+    EXPECT_EQ(wait(2.0), -1) << "the app quit with unsaved edits";
+    stop();
+    // The same, then Enter in the prompt: saved to the document, and the app quits.
+    EXPECT_EQ(run(args({document.string(), "--script", script("save.txt", addParticle + "10 key Q ctrl\n20 key ENTER\n")}),
+                  30.0),
+              0);
+    EXPECT_EQ(loadScene(document).particles.size(), before + 1);
+}
+
+TEST_F(App, ABadSceneFileIsAClearErrorAndExitCodeOne) {
+    const fs::path bad = dir_ / "bad.json";
+    std::ofstream(bad) << R"({"format": "tinkerbox-scene", "version": 1, "particles": [{"position": [0, "x", 0]}]})";
+    const std::string err = output(std::string(TINKERBOX_APP) + " " + bad.string() + " 2>&1; echo \" rc=$?\"");
+    EXPECT_NE(err.find("particles[0].position[1]: expected a number"), std::string::npos) << err;
+    EXPECT_NE(err.find("rc=1"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace tinkerbox
