@@ -17,7 +17,7 @@
 #include "app/SceneView.h"
 #include "core/Connectivity.h"
 #include "render/Renderer.h"
-#include "scene/ExampleScenes.h"
+#include "scene/BenchmarkScenes.h"
 #include "scene/SceneJson.h"
 
 namespace tinkerbox {
@@ -145,12 +145,12 @@ void App::initWindow() {
 void App::openInitialScene(std::optional<Scene> fromFile) {
     if (fromFile) {
         adoptFile(std::move(*fromFile), options_.scene);
-    } else if (settings_.lastScene.rfind("example:", 0) == 0 && findExampleScene(settings_.lastScene.substr(8))) {
-        openExample(settings_.lastScene.substr(8));
+    } else if (settings_.lastScene.rfind("example:", 0) == 0 && openBuiltIn(settings_.lastScene.substr(8))) {
+        // reopened the last session's built-in scene
     } else if (!settings_.lastScene.empty() && openFile(settings_.lastScene)) {
         // reopened the last session's file
     } else {
-        openExample(kDefaultExample);
+        openBuiltIn(kDefaultExample);
     }
     // The solver chosen last time applies to the scene the session reopens.
     if (options_.integrator) chooseIntegrator(*options_.integrator);
@@ -456,12 +456,13 @@ bool App::openFile(const std::filesystem::path& path) {
     }
 }
 
-void App::openExample(const std::string& name) {
-    const ExampleScene* example = findExampleScene(name);
-    if (!example) return;
-    adopt(example->make(), std::string(example->name));
+bool App::openBuiltIn(const std::string& name) {
+    std::optional<Scene> scene = makeBuiltInScene(name);
+    if (!scene) return false;
+    adopt(std::move(*scene), name);
     documentPath_.clear();
-    settings_.lastScene = "example:" + std::string(name);
+    settings_.lastScene = "example:" + name;
+    return true;
 }
 
 bool App::saveTo(const std::filesystem::path& path) {

@@ -86,7 +86,7 @@ private:
     // Actions
     void newScene();
     bool openFile(const std::filesystem::path& path);
-    void openExample(const std::string& name);
+    bool openBuiltIn(const std::string& name);  // an example or a benchmark scene
     void adopt(Scene scene, const std::string& label);  // show a freshly opened scene
     void adoptFile(Scene scene, const std::filesystem::path& path);  // ... and make the file the document
     bool saveTo(const std::filesystem::path& path);

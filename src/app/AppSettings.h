@@ -14,7 +14,7 @@ namespace tinkerbox {
 struct AppSettings {
     int windowWidth = 1280;
     int windowHeight = 800;
-    std::string lastScene;  // a file path, or "example:NAME"
+    std::string lastScene;  // a file path, or "example:NAME" for a built-in (example or benchmark) scene
     std::string integrator;  // the solver last chosen, applied to scenes opened from the list ("" = the scene's own)
     std::vector<std::string> recentFiles;  // newest first
 

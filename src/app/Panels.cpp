@@ -11,6 +11,7 @@
 
 #include "app/App.h"
 #include "core/Integrator.h"
+#include "scene/BenchmarkScenes.h"
 #include "scene/ExampleScenes.h"
 
 namespace tinkerbox {
@@ -207,7 +208,14 @@ void App::drawScenesPanel() {
         if (!ImGui::TreeNodeEx(std::string(category).c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
         for (const ExampleScene* e : examples)
             if (ImGui::Selectable(std::string(e->name).c_str(), documentLabel_ == e->name))
-                unlessUnsaved("open " + std::string(e->name), [this, name = std::string(e->name)] { openExample(name); });
+                unlessUnsaved("open " + std::string(e->name), [this, name = std::string(e->name)] { openBuiltIn(name); });
+        ImGui::TreePop();
+    }
+    // What `tinkerbox-sim bench` measures, to watch it (cloth-128 is 16k particles: slow).
+    if (ImGui::TreeNode("Benchmark")) {
+        for (const std::string& name : benchmarkSceneNames())
+            if (ImGui::Selectable(name.c_str(), documentLabel_ == name))
+                unlessUnsaved("open " + name, [this, name] { openBuiltIn(name); });
         ImGui::TreePop();
     }
     if (ImGui::TreeNode("Files in assets/scenes")) {
@@ -348,7 +356,10 @@ void App::drawStats() {
         ImGui::TextColored(ImVec4(1.0f, 0.47f, 0.35f, 1.0f), "kinetic %.4g", kinetic_.back());
         ImGui::SameLine();
         ImGui::TextColored(ImVec4(0.35f, 0.67f, 1.0f, 1.0f), "potential %.4g", potential_.back());
-        ImGui::Text("total %.6g, drift %+.3g over the plot", total_.back(), total_.back() - total_.front());
+        ImGui::Text("total %.6g, drift %+.3g", total_.back(), total_.back() - total_.front());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Drift: how much the total changed over the plotted frames. Zero for an exact\n"
+                              "integrator without drag or damping; damping and drag lower it.");
     }
     ImGui::End();
 }

@@ -1,6 +1,5 @@
 // tinkerbox-sim: the headless runner, validator and benchmark.
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <iostream>
 
 #include "cli/Bench.h"
@@ -29,21 +28,17 @@ const CLI::Validator kIntegratorName(
 
 // A built-in example, or a benchmark scene (to open in the app and watch what bench measures).
 int exportExample(const std::string& name, const std::string& out) {
-    Scene scene;
-    if (const ExampleScene* example = findExampleScene(name)) {
-        scene = example->make();
-    } else if (const auto names = benchmarkSceneNames(); std::ranges::find(names, name) != names.end()) {
-        scene = makeBenchmarkScene(name);
-    } else {
+    const std::optional<Scene> scene = makeBuiltInScene(name);
+    if (!scene) {
         std::cerr << "error: no example or benchmark scene '" << name << "' (tinkerbox-sim examples lists them)\n";
         return 1;
     }
     if (out.empty()) {
-        std::cout << serializeScene(scene);
+        std::cout << serializeScene(*scene);
         return 0;
     }
     try {
-        saveScene(scene, out);
+        saveScene(*scene, out);
     } catch (const std::exception& e) {
         std::cerr << "error: " << e.what() << '\n';
         return 1;

@@ -1,5 +1,6 @@
 #include "scene/BenchmarkScenes.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -110,6 +111,14 @@ Scene makeBenchmarkScene(const std::string& name, const IntegratorSettings& solv
     s.settings.substeps = 1;
     s.settings.solver = solver;
     return s;
+}
+
+std::optional<Scene> makeBuiltInScene(std::string_view name) {
+    if (const ExampleScene* example = findExampleScene(name)) return example->make();
+    const auto scenes = benchmarkScenes();
+    if (std::ranges::any_of(scenes, [&](const BenchmarkScene& s) { return s.name == name; }))
+        return makeBenchmarkScene(std::string(name));
+    return std::nullopt;
 }
 
 }  // namespace tinkerbox

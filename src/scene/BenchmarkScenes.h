@@ -5,6 +5,7 @@
 // stiffness as n grows, so that every size has the same local stiffness; its springs
 // are stiff enough that rk4 needs about 10 substeps of a 1/60 s frame and euler
 // hundreds, while implicit-euler takes the frame in one step.
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,5 +29,8 @@ std::span<const BenchmarkScene> benchmarkScenes();
 std::vector<std::string> benchmarkSceneNames();
 // At dt = 1/60, one substep; throws std::invalid_argument for an unknown name.
 Scene makeBenchmarkScene(const std::string& name, const IntegratorSettings& solver = {});
+// Any built-in scene by name: an example (ExampleScenes.h) or a benchmark scene; nullopt
+// for neither. What `tinkerbox-sim example` writes and the app's Scenes panel opens.
+std::optional<Scene> makeBuiltInScene(std::string_view name);
 
 }  // namespace tinkerbox
