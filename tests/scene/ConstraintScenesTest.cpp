@@ -49,7 +49,7 @@ INSTANTIATE_TEST_SUITE_P(AllIntegrators, DoublePendulumEveryIntegrator, test::al
                          test::IntegratorParamName{});
 
 // Every shipped constraint scene runs with its own settings under every integrator without
-// diverging for 10 s, its state finite and its constraints held to 1 mm (explicit Euler gets
+// diverging for 10 s, its state finite and its constraints held to 1e-3 of their size (Euler gets
 // that from the scenes' integrator_substeps; at the 4 substeps the others take on
 // bead-on-wire, its bead drifts 13 % of the wire's radius off the wire).
 constexpr std::array kConstraintScenes = {"bead-on-wire", "double-pendulum", "triple-pendulum",
