@@ -2,6 +2,7 @@
 // The interactive app: a GLFW window with OpenGL 3.3 and Dear ImGui, the editor, the
 // renderer, and the main loop. All input goes through one queue (GLFW callbacks and input
 // scripts alike) and one dispatcher: ImGui first, then shortcuts, then the editor.
+#include <cmath>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -128,6 +129,8 @@ private:
 
     std::filesystem::path documentPath_;
     std::string documentLabel_;
+    std::vector<std::filesystem::path> assetFiles_;  // the Scenes panel's files, and when they were read
+    double assetFilesReadAt_ = -INFINITY;
     double timeScale_ = 1.0;
     double stepCredit_ = 0.0;
     FrameStats stats_;

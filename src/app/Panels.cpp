@@ -219,12 +219,16 @@ void App::drawScenesPanel() {
         ImGui::TreePop();
     }
     if (ImGui::TreeNode("Files in assets/scenes")) {
-        std::error_code error;
-        std::vector<std::filesystem::path> files;
-        for (const auto& entry : std::filesystem::directory_iterator(assetScenes(), error))
-            if (entry.path().extension() == ".json") files.push_back(entry.path());
-        std::sort(files.begin(), files.end());
-        for (const auto& file : files)
+        // Read the folder every 2 s while the list shows, not every frame.
+        if (glfwGetTime() >= assetFilesReadAt_ + 2.0) {
+            assetFilesReadAt_ = glfwGetTime();
+            assetFiles_.clear();
+            std::error_code error;
+            for (const auto& entry : std::filesystem::directory_iterator(assetScenes(), error))
+                if (entry.path().extension() == ".json") assetFiles_.push_back(entry.path());
+            std::sort(assetFiles_.begin(), assetFiles_.end());
+        }
+        for (const auto& file : assetFiles_)
             if (ImGui::Selectable(file.filename().string().c_str()))
                 unlessUnsaved("open " + file.filename().string(), [this, file] { openFile(file); });
         ImGui::TreePop();
@@ -405,17 +409,20 @@ void App::drawBanners() {
 }
 
 void App::drawFileDialogs() {
+    // A dialog opens on the document's path (or a default name to save to) and no old error.
+    const auto startDialog = [this](const char* fallback) {
+        const std::string path = documentPath_.empty() ? fallback : documentPath_.string();
+        std::strncpy(pathBuffer_, path.c_str(), sizeof pathBuffer_ - 1);
+        dialogError_.clear();
+    };
     if (openDialog_) {
         ImGui::OpenPopup("Open scene");
-        std::strncpy(pathBuffer_, documentPath_.string().c_str(), sizeof pathBuffer_ - 1);
-        dialogError_.clear();
+        startDialog("");
         openDialog_ = false;
     }
     if (saveDialog_) {
         ImGui::OpenPopup("Save scene as");
-        std::strncpy(pathBuffer_, documentPath_.empty() ? "scene.json" : documentPath_.string().c_str(),
-                     sizeof pathBuffer_ - 1);
-        dialogError_.clear();
+        startDialog("scene.json");
         saveDialog_ = false;
     }
     if (restorePrompt_) {
@@ -424,9 +431,7 @@ void App::drawFileDialogs() {
     }
     if (unsavedPrompt_) {
         ImGui::OpenPopup("Unsaved changes");
-        std::strncpy(pathBuffer_, documentPath_.empty() ? "scene.json" : documentPath_.string().c_str(),
-                     sizeof pathBuffer_ - 1);
-        dialogError_.clear();
+        startDialog("scene.json");
         unsavedPrompt_ = false;
     }
     if (ImGui::BeginPopupModal("Unsaved changes", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {

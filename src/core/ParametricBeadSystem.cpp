@@ -61,6 +61,7 @@ void ParametricBeadSystem::getState(VecX& x) const {
 
 void ParametricBeadSystem::setState(const VecX& x, double t) {
     const Index n3 = 3 * beadCount();
+    if (x.size() != 2 * n3) throw std::invalid_argument("ParametricBeadSystem::setState: wrong state size");
     q_ = x.head(n3);
     qdot_ = x.tail(n3);
     t_ = t;

@@ -88,6 +88,18 @@ void put(float* out, const Color& c) {
     out[3] = c.a;
 }
 
+// Binds vao with a static 2D quad as attribute 0, and leaves the instance buffer bound for
+// the attributes instanceAttribute adds.
+template <std::size_t N>
+void bindInstancedQuad(GLuint vao, GLuint quadBuffer, const float (&quad)[N], GLuint instances) {
+    glBindVertexArray(vao);
+    glBindBuffer(GL_ARRAY_BUFFER, quadBuffer);
+    glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glBindBuffer(GL_ARRAY_BUFFER, instances);
+}
+
 // Attribute `index` reads `count` floats at `offset` of each instance.
 void instanceAttribute(GLuint index, GLint count, GLsizei stride, std::size_t offset) {
     glEnableVertexAttribArray(index);
@@ -247,12 +259,7 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     glGenBuffers(1, &r.segmentInstances);
     glGenBuffers(1, &r.flatVertices);
 
-    glBindVertexArray(r.discVao);
-    glBindBuffer(GL_ARRAY_BUFFER, r.quadBuffer);
-    glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ARRAY_BUFFER, r.discInstances);
+    bindInstancedQuad(r.discVao, r.quadBuffer, quad, r.discInstances);
     constexpr GLsizei discStride = sizeof(DiscVertex);
     instanceAttribute(1, 3, discStride, offsetof(DiscVertex, center));
     instanceAttribute(2, 1, discStride, offsetof(DiscVertex, radius));
@@ -260,12 +267,7 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     instanceAttribute(4, 4, discStride, offsetof(DiscVertex, outline));
     instanceAttribute(5, 1, discStride, offsetof(DiscVertex, outlineWidth));
 
-    glBindVertexArray(r.segmentVao);
-    glBindBuffer(GL_ARRAY_BUFFER, r.segmentQuadBuffer);
-    glBufferData(GL_ARRAY_BUFFER, sizeof segmentQuad, segmentQuad, GL_STATIC_DRAW);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ARRAY_BUFFER, r.segmentInstances);
+    bindInstancedQuad(r.segmentVao, r.segmentQuadBuffer, segmentQuad, r.segmentInstances);
     constexpr GLsizei segmentStride = sizeof(SegmentVertex);
     instanceAttribute(1, 3, segmentStride, offsetof(SegmentVertex, a));
     instanceAttribute(2, 3, segmentStride, offsetof(SegmentVertex, b));

@@ -344,41 +344,26 @@ Scene readScene(const Node& root) {
     if (root.has("name")) scene.name = root["name"].string();
     if (root.has("description")) scene.description = root["description"].string();
     if (root.has("settings")) readSettings(root["settings"], scene.settings);
-    if (root.has("particles")) {
-        const Node list = root["particles"];
-        for (std::size_t i = 0, n = list.arraySize(); i < n; ++i) scene.particles.push_back(readParticle(list.element(i)));
-    }
-    if (root.has("springs")) {
-        const Node list = root["springs"];
-        for (std::size_t i = 0, n = list.arraySize(); i < n; ++i)
-            scene.springs.push_back(readSpring(list.element(i), scene.particles));
-    }
-    if (root.has("planes")) {
-        const Node list = root["planes"];
-        for (std::size_t i = 0, n = list.arraySize(); i < n; ++i) scene.planes.push_back(readPlane(list.element(i)));
-    }
-    if (root.has("constraints")) {
-        const Node list = root["constraints"];
-        for (std::size_t i = 0, n = list.arraySize(); i < n; ++i)
-            scene.constraints.push_back(readConstraint(list.element(i), scene.particles));
-    }
-    if (root.has("parametric_beads")) {
-        const Node list = root["parametric_beads"];
-        for (std::size_t i = 0, n = list.arraySize(); i < n; ++i)
-            scene.parametricBeads.push_back(readParametricBead(list.element(i)));
-    }
-    if (root.has("wires")) {
-        const Node list = root["wires"];
-        for (std::size_t i = 0, n = list.arraySize(); i < n; ++i) {
-            const Node w = list.element(i);
-            w.expectObject({"center", "radius", "normal"});
-            Wire wire;
-            wire.center = w["center"].vec3();
-            wire.radius = w["radius"].positive();
-            if (w.has("normal")) wire.normal = nonZeroDirection(w["normal"]);
-            scene.wires.push_back(wire);
-        }
-    }
+    // Each list is optional; its elements are read in order, so that springs and constraints
+    // can check their indices against the particles read before them.
+    const auto readList = [&root](std::string_view key, auto& out, const auto& read) {
+        if (!root.has(key)) return;
+        const Node list = root[key];
+        for (std::size_t i = 0, n = list.arraySize(); i < n; ++i) out.push_back(read(list.element(i)));
+    };
+    readList("particles", scene.particles, readParticle);
+    readList("springs", scene.springs, [&](const Node& n) { return readSpring(n, scene.particles); });
+    readList("planes", scene.planes, readPlane);
+    readList("constraints", scene.constraints, [&](const Node& n) { return readConstraint(n, scene.particles); });
+    readList("parametric_beads", scene.parametricBeads, readParametricBead);
+    readList("wires", scene.wires, [](const Node& w) {
+        w.expectObject({"center", "radius", "normal"});
+        Wire wire;
+        wire.center = w["center"].vec3();
+        wire.radius = w["radius"].positive();
+        if (w.has("normal")) wire.normal = nonZeroDirection(w["normal"]);
+        return wire;
+    });
     return scene;
 }
 

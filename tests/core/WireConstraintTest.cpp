@@ -99,13 +99,20 @@ double radialMultiplierError(WireBead& w, double* lambdaOut = nullptr) {
     return std::abs(lambda - expected) / std::max(1.0, std::abs(expected));
 }
 
+// Legal states: on the unit wire at these angles, moving along it at 2.3 m/s, with the
+// default feedback.
+constexpr double kLegalAngles[] = {0.3, 2.0, -1.2, 4.0};
+constexpr double kLegalSpeed = 2.3;
+
+WireBead legalBead(double angle) {
+    const Vec3 x(std::cos(angle), std::sin(angle), 0.0);
+    return beadWithForces(x, kLegalSpeed * Vec3(-x.y(), x.x(), 0.0), 1.3, 400.0, 40.0);
+}
+
 TEST(WireConstraint, MultiplierIsSeed004sClosedForm) {
     double worst = 0.0;
-    // Legal states: on the wire, moving along it, with the default feedback.
-    for (const double angle : {0.3, 2.0, -1.2, 4.0}) {
-        const Vec3 x(std::cos(angle), std::sin(angle), 0.0);
-        const Vec3 v = 2.3 * Vec3(-x.y(), x.x(), 0.0);
-        WireBead w = beadWithForces(x, v, 1.3, 400.0, 40.0);
+    for (const double angle : kLegalAngles) {
+        WireBead w = legalBead(angle);
         ASSERT_LT(std::abs(test::evaluateConstraint(*w.ps.constraints()[0], w.ps).C[kRadialRow]), 1e-15);
         worst = std::max(worst, radialMultiplierError(w));
     }
@@ -132,10 +139,8 @@ TEST(WireConstraint, ForceFreeBeadFeelsTheCentripetalForce) {
 // is perpendicular to the velocity on a legal state: it does no work.
 TEST(WireConstraint, ConstraintForceDoesNoWork) {
     double worst = 0.0;
-    for (const double angle : {0.3, 2.0, -1.2, 4.0}) {
-        const Vec3 x(std::cos(angle), std::sin(angle), 0.0);
-        const Vec3 v = 2.3 * Vec3(-x.y(), x.x(), 0.0);
-        WireBead w = beadWithForces(x, v, 1.3, 400.0, 40.0);
+    for (const double angle : kLegalAngles) {
+        WireBead w = legalBead(angle);
         VecX a, a0;
         w.ps.accelerations(a);
         w.ps.unconstrainedAccelerations(a0);
@@ -145,7 +150,7 @@ TEST(WireConstraint, ConstraintForceDoesNoWork) {
         w.ps.constraintSolver().multiplyJTransposed(w.ps.constraintSolver().multipliers(), jtLambda);
         EXPECT_LT((block3(jtLambda, w.bead) - fHat).norm(), 1e-12 * fHat.norm());
         ASSERT_GT(fHat.norm(), 1.0);
-        worst = std::max(worst, std::abs(fHat.dot(w.ps.velocity(w.bead))) / (fHat.norm() * v.norm()));
+        worst = std::max(worst, std::abs(fHat.dot(w.ps.velocity(w.bead))) / (fHat.norm() * kLegalSpeed));
     }
     EXPECT_LT(worst, 1e-14);
     RecordProperty("constraint_power_relative", test::scientific(worst));
