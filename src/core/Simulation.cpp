@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace tinkerbox {
 
@@ -48,6 +49,7 @@ void Simulation::setGravity(const Vec3& g) {
     settings_.gravity = g;
     gravity_->setAcceleration(g);
     beads_.setGravity(g);
+    guard_.rebase();  // the potential energy changed with it
 }
 
 void Simulation::setDrag(double kd) {
@@ -79,23 +81,32 @@ void Simulation::setFullState(const VecX& state, double t) {
     beads_.setState(state.tail(beads_.dimension()), t);
 }
 
-double Simulation::energyScale() const {
+EnergyReading Simulation::energyReading() const {
     const ParticleSystem& s = system_;
-    const double elastic = s.potentialEnergy() - gravity_->potentialEnergy(s);
+    EnergyReading r;
+    r.kinetic = kineticEnergy();
+    r.total = r.kinetic + potentialEnergy();
     double totalMass = 0.0;
+    r.lightestMass = INFINITY;
     Vec3 low = Vec3::Constant(INFINITY), high = Vec3::Constant(-INFINITY);
-    for (Index i = 0; i < s.particleCount(); ++i) {
-        totalMass += s.mass(i);
-        low = low.cwiseMin(s.position(i));
-        high = high.cwiseMax(s.position(i));
+    const auto include = [&](const Vec3& x, double m) {
+        totalMass += m;
+        r.lightestMass = std::min(r.lightestMass, m);
+        low = low.cwiseMin(x);
+        high = high.cwiseMax(x);
+    };
+    for (Index i = 0; i < s.particleCount(); ++i) include(s.position(i), s.mass(i));
+    for (Index i = 0; i < beads_.beadCount(); ++i) include(beads_.position(i), beads_.bead(i).mass);
+    if (totalMass > 0.0) {
+        r.low = low;
+        r.high = high;
+    } else {
+        r.lightestMass = 1.0;
     }
-    for (Index i = 0; i < beads_.beadCount(); ++i) {
-        totalMass += beads_.bead(i).mass;
-        low = low.cwiseMin(beads_.position(i));
-        high = high.cwiseMax(beads_.position(i));
-    }
-    const double size = totalMass > 0.0 ? std::max(1.0, (high - low).norm()) : 1.0;
-    return kineticEnergy() + elastic + totalMass * (settings_.gravity.norm() * size + 1.0);
+    const double size = std::max(1.0, (r.high - r.low).norm());
+    const double elastic = s.potentialEnergy() - gravity_->potentialEnergy(s);
+    r.scale = r.kinetic + elastic + totalMass * (settings_.gravity.norm() * size + 1.0);
+    return r;
 }
 
 FrameReport Simulation::step() {
@@ -103,14 +114,20 @@ FrameReport Simulation::step() {
     const int substepCount = substeps();
     const double h = settings_.dt / substepCount;
     const double t0 = system_.time();
+    if (t0 != clockStart_ + static_cast<double>(frames_) * settings_.dt) {
+        clockStart_ = t0;
+        frames_ = 0;
+    }
     getFullState(frameStart_);
-    guard_.record(frameStart_, t0, energyScale());
+    const bool driven = std::exchange(drivenByInput_, false);
+    guard_.record(frameStart_, t0, energyReading());
     const Index n3 = system_.velocityDimension();
     const auto divergence = [&](const std::string& what) {
         std::ostringstream msg;
         msg << integrator_->name() << " diverged at t = " << system_.time() << " s with dt = " << settings_.dt;
         if (substepCount > 1) msg << " (" << substepCount << " substeps)";
-        msg << ": " << what << ". Try a smaller dt, more substeps, or implicit-euler.";
+        msg << ": " << what << ". Try a smaller dt or more substeps";
+        msg << (integrator_->name() == "implicit-euler" ? " (or a tighter CG tolerance)." : ", or implicit-euler.");
         report.diverged = true;
         report.message = msg.str();
     };
@@ -127,9 +144,10 @@ FrameReport Simulation::step() {
         }
         report.contacts += system_.resolveContacts(substepStart_.head(n3), substepStart_.tail(n3), h);
     }
-    if (guard_.exploded(kineticEnergy())) {
-        divergence("the kinetic energy grew more than " + std::to_string(static_cast<int>(DivergenceGuard::kGrowth)) +
-                   "-fold within " + std::to_string(DivergenceGuard::kWindow) + " frames");
+    setTime(clockStart_ + static_cast<double>(++frames_) * settings_.dt);
+    if (driven) guard_.rebase();  // the input's work is not the model's
+    if (const auto why = guard_.check(energyReading(), system_.time(), settings_.gravity.norm())) {
+        divergence(*why);
         setFullState(guard_.safeState(), guard_.safeTime());
         guard_.clear();
     }

@@ -74,15 +74,17 @@ public:
     double totalEnergy() const { return kineticEnergy() + potentialEnergy(); }
     double constraintError() { return system_.constraintError(); }
 
-    // Advances one frame (dt). On divergence the state is restored (see above).
+    // Advances one frame (dt); the time after n frames of the same dt is t0 + n dt,
+    // computed as such, not summed. On divergence the state is restored (see above).
     FrameReport step();
     // Call after changing the state from outside (an edit, a drag while paused), so
     // that the divergence guard does not compare against the old model.
     void stateEdited() { guard_.clear(); }
-    // Energy the model could legitimately turn into motion: kinetic + elastic energy,
-    // plus its weight times its size and its mass times 1 (m/s)^2 (so that a model at
-    // rest still has a scale).
-    double energyScale() const;
+    // Call before a frame in which an input (the mouse spring, a dragged nail) does
+    // work on the model: the guard's energy budget starts again after that frame.
+    void drivenByInput() { drivenByInput_ = true; }
+    // What the divergence guard measures (DivergenceGuard.h).
+    EnergyReading energyReading() const;
 
 private:
     SimulationSettings settings_;
@@ -95,6 +97,11 @@ private:
     ViscousDrag* drag_;
     std::unique_ptr<Integrator> integrator_, beadIntegrator_;
     DivergenceGuard guard_;
+    bool drivenByInput_ = false;
+    // The clock: time = clockStart_ + frames_ * dt, one rounding instead of a sum of
+    // steps. It starts again whenever the time or dt was changed from outside.
+    double clockStart_ = 0.0;
+    long frames_ = 0;
     VecX frameStart_, substepStart_;
     mutable VecX beadState_;
 };

@@ -380,6 +380,7 @@ void Editor::updateGrab(double dt) {
     const Vec3 target = gesture_.current;
     const Vec3 velocity = (target - grabTargetBefore_) / dt;
     grabTargetBefore_ = target;
+    simulation_->drivenByInput();
     ParticleSystem& system = simulation_->system();
     if (grabSpring_) {
         grabSpring_->setTarget(target, velocity);

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -147,6 +149,61 @@ TEST(Simulation, EnergyExplosionIsReportedAndRolledBackToAnEarlierFrame) {
     Simulation initial(stiffSettings("euler"));
     buildStiffSpring(initial);
     EXPECT_LE(sim.system().totalEnergy(), 26.0 * initial.system().totalEnergy());
+}
+
+// Slow, steady growth is divergence too: explicit Euler on an undamped spring
+// (w = 141 rad/s, h w = 0.14) gains 2 % of the energy per step, so the energy never
+// grows 1000-fold within a few frames; left alone it reaches 1e39 J by t = 5 s. The
+// energy budget catches it long before, and the run goes back to a frame from before.
+TEST(Simulation, SteadyEnergyGrowthIsCaughtByTheBudget) {
+    SimulationSettings settings = test::simulationSettings("euler", 1e-3);
+    Simulation sim(settings);
+    sim.system().addParticle(Vec3::Zero(), Vec3::Zero(), 1.0, true);
+    sim.system().addParticle(Vec3(0.5, 0.0, 0.0), Vec3(1.0, 0.0, 0.0), 0.5);
+    sim.system().addSpring({0, 1, 1e4, 0.0, 0.5});
+    const EnergyReading start = sim.energyReading();
+    FrameReport report;
+    while (!report.diverged && sim.time() < 5.0) report = sim.step();
+    ASSERT_TRUE(report.diverged) << "energy " << sim.totalEnergy() << " J at t = " << sim.time();
+    EXPECT_NE(report.message.find("energy grew"), std::string::npos) << report.message;
+    EXPECT_NE(report.message.find("dt = 0.001"), std::string::npos) << report.message;
+    EXPECT_LT(sim.time(), 1.0);
+    // Rolled back to a state within the budget.
+    EXPECT_LE(sim.totalEnergy(), start.total + DivergenceGuard::kBudget * start.scale);
+}
+
+// The work an input does is not divergence: a mouse spring whirls a particle around
+// (no gravity, so the model's own energy scale is 1 J) until its kinetic energy is far
+// above the budget of the first frame, and the run goes on.
+TEST(Simulation, WorkDoneByTheMouseIsNotDivergence) {
+    SimulationSettings settings = test::simulationSettings("rk4", 1.0 / 60.0);
+    settings.gravity = Vec3::Zero();
+    Simulation sim(settings);
+    sim.system().addParticle(Vec3(1.0, 0.0, 0.0), Vec3::Zero(), 1.0);
+    auto& mouse = static_cast<MouseSpring&>(sim.system().addForce(std::make_unique<MouseSpring>(0, 400.0, 40.0, 1e3)));
+    mouse.setTarget(Vec3(1.0, 0.0, 0.0));
+    const EnergyReading start = sim.energyReading();
+    double peak = 0.0;
+    for (int f = 0; f < 600; ++f) {
+        const double w = 8.0, t = sim.time();
+        mouse.setTarget(Vec3(std::cos(w * t), std::sin(w * t), 0.0), w * Vec3(-std::sin(w * t), std::cos(w * t), 0.0));
+        sim.drivenByInput();
+        const FrameReport report = sim.step();
+        ASSERT_FALSE(report.diverged) << report.message;
+        peak = std::max(peak, sim.kineticEnergy());
+    }
+    EXPECT_GT(peak, start.total + DivergenceGuard::kBudget * start.scale) << "the test should exceed the budget";
+}
+
+// The advice fits the integrator: implicit Euler that overflows is not told to try itself.
+TEST(Simulation, DivergenceAdviceFitsTheIntegrator) {
+    SimulationSettings settings = test::simulationSettings("implicit-euler", 10.0);
+    Simulation sim(settings);
+    sim.system().addParticle(Vec3::Zero(), Vec3(1e308, 0.0, 0.0), 1.0);
+    const FrameReport report = sim.step();
+    ASSERT_TRUE(report.diverged);
+    EXPECT_NE(report.message.find("implicit-euler diverged"), std::string::npos) << report.message;
+    EXPECT_EQ(report.message.find("or implicit-euler"), std::string::npos) << report.message;
 }
 
 // An integrator that gives up (adaptive cannot meet an impossible tolerance) is
