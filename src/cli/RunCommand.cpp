@@ -5,6 +5,9 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "cli/Csv.h"
 #include "cli/Progress.h"
@@ -23,6 +26,17 @@ bool openOutput(const std::string& path, std::ofstream& out) {
     return static_cast<bool>(out);
 }
 
+// Options that tune one integrator's solver, given for a run by another integrator:
+// a usage error, because the user expects them to change something.
+std::string inapplicableOption(const RunOptions& o, const std::string& integrator) {
+    if (integrator != "implicit-euler") {
+        if (o.cgTolerance) return "--cg-tolerance sets implicit-euler's CG";
+        if (o.cgMaxIterations) return "--cg-max-iterations sets implicit-euler's CG";
+    }
+    if (integrator != "adaptive" && o.adaptiveTolerance) return "--tolerance sets adaptive's local error tolerance";
+    return {};
+}
+
 }  // namespace
 
 int runScene(const RunOptions& o) {
@@ -34,6 +48,13 @@ int runScene(const RunOptions& o) {
         return 1;
     }
     if (o.integrator) scene.settings.integrator = *o.integrator;
+    if (const std::string why = inapplicableOption(o, scene.settings.integrator); !why.empty()) {
+        std::cerr << "error: " << why << ", but this run uses " << scene.settings.integrator
+                  << " (for the constraint multipliers' solve use --constraint-tolerance)\n";
+        return 2;
+    }
+    if (o.constraintTolerance && scene.constraints.empty())
+        std::cerr << "warning: " << o.scene << " has no constraints: --constraint-tolerance changes nothing\n";
     if (o.dt) scene.settings.dt = *o.dt;
     if (o.substeps) {  // for whichever integrator runs
         scene.settings.substeps = *o.substeps;
@@ -42,9 +63,32 @@ int runScene(const RunOptions& o) {
     if (o.cgTolerance) scene.settings.solver.implicitSolver.tolerance = *o.cgTolerance;
     if (o.cgMaxIterations) scene.settings.solver.implicitSolver.maxIterations = *o.cgMaxIterations;
     if (o.adaptiveTolerance) scene.settings.solver.adaptiveTolerance = *o.adaptiveTolerance;
-    const auto simulation = buildSimulation(scene);
+    if (o.constraintTolerance) scene.settings.constraints.solver.tolerance = *o.constraintTolerance;
+    std::unique_ptr<Simulation> simulation;
+    try {
+        simulation = buildSimulation(scene);
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << o.scene << ": " << e.what() << '\n';
+        return 1;
+    }
     const double dt = scene.settings.dt;
-    const long steps = o.steps ? *o.steps : std::lround(o.duration.value_or(10.0) / dt);
+    // Whole frames of dt, then (for a duration dt does not divide) one shortened frame
+    // that ends the run at the duration asked for.
+    long steps = o.steps.value_or(0);
+    double lastFrame = 0.0;
+    if (!o.steps) {
+        const double duration = o.duration.value_or(10.0);
+        steps = static_cast<long>(std::floor(duration / dt));
+        lastFrame = duration - static_cast<double>(steps) * dt;
+        if (lastFrame <= 1e-9 * dt) {
+            lastFrame = 0.0;
+        } else if (lastFrame >= dt * (1.0 - 1e-9)) {  // duration / dt rounded down across a whole number
+            ++steps;
+            lastFrame = 0.0;
+        }
+    }
+    const long frames = steps + (lastFrame > 0.0 ? 1 : 0);
+    const double endTime = static_cast<double>(steps) * dt + lastFrame;
 
     std::ofstream file, stepLog;
     if (!openOutput(o.out, file) || !openOutput(o.stepLog, stepLog)) return 1;
@@ -58,8 +102,10 @@ int runScene(const RunOptions& o) {
     long internalSteps = 0;
     double hMin = INFINITY, hMax = 0.0;
     int exitCode = 0;
-    for (long s = 1; s <= steps; ++s) {
+    for (long s = 1; s <= frames; ++s) {
+        if (s > steps) simulation->setTimeStep(lastFrame, simulation->substeps());
         const double t0 = simulation->time();
+        const double frameDt = simulation->settings().dt;
         const FrameReport report = simulation->step();
         if (report.diverged) {
             std::cerr << "error: " << report.message << '\n';
@@ -68,7 +114,7 @@ int runScene(const RunOptions& o) {
         }
         // Fixed-step integrators take `substeps` equal steps; adaptive reports the ones it took.
         std::vector<double> sizes = report.integrator.stepSizes;
-        if (sizes.empty()) sizes.assign(simulation->substeps(), dt / simulation->substeps());
+        if (sizes.empty()) sizes.assign(simulation->substeps(), frameDt / simulation->substeps());
         double t = t0;
         for (double h : sizes) {
             t += h;
@@ -77,8 +123,8 @@ int runScene(const RunOptions& o) {
             hMax = std::max(hMax, h);
         }
         internalSteps += static_cast<long>(sizes.size());
-        if (s % o.every == 0) writeRunRow(csv, *simulation);
-        progress.update(static_cast<double>(s) / steps, simulation->time(), steps * dt);
+        if (s % o.every == 0 || s == frames) writeRunRow(csv, *simulation);
+        progress.update(static_cast<double>(s) / frames, simulation->time(), endTime);
     }
     csv.flush();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -92,12 +138,18 @@ int runScene(const RunOptions& o) {
 int validateScene(const std::string& file) {
     try {
         const Scene scene = loadScene(file);
+        buildSimulation(scene);  // what validate accepts, run builds
         std::cout << file << ": ok: \"" << scene.name << "\", " << scene.particles.size() << " particles, "
-                  << scene.springs.size() << " springs, " << scene.planes.size() << " planes, integrator "
-                  << scene.settings.integrator << ", dt " << scene.settings.dt << '\n';
+                  << scene.springs.size() << " springs, " << scene.constraints.size() << " constraints, "
+                  << scene.wires.size() << " wires, " << scene.parametricBeads.size() << " parametric beads, "
+                  << scene.planes.size() << " planes, integrator " << scene.settings.integrator << ", dt "
+                  << scene.settings.dt << '\n';
         return 0;
     } catch (const SceneError& e) {
         std::cerr << "error: " << e.what() << '\n';
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << file << ": " << e.what() << '\n';
         return 1;
     }
 }

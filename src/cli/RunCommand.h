@@ -12,6 +12,7 @@ struct RunOptions {
     std::optional<double> cgTolerance;
     std::optional<int> cgMaxIterations;
     std::optional<double> adaptiveTolerance;
+    std::optional<double> constraintTolerance;  // the multiplier solve, every integrator
     std::optional<double> duration;  // seconds; default 10 when neither this nor steps is given
     std::optional<long> steps;
     std::string out;  // empty: stdout
@@ -19,7 +20,8 @@ struct RunOptions {
     std::string stepLog;  // every integrator step size, "t,h" (adaptive reports its own)
 };
 
-// Returns the process exit code: 0 done, 1 the scene failed to load or the run diverged.
+// Returns the process exit code: 0 done, 1 the scene failed to load or the run diverged,
+// 2 an option that does not apply to the run's integrator.
 int runScene(const RunOptions& options);
 int validateScene(const std::string& file);
 

@@ -67,7 +67,11 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 1000000));
     runCmd->add_option("--tolerance", run.adaptiveTolerance, "adaptive: local error tolerance")
         ->check(CLI::PositiveNumber);
-    auto* duration = runCmd->add_option("--duration", run.duration, "Simulated seconds (default 10)")
+    runCmd->add_option("--constraint-tolerance", run.constraintTolerance,
+                       "Constraint multipliers' CG relative residual, every integrator (default: the scene's)")
+        ->check(CLI::PositiveNumber);
+    auto* duration = runCmd->add_option("--duration", run.duration,
+                                        "Simulated seconds (default 10); a last, shorter frame ends the run there")
                          ->check(CLI::PositiveNumber);
     auto* steps = runCmd->add_option("--steps", run.steps, "Number of frames of dt")->check(CLI::PositiveNumber);
     duration->excludes(steps);

@@ -122,11 +122,83 @@ TEST_F(TinkerboxSim, DivergenceStopsWithExitCodeOneAndAdvice) {
     EXPECT_NE(r.err.find("implicit-euler"), std::string::npos) << r.err;
 }
 
+// Slow growth (explicit Euler gains 2 % of the energy per step on this undamped spring)
+// used to run to 6e39 J and exit 0; the energy budget stops it early.
+TEST_F(TinkerboxSim, SteadyDivergenceStopsWithExitCodeOne) {
+    std::ofstream(dir_ / "spring.json") << R"({"format": "tinkerbox-scene", "version": 1,
+ "particles": [{"position": [0, 0, 0], "nailed": true}, {"position": [0.5, 0, 0], "velocity": [1, 0, 0], "mass": 0.5}],
+ "springs": [{"a": 0, "b": 1, "stiffness": 1e4, "rest_length": 0.5}]})";
+    const Result r = sim("run " + (dir_ / "spring.json").string() + " --integrator euler --dt 1e-3 --duration 5");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("euler diverged at t = "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("dt = 0.001"), std::string::npos) << r.err;
+    for (const auto& row : lines(r.out))
+        if (row[0] != 't') {
+            const auto f = fields(row);
+            ASSERT_LT(f[3], 1e3) << row;  // the energy (0.25 J at the start) never got far
+        }
+}
+
+// A duration that dt does not divide ends at the duration, with one shorter last frame;
+// the t column is frame * dt (a product, not a running sum).
+TEST_F(TinkerboxSim, RunEndsAtTheDurationAndCountsTimeExactly) {
+    const Result r = sim("run " + (kScenes / "spring-oscillator.json").string() + " --dt 0.03 --duration 1");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 1u + 1u + 34u);  // header, t = 0, 33 frames of 0.03 and one of 0.01
+    for (std::size_t k = 0; k + 1 < rows.size() - 1; ++k) EXPECT_EQ(fields(rows[1 + k])[0], k * 0.03) << rows[1 + k];
+    EXPECT_NEAR(fields(rows.back())[0], 1.0, 1e-15);
+    const Result tenths = sim("run " + (kScenes / "spring-oscillator.json").string() + " --dt 0.1 --duration 1");
+    ASSERT_EQ(lines(tenths.out).size(), 1u + 1u + 10u);  // 1 / 0.1 rounds to 9.999...: still ten frames
+    EXPECT_EQ(fields(lines(tenths.out).back())[0], 10 * 0.1);
+}
+
+// Solver options reach the solve they name, and are refused where no such solve runs.
+TEST_F(TinkerboxSim, SolverOptionsApplyToTheirIntegratorOnly) {
+    const std::string pendulum = (kScenes / "double-pendulum.json").string();
+    const Result cg = sim("run " + pendulum + " --integrator rk4 --cg-tolerance 1e-3");
+    EXPECT_EQ(cg.exitCode, 2);
+    EXPECT_NE(cg.err.find("--cg-tolerance sets implicit-euler's CG, but this run uses rk4"), std::string::npos)
+        << cg.err;
+    EXPECT_NE(cg.err.find("--constraint-tolerance"), std::string::npos) << cg.err;
+    EXPECT_EQ(sim("run " + pendulum + " --integrator verlet --cg-max-iterations 3").exitCode, 2);
+    EXPECT_EQ(sim("run " + pendulum + " --integrator rk4 --tolerance 1e-3").exitCode, 2);
+    EXPECT_EQ(sim("run " + pendulum + " --integrator implicit-euler --cg-tolerance 1e-3 --duration 0.1").exitCode, 0);
+
+    // A loose multiplier solve lets the rods drift; the default keeps them.
+    const auto lastError = [&](const std::string& options) {
+        const Result r = sim("run " + pendulum + " --integrator rk4 --duration 2 " + options);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        return fields(lines(r.out).back())[4];
+    };
+    EXPECT_GT(lastError("--constraint-tolerance 0.5"), 100.0 * lastError(""));
+    const Result noConstraints =
+        sim("run " + (kScenes / "spring-oscillator.json").string() + " --constraint-tolerance 1e-3 --steps 1");
+    EXPECT_EQ(noConstraints.exitCode, 0);
+    EXPECT_NE(noConstraints.err.find("no constraints: --constraint-tolerance changes nothing"), std::string::npos)
+        << noConstraints.err;
+}
+
+// Same scene, same integrator, same build: the same bits, for every integrator.
+TEST_F(TinkerboxSim, RunsAreBitwiseRepeatable) {
+    for (const char* integrator : {"euler", "midpoint", "rk4", "implicit-euler", "adaptive", "symplectic-euler", "verlet"}) {
+        const std::string run = "run " + (kScenes / "triple-pendulum.json").string() + " --duration 1 --integrator " + integrator;
+        const Result a = sim(run), b = sim(run);
+        ASSERT_EQ(a.exitCode, 0) << a.err;
+        EXPECT_GT(lines(a.out).size(), 60u);
+        EXPECT_TRUE(a.out == b.out) << integrator;
+    }
+}
+
 TEST_F(TinkerboxSim, ValidateSummarizesOrNamesTheError) {
     const Result good = sim("validate " + (kScenes / "cloth.json").string());
     EXPECT_EQ(good.exitCode, 0);
     EXPECT_NE(good.out.find("400 particles, 2202 springs"), std::string::npos) << good.out;
     EXPECT_EQ(lines(good.out).size(), 1u);
+    const Result wire = sim("validate " + (kScenes / "bead-on-wire.json").string());
+    EXPECT_NE(wire.out.find("3 particles, 1 springs, 1 constraints, 1 wires, 1 parametric beads, 0 planes"),
+              std::string::npos)
+        << wire.out;
 
     std::ofstream(dir_ / "bad.json") << R"({"format": "tinkerbox-scene", "version": 1,
  "particles": [{"position": [0, 0, 0]}, {"position": [1, 0, 0], "mass": -1}]})";
