@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <string_view>
 
+#include "core/TestSystems.h"
 #include "scene/SceneBuilder.h"
 #include "scene/SceneJson.h"
 
@@ -102,6 +104,44 @@ TEST(ExampleScenes, EveryExampleRunsTwoSecondsWithItsOwnSettings) {
         for (int f = 0; f < 120; ++f) ASSERT_FALSE(sim->step().diverged) << e.name;
     }
 }
+
+// No false alarms from the divergence guard: every example runs 20 s with its own settings
+// under every integrator, and whenever the guard stops a run, a copy of the run left
+// unguarded (stateEdited() before each frame forgets the guard's reference) really does
+// blow up: its energy becomes non-finite or 1000 times the guard's budget within
+// another 20 s. Many alarms are expected (explicit integrators on the stiff cloth, euler on
+// undamped springs); each of them must be real.
+class ExampleScenesEveryIntegrator : public ::testing::TestWithParam<std::string_view> {};
+
+TEST_P(ExampleScenesEveryIntegrator, DivergenceAlarmsAreReal) {
+    constexpr int kFrames = 1200;
+    for (const ExampleScene& e : exampleScenes()) {
+        Scene scene = e.make();
+        scene.settings.integrator = std::string(GetParam());
+        const auto guarded = buildSimulation(scene);
+        const EnergyReading start = guarded->energyReading();
+        int alarm = -1;
+        for (int f = 0; f < kFrames && alarm < 0; ++f)
+            if (guarded->step().diverged) alarm = f;
+        if (alarm < 0) continue;
+
+        const double budget = start.total + DivergenceGuard::kBudget * start.scale;
+        const auto unguarded = buildSimulation(scene);
+        bool blewUp = false;
+        for (int f = 0; f < alarm + kFrames && !blewUp; ++f) {
+            unguarded->stateEdited();
+            const bool diverged = unguarded->step().diverged;  // only a non-finite state is left to report
+            const double energy = unguarded->totalEnergy();
+            blewUp = diverged || !std::isfinite(energy) || energy - start.total > 1000.0 * (budget - start.total);
+        }
+        EXPECT_TRUE(blewUp) << e.name << ": alarm at frame " << alarm << " (t = " << guarded->time()
+                            << " s), but unguarded the energy is " << unguarded->totalEnergy() << " J at t = "
+                            << unguarded->time() << " s (budget " << budget << " J)";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllIntegrators, ExampleScenesEveryIntegrator, test::allIntegrators(),
+                         test::IntegratorParamName{});
 
 }  // namespace
 }  // namespace tinkerbox
