@@ -161,7 +161,7 @@ void App::drawSolverPanel() {
         bool changed = inputDouble("CG tolerance", solver.implicitSolver.tolerance, 1e-5, "%.1e");
         changed |= ImGui::InputInt("CG max iter.", &solver.implicitSolver.maxIterations);
         helpMarker("Implicit Euler solves (M - h dF/dv - h^2 dF/dx) dv = h (F + h dF/dx v) with conjugate "
-                   "gradients, stopping at this relative residual or iteration count (seed 000 ch. D).");
+                   "gradients, stopping at this relative residual or iteration count (Baraff, Implicit Methods, SIGGRAPH 2001 notes).");
         if (changed && solver.implicitSolver.tolerance > 0.0 && solver.implicitSolver.maxIterations > 0)
             editor_.setSolverSettings(solver);
     }
@@ -175,7 +175,7 @@ void App::drawSolverPanel() {
         bool changed = inputDouble("feedback ks", c.ks, 10.0, "%.1f");
         changed |= inputDouble("feedback kd", c.kd, 1.0, "%.1f");
         helpMarker("Feedback that pulls drifting constraints back: the ks C + kd Cdot terms inside the "
-                   "multiplier solve (seed 000 ch. F).");
+                   "multiplier solve (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes).");
         changed |= inputDouble("solve tolerance", c.solver.tolerance, 1e-7, "%.1e");
         changed |= ImGui::InputInt("solve max iter.", &c.solver.maxIterations);
         helpMarker("The Lagrange multipliers solve J W J^T lambda = -Jdot qdot - J W Q - ks C - kd Cdot with "

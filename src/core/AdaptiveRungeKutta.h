@@ -1,5 +1,5 @@
 #pragma once
-// Error-controlled RK4 by step doubling (seed 000 ch. B, "adaptive stepsizes"):
+// Error-controlled RK4 by step doubling (Witkin & Baraff, Differential Equation Basics, SIGGRAPH 2001 notes, "adaptive stepsizes"):
 // xa = one step of h, xb = two steps of h/2. For a method of order p = 4 the error
 // of xb is about e = |xb - xa| / (2^p - 1); a step is accepted when e <= tolerance
 // (per component, mixed absolute/relative: |e_i| <= tol (1 + |x_i|)), and the next

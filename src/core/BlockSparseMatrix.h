@@ -2,7 +2,7 @@
 // Square sparse matrix of 3x3 blocks in compressed-row form (one block row per
 // particle). The pattern is fixed when the model's topology changes; values are
 // refilled every step. Used for the force Jacobians dF/dx, dF/dv of the implicit
-// solver (seed 000 ch. D: "entry ij nonzero iff the force on i depends on j").
+// solver (Baraff, Implicit Methods, SIGGRAPH 2001 notes: "entry ij nonzero iff the force on i depends on j").
 #include <cstdint>
 #include <utility>
 #include <vector>

@@ -1,7 +1,7 @@
 #pragma once
 // Preconditioned conjugate gradient for symmetric positive (semi-)definite systems,
 // matrix-free: the caller supplies y = A x and z = P^-1 r. Used by the implicit
-// integrator (Baraff & Witkin 1998) and by the constraint solver (seed 000 ch. F).
+// integrator (Baraff & Witkin 1998) and by the constraint solver (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes).
 // On a singular but consistent system (redundant constraints) it converges to a
 // least-squares solution; on an inconsistent one it stops at the iteration cap.
 #include <cmath>

@@ -1,5 +1,5 @@
 #pragma once
-// A hard constraint C(x) = 0 (seed 000 ch. F, "tinkertoys"). Each constraint owns some
+// A hard constraint C(x) = 0 (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, "tinkertoys"). Each constraint owns some
 // rows of C and Cdot and, for each of those rows and each particle it involves, the
 // 1x3 blocks of J = dC/dx and Jdot = dCdot/dx. The ConstraintSolver lays the rows and
 // blocks out once; a constraint fills its own at every evaluation.

@@ -154,7 +154,7 @@ void ConstraintSolver::solve(const Blocks& J, const VecX& W, VecX& b, VecX& x, c
 void ConstraintSolver::addConstraintForces(const VecX& W, const VecX& qdot, VecX& Q,
                                            const ConstraintSettings& settings) {
     if (rows() == 0) return;
-    // rhs = -Jdot qdot - J W Q - ks C - kd Cdot (seed 000 ch. F)
+    // rhs = -Jdot qdot - J W Q - ks C - kd Cdot (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes)
     rhs_.setZero(rows());
     for (std::size_t e = 0; e < J_.size(); ++e) {
         const Index p = blockParticle_[e];

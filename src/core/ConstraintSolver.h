@@ -1,5 +1,5 @@
 #pragma once
-// Constrained dynamics (seed 000 ch. F; seed 004). The solver lays out the rows of
+// Constrained dynamics (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes). The solver lays out the rows of
 // every constraint and the 1x3 blocks of the sparse Jacobian J (one per row and
 // particle), and solves for the multipliers matrix-free: only J x and J^T y are ever
 // formed, never J W J^T.

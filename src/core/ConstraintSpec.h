@@ -23,7 +23,7 @@ struct RodSpec {
     bool operator==(const RodSpec&) const = default;
 };
 
-// A bead on a circular wire (seed 004): C = [N.(x - c), |x - c| - r].
+// A bead on a circular wire (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, bead on a wire): C = [N.(x - c), |x - c| - r].
 struct WireSpec {
     Index particle = 0;
     Vec3 center = Vec3::Zero();

@@ -1,5 +1,5 @@
 #pragma once
-// Damped springs between particle pairs (seed 000 ch. C):
+// Damped springs between particle pairs (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes):
 //   l = xa - xb, ldot = va - vb, fa = -[ks (|l| - r) + kd (ldot.l)/|l|] l/|l|, fb = -fa.
 // All the springs of a model live in one DampedSpringSet so that a 128x128 cloth
 // (about 100k springs) is one tight loop rather than 100k virtual calls.

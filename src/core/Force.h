@@ -1,5 +1,5 @@
 #pragma once
-// A force object (seed 000 ch. C): it adds its forces to the accumulators, knows
+// A force object (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes): it adds its forces to the accumulators, knows
 // its potential energy, and gives its Jacobians dF/dx and dF/dv for the implicit
 // integrator. Integrators never see individual forces.
 #include <utility>

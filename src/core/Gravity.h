@@ -1,5 +1,5 @@
 #pragma once
-// Uniform gravity f = m g on every free particle (seed 000 ch. C, unary force).
+// Uniform gravity f = m g on every free particle (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes, unary force).
 #include "core/Force.h"
 
 namespace tinkerbox {

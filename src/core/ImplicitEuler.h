@@ -1,5 +1,5 @@
 #pragma once
-// Linearized backward Euler for second-order systems (seed 000 ch. D; Baraff & Witkin
+// Linearized backward Euler for second-order systems (Baraff, Implicit Methods, SIGGRAPH 2001 notes; Baraff & Witkin
 // 1998, "Large Steps in Cloth Simulation", eq. 16):
 //   (M - h dF/dv - h^2 dF/dx) dv = h (F0 + h dF/dx v0),  v1 = v0 + dv,  x1 = x0 + h v1.
 // The matrix is sparse (3x3 blocks where forces couple particles), symmetric positive

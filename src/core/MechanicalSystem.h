@@ -34,7 +34,7 @@ public:
     virtual void constrainPositions(double h) = 0;
     virtual void constrainVelocities() = 0;
 
-    // What the linearized implicit step needs (seed 000 ch. D): applied forces, the
+    // What the linearized implicit step needs (Baraff, Implicit Methods, SIGGRAPH 2001 notes): applied forces, the
     // combination J = cx dF/dx + cv dF/dv of their definite Jacobians (3x3 blocks, Upper
     // storage) with the product dF/dx v, and W = M^-1 per velocity dof (0 for fixed dof).
     virtual void appliedForces(VecX& f) = 0;

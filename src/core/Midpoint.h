@@ -1,5 +1,5 @@
 #pragma once
-// The midpoint method (seed 000 ch. B, corrected per the errata):
+// The midpoint method (Witkin & Baraff, Differential Equation Basics, SIGGRAPH 2001 notes, with the midpoint slip corrected):
 // k = f(x0 + h/2 f(x0, t0), t0 + h/2), x1 = x0 + h k. Second order.
 #include "core/Integrator.h"
 

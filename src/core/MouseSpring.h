@@ -1,5 +1,5 @@
 #pragma once
-// The mouse spring (seed 000 ch. C, "Drag"): a grabbed particle is tied to the cursor
+// The mouse spring (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes, "Drag"): a grabbed particle is tied to the cursor
 // by a zero-rest-length damped spring, f = -ks (x - y) - kd (v - ydot), with its
 // magnitude capped so that a fast flick cannot blow the model apart. The particle is
 // never moved directly.

@@ -1,5 +1,5 @@
 #pragma once
-// Nail (seed 000 ch. F): C = x - p (3 rows), J = I, Jdot = 0, Cdot = v - pdot. The
+// Nail (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes): C = x - p (3 rows), J = I, Jdot = 0, Cdot = v - pdot. The
 // point may move: the mouse drags a nailed particle by moving its point.
 #include "core/Constraint.h"
 

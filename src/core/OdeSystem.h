@@ -1,5 +1,5 @@
 #pragma once
-// Witkin's solver interface (seed 000 ch. B): every integrator talks to a system
+// Witkin's solver interface (Witkin & Baraff, Differential Equation Basics, SIGGRAPH 2001 notes): every integrator talks to a system
 // only through these calls, so any integrator works on any system.
 #include "core/Types.h"
 

@@ -69,7 +69,7 @@ void ParametricBeadSystem::setState(const VecX& x, double t) {
 
 void ParametricBeadSystem::appliedForces(VecX& f) {
     // Generalized force J^T Q - J^T M Jdot theta'; the second term vanishes on a circle
-    // (J . dJ/dtheta = 0) but is kept so that the code is the seed's equation.
+    // (J . dJ/dtheta = 0) but is kept so that the code is the notes' equation.
     f.setZero(3 * beadCount());
     for (Index i = 0; i < beadCount(); ++i) {
         const Wire& wire = geometry_[i];

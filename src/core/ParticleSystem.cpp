@@ -174,7 +174,7 @@ void ParticleSystem::derivative(VecX& xdot) {
 }
 
 void ParticleSystem::accelerations(VecX& a) {
-    // The derivative evaluation loop (seed 000 ch. C and F): clear the accumulators, let
+    // The derivative evaluation loop (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes and F): clear the accumulators, let
     // every force apply itself, add the constraint forces, divide by mass.
     appliedForces(force_);
     if (!constraints_.empty()) {

@@ -1,5 +1,5 @@
 #pragma once
-// The particle system of seed 000 ch. C: particles (mass, position, velocity, force
+// The particle system of Witkin, Particle System Dynamics, SIGGRAPH 2001 notes: particles (mass, position, velocity, force
 // accumulator), force objects, and planes, behind Witkin's solver interface.
 // State vector: [x_0 .. x_{n-1} | v_0 .. v_{n-1}] (6n numbers).
 // Nailed particles have inverse mass 0: no integrator moves them, and their velocity
@@ -51,7 +51,7 @@ public:
     void removeForce(const Force* force);
     const std::vector<std::unique_ptr<Force>>& forces() const { return forces_; }
 
-    // Hard constraints (seed 000 ch. F), solved inside every derivative evaluation.
+    // Hard constraints (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes), solved inside every derivative evaluation.
     Constraint& addConstraint(std::unique_ptr<Constraint> constraint);  // throws on a bad particle index
     void removeConstraint(const Constraint* constraint);
     const std::vector<std::unique_ptr<Constraint>>& constraints() const { return constraints_; }

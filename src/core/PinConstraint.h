@@ -1,5 +1,5 @@
 #pragma once
-// Pin (seed 000 ch. F, coincident points): C = xa - xb (3 rows), J_a = I, J_b = -I, Jdot = 0.
+// Pin (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, coincident points): C = xa - xb (3 rows), J_a = I, J_b = -I, Jdot = 0.
 #include "core/Constraint.h"
 
 namespace tinkerbox {

@@ -19,7 +19,7 @@ bool resolvePlaneContact(const Plane& plane, const Vec3& xBefore, const Vec3& vB
     if (d >= kContactSlop) return false;
     const double vn = v.dot(N);
     if (vn >= 0.0) {
-        if (d < 0.0) x -= d * N;  // leaving, but still inside: displace the point (seed 000 ch. C 7.1)
+        if (d < 0.0) x -= d * N;  // leaving, but still inside: displace the point (Witkin, Particle System Dynamics, section 7.1)
         return d < 0.0;
     }
     const bool colliding = vBefore.dot(N) < -kApproachSlop * vBefore.norm();

@@ -1,16 +1,16 @@
 #pragma once
-// An infinite plane barrier (ground, wall) for particles, seed 000 ch. C section 7.
+// An infinite plane barrier (ground, wall) for particles, Witkin, Particle System Dynamics, SIGGRAPH 2001 notes, section 7.
 // The normal points to the legal side. Contact is resolved after each integrator
 // step, at the velocity level, so every integrator gets the same behaviour:
 // - collision (the particle was approaching the plane when the step began): the
 //   normal velocity is reflected and scaled by the restitution, v' = vT - kr vN,
 //   and the particle is put back on the surface;
 // - resting contact (it was not approaching; this step's forces pushed it in): the
-//   normal velocity is removed, which is the time integral of the seed's contact
+//   normal velocity is removed, which is the time integral of the notes' contact
 //   force -(N.f)N, and the position is re-advanced with the corrected velocity;
 // - Coulomb friction: the tangential velocity loses at most mu times the normal
 //   velocity change, so a sliding particle decelerates at mu g and stops exactly
-//   instead of reversing (the seed's linear drag -kf(-f.N)vT never stops it).
+//   instead of reversing (the notes' linear drag -kf(-f.N)vT never stops it).
 #include "core/Types.h"
 
 namespace tinkerbox {

@@ -1,5 +1,5 @@
 #pragma once
-// Rod (seed 000 ch. F, distance constraint): C = |l| - L with l = xa - xb, n = l/|l|:
+// Rod (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, distance constraint): C = |l| - L with l = xa - xb, n = l/|l|:
 // J_a = n^T, J_b = -n^T, Cdot = n.(va - vb), Jdot_a = (ldot - (n.ldot) n)^T / |l|.
 #include "core/Constraint.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Classical fourth-order Runge-Kutta (seed 000 ch. B):
+// Classical fourth-order Runge-Kutta (Witkin & Baraff, Differential Equation Basics, SIGGRAPH 2001 notes):
 // k1 = h f(x0, t0), k2 = h f(x0 + k1/2, t0 + h/2), k3 = h f(x0 + k2/2, t0 + h/2),
 // k4 = h f(x0 + k3, t0 + h), x1 = x0 + k1/6 + k2/3 + k3/3 + k4/6.
 #include "core/Integrator.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Viscous drag f = -kd v on every particle (seed 000 ch. C): it damps motion
+// Viscous drag f = -kd v on every particle (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes): it damps motion
 // relative to the still air and makes a model come to rest.
 #include "core/Force.h"
 

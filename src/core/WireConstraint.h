@@ -1,9 +1,9 @@
 #pragma once
-// A bead on a circular wire (seed 004; seed 000 ch. F, "point-on-circle"), centre c,
+// A bead on a circular wire (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, "point-on-circle"), centre c,
 // radius r, plane normal N. Two rows: the plane, C0 = N.(x - c), J0 = N^T, Jdot0 = 0; and
 // the circle, C1 = |x - c| - r with n = (x - c)/|x - c|, J1 = n^T,
-// Jdot1 = (v - (n.v) n)^T / |x - c| (the seed's Ndot). In a plane of its own the bead's
-// multiplier is seed 004's closed form lambda = [m (x.xdot)^2/(x.x) - m xdot.xdot - x.f]/|x|.
+// Jdot1 = (v - (n.v) n)^T / |x - c| (the notes' Ndot). In a plane of its own the bead's
+// multiplier is the closed form of the bead-on-a-wire example in Witkin's Constrained Dynamics notes: lambda = [m (x.xdot)^2/(x.x) - m xdot.xdot - x.f]/|x|.
 #include "core/Constraint.h"
 
 namespace tinkerbox {

@@ -1,5 +1,5 @@
 #pragma once
-// The editor's tools and the keys that choose them (seed 000's "Create, Attach, Drag, Nail").
+// The editor's tools and the keys that choose them (the "Create, Attach, Drag, Nail" of Witkin's Constrained Dynamics, SIGGRAPH 2001 notes).
 #include <array>
 #include <optional>
 #include <string_view>

@@ -191,7 +191,7 @@ Scene ropeBridge() {
     }
     for (Index end : {cable.front(), cable.back(), deck.front(), deck.back()}) addNail(s, end);
     for (int i = 1; i < segments; ++i) addSpring(s, cable[i], deck[i], 300.0, 1.0);
-    // Rods do not stretch: keep the part of the push they allow (J v = 0, seed 000 ch. F).
+    // Rods do not stretch: keep the part of the push they allow (J v = 0, Witkin, Constrained Dynamics, SIGGRAPH 2001 notes).
     const auto model = buildSimulation(s);
     model->system().constrainVelocities();
     for (Index i = 0; i < model->system().particleCount(); ++i) s.particles[i].velocity = model->system().velocity(i);

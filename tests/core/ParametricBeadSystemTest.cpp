@@ -1,4 +1,4 @@
-// Beads in generalized coordinates (seed 004): x(theta) = c + r (cos theta u + sin theta w),
+// Beads in generalized coordinates (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, bead on a wire): x(theta) = c + r (cos theta u + sin theta w),
 // (J^T M J) theta'' = J^T Q. A bead on a vertical circle is a pendulum of length r.
 #include "core/ParametricBeadSystem.h"
 

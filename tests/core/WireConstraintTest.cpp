@@ -1,4 +1,4 @@
-// A bead on a circular wire (seed 004): C = [N.(x - c), |x - c| - r], the closed-form
+// A bead on a circular wire (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, bead on a wire): C = [N.(x - c), |x - c| - r], the closed-form
 // multiplier of the lecture, and a constraint force that does no work.
 #include "core/WireConstraint.h"
 
