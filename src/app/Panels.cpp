@@ -179,9 +179,10 @@ void App::drawSolverPanel() {
         changed |= inputDouble("solve tolerance", c.solver.tolerance, 1e-7, "%.1e");
         changed |= ImGui::InputInt("solve max iter.", &c.solver.maxIterations);
         helpMarker("The Lagrange multipliers solve J W J^T lambda = -Jdot qdot - J W Q - ks C - kd Cdot with "
-                   "conjugate gradients, to this relative residual.");
+                   "conjugate gradients, to this relative residual. 0: automatic, as tight as the integrator "
+                   "needs (its truncation error, or a tenth of adaptive's tolerance; never looser than 1e-6).");
         changed |= ImGui::Checkbox("warm start", &c.warmStart);
-        if (changed && c.ks >= 0.0 && c.kd >= 0.0 && c.solver.tolerance > 0.0 && c.solver.maxIterations > 0)
+        if (changed && c.ks >= 0.0 && c.kd >= 0.0 && c.solver.tolerance >= 0.0 && c.solver.maxIterations > 0)
             editor_.setConstraintSettings(c);
     }
     if (ImGui::CollapsingHeader("new springs and particles")) {

@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
     runCmd->add_option("--tolerance", run.adaptiveTolerance, "adaptive: local error tolerance")
         ->check(CLI::PositiveNumber);
     runCmd->add_option("--constraint-tolerance", run.constraintTolerance,
-                       "Constraint multipliers' CG relative residual, every integrator (default: the scene's)")
+                       "Constraint multipliers' CG relative residual, every integrator (default: the scene's, else as tight as the integrator needs)")
         ->check(CLI::PositiveNumber);
     auto* duration = runCmd->add_option("--duration", run.duration,
                                         "Simulated seconds (default 10); a last, shorter frame ends the run there")

@@ -10,11 +10,15 @@ constexpr double kSafety = 0.9;
 constexpr double kMaxGrowth = 5.0;
 constexpr double kMaxShrink = 0.1;
 constexpr int kMaxStepsPerCall = 1'000'000;
+constexpr double kSolveToleranceFraction = 0.1;
 }  // namespace
 
 void AdaptiveRungeKutta::advance(OdeSystem& system, double h, StepReport& report) {
     const double tEnd = system.time() + h;
     double hTry = suggested_ > 0.0 ? std::min(suggested_, h) : h;
+    // Solve errors enter xa and xb differently: well below the tolerance they cannot pass
+    // for truncation error and shrink the steps.
+    system.setSolveTolerance(kSolveToleranceFraction * tolerance_);
     system.getState(x0_);
     int steps = 0;
     bool haveF0 = false;  // f(x0) survives a rejected step

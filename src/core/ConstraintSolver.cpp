@@ -1,6 +1,7 @@
 #include "core/ConstraintSolver.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tinkerbox {
 
@@ -74,9 +75,24 @@ void ConstraintSolver::multiplyTransposed(const Blocks& J, const VecX& y, VecX& 
     }
 }
 
+namespace {
+// The preconditioned matrix A^ below has its eigenvalues in (0, 1] (symmetric Gauss-Seidel
+// bounds them by 1). A search direction that it shrinks by 1e-12 or more is in the null
+// space as far as double precision can tell: the rows there are redundant and disagree.
+constexpr double kNullRayleighQuotient = 1e-12;
+// The Tikhonov term for that case, relative to the mean diagonal of J W J^T.
+constexpr double kTikhonov = 1e-9;
+}  // namespace
+
+double ConstraintSettings::tolerance(double requested) const {
+    if (solver.tolerance > 0.0) return solver.tolerance;
+    if (!(requested > 0.0)) return kLoosestAutomaticTolerance;
+    return std::clamp(requested, kTightestAutomaticTolerance, kLoosestAutomaticTolerance);
+}
+
 void ConstraintSolver::prepareSweeps(const Blocks& J, const VecX& W, VecX& b, VecX& x) {
-    // d_r = (J W J^T)_rr + eps. Rows no free particle feels get d_r = 1 and a zero
-    // right-hand side: their solution is zero and they touch no other row.
+    // d_r = (J W J^T)_rr. Rows no free particle feels get d_r = 1 and a zero right-hand
+    // side: their solution is zero and they touch no other row.
     // A particle's three coordinates share one inverse mass: keep one per particle.
     particleCount_ = W.size() / 3;
     inverseMass_.resize(particleCount_);
@@ -84,17 +100,16 @@ void ConstraintSolver::prepareSweeps(const Blocks& J, const VecX& W, VecX& b, Ve
     diagonal_.setZero(rows());
     for (std::size_t e = 0; e < J.size(); ++e)
         diagonal_[blockRow_[e]] += inverseMass_[blockParticle_[e]] * J[e].squaredNorm();
-    const double meanDiagonal = rows() > 0 ? diagonal_.sum() / rows() : 0.0;
-    epsilon_ = 1e-9 * meanDiagonal;
+    meanDiagonal_ = rows() > 0 ? diagonal_.sum() / rows() : 0.0;
+    for (Index r = 0; r < rows(); ++r)
+        if (diagonal_[r] <= 1e-14 * meanDiagonal_) b[r] = x[r] = 0.0;
+}
+
+// s_r = (J W J^T + epsilon I)_rr^-1/2, 1 for the rows left out.
+void ConstraintSolver::scaleRows(double epsilon) {
     scale_.resize(rows());
-    for (Index r = 0; r < rows(); ++r) {
-        if (diagonal_[r] <= 1e-14 * meanDiagonal) {
-            scale_[r] = 1.0;
-            b[r] = x[r] = 0.0;
-        } else {
-            scale_[r] = 1.0 / std::sqrt(diagonal_[r] + epsilon_);
-        }
-    }
+    for (Index r = 0; r < rows(); ++r)
+        scale_[r] = diagonal_[r] <= 1e-14 * meanDiagonal_ ? 1.0 : 1.0 / std::sqrt(diagonal_[r] + epsilon);
 }
 
 // The sweeps over the scaled matrix I + L + U (U_rs = s_r J_r W J_s^T s_s for s > r),
@@ -118,11 +133,11 @@ void ConstraintSolver::sweep(const Blocks& J, Row&& row) {
     }
 }
 
-void ConstraintSolver::solve(const Blocks& J, const VecX& W, VecX& b, VecX& x, const CgSettings& cg) {
-    const auto start = std::chrono::steady_clock::now();
-    prepareSweeps(J, W, b, x);
+CgResult ConstraintSolver::solveWith(double epsilon, const Blocks& J, const VecX& b, VecX& x, const CgSettings& cg,
+                                     bool keepUnconverged) {
+    scaleRows(epsilon);
     // Split SGS-preconditioned CG (Eisenstat's trick, as in SgsConjugateGradient): CG on
-    // A^ = (I + L)^-1 A~ (I + U)^-1 with A~ = S (J W J^T + eps I) S, S = diag(s).
+    // A^ = (I + L)^-1 A~ (I + U)^-1 with A~ = S (J W J^T + epsilon I) S, S = diag(s).
     // b^ = (I + L)^-1 S b; x^ = (I + U) S^-1 x.
     bHat_ = scale_.cwiseProduct(b);
     sweep<false>(J, [&](Index r, double lower) { return bHat_[r] -= lower; });
@@ -142,12 +157,25 @@ void ConstraintSolver::solve(const Blocks& J, const VecX& W, VecX& b, VecX& x, c
         out += t_;
     };
     const auto identity = [](const VecX& r, VecX& z) { z = r; };
-    const CgResult result = conjugateGradient(applyHat, identity, bHat_, xHat_, cg, work_);
-    // x = S (I + U)^-1 x^
-    sweep<true>(J, [&](Index r, double upper) { return xHat_[r] -= upper; });
-    x = scale_.cwiseProduct(xHat_);
-    ++stats_.solves;
+    const CgResult result = conjugateGradient(applyHat, identity, bHat_, xHat_, cg, work_, kNullRayleighQuotient);
     stats_.iterations += result.iterations;
+    if (result.converged || keepUnconverged) {
+        // x = S (I + U)^-1 x^
+        sweep<true>(J, [&](Index r, double upper) { return xHat_[r] -= upper; });
+        x = scale_.cwiseProduct(xHat_);
+    }
+    return result;
+}
+
+void ConstraintSolver::solve(const Blocks& J, const VecX& W, VecX& b, VecX& x, const ConstraintSettings& settings) {
+    const auto start = std::chrono::steady_clock::now();
+    prepareSweeps(J, W, b, x);
+    const CgSettings cg{settings.tolerance(requestedTolerance_), settings.solver.maxIterations};
+    if (!solveWith(0.0, J, b, x, cg, false).converged) {
+        ++stats_.regularized;
+        solveWith(kTikhonov * meanDiagonal_, J, b, x, cg, true);
+    }
+    ++stats_.solves;
     stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -176,7 +204,7 @@ void ConstraintSolver::addConstraintForces(const VecX& W, const VecX& qdot, VecX
     }
     WarmStart& slot = warmStarts_[nextWarmStart_];
     if (settings.warmStart) slot.rhs = rhs_;  // before solve() clears the rows nothing feels
-    solve(J_, W, rhs_, lambda_, settings.solver);
+    solve(J_, W, rhs_, lambda_, settings);
     if (settings.warmStart) {
         slot.lambda = lambda_;
         nextWarmStart_ = (nextWarmStart_ + 1) % warmStarts_.size();
@@ -189,7 +217,7 @@ void ConstraintSolver::projectVelocities(const VecX& W, VecX& v, const Constrain
     multiplyJ(v, jv_);
     rhs_ = -jv_;
     if (!settings.warmStart) mu_.setZero();
-    solve(J_, W, rhs_, mu_, settings.solver);
+    solve(J_, W, rhs_, mu_, settings);
     particleVector_.setZero(v.size());
     multiplyJTransposed(mu_, particleVector_);
     v += W.cwiseProduct(particleVector_);
@@ -199,7 +227,7 @@ void ConstraintSolver::projectPositions(const VecX& W, VecX& x, const Constraint
     if (rows() == 0) return;
     rhs_ = -C_;
     nu_.setZero(rows());  // each step corrects what is left: nothing to warm start from
-    solve(J0_, W, rhs_, nu_, settings.solver);
+    solve(J0_, W, rhs_, nu_, settings);
     particleVector_.setZero(x.size());
     multiplyTransposed(J0_, nu_, particleVector_);
     x += W.cwiseProduct(particleVector_);

@@ -19,10 +19,19 @@
 // accumulator, so a row of J W J^T's triangle is one dot product with it (the pattern of
 // "sequential impulses"). With Eisenstat's trick an iteration costs the two sweeps and
 // nothing else, and needs about half the iterations of Jacobi-preconditioned CG on a rod
-// grid. Solves are warm started from the last solution. A tiny Tikhonov term (1e-9 of the mean diagonal) keeps the matrix
-// positive definite when constraints are redundant or conflict: CG then converges to the
-// least-squares forces instead of stalling, and the multipliers' null-space part exerts
-// no force. Rows whose particles are all fixed are left out.
+// grid. Solves are warm started from the last solution; the stopping test does not depend
+// on the start (ConjugateGradient.h), so a warm start saves iterations, never accuracy.
+// The tolerance follows the integrator: each one says, before it steps, how accurate the
+// solves inside its derivative evaluations must be (OdeSystem::setSolveTolerance), unless
+// the settings fix a tolerance.
+// Redundant rows make J W J^T singular; consistent ones (two equal rods) are no trouble for
+// CG, which converges to a least-squares solution whose null-space part exerts no force.
+// Conflicting ones (two rods of different lengths between the same particles) make the
+// system inconsistent: CG's directions turn into the null space. Only then, when it breaks
+// down or does not converge, is the solve repeated with a Tikhonov term (1e-9 of the mean
+// diagonal), which makes the matrix positive definite and gives the least-squares forces; a
+// well-posed system is solved exactly, with no regularization floor. Rows whose particles
+// are all fixed are left out.
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -37,10 +46,20 @@ namespace tinkerbox {
 struct ConstraintSettings {
     double ks = 400.0;  // position feedback (1/s^2): C'' = -ks C - kd C' when nothing else acts
     double kd = 40.0;   // velocity feedback (1/s); ks = 400, kd = 40 is critically damped
-    // 1e-6: the frictionless double pendulum under rk4 (dt = 1e-3) then drifts 7e-8 in
-    // energy over 10 s; 1e-4 lets it drift 1e-5.
-    CgSettings solver{1e-6, 500};
+    // The multiplier solve's CG, stopping at |r| <= tolerance |b| (preconditioned norms).
+    // Tolerance 0, the default, is automatic: what the integrator asks for (its truncation
+    // error, or a fraction of adaptive's tolerance), between kTightestAutomaticTolerance and
+    // kLoosestAutomaticTolerance. A positive tolerance overrides it, looser or tighter.
+    CgSettings solver{0.0, 500};
     bool warmStart = true;
+
+    // 1e-6 was the fixed default: the frictionless double pendulum under rk4 (dt = 1e-3)
+    // then drifts 7e-8 in energy over 10 s (1e-4 lets it drift 1e-5). No integrator gets
+    // less. Below 1e-14 the residual is at the rounding of the products.
+    static constexpr double kLoosestAutomaticTolerance = 1e-6;
+    static constexpr double kTightestAutomaticTolerance = 1e-14;
+    // The tolerance of a solve for an integrator that asks for `requested` (0: nothing).
+    double tolerance(double requested) const;
 
     bool operator==(const ConstraintSettings&) const = default;
 };
@@ -48,12 +67,16 @@ struct ConstraintSettings {
 struct ConstraintSolveStats {
     long solves = 0;
     long iterations = 0;
+    long regularized = 0;  // solves that needed the Tikhonov term
     double seconds = 0.0;
 };
 
 class ConstraintSolver {
 public:
     using ConstraintList = std::vector<std::unique_ptr<Constraint>>;
+
+    // The tolerance the integrator asks of the solves (OdeSystem::setSolveTolerance).
+    void requestTolerance(double tolerance) { requestedTolerance_ = tolerance; }
 
     // Lays the rows and blocks out; call again whenever the constraints change.
     void layout(const ConstraintList& constraints);
@@ -87,9 +110,15 @@ private:
     using Blocks = std::vector<Vec3>;
     void multiply(const Blocks& J, const VecX& x, VecX& y) const;
     void multiplyTransposed(const Blocks& J, const VecX& y, VecX& x) const;
-    // Solves (J W J^T + eps I) x = b from the warm start x, with empty rows removed.
-    void solve(const Blocks& J, const VecX& W, VecX& b, VecX& x, const CgSettings& cg);
+    // Solves J W J^T x = b from the warm start x, with empty rows removed; again with a
+    // Tikhonov term eps I if that breaks down or does not converge.
+    void solve(const Blocks& J, const VecX& W, VecX& b, VecX& x, const ConstraintSettings& settings);
+    // One preconditioned CG solve of (J W J^T + epsilon I) x = b (after prepareSweeps); x
+    // is left as it was when it does not converge, unless keepUnconverged.
+    CgResult solveWith(double epsilon, const Blocks& J, const VecX& b, VecX& x, const CgSettings& cg,
+                       bool keepUnconverged);
     void prepareSweeps(const Blocks& J, const VecX& W, VecX& b, VecX& x);
+    void scaleRows(double epsilon);
     template <bool Descending, class Row>
     void sweep(const Blocks& J, Row&& row);
 
@@ -107,7 +136,8 @@ private:
     // Sweep state: inverse mass per particle, row scales s_r = (J W J^T + eps)_rr^-1/2,
     // the particle-space accumulator.
     VecX inverseMass_, scale_, accumulator_, bHat_, xHat_, product_, t_;
-    double epsilon_ = 0.0;
+    double meanDiagonal_ = 0.0;
+    double requestedTolerance_ = 0.0;
     Index particleCount_ = 0;
     CgWorkspace work_;
     ConstraintSolveStats stats_;

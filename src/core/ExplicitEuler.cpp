@@ -4,6 +4,7 @@ namespace tinkerbox {
 
 void ExplicitEuler::advance(OdeSystem& system, double h, StepReport& report) {
     const double t0 = system.time();
+    system.setSolveTolerance(solveToleranceForOrder(1, h));
     system.getState(x0_);
     system.derivative(k_);
     ++report.derivativeEvaluations;

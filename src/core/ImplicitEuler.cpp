@@ -6,6 +6,7 @@ namespace tinkerbox {
 
 void ImplicitEuler::step(MechanicalSystem& system, double h, StepReport& report) {
     const double t0 = system.time();
+    system.setSolveTolerance(solveToleranceForOrder(1, h));
     const VecX& W = system.inverseMassPerDof();
     const Index blocks = system.velocityDimension() / 3;
     const VecX v0 = system.velocities();

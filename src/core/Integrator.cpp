@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 
 #include "core/AdaptiveRungeKutta.h"
@@ -18,6 +19,8 @@ namespace {
 constexpr std::array<std::string_view, 7> kNames = {"euler",    "midpoint",         "rk4",   "implicit-euler",
                                                     "adaptive", "symplectic-euler", "verlet"};
 }  // namespace
+
+double solveToleranceForOrder(int order, double h) { return std::pow(h / 1.0, order); }
 
 std::span<const std::string_view> integratorNames() { return kNames; }
 

@@ -44,6 +44,13 @@ public:
     virtual void advance(OdeSystem& system, double h, StepReport& report) = 0;
 };
 
+// The relative accuracy a method of order p with step h asks of the solves inside its
+// derivative evaluations (OdeSystem::setSolveTolerance): its truncation error over a step is
+// about (h / T)^p of the motion's own change, T the time over which the motion changes. With
+// T = 1 s the solve error stays below the truncation error of every motion of a second or
+// faster (a 1 m pendulum swings in 2 s, and in a tenth of it the motion is well resolved).
+double solveToleranceForOrder(int order, double h);
+
 // Every integrator name, in the order the program lists them:
 // euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet.
 std::span<const std::string_view> integratorNames();

@@ -4,6 +4,7 @@ namespace tinkerbox {
 
 void Midpoint::advance(OdeSystem& system, double h, StepReport& report) {
     const double t0 = system.time();
+    system.setSolveTolerance(solveToleranceForOrder(2, h));
     system.getState(x0_);
     system.derivative(k_);
     system.setState(x0_ + (0.5 * h) * k_, t0 + 0.5 * h);

@@ -15,6 +15,10 @@ public:
     // dx/dt at the current state (the one last given to setState).
     virtual void derivative(VecX& xdot) = 0;
     virtual double time() const = 0;
+    // How accurately the solves inside derivative() (and the constraint projections) must
+    // be, relative: an integrator says it before it steps, from its own error (its order and
+    // step, or its error tolerance). A system that solves nothing ignores it.
+    virtual void setSolveTolerance(double tolerance) { (void)tolerance; }
 };
 
 }  // namespace tinkerbox

@@ -81,6 +81,7 @@ public:
     void setState(const VecX& x, double t) override;
     void derivative(VecX& xdot) override;
     double time() const override { return t_; }
+    void setSolveTolerance(double tolerance) override { constraintSolver_.requestTolerance(tolerance); }
 
     // MechanicalSystem
     Index velocityDimension() const override { return 3 * particleCount(); }

@@ -21,6 +21,7 @@ void RungeKutta4Step::operator()(OdeSystem& system, const VecX& x0, double t0, c
 
 void RungeKutta4::advance(OdeSystem& system, double h, StepReport& report) {
     const double t0 = system.time();
+    system.setSolveTolerance(solveToleranceForOrder(4, h));
     system.getState(x0_);
     system.derivative(f0_);
     step_(system, x0_, t0, f0_, h, x1_);

@@ -4,6 +4,7 @@ namespace tinkerbox {
 
 void VelocityVerlet::step(MechanicalSystem& system, double h, StepReport& report) {
     const double t0 = system.time();
+    system.setSolveTolerance(solveToleranceForOrder(2, h));
     system.unconstrainedAccelerations(a_);
     system.setVelocities(system.velocities() + (0.5 * h) * a_);
     system.drift(h);

@@ -487,13 +487,13 @@ std::string serializeScene(const Scene& scene) {
         {"implicit",
          {{"cg_tolerance", s.solver.implicitSolver.tolerance}, {"cg_max_iterations", s.solver.implicitSolver.maxIterations}}},
         {"adaptive", {{"tolerance", s.solver.adaptiveTolerance}}},
-        {"constraints",
-         {{"ks", s.constraints.ks},
-          {"kd", s.constraints.kd},
-          {"cg_tolerance", s.constraints.solver.tolerance},
-          {"cg_max_iterations", s.constraints.solver.maxIterations},
-          {"warm_start", s.constraints.warmStart}}},
     };
+    ordered_json& constraints = root["settings"]["constraints"];
+    constraints = {{"ks", s.constraints.ks}, {"kd", s.constraints.kd}};
+    // No cg_tolerance: automatic, as tight as the integrator needs.
+    if (s.constraints.solver.tolerance > 0.0) constraints["cg_tolerance"] = s.constraints.solver.tolerance;
+    constraints["cg_max_iterations"] = s.constraints.solver.maxIterations;
+    constraints["warm_start"] = s.constraints.warmStart;
     root["particles"] = ordered_json::array();
     for (const ParticleInit& p : scene.particles)
         root["particles"].push_back(
