@@ -34,6 +34,9 @@ void forEachParticle(ConstraintSpec& spec, F&& f) {
 Editor::Editor(Scene scene) { open(std::move(scene)); }
 
 void Editor::open(Scene scene) {
+    // Built aside first: a scene that fails to build leaves the open one, its history and
+    // its unsaved flag untouched.
+    std::unique_ptr<Simulation> simulation = buildSimulation(scene);
     scene_ = std::move(scene);
     history_.clear();
     selection_.clear();
@@ -46,7 +49,7 @@ void Editor::open(Scene scene) {
     divergence_.clear();
     status_.clear();
     modified_ = false;
-    simulation_ = buildSimulation(scene_);
+    simulation_ = std::move(simulation);
 }
 
 Scene Editor::currentScene() const { return captureScene(*simulation_, scene_); }

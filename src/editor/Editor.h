@@ -52,7 +52,9 @@ public:
     explicit Editor(Scene scene = {});
 
     // The document
-    void open(Scene scene);  // replaces the model: selection, history and play state start afresh
+    // Replaces the model: selection, history and play state start afresh. A scene that
+    // cannot be built throws, and the editor is exactly as it was.
+    void open(Scene scene);
     const Scene& scene() const { return scene_; }  // as of the last edit; the model's state lags while running
     Scene currentScene() const;                    // with the simulation's current state: what to save
     Simulation& simulation() { return *simulation_; }
