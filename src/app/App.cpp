@@ -11,6 +11,7 @@
 #include <cmath>
 #include <ctime>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -91,6 +92,7 @@ App::App(AppOptions options) : options_(std::move(options)) {
     if (!options_.scene.empty()) initialScene = loadScene(options_.scene);
     initWindow();
     openInitialScene(std::move(initialScene));
+    if (!writeStatus()) throw std::runtime_error("cannot write the status file " + options_.statusFile);
     // Offer the autosave of a session that did not end cleanly (not in batch runs).
     if (options_.screenshot.empty() && options_.script.empty() && std::filesystem::exists(autosavePath()))
         restorePrompt_ = true;
@@ -181,6 +183,7 @@ int App::run() {
         ++frameNumber_;
         if (!options_.screenshot.empty() && frameNumber_ >= options_.frames) quit();
         autosave(glfwGetTime());
+        writeStatus();
         // Without vsync (Xvfb), keep an interactive session near 60 frames per second.
         const auto now = std::chrono::steady_clock::now();
         const double seconds = std::chrono::duration<double>(now - frameStart).count();
@@ -444,16 +447,26 @@ void App::adoptFile(Scene scene, const std::filesystem::path& path) {
 }
 
 bool App::openFile(const std::filesystem::path& path) {
-    try {
-        adoptFile(loadScene(path), path);
-        return true;
-    } catch (const std::exception& e) {
-        // A failed load keeps the current scene and says why.
-        dialogError_ = e.what();
-        message_ = "Could not open: " + dialogError_;
+    // The new scene is read and built aside (Editor::open): a failure at either step keeps
+    // the open scene, its history and its unsaved flag, and says why and where.
+    const auto fail = [&](const std::string& why) {
+        dialogError_ = why;
+        message_ = "Could not open: " + why;
         messageUntil_ = glfwGetTime() + 8.0;
         return false;
+    };
+    std::optional<Scene> scene;
+    try {
+        scene = loadScene(path);  // a SceneError names the file, line:column and field
+    } catch (const std::exception& e) {
+        return fail(e.what());
     }
+    try {
+        adoptFile(std::move(*scene), path);
+    } catch (const std::exception& e) {
+        return fail(path.string() + ": the model cannot be built: " + e.what());
+    }
+    return true;
 }
 
 bool App::openBuiltIn(const std::string& name) {
@@ -570,6 +583,39 @@ void App::autosave(double now) {
         message_ = std::string("Autosave failed: ") + e.what();
         messageUntil_ = now + 8.0;
     }
+}
+
+bool App::writeStatus() const {
+    if (options_.statusFile.empty()) return true;
+    const Simulation& sim = editor_.simulation();
+    const ParticleSystem& system = sim.system();
+    Index nailed = 0;
+    for (Index i = 0; i < system.particleCount(); ++i) nailed += system.isNailed(i) ? 1 : 0;
+    const auto oneLine = [](std::string text) {
+        std::replace(text.begin(), text.end(), '\n', ' ');
+        return text;
+    };
+    std::ostringstream out;
+    out.precision(17);
+    out << "frame " << frameNumber_ << "\ntime " << sim.time() << "\nplaying " << editor_.playing()
+        << "\ntool " << toolInfo(editor_.tool()).name << "\ncursor " << mouseX_ << ' ' << mouseY_ << "\nbuttons "
+        << (mouseDown_[0] ? 1 : 0) + (mouseDown_[1] ? 2 : 0) + (mouseDown_[2] ? 4 : 0)
+        << "\nparticles " << system.particleCount() << "\nsprings " << system.springs().size() << "\nconstraints "
+        << system.constraints().size() << "\nnailed " << nailed << "\nintegrator " << sim.settings().integrator
+        << "\nsubsteps " << sim.substeps() << "\nview " << (camera_.mode() == Camera::Mode::TwoD ? "2D" : "3D")
+        << "\ndocument " << documentLabel_ << "\nmodified " << editor_.modified() << "\nmessage " << oneLine(message_)
+        << "\ndivergence " << oneLine(editor_.divergence()) << '\n';
+    // Written and renamed into place, so that a reader never sees half a file. No fsync:
+    // this is a window on the app, not data to keep across a crash.
+    const std::filesystem::path temporary = options_.statusFile + ".tmp";
+    {
+        std::ofstream file(temporary, std::ios::trunc);
+        file << out.str();
+        if (!file) return false;
+    }
+    std::error_code error;
+    std::filesystem::rename(temporary, options_.statusFile, error);
+    return !error;
 }
 
 void App::updateTitle() {

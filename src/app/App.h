@@ -36,6 +36,7 @@ struct AppOptions {
     std::string saveOnExit;   // write the scene here when the app quits
     int width = 0, height = 0;  // window size (default: the remembered one)
     bool timing = false;        // print the mean simulate and draw times per frame at exit
+    std::string statusFile;     // rewritten after every frame with what the app shows (docs/app.md)
 };
 
 // What the stats panel and the energy plot show.
@@ -101,6 +102,7 @@ private:
     void restoreAutosave();
     void autosave(double now);
     void updateTitle();
+    bool writeStatus() const;
     void frameView();
 
     Ray pointerRay() const;
