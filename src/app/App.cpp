@@ -27,10 +27,12 @@ namespace {
 
 constexpr double kPickPixels = 9.0;
 constexpr double kSidePanelWidth = 310.0;  // the panels on each side (Panels.cpp)
-constexpr double kAutosaveSeconds = 5.0;
 constexpr std::size_t kPlotSamples = 600;  // ten seconds at 60 frames per second
 constexpr int kMaxStepsPerFrame = 8;
 const char* const kDefaultExample = "double-pendulum";
+
+// A scene file that reads well but whose model the core refuses.
+std::string modelError(const std::exception& e) { return std::string("the model cannot be built: ") + e.what(); }
 
 App* appOf(GLFWwindow* window) { return static_cast<App*>(glfwGetWindowUserPointer(window)); }
 
@@ -146,7 +148,11 @@ void App::initWindow() {
 
 void App::openInitialScene(std::optional<Scene> fromFile) {
     if (fromFile) {
-        adoptFile(std::move(*fromFile), options_.scene);
+        try {
+            adoptFile(std::move(*fromFile), options_.scene);
+        } catch (const std::exception& e) {
+            throw std::runtime_error(options_.scene + ": " + modelError(e));
+        }
     } else if (settings_.lastScene.rfind("example:", 0) == 0 && openBuiltIn(settings_.lastScene.substr(8))) {
         // reopened the last session's built-in scene
     } else if (!settings_.lastScene.empty() && openFile(settings_.lastScene)) {
@@ -210,7 +216,15 @@ void App::push(InputEvent event) {
 void App::processInput() {
     ImGuiIO& io = ImGui::GetIO();
     for (bool& c : mouseClicked_) c = false;
+    std::vector<int> pressed;  // keys pressed in this frame
     while (!events_.empty()) {
+        const InputEvent& next = events_.front();
+        // ImGui (before 1.87) only sees keys down at a new frame: a release of a key pressed
+        // in this frame, and what follows it, wait for the next one (xdotool sends both at once).
+        const bool key = next.type == InputEvent::Type::Key;
+        if (key && next.action == GLFW_RELEASE && std::find(pressed.begin(), pressed.end(), next.key) != pressed.end())
+            break;
+        if (key && next.action == GLFW_PRESS) pressed.push_back(next.key);
         const InputEvent event = std::move(events_.front());
         events_.pop_front();
         dispatch(event);
@@ -464,7 +478,7 @@ bool App::openFile(const std::filesystem::path& path) {
     try {
         adoptFile(std::move(*scene), path);
     } catch (const std::exception& e) {
-        return fail(path.string() + ": the model cannot be built: " + e.what());
+        return fail(path.string() + ": " + modelError(e));
     }
     return true;
 }
@@ -546,6 +560,7 @@ void App::quit() {
     } catch (const std::exception& e) {
         std::cerr << "warning: " << e.what() << '\n';
     }
+    if (autosaveWrite_.valid()) autosaveWrite_.wait();
     std::error_code ignored;
     std::filesystem::remove(autosavePath(), ignored);  // a clean exit: nothing to restore
 }
@@ -574,15 +589,23 @@ void App::restoreAutosave() {
 }
 
 void App::autosave(double now) {
-    if (!editor_.modified() || now - lastAutosave_ < kAutosaveSeconds || restorePrompt_) return;
-    lastAutosave_ = now;
-    try {
-        std::filesystem::create_directories(stateDirectory());
-        saveScene(editor_.currentScene(), autosavePath());
-    } catch (const std::exception& e) {
-        message_ = std::string("Autosave failed: ") + e.what();
-        messageUntil_ = now + 8.0;
+    if (autosaveWrite_.valid() && autosaveWrite_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+        try {
+            autosaveWrite_.get();
+        } catch (const std::exception& e) {
+            message_ = std::string("Autosave failed: ") + e.what();
+            messageUntil_ = now + 8.0;
+        }
     }
+    autosaveSchedule_.observe(editor_.revision(), editor_.modified(), now);
+    if (autosaveWrite_.valid() || restorePrompt_ || !autosaveSchedule_.due(now)) return;
+    autosaveSchedule_.writing(now);
+    // The scene is captured here; turning it into text and writing it (atomically, synced) can
+    // take a while for a big model, so that happens on another thread.
+    autosaveWrite_ = std::async(std::launch::async, [scene = editor_.currentScene()] {
+        std::filesystem::create_directories(stateDirectory());
+        saveScene(scene, autosavePath());
+    });
 }
 
 bool App::writeStatus() const {
@@ -603,7 +626,9 @@ bool App::writeStatus() const {
         << "\nparticles " << system.particleCount() << "\nsprings " << system.springs().size() << "\nconstraints "
         << system.constraints().size() << "\nnailed " << nailed << "\nintegrator " << sim.settings().integrator
         << "\nsubsteps " << sim.substeps() << "\nview " << (camera_.mode() == Camera::Mode::TwoD ? "2D" : "3D")
-        << "\ndocument " << documentLabel_ << "\nmodified " << editor_.modified() << "\nmessage " << oneLine(message_)
+        << "\ndocument " << documentLabel_ << "\nmodified " << editor_.modified() << "\nundo " << editor_.undoSteps()
+        << "\nautosave " << (autosaveSchedule_.current() && !autosaveWrite_.valid() ? "current" : "pending")
+        << "\nmessage " << oneLine(message_)
         << "\ndivergence " << oneLine(editor_.divergence()) << '\n';
     // Written and renamed into place, so that a reader never sees half a file. No fsync:
     // this is a window on the app, not data to keep across a crash.
@@ -653,7 +678,9 @@ void App::frameView() {
         if (const auto* nail = std::get_if<NailSpec>(&spec)) anchors.push_back({nail->point, nail->particle});
         if (const auto* wire = std::get_if<WireSpec>(&spec)) includeCircle(wire->center, wire->radius, wire->normal);
     }
-    const bool flat = (high - low).z() <= 1e-9 && std::abs(low.z()) < 1e-9;
+    // An empty scene counts as flat: what is clicked into it goes on the z = 0 plane.
+    const bool empty = !(low.array() <= high.array()).all();
+    const bool flat = empty || ((high - low).z() <= 1e-9 && std::abs(low.z()) < 1e-9);
     if (flat) {  // in 2D; a 3D view can be turned to follow the motion instead
         const std::vector<Index> component = componentLabels(system);
         for (const Anchor& anchor : anchors) {
@@ -671,7 +698,7 @@ void App::frameView() {
         includeCircle(b.center, b.radius, b.normal);
     }
     for (const Wire& w : editor_.scene().wires) includeCircle(w.center, w.radius, w.normal);
-    if (!(low.array() <= high.array()).all()) {
+    if (!(low.array() <= high.array()).all()) {  // nothing with a place: the default view
         low = Vec3(-4, -3, 0);
         high = Vec3(4, 3, 0);
     }

@@ -7,12 +7,14 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "app/AppSettings.h"
+#include "app/AutosaveSchedule.h"
 #include "app/InputEvent.h"
 #include "app/InputScript.h"
 #include "editor/Editor.h"
@@ -139,7 +141,8 @@ private:
     std::vector<float> kinetic_, potential_, total_;  // the last seconds, one sample per frame
     std::string message_;  // a transient line in the status bar
     double messageUntil_ = 0.0;
-    double lastAutosave_ = 0.0;
+    AutosaveSchedule autosaveSchedule_;
+    std::future<void> autosaveWrite_;  // the write in progress, off the UI thread
     bool quitRequested_ = false;
     int exitCode_ = 0;
     bool showHelp_ = false;

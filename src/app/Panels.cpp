@@ -440,7 +440,7 @@ void App::drawFileDialogs() {
         if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
         const bool enter = ImGui::InputText("path", pathBuffer_, sizeof pathBuffer_, ImGuiInputTextFlags_EnterReturnsTrue);
         if (!dialogError_.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", dialogError_.c_str());
-        ImGui::TextDisabled("Enter saves, Escape cancels.");
+        ImGui::TextDisabled("Enter saves, Ctrl+D discards the changes, Escape cancels.");
         const auto proceed = [this] {
             ImGui::CloseCurrentPopup();
             const std::function<void()> action = std::move(afterUnsaved_);
@@ -450,7 +450,7 @@ void App::drawFileDialogs() {
         const bool save = ImGui::Button("Save");
         if ((save || enter) && saveTo(std::filesystem::path(pathBuffer_))) proceed();
         ImGui::SameLine();
-        if (ImGui::Button("Discard the changes")) proceed();
+        if (ImGui::Button("Discard the changes") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_D))) proceed();
         ImGui::SameLine();
         if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
             afterUnsaved_ = nullptr;
@@ -481,7 +481,8 @@ void App::drawFileDialogs() {
     if (ImGui::BeginPopupModal("Restore unsaved work?", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         ImGui::Text("Tinkerbox did not close cleanly last time.");
         ImGui::Text("An autosave of the scene being edited is in %s.", autosavePath().string().c_str());
-        if (ImGui::Button("Restore it")) {
+        ImGui::TextDisabled("Enter restores it.");
+        if (ImGui::Button("Restore it") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {
             restoreAutosave();
             ImGui::CloseCurrentPopup();
         }

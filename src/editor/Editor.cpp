@@ -49,6 +49,7 @@ void Editor::open(Scene scene) {
     divergence_.clear();
     status_.clear();
     modified_ = false;
+    ++revision_;
     simulation_ = std::move(simulation);
 }
 
@@ -76,7 +77,7 @@ void Editor::edit(Change&& change) {
     scene_ = std::move(before);
     change(scene_);
     rebuild();
-    modified_ = true;
+    changed();
     status_.clear();
 }
 
@@ -85,7 +86,7 @@ void Editor::restore(Scene scene) {
     scene_ = std::move(scene);
     selection_.clear();
     rebuild();
-    modified_ = true;
+    changed();
 }
 
 void Editor::undo() {
@@ -271,7 +272,7 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
                 for (ConstraintSpec& spec : scene_.constraints)
                     if (auto* nail = std::get_if<NailSpec>(&spec)) nail->point = scene_.particles[nail->particle].position;
                 rebuild();
-                modified_ = true;
+                changed();
             }
             beforeMove_.reset();
             return;

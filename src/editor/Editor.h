@@ -62,6 +62,8 @@ public:
     bool modified() const { return modified_; }
     void markSaved() { modified_ = false; }
     void markUnsaved() { modified_ = true; }  // e.g. a restored autosave: saved nowhere the user chose
+    // Counts the changes to the document (opens, edits, undo and redo), e.g. to save after each.
+    long revision() const { return revision_; }
 
     // Running
     bool playing() const { return playing_; }
@@ -111,6 +113,7 @@ public:
     // History
     bool canUndo() const { return history_.canUndo(); }
     bool canRedo() const { return history_.canRedo(); }
+    std::size_t undoSteps() const { return history_.undoDepth(); }
     void undo();
     void redo();
 
@@ -118,6 +121,10 @@ private:
     template <class Change>
     void edit(Change&& change);
     void rebuild();
+    void changed() {  // after an edit, undo or redo
+        modified_ = true;
+        ++revision_;
+    }
     void restore(Scene scene);  // undo, redo: the settings stay the current ones
     std::optional<Vec3> onPlane(const Ray& ray) const;
     void beginGrab(Index particle, const Vec3& at);
@@ -137,6 +144,7 @@ private:
     Selection selection_;
     NewElementSettings newElements_;
     bool modified_ = false;
+    long revision_ = 0;
 
     bool playing_ = false;
     std::optional<Scene> beforePlay_;

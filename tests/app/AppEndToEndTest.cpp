@@ -236,6 +236,17 @@ std::string output(const std::string& command) {
     return text;
 }
 
+std::string writeFile(const fs::path& file, const std::string& text) {
+    std::ofstream(file) << text;
+    return file.string();
+}
+
+const std::vector<std::string> kWindow = {"--width", "1280", "--height", "800"};
+std::vector<std::string> withWindow(std::vector<std::string> args) {
+    args.insert(args.end(), kWindow.begin(), kWindow.end());
+    return args;
+}
+
 struct Image {
     int width = 0, height = 0;
     std::vector<unsigned char> rgb;
@@ -407,16 +418,8 @@ TEST_F(App, UnsavedEditsAreNotLostOnQuit) {
     const fs::path document = dir_ / "document.json";
     fs::copy_file(kScenes / "spring-oscillator.json", document);
     const std::size_t before = loadScene(document).particles.size();
-    const auto script = [&](const std::string& name, const std::string& text) {
-        const fs::path file = dir_ / name;
-        std::ofstream(file) << text;
-        return file.string();
-    };
-    const std::vector<std::string> window = {"--width", "1280", "--height", "800"};
-    const auto args = [&](std::vector<std::string> a) {
-        a.insert(a.end(), window.begin(), window.end());
-        return a;
-    };
+    const auto script = [&](const std::string& name, const std::string& text) { return writeFile(dir_ / name, text); };
+    const auto args = withWindow;
     // No edits: quits on Ctrl+Q.
     EXPECT_EQ(run(args({document.string(), "--script", script("quit.txt", "5 key Q ctrl\n")})), 0);
     // An added particle, Ctrl+Q, Escape: still running 40 frames later, with the edit.
@@ -430,6 +433,91 @@ TEST_F(App, UnsavedEditsAreNotLostOnQuit) {
     EXPECT_EQ(run(args({document.string(), "--script", script("save.txt", addParticle + "10 key Q ctrl\n20 key ENTER\n")})),
               0);
     EXPECT_EQ(loadScene(document).particles.size(), before + 1);
+}
+
+// Opening a file that reads but whose model cannot be built (a slider direction that
+// overflows to zero when normalized) keeps the open scene: its name, wires, particles,
+// undo history and unsaved flag, and the status line says what is wrong and where.
+TEST_F(App, AFileThatFailsToBuildLeavesTheOpenSceneAsItWas) {
+    const fs::path document = dir_ / "document.json";
+    fs::copy_file(kScenes / "bead-on-wire.json", document);
+    const Scene original = loadScene(document);
+    ASSERT_FALSE(original.wires.empty());
+    const std::string bad = writeFile(dir_ / "bad.json", R"({"format": "tinkerbox-scene", "version": 1, "name": "Broken",
+  "particles": [{"position": [0, 0, 0]}],
+  "constraints": [{"type": "slider", "particle": 0, "direction": [1e308, 1e308, 0]}],
+  "wires": [{"center": [0, 0, 0], "radius": 2}]})");
+    // Two particles added (unsaved), the bad file dropped, the prompt's Ctrl+D (open it
+    // without saving), then quit.
+    const std::string script = writeFile(dir_ / "input.txt", "2 move 640 650\n3 key P\n5 button left press\n"
+                                                             "6 button left release\n8 move 800 650\n"
+                                                             "9 button left press\n10 button left release\n"
+                                                             "12 drop " + bad + "\n20 key D ctrl\n30 key Q ctrl\n");
+    const fs::path saved = dir_ / "saved.json";
+    ASSERT_EQ(run(withWindow({document.string(), "--script", script, "--save-on-exit", saved.string()})), 0);
+    const Status status = readStatus(status_);
+    EXPECT_EQ(status.text("document"), "document.json");
+    EXPECT_EQ(status.text("modified"), "1");
+    EXPECT_EQ(status.text("undo"), "2");
+    const std::string message = status.text("message");
+    EXPECT_NE(message.find("Could not open: " + bad), std::string::npos) << message;
+    EXPECT_NE(message.find("direction"), std::string::npos) << message;
+    const Scene scene = loadScene(saved);
+    EXPECT_EQ(scene.name, original.name);
+    EXPECT_EQ(scene.wires, original.wires);
+    EXPECT_EQ(scene.particles.size(), original.particles.size() + 2);
+    EXPECT_EQ(scene.constraints, original.constraints);
+    EXPECT_EQ(loadScene(document), original);  // nothing was written over the document
+}
+
+// Ctrl+N from a 3D scene (the cloth): the empty scene opens in 2D, so a clicked particle lands on z = 0.
+TEST_F(App, ANewSceneOpensInTwoD) {
+    const std::string script =
+        writeFile(dir_ / "input.txt", "3 key N ctrl\n6 move 640 400\n7 key P\n9 button left press\n"
+                                      "10 button left release\n14 key Q ctrl\n");
+    const fs::path saved = dir_ / "saved.json";
+    ASSERT_EQ(run(withWindow({(kScenes / "cloth.json").string(), "--script", script, "--save-on-exit", saved.string()})),
+              0);
+    EXPECT_EQ(readStatus(status_).text("view"), "2D");
+    const Scene scene = loadScene(saved);
+    ASSERT_EQ(scene.particles.size(), 1u);
+    EXPECT_EQ(scene.particles[0].position.z(), 0.0);
+}
+
+// Five particles added, the app killed once the autosave has them: the next start offers the
+// autosave (Enter restores it) and all five are back.
+TEST_F(App, ACrashLosesNoEditOnceTheAutosaveIsCurrent) {
+    const fs::path document = dir_ / "document.json";
+    fs::copy_file(kScenes / "spring-oscillator.json", document);
+    const std::size_t before = loadScene(document).particles.size();
+    std::string input = "2 key P\n";
+    for (int k = 0; k < 5; ++k) {
+        const int frame = 4 + 4 * k;
+        input += std::to_string(frame) + " move " + std::to_string(450 + 90 * k) + " 650\n" +
+                 std::to_string(frame + 1) + " button left press\n" + std::to_string(frame + 2) +
+                 " button left release\n";
+    }
+    start(withWindow({document.string(), "--script", writeFile(dir_ / "input.txt", input)}));
+    waitFor(
+        [&](const Status& s) {
+            return s.number("particles") == static_cast<double>(before + 5) && s.text("autosave") == "current";
+        },
+        "an autosave with the five new particles");
+    stop();  // SIGKILL: no clean exit
+    const fs::path autosave = dir_ / "state" / "tinkerbox" / "autosave.json";
+    ASSERT_EQ(loadScene(autosave).particles.size(), before + 5);
+
+    const fs::path saved = dir_ / "saved.json";
+    start(withWindow({document.string(), "--save-on-exit", saved.string()}));
+    const std::string window = output("xdotool search --sync --onlyvisible --name Tinkerbox | head -1");
+    ASSERT_FALSE(window.empty()) << "no Tinkerbox window appeared";
+    waitFor([](const Status& s) { return s.number("frame") >= 2; }, "the restore prompt");
+    EXPECT_EQ(sh("xdotool key --window " + window + " Return"), 0);
+    waitFor([&](const Status& s) { return s.text("document") == "restored autosave"; }, "the restored autosave");
+    EXPECT_EQ(sh("xdotool key --window " + window + " ctrl+q"), 0);
+    ASSERT_EQ(wait(), 0);
+    EXPECT_EQ(loadScene(saved).particles.size(), before + 5);
+    EXPECT_FALSE(fs::exists(autosave)) << "a clean exit leaves no autosave";
 }
 
 TEST_F(App, ABadSceneFileIsAClearErrorAndExitCodeOne) {
