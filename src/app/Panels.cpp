@@ -379,8 +379,16 @@ void App::drawBanners() {
                      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
         ImGui::TextWrapped("Paused: %s", editor_.divergence().c_str());
         ImGui::TextWrapped("The model is back at its last good state.");
-        if (ImGui::Button("Switch to implicit-euler")) {
-            chooseIntegrator("implicit-euler");
+        // Implicit Euler is the remedy for the others; for itself, a tighter CG solve.
+        if (editor_.simulation().settings().integrator != "implicit-euler") {
+            if (ImGui::Button("Switch to implicit-euler")) {
+                chooseIntegrator("implicit-euler");
+                editor_.dismissDivergence();
+            }
+        } else if (ImGui::Button("Tighten the CG tolerance")) {
+            IntegratorSettings solver = editor_.simulation().settings().solver;
+            solver.implicitSolver.tolerance /= 10.0;
+            editor_.setSolverSettings(solver);
             editor_.dismissDivergence();
         }
         ImGui::SameLine();

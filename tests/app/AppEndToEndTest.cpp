@@ -520,6 +520,21 @@ TEST_F(App, ACrashLosesNoEditOnceTheAutosaveIsCurrent) {
     EXPECT_FALSE(fs::exists(autosave)) << "a clean exit leaves no autosave";
 }
 
+// When implicit Euler itself diverges (here on a velocity that overflows), the app's banner
+// does not send the user to implicit Euler.
+TEST_F(App, ImplicitEulerDivergingIsNotToldToTryItself) {
+    const std::string scene = writeFile(dir_ / "overflow.json", R"({"format": "tinkerbox-scene", "version": 1,
+  "settings": {"integrator": "implicit-euler", "dt": 10, "gravity": [0, 0, 0]},
+  "particles": [{"position": [0, 0, 0], "velocity": [1e308, 0, 0]}]})");
+    const fs::path shot = dir_ / "banner.png";
+    ASSERT_EQ(run(withWindow({scene, "--play", "--screenshot", shot.string(), "--frames", "5"})), 0);
+    const Status status = readStatus(status_);
+    EXPECT_EQ(status.text("playing"), "0");
+    const std::string divergence = status.text("divergence");
+    EXPECT_NE(divergence.find("implicit-euler diverged"), std::string::npos) << divergence;
+    EXPECT_EQ(divergence.find("or implicit-euler"), std::string::npos) << divergence;
+}
+
 TEST_F(App, ABadSceneFileIsAClearErrorAndExitCodeOne) {
     const fs::path bad = dir_ / "bad.json";
     std::ofstream(bad) << R"({"format": "tinkerbox-scene", "version": 1, "particles": [{"position": [0, "x", 0]}]})";
