@@ -348,6 +348,30 @@ TEST(Simulation, AChangeInTheMiddleOfAFrameEndsItWhereItIs) {
     change("solver settings", [](Simulation& sim) { sim.setSolverSettings(sim.settings().solver); });
 }
 
+// Input work is that of the frame it was marked for, even when a change ends the frame
+// early: a mouse spring's pull (its damping towards a fast target, capped at 1000 N)
+// puts 35 J into a model whose first frame allows 10, then a new time step ends the frame
+// and the spring is let go. The next frames are not divergence.
+TEST(Simulation, InputWorkInAFrameEndedEarlyIsNotDivergence) {
+    SimulationSettings settings = test::simulationSettings("rk4", 1.0 / 60.0);
+    settings.gravity = Vec3::Zero();
+    settings.substeps = 4;
+    Simulation sim(settings);
+    sim.system().addParticle(Vec3::Zero(), Vec3::Zero(), 1.0);
+    auto& mouse = static_cast<MouseSpring&>(sim.system().addForce(std::make_unique<MouseSpring>(0, 400.0, 20.0, 1e3)));
+    mouse.setTarget(Vec3::Zero(), Vec3(100.0, 0.0, 0.0));
+    const EnergyReading start = sim.energyReading();
+    sim.drivenByInput();
+    ASSERT_FALSE(sim.advance(2).finished);
+    sim.setTimeStep(settings.dt, 8);
+    sim.system().removeForce(&mouse);
+    ASSERT_GT(sim.totalEnergy(), start.total + DivergenceGuard::kBudget * start.scale) << "the pull should exceed the budget";
+    for (int k = 0; k < 3; ++k) {
+        const FrameReport report = sim.step();
+        ASSERT_FALSE(report.diverged) << report.message;
+    }
+}
+
 // Substeps split the frame: 8 substeps of a 1/128 s frame are 8 frames of 1/1024 s
 // (powers of two, so both runs use bitwise the same step).
 TEST(Simulation, SubstepsEqualShorterFrames) {
