@@ -121,24 +121,25 @@ void Editor::setPlaying(bool playing) {
     playing_ = playing;
 }
 
-void Editor::stepFrame(FrameReport& report) {
-    if (gesture_.kind == Gesture::Kind::Grab) updateGrab(simulation_->settings().dt);
-    report = simulation_->step();
+void Editor::stepFrame(FrameReport& report, int maxSubsteps) {
+    const bool frameStart = simulation_->substepsDone() == 0;
+    if (frameStart && gesture_.kind == Gesture::Kind::Grab) updateGrab(simulation_->settings().dt);
+    report = simulation_->advance(maxSubsteps);
     if (report.diverged) {
         divergence_ = report.message;
         setPlaying(false);
     }
 }
 
-FrameReport Editor::advance() {
+FrameReport Editor::advance(int maxSubsteps) {
     FrameReport report;
-    if (playing_) stepFrame(report);
+    if (playing_) stepFrame(report, maxSubsteps);
     return report;
 }
 
-FrameReport Editor::stepOnce() {
+FrameReport Editor::stepOnce(int maxSubsteps) {
     FrameReport report;
-    if (!playing_) stepFrame(report);
+    if (!playing_) stepFrame(report, maxSubsteps);
     return report;
 }
 

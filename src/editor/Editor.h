@@ -7,6 +7,7 @@
 // keeping the clock, so an edit made while the model runs continues from where it is.
 // Every edit is undoable. Solver settings are live controls, not edits: undo and redo
 // keep the current ones.
+#include <limits>
 #include <memory>
 #include <optional>
 #include <set>
@@ -71,9 +72,11 @@ public:
     void setPlaying(bool playing);
     void togglePlaying() { setPlaying(!playing_); }
     // One frame of simulation while playing; on divergence the model is paused and rolled
-    // back and divergence() says what happened.
-    FrameReport advance();
-    FrameReport stepOnce();  // one frame while paused
+    // back and divergence() says what happened. With maxSubsteps, at most that many
+    // substeps of the frame (Simulation::advance): the report says whether it finished,
+    // and the next call goes on with it. A grab's pointer is read at the frame's start.
+    FrameReport advance(int maxSubsteps = std::numeric_limits<int>::max());
+    FrameReport stepOnce(int maxSubsteps = std::numeric_limits<int>::max());  // the same while paused
     bool canRewind() const { return beforePlay_.has_value(); }
     void rewind();  // back to the state before the last play (an undoable edit)
     const std::string& divergence() const { return divergence_; }
@@ -134,7 +137,7 @@ private:
     void moveTo(const Vec3& point);
     void connect(Index from, const Ray& ray, const PickTolerance& tolerance);
     void threadBead(Index particle);
-    void stepFrame(FrameReport& report);
+    void stepFrame(FrameReport& report, int maxSubsteps);
     double componentMass(Index particle) const;
     NailConstraint* nailConstraintOn(Index particle);
 
