@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <iostream>
 #include <sstream>
@@ -29,6 +30,15 @@ constexpr double kPickPixels = 9.0;
 constexpr double kSidePanelWidth = 310.0;  // the panels on each side (Panels.cpp)
 constexpr std::size_t kPlotSamples = 600;  // ten seconds at 60 frames per second
 constexpr int kMaxStepsPerFrame = 8;
+// Simulation work per drawn frame: a frame that takes longer is spread over several drawn
+// frames, so that the window keeps responding whatever the settings (docs/app.md).
+constexpr std::chrono::milliseconds kSimulationBudget{25};
+// Editor::advance calls are sized to take about this long, so that the budget is kept to
+// within a call without asking the clock after every substep.
+constexpr double kCallMs = 1.0;
+// The slow notice stays this long after the budget last cut a frame, so that it does not
+// flicker when frames take about one budget.
+constexpr double kSlowNoticeSeconds = 1.0;
 const char* const kDefaultExample = "double-pendulum";
 
 // A scene file that reads well but whose model the core refuses.
@@ -202,7 +212,8 @@ int App::run() {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
         std::cout << stats_.frames << " frames in " << seconds << " s (" << stats_.frames / seconds
                   << " frames per second): simulate " << (stats_.steps ? stats_.simulationTotalMs / stats_.steps : 0.0)
-                  << " ms per simulated frame (" << stats_.steps << " simulated), draw "
+                  << " ms per simulated frame (" << stats_.steps << " simulated; "
+                  << stats_.simulationTotalMs / stats_.frames << " ms per drawn frame), draw "
                   << stats_.renderTotalMs / stats_.frames << " ms per frame\n";
     }
     return exitCode_;
@@ -318,7 +329,7 @@ void App::onKey(int key, int action, int mods) {
     }
     switch (key) {
         case GLFW_KEY_SPACE: editor_.togglePlaying(); break;
-        case GLFW_KEY_PERIOD: editor_.stepOnce(); break;
+        case GLFW_KEY_PERIOD: requestStep(); break;
         case GLFW_KEY_BACKSPACE: editor_.rewind(); break;
         case GLFW_KEY_DELETE: editor_.deleteSelection(); break;
         case GLFW_KEY_C:
@@ -381,23 +392,60 @@ void App::onScroll(double, double dy) {
 
 void App::simulate() {
     // One frame of simulated time per rendered frame at time scale 1, so that runs and
-    // recordings are the same on any machine; slow motion steps less often.
-    const auto start = std::chrono::steady_clock::now();
+    // recordings are the same on any machine; slow motion steps less often. The work is
+    // capped at kSimulationBudget per drawn frame: a frame that needs more goes on in the
+    // next drawn frames (Simulation::advance gives the same result), and the model runs
+    // slower than real time, which the slow notice says. Credit is given only between
+    // frames, so that a slow stretch is not made up for afterwards.
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    const auto deadline = start + kSimulationBudget;
+    const double timeBefore = editor_.simulation().time();
     int steps = 0;
-    if (editor_.playing()) {
-        stepCredit_ += timeScale_;
-        while (stepCredit_ >= 1.0 && steps < kMaxStepsPerFrame && editor_.playing()) {
-            stats_.last = editor_.advance();
-            stepCredit_ -= 1.0;
-            ++steps;
+    bool cut = false;
+    if (!editor_.playing()) stepCredit_ = 0.0;
+    else if (editor_.simulation().substepsDone() == 0) stepCredit_ += timeScale_;
+    while (editor_.playing() || stepRequested_) {
+        const bool playing = editor_.playing();
+        if (playing) stepRequested_ = false;
+        const bool newFrame = editor_.simulation().substepsDone() == 0;
+        if (playing && newFrame && (stepCredit_ < 1.0 || steps >= kMaxStepsPerFrame)) break;
+        if (Clock::now() >= deadline) {
+            cut = true;
+            break;
         }
-    } else {
-        stepCredit_ = 0.0;
+        if (playing && newFrame) stepCredit_ -= 1.0;
+        if (newFrame) frameWorkMs_ = 0.0;  // a frame that an edit ended early no longer counts
+        const auto callStart = Clock::now();
+        const FrameReport report = playing ? editor_.advance(substepChunk_) : editor_.stepOnce(substepChunk_);
+        const double callMs = 1e3 * std::chrono::duration<double>(Clock::now() - callStart).count();
+        frameWorkMs_ += callMs;
+        if (!report.finished) {
+            // Only a call that stopped inside the frame measured a whole chunk.
+            if (callMs < kCallMs) substepChunk_ = std::min(substepChunk_ * 2, 1 << 24);
+            else if (callMs > 2.0 * kCallMs)
+                substepChunk_ = std::max(static_cast<int>(substepChunk_ * (kCallMs / callMs)), 1);
+            continue;
+        }
+        stats_.last = report;
+        stats_.simulationMs = stats_.steps + steps == 0 ? frameWorkMs_ : 0.9 * stats_.simulationMs + 0.1 * frameWorkMs_;
+        frameWorkMs_ = 0.0;
+        ++steps;
+        if (!playing) stepRequested_ = false;
     }
-    const double ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (steps > 0) stats_.simulationMs = 0.9 * stats_.simulationMs + 0.1 * ms / steps;
-    stats_.simulationTotalMs += ms;
+    const auto end = Clock::now();
+    if (cut) slowUntil_ = glfwGetTime() + kSlowNoticeSeconds;
+    stats_.simulationTotalMs += 1e3 * std::chrono::duration<double>(end - start).count();
     stats_.steps += steps;
+    // Simulated time per wall-clock time, from one call to the next (drawing and the frame
+    // rate's sleep included); a rollback does not count as time going backwards.
+    if (lastSimulate_) {
+        const double simulated = std::max(0.0, editor_.simulation().time() - timeBefore);
+        simulatedAverage_ = 0.9 * simulatedAverage_ + 0.1 * simulated;
+        wallAverage_ = 0.9 * wallAverage_ + 0.1 * std::chrono::duration<double>(end - *lastSimulate_).count();
+        stats_.speed = wallAverage_ > 0.0 ? simulatedAverage_ / wallAverage_ : 0.0;
+    }
+    lastSimulate_ = end;
     if (steps > 0 || kinetic_.empty()) {
         const Simulation& sim = editor_.simulation();
         const auto record = [](std::vector<float>& series, double value) {
@@ -408,6 +456,23 @@ void App::simulate() {
         record(potential_, sim.potentialEnergy());
         record(total_, sim.totalEnergy());
     }
+}
+
+void App::requestStep() {
+    if (!editor_.playing()) stepRequested_ = true;
+}
+
+bool App::slow() const { return (editor_.playing() || stepRequested_) && glfwGetTime() < slowUntil_; }
+
+std::string App::slowNotice() const {
+    if (!slow()) return "";
+    const Simulation& sim = editor_.simulation();
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "Slow: %.2g x real time. A frame's %d substeps take longer than a drawn frame may spend, so each "
+                  "frame is spread over several drawn frames.",
+                  stats_.speed, sim.substeps());
+    return text;
 }
 
 void App::render() {
@@ -629,7 +694,8 @@ bool App::writeStatus() const {
         << "\ndocument " << documentLabel_ << "\nmodified " << editor_.modified() << "\nundo " << editor_.undoSteps()
         << "\nautosave " << (autosaveSchedule_.current() && !autosaveWrite_.valid() ? "current" : "pending")
         << "\nmessage " << oneLine(message_)
-        << "\ndivergence " << oneLine(editor_.divergence()) << '\n';
+        << "\ndivergence " << oneLine(editor_.divergence()) << "\nspeed " << stats_.speed
+        << "\nsubstep " << sim.substepsDone() << "\nslow " << slowNotice() << '\n';
     // Written and renamed into place, so that a reader never sees half a file. No fsync:
     // this is a window on the app, not data to keep across a crash.
     const std::filesystem::path temporary = options_.statusFile + ".tmp";

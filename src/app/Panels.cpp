@@ -77,7 +77,7 @@ void App::drawMenu() {
     }
     if (ImGui::BeginMenu("Simulation")) {
         if (ImGui::MenuItem(editor_.playing() ? "Pause" : "Play", "Space")) editor_.togglePlaying();
-        if (ImGui::MenuItem("Step", ".", false, !editor_.playing())) editor_.stepOnce();
+        if (ImGui::MenuItem("Step", ".", false, !editor_.playing())) requestStep();
         if (ImGui::MenuItem("Back to before play", "Backspace", false, editor_.canRewind())) editor_.rewind();
         ImGui::Separator();
         int key = 1;
@@ -118,7 +118,7 @@ void App::drawToolbar() {
     ImGui::SameLine();
     if (ImGui::Button(editor_.playing() ? "Pause (Space)" : "Play (Space)")) editor_.togglePlaying();
     ImGui::SameLine();
-    if (ImGui::Button("Step (.)")) editor_.stepOnce();
+    if (ImGui::Button("Step (.)")) requestStep();
     ImGui::SameLine();
     if (ImGui::Button("Back (Bksp)")) editor_.rewind();
     ImGui::End();
@@ -301,9 +301,14 @@ void App::drawStats() {
     const ParticleSystem& s = sim.system();
     ImGui::Text("t = %.3f s   %s", sim.time(), editor_.playing() ? "running" : "paused");
     ImGui::Text("%ld particles, %ld springs", static_cast<long>(s.particleCount()), static_cast<long>(s.springs().size()));
-    ImGui::Text("sim %.2f ms  draw %.2f ms  %.0f fps", stats_.simulationMs, stats_.renderMs, stats_.fps);
+    // A frame still in progress that has already taken longer than the average shows its time so far.
+    ImGui::Text("sim %.2f ms  draw %.2f ms  %.0f fps", std::max(stats_.simulationMs, frameWorkMs_), stats_.renderMs,
+                stats_.fps);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Per frame: simulating (all substeps), drawing (model and panels), frames per second.");
+        ImGui::SetTooltip("Per frame: simulating (all substeps, however many drawn frames they take), drawing (model and panels), frames per second.");
+    ImGui::Text("speed %.3g x real time", stats_.speed);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Simulated seconds per second. Below 1 when dt is shorter than a drawn frame, in slow motion, or when the frames take longer than a drawn frame may spend.");
     const FrameReport& r = stats_.last;
     if (sim.settings().integrator == "implicit-euler")
         ImGui::Text("CG %d iterations (residual %.1e)", r.integrator.linearSolve.iterations,
@@ -399,6 +404,24 @@ void App::drawBanners() {
         }
         ImGui::SameLine();
         if (ImGui::Button("Dismiss (Esc)")) editor_.dismissDivergence();
+        ImGui::End();
+        ImGui::PopStyleColor();
+    }
+    // Slow: the frames take longer than the time budget per drawn frame (App::simulate).
+    if (slow() && editor_.divergence().empty()) {
+        const Simulation& sim = editor_.simulation();
+        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 80.0f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+        ImGui::SetNextWindowSize(ImVec2(std::min(560.0f, io.DisplaySize.x - 40.0f), 0.0f), ImGuiCond_Always);
+        ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.40f, 0.30f, 0.05f, 0.90f));
+        ImGui::Begin("##slow", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                         ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoInputs);
+        ImGui::TextWrapped("%s", slowNotice().c_str());
+        char progress[64];
+        std::snprintf(progress, sizeof progress, "this frame: %d of %d substeps", sim.substepsDone(), sim.substeps());
+        ImGui::ProgressBar(static_cast<float>(sim.substepsDone()) / static_cast<float>(sim.substeps()),
+                           ImVec2(-1.0f, 0.0f), progress);
+        ImGui::TextWrapped("Fewer substeps run faster; implicit-euler is stable with few.");
         ImGui::End();
         ImGui::PopStyleColor();
     }

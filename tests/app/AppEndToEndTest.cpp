@@ -520,6 +520,46 @@ TEST_F(App, ACrashLosesNoEditOnceTheAutosaveIsCurrent) {
     EXPECT_FALSE(fs::exists(autosave)) << "a clean exit leaves no autosave";
 }
 
+// The cloth at 100,000 substeps a frame (seconds of work for each): the app spreads every
+// frame over many drawn frames instead of freezing. Frames keep coming while less than one
+// simulated frame is done, the status says the model runs slower than real time, and
+// Ctrl+Q quits at once. (Had each drawn frame simulated a whole frame, the first status
+// after the start would already show a whole frame of simulated time.)
+TEST_F(App, AFrameOfHugeWorkIsSpreadOverDrawnFramesAndTheWindowResponds) {
+    Scene cloth = loadScene(kScenes / "cloth.json");
+    cloth.settings.substeps = 100000;
+    cloth.settings.integratorSubsteps.clear();
+    const fs::path file = dir_ / "cloth.json";
+    saveScene(cloth, file);
+    start(withWindow({file.string(), "--play"}));
+    const std::string window = output("xdotool search --sync --onlyvisible --name Tinkerbox | head -1");
+    ASSERT_FALSE(window.empty()) << "no Tinkerbox window appeared";
+    const double dt = cloth.settings.dt;
+    const Status running = waitFor(
+        [&](const Status& s) {
+            return s.text("playing") == "1" && (s.number("frame") >= 30 || s.number("time") >= dt);
+        },
+        "30 drawn frames or one simulated frame");
+    EXPECT_GE(running.number("frame"), 30) << "the drawn frames waited for the simulated ones:\n" << running.describe();
+    EXPECT_LT(running.number("time"), dt) << running.describe();
+    EXPECT_GT(running.number("time"), 0.0) << "the simulation does not advance:\n" << running.describe();
+    EXPECT_GT(running.number("substep"), 0.0) << running.describe();
+    EXPECT_GT(running.number("speed"), 0.0) << running.describe();
+    EXPECT_LT(running.number("speed"), 1.0) << running.describe();
+    EXPECT_NE(running.text("slow").find("Slow:"), std::string::npos) << "no slow notice:\n" << running.describe();
+    EXPECT_NE(running.text("slow").find("100000 substeps"), std::string::npos) << running.text("slow");
+    // Input is still handled: a pause shows at once (the frame in progress waits), and so
+    // does the play that resumes it.
+    EXPECT_EQ(sh("xdotool key --window " + window + " space"), 0);
+    const Status paused = waitFor([](const Status& s) { return s.text("playing") == "0"; }, "the pause");
+    EXPECT_EQ(paused.text("slow"), "") << "the notice is about running";
+    EXPECT_EQ(sh("xdotool key --window " + window + " space"), 0);
+    waitFor([&](const Status& s) { return s.text("playing") == "1" && s.number("time") > paused.number("time"); },
+            "the run going on");
+    EXPECT_EQ(sh("xdotool key --window " + window + " ctrl+q"), 0);
+    EXPECT_EQ(wait(), 0) << "the app did not quit on Ctrl+Q";
+}
+
 // When implicit Euler itself diverges (here on a velocity that overflows), the app's banner
 // does not send the user to implicit Euler.
 TEST_F(App, ImplicitEulerDivergingIsNotToldToTryItself) {
