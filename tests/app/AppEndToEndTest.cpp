@@ -523,8 +523,9 @@ TEST_F(App, ACrashLosesNoEditOnceTheAutosaveIsCurrent) {
 // The cloth at 100,000 substeps a frame (seconds of work for each): the app spreads every
 // frame over many drawn frames instead of freezing. Frames keep coming while less than one
 // simulated frame is done, the status says the model runs slower than real time, and
-// Ctrl+Q quits at once. (Had each drawn frame simulated a whole frame, the first status
-// after the start would already show a whole frame of simulated time.)
+// pause, play, Backspace, Ctrl+S and Ctrl+Q are handled. (Had each drawn frame simulated a
+// whole frame, the first status after the start would already show a whole frame of
+// simulated time, and no slow notice.)
 TEST_F(App, AFrameOfHugeWorkIsSpreadOverDrawnFramesAndTheWindowResponds) {
     Scene cloth = loadScene(kScenes / "cloth.json");
     cloth.settings.substeps = 100000;
@@ -556,6 +557,16 @@ TEST_F(App, AFrameOfHugeWorkIsSpreadOverDrawnFramesAndTheWindowResponds) {
     EXPECT_EQ(sh("xdotool key --window " + window + " space"), 0);
     waitFor([&](const Status& s) { return s.text("playing") == "1" && s.number("time") > paused.number("time"); },
             "the run going on");
+    // Back to before play (the play that resumed, in the middle of a frame), from the middle
+    // of a frame: the frame in progress is dropped with the state it had reached.
+    EXPECT_EQ(sh("xdotool key --window " + window + " BackSpace"), 0);
+    const Status back = waitFor([](const Status& s) { return s.text("playing") == "0"; }, "the rewind");
+    EXPECT_EQ(back.number("time"), paused.number("time")) << back.describe();
+    EXPECT_EQ(back.number("substep"), 0.0) << back.describe();
+    EXPECT_EQ(back.text("slow"), "") << back.describe();
+    // The rewind is an edit: saved, so that Ctrl+Q quits without asking.
+    EXPECT_EQ(sh("xdotool key --window " + window + " ctrl+s"), 0);
+    waitFor([](const Status& s) { return s.text("modified") == "0"; }, "the save");
     EXPECT_EQ(sh("xdotool key --window " + window + " ctrl+q"), 0);
     EXPECT_EQ(wait(), 0) << "the app did not quit on Ctrl+Q";
 }
