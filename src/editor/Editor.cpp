@@ -122,8 +122,12 @@ void Editor::setPlaying(bool playing) {
 }
 
 void Editor::stepFrame(FrameReport& report, int maxSubsteps) {
-    const bool frameStart = simulation_->substepsDone() == 0;
-    if (frameStart && gesture_.kind == Gesture::Kind::Grab) updateGrab(simulation_->settings().dt);
+    // The pointer is read at a frame's start; a grab begun in the middle of a frame does
+    // work in it all the same.
+    if (gesture_.kind == Gesture::Kind::Grab) {
+        if (simulation_->substepsDone() == 0) updateGrab(simulation_->settings().dt);
+        else simulation_->drivenByInput();
+    }
     report = simulation_->advance(maxSubsteps);
     if (report.diverged) {
         divergence_ = report.message;
