@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -26,10 +28,21 @@ namespace {
 
 constexpr double kPickPixels = 9.0;
 constexpr double kSidePanelWidth = 310.0;  // the panels on each side (Panels.cpp)
-constexpr double kAutosaveSeconds = 5.0;
 constexpr std::size_t kPlotSamples = 600;  // ten seconds at 60 frames per second
 constexpr int kMaxStepsPerFrame = 8;
+// Simulation work per drawn frame: a frame that takes longer is spread over several drawn
+// frames, so that the window keeps responding whatever the settings (docs/app.md).
+constexpr std::chrono::milliseconds kSimulationBudget{25};
+// Editor::advance calls are sized to take about this long, so that the budget is kept to
+// within a call without asking the clock after every substep.
+constexpr double kCallMs = 1.0;
+// The slow notice stays this long after the budget last cut a frame, so that it does not
+// flicker when frames take about one budget.
+constexpr double kSlowNoticeSeconds = 1.0;
 const char* const kDefaultExample = "double-pendulum";
+
+// A scene file that reads well but whose model the core refuses.
+std::string modelError(const std::exception& e) { return std::string("the model cannot be built: ") + e.what(); }
 
 App* appOf(GLFWwindow* window) { return static_cast<App*>(glfwGetWindowUserPointer(window)); }
 
@@ -91,6 +104,7 @@ App::App(AppOptions options) : options_(std::move(options)) {
     if (!options_.scene.empty()) initialScene = loadScene(options_.scene);
     initWindow();
     openInitialScene(std::move(initialScene));
+    if (!writeStatus()) throw std::runtime_error("cannot write the status file " + options_.statusFile);
     // Offer the autosave of a session that did not end cleanly (not in batch runs).
     if (options_.screenshot.empty() && options_.script.empty() && std::filesystem::exists(autosavePath()))
         restorePrompt_ = true;
@@ -144,7 +158,11 @@ void App::initWindow() {
 
 void App::openInitialScene(std::optional<Scene> fromFile) {
     if (fromFile) {
-        adoptFile(std::move(*fromFile), options_.scene);
+        try {
+            adoptFile(std::move(*fromFile), options_.scene);
+        } catch (const std::exception& e) {
+            throw std::runtime_error(options_.scene + ": " + modelError(e));
+        }
     } else if (settings_.lastScene.rfind("example:", 0) == 0 && openBuiltIn(settings_.lastScene.substr(8))) {
         // reopened the last session's built-in scene
     } else if (!settings_.lastScene.empty() && openFile(settings_.lastScene)) {
@@ -181,6 +199,7 @@ int App::run() {
         ++frameNumber_;
         if (!options_.screenshot.empty() && frameNumber_ >= options_.frames) quit();
         autosave(glfwGetTime());
+        writeStatus();
         // Without vsync (Xvfb), keep an interactive session near 60 frames per second.
         const auto now = std::chrono::steady_clock::now();
         const double seconds = std::chrono::duration<double>(now - frameStart).count();
@@ -193,7 +212,8 @@ int App::run() {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
         std::cout << stats_.frames << " frames in " << seconds << " s (" << stats_.frames / seconds
                   << " frames per second): simulate " << (stats_.steps ? stats_.simulationTotalMs / stats_.steps : 0.0)
-                  << " ms per simulated frame (" << stats_.steps << " simulated), draw "
+                  << " ms per simulated frame (" << stats_.steps << " simulated; "
+                  << stats_.simulationTotalMs / stats_.frames << " ms per drawn frame), draw "
                   << stats_.renderTotalMs / stats_.frames << " ms per frame\n";
     }
     return exitCode_;
@@ -207,7 +227,15 @@ void App::push(InputEvent event) {
 void App::processInput() {
     ImGuiIO& io = ImGui::GetIO();
     for (bool& c : mouseClicked_) c = false;
+    std::vector<int> pressed;  // keys pressed in this frame
     while (!events_.empty()) {
+        const InputEvent& next = events_.front();
+        // ImGui (before 1.87) only sees keys down at a new frame: a release of a key pressed
+        // in this frame, and what follows it, wait for the next one (xdotool sends both at once).
+        const bool key = next.type == InputEvent::Type::Key;
+        if (key && next.action == GLFW_RELEASE && std::find(pressed.begin(), pressed.end(), next.key) != pressed.end())
+            break;
+        if (key && next.action == GLFW_PRESS) pressed.push_back(next.key);
         const InputEvent event = std::move(events_.front());
         events_.pop_front();
         dispatch(event);
@@ -301,7 +329,7 @@ void App::onKey(int key, int action, int mods) {
     }
     switch (key) {
         case GLFW_KEY_SPACE: editor_.togglePlaying(); break;
-        case GLFW_KEY_PERIOD: editor_.stepOnce(); break;
+        case GLFW_KEY_PERIOD: requestStep(); break;
         case GLFW_KEY_BACKSPACE: editor_.rewind(); break;
         case GLFW_KEY_DELETE: editor_.deleteSelection(); break;
         case GLFW_KEY_C:
@@ -364,23 +392,60 @@ void App::onScroll(double, double dy) {
 
 void App::simulate() {
     // One frame of simulated time per rendered frame at time scale 1, so that runs and
-    // recordings are the same on any machine; slow motion steps less often.
-    const auto start = std::chrono::steady_clock::now();
+    // recordings are the same on any machine; slow motion steps less often. The work is
+    // capped at kSimulationBudget per drawn frame: a frame that needs more goes on in the
+    // next drawn frames (Simulation::advance gives the same result), and the model runs
+    // slower than real time, which the slow notice says. Credit is given only between
+    // frames, so that a slow stretch is not made up for afterwards.
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    const auto deadline = start + kSimulationBudget;
+    const double timeBefore = editor_.simulation().time();
     int steps = 0;
-    if (editor_.playing()) {
-        stepCredit_ += timeScale_;
-        while (stepCredit_ >= 1.0 && steps < kMaxStepsPerFrame && editor_.playing()) {
-            stats_.last = editor_.advance();
-            stepCredit_ -= 1.0;
-            ++steps;
+    bool cut = false;
+    if (!editor_.playing()) stepCredit_ = 0.0;
+    else if (editor_.simulation().substepsDone() == 0) stepCredit_ += timeScale_;
+    while (editor_.playing() || stepRequested_) {
+        const bool playing = editor_.playing();
+        if (playing) stepRequested_ = false;
+        const bool newFrame = editor_.simulation().substepsDone() == 0;
+        if (playing && newFrame && (stepCredit_ < 1.0 || steps >= kMaxStepsPerFrame)) break;
+        if (Clock::now() >= deadline) {
+            cut = true;
+            break;
         }
-    } else {
-        stepCredit_ = 0.0;
+        if (playing && newFrame) stepCredit_ -= 1.0;
+        if (newFrame) frameWorkMs_ = 0.0;  // a frame that an edit ended early no longer counts
+        const auto callStart = Clock::now();
+        const FrameReport report = playing ? editor_.advance(substepChunk_) : editor_.stepOnce(substepChunk_);
+        const double callMs = 1e3 * std::chrono::duration<double>(Clock::now() - callStart).count();
+        frameWorkMs_ += callMs;
+        if (!report.finished) {
+            // Only a call that stopped inside the frame measured a whole chunk.
+            if (callMs < kCallMs) substepChunk_ = std::min(substepChunk_ * 2, 1 << 24);
+            else if (callMs > 2.0 * kCallMs)
+                substepChunk_ = std::max(static_cast<int>(substepChunk_ * (kCallMs / callMs)), 1);
+            continue;
+        }
+        stats_.last = report;
+        stats_.simulationMs = stats_.steps + steps == 0 ? frameWorkMs_ : 0.9 * stats_.simulationMs + 0.1 * frameWorkMs_;
+        frameWorkMs_ = 0.0;
+        ++steps;
+        if (!playing) stepRequested_ = false;
     }
-    const double ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (steps > 0) stats_.simulationMs = 0.9 * stats_.simulationMs + 0.1 * ms / steps;
-    stats_.simulationTotalMs += ms;
+    const auto end = Clock::now();
+    if (cut) slowUntil_ = glfwGetTime() + kSlowNoticeSeconds;
+    stats_.simulationTotalMs += 1e3 * std::chrono::duration<double>(end - start).count();
     stats_.steps += steps;
+    // Simulated time per wall-clock time, from one call to the next (drawing and the frame
+    // rate's sleep included); a rollback does not count as time going backwards.
+    if (lastSimulate_) {
+        const double simulated = std::max(0.0, editor_.simulation().time() - timeBefore);
+        simulatedAverage_ = 0.9 * simulatedAverage_ + 0.1 * simulated;
+        wallAverage_ = 0.9 * wallAverage_ + 0.1 * std::chrono::duration<double>(end - *lastSimulate_).count();
+        stats_.speed = wallAverage_ > 0.0 ? simulatedAverage_ / wallAverage_ : 0.0;
+    }
+    lastSimulate_ = end;
     if (steps > 0 || kinetic_.empty()) {
         const Simulation& sim = editor_.simulation();
         const auto record = [](std::vector<float>& series, double value) {
@@ -391,6 +456,23 @@ void App::simulate() {
         record(potential_, sim.potentialEnergy());
         record(total_, sim.totalEnergy());
     }
+}
+
+void App::requestStep() {
+    if (!editor_.playing()) stepRequested_ = true;
+}
+
+bool App::slow() const { return (editor_.playing() || stepRequested_) && glfwGetTime() < slowUntil_; }
+
+std::string App::slowNotice() const {
+    if (!slow()) return "";
+    const Simulation& sim = editor_.simulation();
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "Slow: %.2g x real time. A frame's %d substeps take longer than a drawn frame may spend, so each "
+                  "frame is spread over several drawn frames.",
+                  stats_.speed, sim.substeps());
+    return text;
 }
 
 void App::render() {
@@ -444,16 +526,26 @@ void App::adoptFile(Scene scene, const std::filesystem::path& path) {
 }
 
 bool App::openFile(const std::filesystem::path& path) {
-    try {
-        adoptFile(loadScene(path), path);
-        return true;
-    } catch (const std::exception& e) {
-        // A failed load keeps the current scene and says why.
-        dialogError_ = e.what();
-        message_ = "Could not open: " + dialogError_;
+    // The new scene is read and built aside (Editor::open): a failure at either step keeps
+    // the open scene, its history and its unsaved flag, and says why and where.
+    const auto fail = [&](const std::string& why) {
+        dialogError_ = why;
+        message_ = "Could not open: " + why;
         messageUntil_ = glfwGetTime() + 8.0;
         return false;
+    };
+    std::optional<Scene> scene;
+    try {
+        scene = loadScene(path);  // a SceneError names the file, line:column and field
+    } catch (const std::exception& e) {
+        return fail(e.what());
     }
+    try {
+        adoptFile(std::move(*scene), path);
+    } catch (const std::exception& e) {
+        return fail(path.string() + ": " + modelError(e));
+    }
+    return true;
 }
 
 bool App::openBuiltIn(const std::string& name) {
@@ -533,6 +625,7 @@ void App::quit() {
     } catch (const std::exception& e) {
         std::cerr << "warning: " << e.what() << '\n';
     }
+    if (autosaveWrite_.valid()) autosaveWrite_.wait();
     std::error_code ignored;
     std::filesystem::remove(autosavePath(), ignored);  // a clean exit: nothing to restore
 }
@@ -561,15 +654,59 @@ void App::restoreAutosave() {
 }
 
 void App::autosave(double now) {
-    if (!editor_.modified() || now - lastAutosave_ < kAutosaveSeconds || restorePrompt_) return;
-    lastAutosave_ = now;
-    try {
-        std::filesystem::create_directories(stateDirectory());
-        saveScene(editor_.currentScene(), autosavePath());
-    } catch (const std::exception& e) {
-        message_ = std::string("Autosave failed: ") + e.what();
-        messageUntil_ = now + 8.0;
+    if (autosaveWrite_.valid() && autosaveWrite_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+        try {
+            autosaveWrite_.get();
+        } catch (const std::exception& e) {
+            message_ = std::string("Autosave failed: ") + e.what();
+            messageUntil_ = now + 8.0;
+        }
     }
+    autosaveSchedule_.observe(editor_.revision(), editor_.modified(), now);
+    if (autosaveWrite_.valid() || restorePrompt_ || !autosaveSchedule_.due(now)) return;
+    autosaveSchedule_.writing(now);
+    // The scene is captured here; turning it into text and writing it (atomically, synced) can
+    // take a while for a big model, so that happens on another thread.
+    autosaveWrite_ = std::async(std::launch::async, [scene = editor_.currentScene()] {
+        std::filesystem::create_directories(stateDirectory());
+        saveScene(scene, autosavePath());
+    });
+}
+
+bool App::writeStatus() const {
+    if (options_.statusFile.empty()) return true;
+    const Simulation& sim = editor_.simulation();
+    const ParticleSystem& system = sim.system();
+    Index nailed = 0;
+    for (Index i = 0; i < system.particleCount(); ++i) nailed += system.isNailed(i) ? 1 : 0;
+    const auto oneLine = [](std::string text) {
+        std::replace(text.begin(), text.end(), '\n', ' ');
+        return text;
+    };
+    std::ostringstream out;
+    out.precision(17);
+    out << "frame " << frameNumber_ << "\ntime " << sim.time() << "\nplaying " << editor_.playing()
+        << "\ntool " << toolInfo(editor_.tool()).name << "\ncursor " << mouseX_ << ' ' << mouseY_ << "\nbuttons "
+        << (mouseDown_[0] ? 1 : 0) + (mouseDown_[1] ? 2 : 0) + (mouseDown_[2] ? 4 : 0)
+        << "\nparticles " << system.particleCount() << "\nsprings " << system.springs().size() << "\nconstraints "
+        << system.constraints().size() << "\nnailed " << nailed << "\nintegrator " << sim.settings().integrator
+        << "\nsubsteps " << sim.substeps() << "\nview " << (camera_.mode() == Camera::Mode::TwoD ? "2D" : "3D")
+        << "\ndocument " << documentLabel_ << "\nmodified " << editor_.modified() << "\nundo " << editor_.undoSteps()
+        << "\nautosave " << (autosaveSchedule_.current() && !autosaveWrite_.valid() ? "current" : "pending")
+        << "\nmessage " << oneLine(message_)
+        << "\ndivergence " << oneLine(editor_.divergence()) << "\nspeed " << stats_.speed
+        << "\nsubstep " << sim.substepsDone() << "\nslow " << slowNotice() << '\n';
+    // Written and renamed into place, so that a reader never sees half a file. No fsync:
+    // this is a window on the app, not data to keep across a crash.
+    const std::filesystem::path temporary = options_.statusFile + ".tmp";
+    {
+        std::ofstream file(temporary, std::ios::trunc);
+        file << out.str();
+        if (!file) return false;
+    }
+    std::error_code error;
+    std::filesystem::rename(temporary, options_.statusFile, error);
+    return !error;
 }
 
 void App::updateTitle() {
@@ -607,7 +744,9 @@ void App::frameView() {
         if (const auto* nail = std::get_if<NailSpec>(&spec)) anchors.push_back({nail->point, nail->particle});
         if (const auto* wire = std::get_if<WireSpec>(&spec)) includeCircle(wire->center, wire->radius, wire->normal);
     }
-    const bool flat = (high - low).z() <= 1e-9 && std::abs(low.z()) < 1e-9;
+    // An empty scene counts as flat: what is clicked into it goes on the z = 0 plane.
+    const bool empty = !(low.array() <= high.array()).all();
+    const bool flat = empty || ((high - low).z() <= 1e-9 && std::abs(low.z()) < 1e-9);
     if (flat) {  // in 2D; a 3D view can be turned to follow the motion instead
         const std::vector<Index> component = componentLabels(system);
         for (const Anchor& anchor : anchors) {
@@ -625,7 +764,7 @@ void App::frameView() {
         includeCircle(b.center, b.radius, b.normal);
     }
     for (const Wire& w : editor_.scene().wires) includeCircle(w.center, w.radius, w.normal);
-    if (!(low.array() <= high.array()).all()) {
+    if (!(low.array() <= high.array()).all()) {  // nothing with a place: the default view
         low = Vec3(-4, -3, 0);
         high = Vec3(4, 3, 0);
     }

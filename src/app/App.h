@@ -2,17 +2,20 @@
 // The interactive app: a GLFW window with OpenGL 3.3 and Dear ImGui, the editor, the
 // renderer, and the main loop. All input goes through one queue (GLFW callbacks and input
 // scripts alike) and one dispatcher: ImGui first, then shortcuts, then the editor.
+#include <chrono>
 #include <cmath>
 #include <deque>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "app/AppSettings.h"
+#include "app/AutosaveSchedule.h"
 #include "app/InputEvent.h"
 #include "app/InputScript.h"
 #include "editor/Editor.h"
@@ -36,14 +39,16 @@ struct AppOptions {
     std::string saveOnExit;   // write the scene here when the app quits
     int width = 0, height = 0;  // window size (default: the remembered one)
     bool timing = false;        // print the mean simulate and draw times per frame at exit
+    std::string statusFile;     // rewritten after every frame with what the app shows (docs/app.md)
 };
 
 // What the stats panel and the energy plot show.
 struct FrameStats {
-    double simulationMs = 0.0;
+    double simulationMs = 0.0;  // per simulated frame, however many drawn frames it took
     double renderMs = 0.0;
     double fps = 0.0;
-    FrameReport last;
+    double speed = 0.0;  // simulated seconds per second, averaged over the last drawn frames
+    FrameReport last;    // of the last finished frame
     // Since the start, for --timing.
     double simulationTotalMs = 0.0, renderTotalMs = 0.0;
     long steps = 0, frames = 0;
@@ -72,6 +77,9 @@ private:
     void onCursor(double x, double y);
     void onScroll(double dx, double dy);
     void simulate();
+    void requestStep();  // one frame while paused, run by simulate() on its time budget
+    bool slow() const;   // the time budget is cutting the frames: the model runs slower than it should
+    std::string slowNotice() const;
     void render();
     void drawUi();
     void drawMenu();
@@ -101,6 +109,7 @@ private:
     void restoreAutosave();
     void autosave(double now);
     void updateTitle();
+    bool writeStatus() const;
     void frameView();
 
     Ray pointerRay() const;
@@ -133,11 +142,18 @@ private:
     double assetFilesReadAt_ = -INFINITY;
     double timeScale_ = 1.0;
     double stepCredit_ = 0.0;
+    bool stepRequested_ = false;
+    int substepChunk_ = 1;          // substeps per Editor::advance call, sized to take about a millisecond
+    double frameWorkMs_ = 0.0;      // spent so far on the simulated frame in progress
+    double slowUntil_ = -INFINITY;  // glfwGetTime() until which the slow notice shows
+    std::optional<std::chrono::steady_clock::time_point> lastSimulate_;
+    double simulatedAverage_ = 0.0, wallAverage_ = 0.0;  // per drawn frame, for the speed
     FrameStats stats_;
     std::vector<float> kinetic_, potential_, total_;  // the last seconds, one sample per frame
     std::string message_;  // a transient line in the status bar
     double messageUntil_ = 0.0;
-    double lastAutosave_ = 0.0;
+    AutosaveSchedule autosaveSchedule_;
+    std::future<void> autosaveWrite_;  // the write in progress, off the UI thread
     bool quitRequested_ = false;
     int exitCode_ = 0;
     bool showHelp_ = false;

@@ -2,9 +2,9 @@
 // What the app remembers between runs, in the user's config directory
 // ($XDG_CONFIG_HOME/tinkerbox/settings.json, else ~/.config/tinkerbox/settings.json), and
 // where it autosaves the scene being edited ($XDG_STATE_HOME/tinkerbox/autosave.json, else
-// ~/.local/state/tinkerbox/autosave.json). A crash loses at most the last few seconds: the
-// autosave is written (atomically) while there are unsaved changes and removed on a clean
-// exit, so the next start can offer to restore it.
+// ~/.local/state/tinkerbox/autosave.json). A crash loses at most about the last second: the
+// autosave is written (atomically) soon after every edit (AutosaveSchedule) and removed on a
+// clean exit, so the next start can offer to restore it.
 #include <filesystem>
 #include <string>
 #include <vector>

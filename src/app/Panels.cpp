@@ -77,7 +77,7 @@ void App::drawMenu() {
     }
     if (ImGui::BeginMenu("Simulation")) {
         if (ImGui::MenuItem(editor_.playing() ? "Pause" : "Play", "Space")) editor_.togglePlaying();
-        if (ImGui::MenuItem("Step", ".", false, !editor_.playing())) editor_.stepOnce();
+        if (ImGui::MenuItem("Step", ".", false, !editor_.playing())) requestStep();
         if (ImGui::MenuItem("Back to before play", "Backspace", false, editor_.canRewind())) editor_.rewind();
         ImGui::Separator();
         int key = 1;
@@ -118,7 +118,7 @@ void App::drawToolbar() {
     ImGui::SameLine();
     if (ImGui::Button(editor_.playing() ? "Pause (Space)" : "Play (Space)")) editor_.togglePlaying();
     ImGui::SameLine();
-    if (ImGui::Button("Step (.)")) editor_.stepOnce();
+    if (ImGui::Button("Step (.)")) requestStep();
     ImGui::SameLine();
     if (ImGui::Button("Back (Bksp)")) editor_.rewind();
     ImGui::End();
@@ -302,9 +302,14 @@ void App::drawStats() {
     const ParticleSystem& s = sim.system();
     ImGui::Text("t = %.3f s   %s", sim.time(), editor_.playing() ? "running" : "paused");
     ImGui::Text("%ld particles, %ld springs", static_cast<long>(s.particleCount()), static_cast<long>(s.springs().size()));
-    ImGui::Text("sim %.2f ms  draw %.2f ms  %.0f fps", stats_.simulationMs, stats_.renderMs, stats_.fps);
+    // A frame still in progress that has already taken longer than the average shows its time so far.
+    ImGui::Text("sim %.2f ms  draw %.2f ms  %.0f fps", std::max(stats_.simulationMs, frameWorkMs_), stats_.renderMs,
+                stats_.fps);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Per frame: simulating (all substeps), drawing (model and panels), frames per second.");
+        ImGui::SetTooltip("Per frame: simulating (all substeps, however many drawn frames they take), drawing (model and panels), frames per second.");
+    ImGui::Text("speed %.3g x real time", stats_.speed);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Simulated seconds per second. Below 1 when dt is shorter than a drawn frame, in slow motion, or when the frames take longer than a drawn frame may spend.");
     const FrameReport& r = stats_.last;
     if (sim.settings().integrator == "implicit-euler")
         ImGui::Text("CG %d iterations (residual %.1e)", r.integrator.linearSolve.iterations,
@@ -380,8 +385,16 @@ void App::drawBanners() {
                      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
         ImGui::TextWrapped("Paused: %s", editor_.divergence().c_str());
         ImGui::TextWrapped("The model is back at its last good state.");
-        if (ImGui::Button("Switch to implicit-euler")) {
-            chooseIntegrator("implicit-euler");
+        // Implicit Euler is the remedy for the others; for itself, a tighter CG solve.
+        if (editor_.simulation().settings().integrator != "implicit-euler") {
+            if (ImGui::Button("Switch to implicit-euler")) {
+                chooseIntegrator("implicit-euler");
+                editor_.dismissDivergence();
+            }
+        } else if (ImGui::Button("Tighten the CG tolerance")) {
+            IntegratorSettings solver = editor_.simulation().settings().solver;
+            solver.implicitSolver.tolerance /= 10.0;
+            editor_.setSolverSettings(solver);
             editor_.dismissDivergence();
         }
         ImGui::SameLine();
@@ -392,6 +405,24 @@ void App::drawBanners() {
         }
         ImGui::SameLine();
         if (ImGui::Button("Dismiss (Esc)")) editor_.dismissDivergence();
+        ImGui::End();
+        ImGui::PopStyleColor();
+    }
+    // Slow: the frames take longer than the time budget per drawn frame (App::simulate).
+    if (slow() && editor_.divergence().empty()) {
+        const Simulation& sim = editor_.simulation();
+        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 80.0f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+        ImGui::SetNextWindowSize(ImVec2(std::min(560.0f, io.DisplaySize.x - 40.0f), 0.0f), ImGuiCond_Always);
+        ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.40f, 0.30f, 0.05f, 0.90f));
+        ImGui::Begin("##slow", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                         ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoInputs);
+        ImGui::TextWrapped("%s", slowNotice().c_str());
+        char progress[64];
+        std::snprintf(progress, sizeof progress, "this frame: %d of %d substeps", sim.substepsDone(), sim.substeps());
+        ImGui::ProgressBar(static_cast<float>(sim.substepsDone()) / static_cast<float>(sim.substeps()),
+                           ImVec2(-1.0f, 0.0f), progress);
+        ImGui::TextWrapped("Fewer substeps run faster; implicit-euler is stable with few.");
         ImGui::End();
         ImGui::PopStyleColor();
     }
@@ -441,7 +472,7 @@ void App::drawFileDialogs() {
         if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
         const bool enter = ImGui::InputText("path", pathBuffer_, sizeof pathBuffer_, ImGuiInputTextFlags_EnterReturnsTrue);
         if (!dialogError_.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", dialogError_.c_str());
-        ImGui::TextDisabled("Enter saves, Escape cancels.");
+        ImGui::TextDisabled("Enter saves, Ctrl+D discards the changes, Escape cancels.");
         const auto proceed = [this] {
             ImGui::CloseCurrentPopup();
             const std::function<void()> action = std::move(afterUnsaved_);
@@ -451,7 +482,7 @@ void App::drawFileDialogs() {
         const bool save = ImGui::Button("Save");
         if ((save || enter) && saveTo(std::filesystem::path(pathBuffer_))) proceed();
         ImGui::SameLine();
-        if (ImGui::Button("Discard the changes")) proceed();
+        if (ImGui::Button("Discard the changes") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_D))) proceed();
         ImGui::SameLine();
         if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
             afterUnsaved_ = nullptr;
@@ -482,7 +513,8 @@ void App::drawFileDialogs() {
     if (ImGui::BeginPopupModal("Restore unsaved work?", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         ImGui::Text("Tinkerbox did not close cleanly last time.");
         ImGui::Text("An autosave of the scene being edited is in %s.", autosavePath().string().c_str());
-        if (ImGui::Button("Restore it")) {
+        ImGui::TextDisabled("Enter restores it.");
+        if (ImGui::Button("Restore it") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {
             restoreAutosave();
             ImGui::CloseCurrentPopup();
         }

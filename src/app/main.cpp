@@ -25,6 +25,9 @@ int main(int argc, char** argv) {
     cli.add_option("--script", options.script, "Replay an input script (see docs/app.md)")->check(CLI::ExistingFile);
     cli.add_option("--record", options.record, "Record the input to a script file");
     cli.add_option("--save-on-exit", options.saveOnExit, "Write the scene, settings included, when the app quits");
+    cli.add_option("--status-file", options.statusFile,
+                   "Rewrite this file after every frame with the frame number, the simulated time and what the "
+                   "window shows (for scripts and tests)");
     cli.add_flag("--timing", options.timing, "At exit, print the mean simulate and draw times per frame");
     cli.add_option("--width", options.width, "Window width in pixels")->check(CLI::Range(320, 8192));
     cli.add_option("--height", options.height, "Window height in pixels")->check(CLI::Range(240, 8192));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -26,6 +27,7 @@ void Simulation::setIntegrator(const std::string& name) {
     beadIntegrator_ = makeIntegrator(name, settings_.solver);
     integrator_ = std::move(integrator);
     settings_.integrator = name;
+    endFrameEarly();
 }
 
 int Simulation::substeps() const {
@@ -34,6 +36,11 @@ int Simulation::substeps() const {
 }
 
 void Simulation::setTime(double t) {
+    setClocks(t);
+    endFrameEarly();
+}
+
+void Simulation::setClocks(double t) {
     system_.setTime(t);
     beads_.setTime(t);
 }
@@ -43,6 +50,7 @@ void Simulation::setTimeStep(double dt, int substeps) {
     settings_.dt = dt;
     const auto it = settings_.integratorSubsteps.find(settings_.integrator);
     (it != settings_.integratorSubsteps.end() ? it->second : settings_.substeps) = substeps;
+    endFrameEarly();
 }
 
 void Simulation::setGravity(const Vec3& g) {
@@ -62,6 +70,7 @@ void Simulation::setSolverSettings(const IntegratorSettings& solver) {
     settings_.solver = solver;
     integrator_ = makeIntegrator(settings_.integrator, solver);
     beadIntegrator_ = makeIntegrator(settings_.integrator, solver);
+    endFrameEarly();
 }
 
 void Simulation::setConstraintSettings(const ConstraintSettings& constraints) {
@@ -109,19 +118,36 @@ EnergyReading Simulation::energyReading() const {
     return r;
 }
 
-FrameReport Simulation::step() {
-    FrameReport report;
-    const int substepCount = substeps();
-    const double h = settings_.dt / substepCount;
+FrameReport Simulation::step() { return advance(std::numeric_limits<int>::max()); }
+
+void Simulation::beginFrame() {
     const double t0 = system_.time();
     if (t0 != clockStart_ + static_cast<double>(frames_) * settings_.dt) {
         clockStart_ = t0;
         frames_ = 0;
     }
+    frameStartTime_ = t0;
     getFullState(frameStart_);
-    const bool driven = std::exchange(drivenByInput_, false);
     guard_.record(frameStart_, t0, energyReading());
-    const Index n3 = system_.velocityDimension();
+    frame_ = {};
+}
+
+void Simulation::endFrameEarly() {
+    substepsDone_ = 0;
+    frame_ = {};
+}
+
+void Simulation::stateEdited() {
+    guard_.clear();
+    endFrameEarly();
+}
+
+FrameReport Simulation::advance(int maxSubsteps) {
+    if (maxSubsteps < 1) throw std::invalid_argument("advance needs at least one substep");
+    const int substepCount = substeps();
+    const double h = settings_.dt / substepCount;
+    if (substepsDone_ == 0) beginFrame();
+    FrameReport& report = frame_;
     const auto divergence = [&](const std::string& what) {
         std::ostringstream msg;
         msg << integrator_->name() << " diverged at t = " << system_.time() << " s with dt = " << settings_.dt;
@@ -131,7 +157,9 @@ FrameReport Simulation::step() {
         report.diverged = true;
         report.message = msg.str();
     };
-    for (int s = 0; s < substepCount; ++s) {
+    const Index n3 = system_.velocityDimension();
+    const int last = substepsDone_ + std::min(maxSubsteps, substepCount - substepsDone_);
+    for (; substepsDone_ < last; ++substepsDone_) {
         system_.getState(substepStart_);
         integrator_->step(system_, h, report.integrator);
         if (beads_.beadCount() > 0) beadIntegrator_->step(beads_, h, report.integrator);
@@ -139,19 +167,27 @@ FrameReport Simulation::step() {
                             beads_.velocities().allFinite();
         if (!report.integrator.failure.empty() || !finite) {
             divergence(report.integrator.failure.empty() ? "the state became non-finite" : report.integrator.failure);
-            setFullState(frameStart_, t0);
-            return report;
+            setFullState(frameStart_, frameStartTime_);
+            drivenByInput_ = false;
+            substepsDone_ = 0;
+            return std::exchange(frame_, {});
         }
         report.contacts += system_.resolveContacts(substepStart_.head(n3), substepStart_.tail(n3), h);
     }
-    setTime(clockStart_ + static_cast<double>(++frames_) * settings_.dt);
-    if (driven) guard_.rebase();  // the input's work is not the model's
+    if (substepsDone_ < substepCount) {
+        FrameReport sofar = report;
+        sofar.finished = false;
+        return sofar;
+    }
+    substepsDone_ = 0;
+    setClocks(clockStart_ + static_cast<double>(++frames_) * settings_.dt);
+    if (std::exchange(drivenByInput_, false)) guard_.rebase();  // the input's work is not the model's
     if (const auto why = guard_.check(energyReading(), system_.time(), settings_.gravity.norm())) {
         divergence(*why);
         setFullState(guard_.safeState(), guard_.safeTime());
         guard_.clear();
     }
-    return report;
+    return std::exchange(frame_, {});
 }
 
 }  // namespace tinkerbox

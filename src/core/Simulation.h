@@ -7,6 +7,9 @@
 // model keeps moving from where it is. A frame that makes the state non-finite is
 // rolled back to its start; an energy explosion (DivergenceGuard) is rolled back to
 // a state from before it began. Both are reported, never propagated.
+// A frame can be run a few substeps at a time (advance), so that a caller with a time
+// budget, the app, stays responsive however much work a frame is; the result is
+// bitwise that of the whole frame in one call.
 #include <map>
 #include <memory>
 #include <string>
@@ -36,6 +39,8 @@ struct SimulationSettings {
 };
 
 struct FrameReport {
+    // False when advance() stopped inside the frame: the sums below are those so far.
+    bool finished = true;
     bool diverged = false;
     std::string message;  // why it diverged, and what to try
     int contacts = 0;
@@ -59,7 +64,10 @@ public:
     double time() const { return system_.time(); }
     void setTime(double t);  // e.g. to keep the clock when a model is rebuilt after an edit
 
-    // Live changes; each keeps the current state.
+    // Live changes; each keeps the current state. Those that change how a frame is
+    // stepped (integrator, dt, substeps, solver settings) end a frame in progress where
+    // it is (see advance()); gravity, drag and constraint settings apply from the next
+    // substep.
     void setIntegrator(const std::string& name);  // throws std::invalid_argument on an unknown name
     // Sets dt and the substeps of the chosen integrator (its override, if it has one).
     void setTimeStep(double dt, int substeps);
@@ -74,14 +82,23 @@ public:
     double totalEnergy() const { return kineticEnergy() + potentialEnergy(); }
     double constraintError() { return system_.constraintError(); }
 
-    // Advances one frame (dt); the time after n frames of the same dt is t0 + n dt,
-    // computed as such, not summed. On divergence the state is restored (see above).
+    // Advances one frame (dt), or the rest of the frame in progress; the time after n
+    // frames of the same dt is t0 + n dt, computed as such, not summed. On divergence the
+    // state is restored (see above).
     FrameReport step();
+    // Runs at most maxSubsteps (>= 1) substeps of the frame in progress, starting a frame
+    // if none is. The frame's end (the clock, the divergence guard, the report's sums)
+    // comes with its last substep, so a frame run over several calls ends in bitwise the
+    // state of step(). report.finished says whether the frame ended (or was rolled back).
+    FrameReport advance(int maxSubsteps);
+    // Substeps of the frame in progress done so far; 0 when no frame is in progress.
+    int substepsDone() const { return substepsDone_; }
     // Call after changing the state from outside (an edit, a drag while paused), so
-    // that the divergence guard does not compare against the old model.
-    void stateEdited() { guard_.clear(); }
-    // Call before a frame in which an input (the mouse spring, a dragged nail) does
-    // work on the model: the guard's energy budget starts again after that frame.
+    // that the divergence guard does not compare against the old model. A frame in
+    // progress ends where it is; the next one starts from the edited state.
+    void stateEdited();
+    // Call before or during a frame in which an input (the mouse spring, a dragged nail)
+    // does work on the model: the guard's energy budget starts again after that frame.
     void drivenByInput() { drivenByInput_ = true; }
     // What the divergence guard measures (DivergenceGuard.h).
     EnergyReading energyReading() const;
@@ -90,6 +107,11 @@ private:
     SimulationSettings settings_;
     void getFullState(VecX& state) const;  // [particles | beads]
     void setFullState(const VecX& state, double t);
+    void setClocks(double t);  // of the particles and the beads
+    void beginFrame();
+    // Ends the frame in progress at the current state: time and state stay, and the
+    // clock starts again from them at the next frame (its time is no longer t0 + n dt).
+    void endFrameEarly();
 
     ParticleSystem system_;
     ParametricBeadSystem beads_;
@@ -103,6 +125,10 @@ private:
     double clockStart_ = 0.0;
     long frames_ = 0;
     VecX frameStart_, substepStart_;
+    // The frame in progress: its start time, substeps done and sums so far.
+    double frameStartTime_ = 0.0;
+    int substepsDone_ = 0;
+    FrameReport frame_;
     mutable VecX beadState_;
 };
 

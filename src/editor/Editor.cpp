@@ -34,6 +34,9 @@ void forEachParticle(ConstraintSpec& spec, F&& f) {
 Editor::Editor(Scene scene) { open(std::move(scene)); }
 
 void Editor::open(Scene scene) {
+    // Built aside first: a scene that fails to build leaves the open one, its history and
+    // its unsaved flag untouched.
+    std::unique_ptr<Simulation> simulation = buildSimulation(scene);
     scene_ = std::move(scene);
     history_.clear();
     selection_.clear();
@@ -46,7 +49,8 @@ void Editor::open(Scene scene) {
     divergence_.clear();
     status_.clear();
     modified_ = false;
-    simulation_ = buildSimulation(scene_);
+    ++revision_;
+    simulation_ = std::move(simulation);
 }
 
 Scene Editor::currentScene() const { return captureScene(*simulation_, scene_); }
@@ -73,7 +77,7 @@ void Editor::edit(Change&& change) {
     scene_ = std::move(before);
     change(scene_);
     rebuild();
-    modified_ = true;
+    changed();
     status_.clear();
 }
 
@@ -82,7 +86,7 @@ void Editor::restore(Scene scene) {
     scene_ = std::move(scene);
     selection_.clear();
     rebuild();
-    modified_ = true;
+    changed();
 }
 
 void Editor::undo() {
@@ -117,24 +121,29 @@ void Editor::setPlaying(bool playing) {
     playing_ = playing;
 }
 
-void Editor::stepFrame(FrameReport& report) {
-    if (gesture_.kind == Gesture::Kind::Grab) updateGrab(simulation_->settings().dt);
-    report = simulation_->step();
+void Editor::stepFrame(FrameReport& report, int maxSubsteps) {
+    // The pointer is read at a frame's start; a grab begun in the middle of a frame does
+    // work in it all the same.
+    if (gesture_.kind == Gesture::Kind::Grab) {
+        if (simulation_->substepsDone() == 0) updateGrab(simulation_->settings().dt);
+        else simulation_->drivenByInput();
+    }
+    report = simulation_->advance(maxSubsteps);
     if (report.diverged) {
         divergence_ = report.message;
         setPlaying(false);
     }
 }
 
-FrameReport Editor::advance() {
+FrameReport Editor::advance(int maxSubsteps) {
     FrameReport report;
-    if (playing_) stepFrame(report);
+    if (playing_) stepFrame(report, maxSubsteps);
     return report;
 }
 
-FrameReport Editor::stepOnce() {
+FrameReport Editor::stepOnce(int maxSubsteps) {
     FrameReport report;
-    if (!playing_) stepFrame(report);
+    if (!playing_) stepFrame(report, maxSubsteps);
     return report;
 }
 
@@ -268,7 +277,7 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
                 for (ConstraintSpec& spec : scene_.constraints)
                     if (auto* nail = std::get_if<NailSpec>(&spec)) nail->point = scene_.particles[nail->particle].position;
                 rebuild();
-                modified_ = true;
+                changed();
             }
             beforeMove_.reset();
             return;

@@ -7,6 +7,7 @@
 // keeping the clock, so an edit made while the model runs continues from where it is.
 // Every edit is undoable. Solver settings are live controls, not edits: undo and redo
 // keep the current ones.
+#include <limits>
 #include <memory>
 #include <optional>
 #include <set>
@@ -52,7 +53,9 @@ public:
     explicit Editor(Scene scene = {});
 
     // The document
-    void open(Scene scene);  // replaces the model: selection, history and play state start afresh
+    // Replaces the model: selection, history and play state start afresh. A scene that
+    // cannot be built throws, and the editor is exactly as it was.
+    void open(Scene scene);
     const Scene& scene() const { return scene_; }  // as of the last edit; the model's state lags while running
     Scene currentScene() const;                    // with the simulation's current state: what to save
     Simulation& simulation() { return *simulation_; }
@@ -60,6 +63,8 @@ public:
     bool modified() const { return modified_; }
     void markSaved() { modified_ = false; }
     void markUnsaved() { modified_ = true; }  // e.g. a restored autosave: saved nowhere the user chose
+    // Counts the changes to the document (opens, edits, undo and redo), e.g. to save after each.
+    long revision() const { return revision_; }
 
     // Running
     bool playing() const { return playing_; }
@@ -67,9 +72,11 @@ public:
     void setPlaying(bool playing);
     void togglePlaying() { setPlaying(!playing_); }
     // One frame of simulation while playing; on divergence the model is paused and rolled
-    // back and divergence() says what happened.
-    FrameReport advance();
-    FrameReport stepOnce();  // one frame while paused
+    // back and divergence() says what happened. With maxSubsteps, at most that many
+    // substeps of the frame (Simulation::advance): the report says whether it finished,
+    // and the next call goes on with it. A grab's pointer is read at the frame's start.
+    FrameReport advance(int maxSubsteps = std::numeric_limits<int>::max());
+    FrameReport stepOnce(int maxSubsteps = std::numeric_limits<int>::max());  // the same while paused
     bool canRewind() const { return beforePlay_.has_value(); }
     void rewind();  // back to the state before the last play (an undoable edit)
     const std::string& divergence() const { return divergence_; }
@@ -109,6 +116,7 @@ public:
     // History
     bool canUndo() const { return history_.canUndo(); }
     bool canRedo() const { return history_.canRedo(); }
+    std::size_t undoSteps() const { return history_.undoDepth(); }
     void undo();
     void redo();
 
@@ -116,6 +124,10 @@ private:
     template <class Change>
     void edit(Change&& change);
     void rebuild();
+    void changed() {  // after an edit, undo or redo
+        modified_ = true;
+        ++revision_;
+    }
     void restore(Scene scene);  // undo, redo: the settings stay the current ones
     std::optional<Vec3> onPlane(const Ray& ray) const;
     void beginGrab(Index particle, const Vec3& at);
@@ -125,7 +137,7 @@ private:
     void moveTo(const Vec3& point);
     void connect(Index from, const Ray& ray, const PickTolerance& tolerance);
     void threadBead(Index particle);
-    void stepFrame(FrameReport& report);
+    void stepFrame(FrameReport& report, int maxSubsteps);
     double componentMass(Index particle) const;
     NailConstraint* nailConstraintOn(Index particle);
 
@@ -135,6 +147,7 @@ private:
     Selection selection_;
     NewElementSettings newElements_;
     bool modified_ = false;
+    long revision_ = 0;
 
     bool playing_ = false;
     std::optional<Scene> beforePlay_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -79,6 +80,37 @@ TEST_P(SimulationEveryIntegrator, IdenticalRunsAreBitwiseIdentical) {
     EXPECT_TRUE(test::stateOf(a.system()) == test::stateOf(b.system()));
     EXPECT_EQ(a.time(), b.time());
     EXPECT_GT((test::stateOf(a.system()) - start).norm(), 0.1);
+}
+
+// A frame run a few substeps at a time (as the app does on a time budget) ends in
+// bitwise the state, time and report of the whole frame in one call; the calls before
+// its last substep report it unfinished.
+TEST_P(SimulationEveryIntegrator, AFrameSplitOverCallsIsBitwiseTheWholeFrame) {
+    Simulation whole(sceneSettings(GetParam())), split(sceneSettings(GetParam()));
+    buildScene(whole);
+    buildScene(split);
+    int contacts = 0;
+    for (int k = 0; k < 30; ++k) {
+        const FrameReport expected = whole.step();
+        ASSERT_FALSE(expected.diverged) << expected.message;
+        FrameReport report = split.advance(3);  // 3 + 3 + 2 of the 8 substeps
+        for (int calls = 1; !report.finished; ++calls) {
+            ASSERT_LT(calls, 3);
+            EXPECT_EQ(split.substepsDone(), 3 * calls);
+            report = split.advance(3);
+        }
+        EXPECT_EQ(split.substepsDone(), 0);
+        EXPECT_FALSE(report.diverged);
+        EXPECT_EQ(report.contacts, expected.contacts);
+        EXPECT_EQ(report.integrator.derivativeEvaluations, expected.integrator.derivativeEvaluations);
+        EXPECT_EQ(report.integrator.stepSizes, expected.integrator.stepSizes);
+        EXPECT_EQ(report.integrator.linearSolve.iterations, expected.integrator.linearSolve.iterations);
+        ASSERT_TRUE(test::stateOf(split.system()) == test::stateOf(whole.system())) << "frame " << k;
+        ASSERT_EQ(split.time(), whole.time());
+        contacts += report.contacts;
+    }
+    EXPECT_GT(contacts, 0) << "the run should include plane contacts";
+    EXPECT_EQ(split.time(), 30.0 * (1.0 / 120.0));  // t0 + n dt, not a sum
 }
 
 INSTANTIATE_TEST_SUITE_P(AllIntegrators, SimulationEveryIntegrator, test::allIntegrators(), test::IntegratorParamName{});
@@ -222,6 +254,122 @@ TEST(Simulation, IntegratorFailureIsReportedAndTheFrameRolledBack) {
     EXPECT_NE(report.message.find("underflow"), std::string::npos) << report.message;
     EXPECT_TRUE(test::stateOf(sim.system()) == start);
     EXPECT_EQ(sim.time(), 0.0);
+}
+
+// A frame that overflows (after some 400 of its 1000 substeps) in one of its calls of 50
+// substeps is rolled back to its start, with the message of the whole frame in one call.
+TEST(Simulation, ANonFiniteSplitFrameIsRolledBackToItsStart) {
+    Simulation whole(stiffSettings("implicit-euler")), split(stiffSettings("implicit-euler"));
+    for (Simulation* sim : {&whole, &split}) {
+        buildStiffSpring(*sim);
+        for (int k = 0; k < 5; ++k) ASSERT_FALSE(sim->step().diverged);
+        sim->setIntegrator("euler");
+        sim->setTimeStep(50.0, 1000);
+    }
+    const VecX frameStart = test::stateOf(split.system());
+    const double frameTime = split.time();
+    const FrameReport expected = whole.step();
+    ASSERT_TRUE(expected.diverged);
+    FrameReport report = split.advance(50);
+    int calls = 1;
+    for (; !report.finished; ++calls) {
+        EXPECT_FALSE(report.diverged);
+        report = split.advance(50);
+    }
+    EXPECT_GT(calls, 1) << "the overflow should come in a later call, as the test assumes";
+    EXPECT_LT(calls, 20) << "the frame should not have finished";
+    ASSERT_TRUE(report.diverged);
+    EXPECT_EQ(report.message, expected.message);
+    EXPECT_EQ(split.substepsDone(), 0);
+    EXPECT_TRUE(test::stateOf(split.system()) == frameStart);
+    EXPECT_EQ(split.time(), frameTime);
+}
+
+// The energy guard's checks come at the ends of frames, however the frames are split:
+// the explosion is caught at the same frame, rolled back to the same state.
+TEST(Simulation, AnEnergyExplosionInSplitFramesIsRolledBackAsInWholeOnes) {
+    SimulationSettings settings = stiffSettings("euler");
+    settings.dt = 0.015;  // h w = 0.3: the energy grows 9 % a substep, over several frames
+    settings.substeps = 5;
+    Simulation whole(settings), split(settings);
+    buildStiffSpring(whole);
+    buildStiffSpring(split);
+    FrameReport expected, report;
+    int frames = 0;
+    while (!expected.diverged && frames < 100) {
+        expected = whole.step();
+        do report = split.advance(2);
+        while (!report.finished);
+        ++frames;
+        ASSERT_EQ(report.diverged, expected.diverged) << "frame " << frames;
+        ASSERT_TRUE(test::stateOf(split.system()) == test::stateOf(whole.system())) << "frame " << frames;
+        ASSERT_EQ(split.time(), whole.time());
+    }
+    ASSERT_TRUE(report.diverged) << "euler should have exploded";
+    EXPECT_GT(frames, 1);
+    EXPECT_EQ(report.message, expected.message);
+}
+
+// An edit, a new integrator or a new time step in the middle of a frame ends that frame
+// where it is: the state and time stay, and the next frame is a whole frame of the new
+// settings from there, as in a fresh simulation started from that state.
+TEST(Simulation, AChangeInTheMiddleOfAFrameEndsItWhereItIs) {
+    const auto change = [](const char* what, const std::function<void(Simulation&)>& apply) {
+        SCOPED_TRACE(what);
+        Simulation sim(sceneSettings("rk4"));
+        buildScene(sim);
+        for (int k = 0; k < 10; ++k) ASSERT_FALSE(sim.step().diverged);
+        ASSERT_FALSE(sim.advance(3).finished);
+        const VecX middle = test::stateOf(sim.system());
+        const double t = sim.time();
+        EXPECT_NEAR(t, 10.0 / 120.0 + 3.0 / 960.0, 1e-15);
+        apply(sim);
+        EXPECT_EQ(sim.substepsDone(), 0);
+        EXPECT_TRUE(test::stateOf(sim.system()) == middle);
+        EXPECT_EQ(sim.time(), t);
+
+        Simulation fresh(sim.settings());
+        buildScene(fresh);
+        fresh.system().setState(middle, t);
+        for (int k = 0; k < 2; ++k) {
+            const FrameReport report = sim.step(), expected = fresh.step();
+            ASSERT_TRUE(report.finished);
+            ASSERT_FALSE(report.diverged);
+            EXPECT_EQ(report.contacts, expected.contacts);
+            EXPECT_EQ(report.integrator.derivativeEvaluations, expected.integrator.derivativeEvaluations);
+        }
+        EXPECT_TRUE(test::stateOf(sim.system()) == test::stateOf(fresh.system()));
+        EXPECT_EQ(sim.time(), fresh.time());
+        EXPECT_EQ(sim.time(), t + 2.0 * sim.settings().dt);
+    };
+    change("state edited", [](Simulation& sim) { sim.stateEdited(); });
+    change("integrator", [](Simulation& sim) { sim.setIntegrator("midpoint"); });
+    change("time step", [](Simulation& sim) { sim.setTimeStep(1.0 / 60.0, 4); });
+    change("solver settings", [](Simulation& sim) { sim.setSolverSettings(sim.settings().solver); });
+}
+
+// Input work is that of the frame it was marked for, even when a change ends the frame
+// early: a mouse spring's pull (its damping towards a fast target, capped at 1000 N)
+// puts 35 J into a model whose first frame allows 10, then a new time step ends the frame
+// and the spring is let go. The next frames are not divergence.
+TEST(Simulation, InputWorkInAFrameEndedEarlyIsNotDivergence) {
+    SimulationSettings settings = test::simulationSettings("rk4", 1.0 / 60.0);
+    settings.gravity = Vec3::Zero();
+    settings.substeps = 4;
+    Simulation sim(settings);
+    sim.system().addParticle(Vec3::Zero(), Vec3::Zero(), 1.0);
+    auto& mouse = static_cast<MouseSpring&>(sim.system().addForce(std::make_unique<MouseSpring>(0, 400.0, 20.0, 1e3)));
+    mouse.setTarget(Vec3::Zero(), Vec3(100.0, 0.0, 0.0));
+    const EnergyReading start = sim.energyReading();
+    sim.drivenByInput();
+    ASSERT_FALSE(sim.advance(2).finished);
+    sim.setTimeStep(settings.dt, 8);
+    sim.system().removeForce(&mouse);
+    ASSERT_GT(sim.totalEnergy(), start.total + DivergenceGuard::kBudget * start.scale) << "the pull should exceed the budget";
+    for (int k = 0; k < 3; ++k) {
+        const FrameReport report = sim.step();
+        ASSERT_FALSE(report.diverged) << report.message;
+    }
 }
 
 // Substeps split the frame: 8 substeps of a 1/128 s frame are 8 frames of 1/1024 s

@@ -386,6 +386,33 @@ TEST(Editor, DivergencePausesRollsBackAndSaysWhy) {
     EXPECT_TRUE(e.divergence().empty());
 }
 
+// A scene that fails to build (here a slider without a direction, which the core refuses)
+// leaves the open document exactly as it was: its scene, model, history and unsaved flag.
+TEST(Editor, OpeningASceneThatFailsToBuildChangesNothing) {
+    Scene original = findExampleScene("bead-on-wire")->make();
+    ASSERT_FALSE(original.wires.empty());
+    Editor e(original);
+    e.setTool(Tool::Particle);
+    click(e, 3.0, 3.0);
+    const Scene edited = e.scene();
+    const Index particles = e.simulation().system().particleCount();
+
+    Scene broken;
+    broken.name = "broken";
+    broken.wires.push_back(Wire{});
+    broken.particles.push_back({Vec3::Zero(), Vec3::Zero(), 1.0, false});
+    broken.constraints.push_back(SliderSpec{0, Vec3::Zero(), Vec3::Zero()});
+    EXPECT_THROW(e.open(broken), std::invalid_argument);
+
+    EXPECT_EQ(e.scene(), edited);
+    EXPECT_EQ(e.simulation().system().particleCount(), particles);
+    EXPECT_TRUE(e.modified());
+    ASSERT_TRUE(e.canUndo());
+    e.undo();
+    EXPECT_EQ(e.scene().particles, original.particles);
+    EXPECT_EQ(e.scene().wires, original.wires);
+}
+
 TEST(Editor, InThreeDGesturesWorkOnThePlaneThroughTheParticle) {
     // A camera looking along -x: the work plane faces it, through the pressed particle.
     Scene s = zeroGravity();
