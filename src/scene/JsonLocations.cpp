@@ -9,6 +9,8 @@ namespace tinkerbox {
 
 namespace {
 
+using json = nlohmann::json;
+
 // A char iterator that tells how far the parser has read.
 class CountingIterator {
 public:
@@ -38,14 +40,181 @@ private:
     const char** furthest_;
 };
 
-// Records the start of every value. The parser calls back once a token has been
-// read; the value starts at the first character after the previous token that is
-// not white space or a separator.
-class LocationRecorder final : public nlohmann::json_sax<nlohmann::json> {
+// Line and column of offsets asked for in increasing order, as a parse visits them:
+// each character is counted once, however many values are located.
+class LineCounter {
+public:
+    explicit LineCounter(std::string_view text) : text_(text) {}
+
+    TextLocation at(std::size_t offset) {
+        offset = std::min(offset, text_.size());
+        if (offset < offset_) return JsonLocations::locate(text_, offset);
+        for (; offset_ < offset; ++offset_) {
+            if (text_[offset_] == '\n') {
+                ++location_.line;
+                location_.column = 1;
+            } else {
+                ++location_.column;
+            }
+        }
+        return location_;
+    }
+
+private:
+    std::string_view text_;
+    std::size_t offset_ = 0;
+    TextLocation location_{1, 1};
+};
+
+// What the SAX handlers below share: where the parser is in the text, and where the token
+// it just read begins. The parser calls back once a token has been read; the token starts
+// at the first character after the previous one that is not white space or a separator.
+class TextPosition {
+public:
+    TextPosition(std::string_view text, const char** furthest) : text_(text), furthest_(furthest), lines_(text) {}
+
+protected:
+    std::size_t offset() const { return static_cast<std::size_t>(*furthest_ - text_.data()); }
+    void consumeToHere() { consumed_ = offset(); }
+
+    TextLocation tokenStart() {
+        std::size_t start = std::min(consumed_, text_.size());
+        while (start < text_.size() && std::string_view(" \t\r\n,:").find(text_[start]) != std::string_view::npos)
+            ++start;
+        return lines_.at(start);
+    }
+    // nlohmann's position counts characters read, the last of which is the offending one.
+    TextLocation errorAt(std::size_t charactersRead) { return lines_.at(charactersRead > 0 ? charactersRead - 1 : 0); }
+
+    static std::string elementPath(const std::string& parent, std::size_t index) {
+        return parent + "[" + std::to_string(index) + "]";
+    }
+    static std::string memberPath(const std::string& parent, const std::string& key) {
+        return parent.empty() ? key : parent + "." + key;
+    }
+    // nlohmann's messages start "[json.exception.parse_error.101] parse error at line 1, column 2: ".
+    static std::string reason(const nlohmann::detail::exception& e) {
+        std::string what = e.what();
+        if (const std::size_t colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+        return what;
+    }
+    static constexpr int kNumberOverflow = 406;  // nlohmann's out_of_range id for 1e999
+    static constexpr const char* kOverflowMessage = "must be a finite number (it overflows a double)";
+
+private:
+    std::string_view text_;
+    const char** furthest_;
+    LineCounter lines_;
+    std::size_t consumed_ = 0;
+};
+
+// Builds the document, refusing what the plain parser accepts but a scene must not hold.
+class DocumentBuilder final : public nlohmann::json_sax<json>, private TextPosition {
+public:
+    DocumentBuilder(std::string_view text, const char** furthest, json& root)
+        : TextPosition(text, furthest), root_(root) {}
+
+    const std::optional<JsonTextError>& error() const { return error_; }
+
+    bool null() override { return scalar(nullptr); }
+    bool boolean(bool b) override { return scalar(b); }
+    bool number_integer(number_integer_t n) override { return scalar(n); }
+    bool number_unsigned(number_unsigned_t n) override { return scalar(n); }
+    bool number_float(number_float_t n, const string_t&) override { return scalar(n); }
+    bool string(string_t& s) override { return scalar(std::move(s)); }
+    bool binary(binary_t& b) override { return scalar(json::binary(std::move(b))); }
+    bool start_object(std::size_t) override { return open(json::value_t::object); }
+    bool start_array(std::size_t) override { return open(json::value_t::array); }
+    bool key(string_t& k) override {
+        Frame& f = frames_.back();
+        const auto [member, inserted] = f.value->get_ref<json::object_t&>().emplace(k, json());
+        if (!inserted) {
+            error_ = JsonTextError{tokenStart(), memberPath(path(), k),
+                                   "duplicate key \"" + k + "\" (each key may appear once in an object)"};
+            return false;
+        }
+        f.key = k;
+        f.member = &member->second;
+        consumeToHere();
+        return true;
+    }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+        if (e.id == kNumberOverflow) error_ = JsonTextError{tokenStart(), childPath(), kOverflowMessage};
+        else error_ = JsonTextError{errorAt(position), "", "malformed JSON: " + reason(e)};
+        return false;
+    }
+
+private:
+    struct Frame {
+        json* value;              // the array or object being filled
+        std::string key;          // of the member being read (objects)
+        json* member = nullptr;   // its value
+    };
+
+    // The path of the innermost open array or object (built only for a message).
+    std::string path() const {
+        std::string p;
+        for (std::size_t depth = 1; depth < frames_.size(); ++depth) {
+            const Frame& parent = frames_[depth - 1];  // holds this container as its last element
+            p = parent.value->is_array() ? elementPath(p, parent.value->size() - 1) : memberPath(p, parent.key);
+        }
+        return p;
+    }
+    std::string childPath() const {
+        if (frames_.empty()) return {};
+        const Frame& f = frames_.back();
+        return f.value->is_array() ? elementPath(path(), f.value->size()) : memberPath(path(), f.key);
+    }
+
+    // Stores a value where the parser is, and returns it.
+    json* place(json value) {
+        if (frames_.empty()) {
+            root_ = std::move(value);
+            return &root_;
+        }
+        Frame& f = frames_.back();
+        if (f.value->is_array()) {
+            f.value->get_ref<json::array_t&>().push_back(std::move(value));
+            return &f.value->back();
+        }
+        *f.member = std::move(value);
+        return f.member;
+    }
+
+    bool scalar(json value) {
+        place(std::move(value));
+        consumeToHere();
+        return true;
+    }
+    bool open(json::value_t type) {
+        if (frames_.size() >= kMaxJsonDepth) {
+            error_ = JsonTextError{tokenStart(), "",
+                                   "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels of arrays and objects"};
+            return false;
+        }
+        frames_.push_back(Frame{place(json(type)), {}, nullptr});
+        consumeToHere();
+        return true;
+    }
+    bool close() {
+        frames_.pop_back();
+        consumeToHere();
+        return true;
+    }
+
+    json& root_;
+    std::vector<Frame> frames_;
+    std::optional<JsonTextError> error_;
+};
+
+// Records the start of every value under its path.
+class LocationRecorder final : public nlohmann::json_sax<json>, private TextPosition {
 public:
     LocationRecorder(std::string_view text, const char** furthest,
                      std::unordered_map<std::string, TextLocation>& out, std::optional<JsonLocations::Failure>& failure)
-        : text_(text), furthest_(furthest), out_(out), failure_(failure) {}
+        : TextPosition(text, furthest), out_(out), failure_(failure) {}
 
     bool null() override { return scalar(); }
     bool boolean(bool) override { return scalar(); }
@@ -58,13 +227,13 @@ public:
     bool start_array(std::size_t) override { return open(true); }
     bool key(string_t& k) override {
         frames_.back().key = k;
-        consumed_ = offset();
+        consumeToHere();
         return true;
     }
     bool end_object() override { return close(); }
     bool end_array() override { return close(); }
-    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
-        failure_ = JsonLocations::Failure{childPath(), JsonLocations::locate(text_, position)};
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+        failure_ = JsonLocations::Failure{childPath(), e.id == kNumberOverflow ? tokenStart() : errorAt(position)};
         return false;
     }
 
@@ -76,39 +245,32 @@ private:
         std::string path;
     };
 
-    std::size_t offset() const { return static_cast<std::size_t>(*furthest_ - text_.data()); }
-
     std::string childPath() const {
         if (frames_.empty()) return {};
         const Frame& f = frames_.back();
-        if (f.array) return f.path + "[" + std::to_string(f.index) + "]";
-        return f.path.empty() ? f.key : f.path + "." + f.key;
-    }
-
-    // Where the value that was just read begins.
-    void record(const std::string& path) {
-        std::size_t start = std::min(consumed_, text_.size());
-        while (start < text_.size() && std::string_view(" \t\r\n,:").find(text_[start]) != std::string_view::npos)
-            ++start;
-        out_.emplace(path, JsonLocations::locate(text_, start));
+        return f.array ? elementPath(f.path, f.index) : memberPath(f.path, f.key);
     }
 
     void finishValue() {
-        consumed_ = offset();
+        consumeToHere();
         if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
     }
 
     bool scalar() {
-        record(childPath());
+        out_.emplace(childPath(), tokenStart());
         finishValue();
         return true;
     }
 
     bool open(bool array) {
         std::string path = childPath();
-        record(path);
+        out_.emplace(path, tokenStart());
+        if (frames_.size() >= kMaxJsonDepth) {  // each level holds its path: bound them
+            failure_ = JsonLocations::Failure{std::move(path), tokenStart()};
+            return false;
+        }
         frames_.push_back(Frame{array, 0, {}, std::move(path)});
-        consumed_ = offset();
+        consumeToHere();
         return true;
     }
 
@@ -118,21 +280,28 @@ private:
         return true;
     }
 
-    std::string_view text_;
-    const char** furthest_;
     std::unordered_map<std::string, TextLocation>& out_;
     std::optional<JsonLocations::Failure>& failure_;
     std::vector<Frame> frames_;
-    std::size_t consumed_ = 0;
 };
 
 }  // namespace
 
+json parseJsonDocument(std::string_view text) {
+    json root;
+    const char* furthest = text.data();
+    DocumentBuilder builder(text, &furthest, root);
+    const bool parsed = json::sax_parse(CountingIterator(text.data(), &furthest),
+                                        CountingIterator(text.data() + text.size(), &furthest), &builder);
+    if (!parsed || builder.error()) throw builder.error().value_or(JsonTextError{{}, "", "malformed JSON"});
+    return root;
+}
+
 JsonLocations::JsonLocations(std::string_view text) {
     const char* furthest = text.data();
     LocationRecorder recorder(text, &furthest, locations_, failure_);
-    nlohmann::json::sax_parse(CountingIterator(text.data(), &furthest),
-                              CountingIterator(text.data() + text.size(), &furthest), &recorder);
+    json::sax_parse(CountingIterator(text.data(), &furthest), CountingIterator(text.data() + text.size(), &furthest),
+                    &recorder);
 }
 
 TextLocation JsonLocations::find(std::string path) const {

@@ -1,7 +1,8 @@
 #pragma once
-// Where each value of a JSON text starts (line and column), keyed by its path in the
-// form the scene loader's messages use: "springs[3].b", "settings.dt". Built only
-// when a load fails, so that big scenes cost nothing when they are valid.
+// JSON text for the scene loader: parsing with the limits a hostile file needs, and the
+// place (line and column) of each value, keyed by its path in the form the loader's
+// messages use: "springs[3].b", "settings.dt".
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,13 +15,31 @@ struct TextLocation {
     int column = 0;
 };
 
+// A scene needs 4 levels of nesting; 256 leaves room and bounds what a parse keeps per level.
+inline constexpr std::size_t kMaxJsonDepth = 256;
+
+// Why a JSON text cannot be a scene's document, and where.
+struct JsonTextError {
+    TextLocation location;
+    std::string path;  // of the value being read; empty when it names nothing useful
+    std::string message;
+};
+
+// The document of a JSON text, or a JsonTextError (thrown) for malformed text, nesting
+// deeper than kMaxJsonDepth, a key given twice in one object (at the second copy), and a
+// number too large for a double. One pass; the cost of a failure is at most that of a
+// success.
+nlohmann::json parseJsonDocument(std::string_view text);
+
 class JsonLocations {
 public:
-    // Indexes a JSON text up to the end, or up to the first error (see failure()).
+    // Indexes a JSON text, in one pass, up to the end or up to the first error (see
+    // failure()). Built only when a load fails, so that big scenes cost nothing when
+    // they are valid.
     explicit JsonLocations(std::string_view text);
 
     // Where parsing stopped, when the text does not parse: the path of the value being
-    // read (e.g. the number that overflows a double) and its location.
+    // read and its location.
     struct Failure {
         std::string path;
         TextLocation location;

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+#include <string>
+
 namespace tinkerbox {
 namespace {
 
@@ -29,6 +32,36 @@ TEST(JsonLocations, MissingPathFallsBackToItsParent) {
 TEST(JsonLocations, LocateCountsLinesAndColumns) {
     EXPECT_EQ(JsonLocations::locate("ab\ncd", 4).line, 2);
     EXPECT_EQ(JsonLocations::locate("ab\ncd", 4).column, 2);
+}
+
+// Lines are counted once for the whole text, not once per value.
+TEST(JsonLocations, LaterLinesAreCountedFromWhereTheLastValueWas) {
+    std::string text = "[";
+    for (int i = 0; i < 1000; ++i) text += "\n  " + std::to_string(i) + ",";
+    text += "\n  {\"last\": true}]";
+    const JsonLocations loc(text);
+    EXPECT_EQ(loc.find("[999]").line, 1001);
+    EXPECT_EQ(loc.find("[999]").column, 3);
+    EXPECT_EQ(loc.find("[1000].last").line, 1002);
+    EXPECT_EQ(loc.find("[1000].last").column, 12);
+}
+
+TEST(JsonLocations, DeepNestingStopsTheIndexWithAFailure) {
+    const JsonLocations loc(std::string(100000, '[') + std::string(100000, ']'));
+    ASSERT_TRUE(loc.failure());
+    EXPECT_EQ(loc.failure()->location.column, static_cast<int>(kMaxJsonDepth) + 1);
+}
+
+TEST(JsonLocations, ParsedDocumentsRefuseDuplicateKeys) {
+    try {
+        parseJsonDocument("{\"a\": {\"b\": 1,\n \"b\": 2}}");
+        FAIL();
+    } catch (const JsonTextError& e) {
+        EXPECT_EQ(e.path, "a.b");
+        EXPECT_EQ(e.location.line, 2);
+        EXPECT_EQ(e.location.column, 2);
+    }
+    EXPECT_NO_THROW(parseJsonDocument("{\"a\": {\"b\": 1}, \"b\": {\"b\": 2}}"));  // one per object
 }
 
 }  // namespace
