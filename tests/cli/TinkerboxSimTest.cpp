@@ -339,6 +339,16 @@ TEST_F(TinkerboxSim, HostileFilesAreRefusedWithAPlace) {
               std::string::npos);
 }
 
+// duration / dt frames beyond a long used to wrap (undefined behaviour) into a run of no frames.
+TEST_F(TinkerboxSim, RunsTooLongToCountAreRefused) {
+    const Result r = sim("run --duration 1e300 " + (kScenes / "spring-oscillator.json").string());
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("spring-oscillator.json: a run of 1e+300 s at dt 0.0166667 s would take more than 1e15 frames"),
+              std::string::npos)
+        << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 // What validate accepts, run runs: a slider direction whose norm overflows a double used
 // to build as a zero direction, and a scene with a UTF-8 byte order mark is a scene.
 TEST_F(TinkerboxSim, WhatValidateAcceptsRuns) {
