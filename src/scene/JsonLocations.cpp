@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -48,7 +49,7 @@ public:
 
     TextLocation at(std::size_t offset) {
         offset = std::min(offset, text_.size());
-        if (offset < offset_) return JsonLocations::locate(text_, offset);
+        if (offset < offset_) return locateOffset(text_, offset);
         for (; offset_ < offset; ++offset_) {
             if (text_[offset_] == '\n') {
                 ++location_.line;
@@ -209,12 +210,14 @@ private:
     std::optional<JsonTextError> error_;
 };
 
-// Records the start of every value under its path.
-class LocationRecorder final : public nlohmann::json_sax<json>, private TextPosition {
+// Finds the value at a path: computes the path of a value only when its container lies on
+// the way to the target, and stops at the target.
+class PathLocator final : public nlohmann::json_sax<json>, private TextPosition {
 public:
-    LocationRecorder(std::string_view text, const char** furthest,
-                     std::unordered_map<std::string, TextLocation>& out, std::optional<JsonLocations::Failure>& failure)
-        : TextPosition(text, furthest), out_(out), failure_(failure) {}
+    PathLocator(std::string_view text, const char** furthest, std::string_view target)
+        : TextPosition(text, furthest), target_(target) {}
+
+    const TextLocation& found() const { return found_; }
 
     bool null() override { return scalar(); }
     bool boolean(bool) override { return scalar(); }
@@ -232,23 +235,30 @@ public:
     }
     bool end_object() override { return close(); }
     bool end_array() override { return close(); }
-    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
-        failure_ = JsonLocations::Failure{childPath(), e.id == kNumberOverflow ? tokenStart() : errorAt(position)};
-        return false;
-    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 
 private:
     struct Frame {
         bool array = false;
         std::size_t index = 0;
         std::string key;
-        std::string path;
+        bool onTarget = false;  // its path is a prefix of the target's
+        std::string path;       // kept only when onTarget
     };
 
-    std::string childPath() const {
-        if (frames_.empty()) return {};
+    bool leadsToTarget(const std::string& path) const {
+        return path.empty() || (target_.starts_with(path) && (target_.size() == path.size() ||
+                                                              target_[path.size()] == '.' || target_[path.size()] == '['));
+    }
+
+    // The path of the value being read, when it is the target or leads to it.
+    std::optional<std::string> pathTowardsTarget() const {
+        if (frames_.empty()) return std::string();
         const Frame& f = frames_.back();
-        return f.array ? elementPath(f.path, f.index) : memberPath(f.path, f.key);
+        if (!f.onTarget) return std::nullopt;
+        std::string path = f.array ? elementPath(f.path, f.index) : memberPath(f.path, f.key);
+        if (!leadsToTarget(path)) return std::nullopt;
+        return path;
     }
 
     void finishValue() {
@@ -257,19 +267,22 @@ private:
     }
 
     bool scalar() {
-        out_.emplace(childPath(), tokenStart());
+        if (const auto path = pathTowardsTarget()) {
+            found_ = tokenStart();
+            if (*path == target_) return false;
+        }
         finishValue();
         return true;
     }
 
     bool open(bool array) {
-        std::string path = childPath();
-        out_.emplace(path, tokenStart());
-        if (frames_.size() >= kMaxJsonDepth) {  // each level holds its path: bound them
-            failure_ = JsonLocations::Failure{std::move(path), tokenStart()};
-            return false;
+        std::optional<std::string> path = pathTowardsTarget();
+        if (path) {
+            found_ = tokenStart();
+            if (*path == target_) return false;
         }
-        frames_.push_back(Frame{array, 0, {}, std::move(path)});
+        if (frames_.size() >= kMaxJsonDepth) return false;  // deeper than any document the loader reads
+        frames_.push_back(Frame{array, 0, {}, path.has_value(), path.value_or(std::string())});
         consumeToHere();
         return true;
     }
@@ -280,9 +293,9 @@ private:
         return true;
     }
 
-    std::unordered_map<std::string, TextLocation>& out_;
-    std::optional<JsonLocations::Failure>& failure_;
+    std::string_view target_;
     std::vector<Frame> frames_;
+    TextLocation found_;
 };
 
 }  // namespace
@@ -297,23 +310,15 @@ json parseJsonDocument(std::string_view text) {
     return root;
 }
 
-JsonLocations::JsonLocations(std::string_view text) {
+TextLocation locateJsonPath(std::string_view text, std::string_view path) {
     const char* furthest = text.data();
-    LocationRecorder recorder(text, &furthest, locations_, failure_);
+    PathLocator locator(text, &furthest, path);
     json::sax_parse(CountingIterator(text.data(), &furthest), CountingIterator(text.data() + text.size(), &furthest),
-                    &recorder);
+                    &locator);
+    return locator.found();
 }
 
-TextLocation JsonLocations::find(std::string path) const {
-    while (true) {
-        if (const auto it = locations_.find(path); it != locations_.end()) return it->second;
-        if (path.empty()) return {};
-        const std::size_t cut = path.find_last_of(".[");
-        path = cut == std::string::npos ? std::string() : path.substr(0, cut);
-    }
-}
-
-TextLocation JsonLocations::locate(std::string_view text, std::size_t offset) {
+TextLocation locateOffset(std::string_view text, std::size_t offset) {
     offset = std::min(offset, text.size());
     TextLocation loc{1, 1};
     for (std::size_t i = 0; i < offset; ++i) {

@@ -1,12 +1,11 @@
 #pragma once
 // JSON text for the scene loader: parsing with the limits a hostile file needs, and the
-// place (line and column) of each value, keyed by its path in the form the loader's
-// messages use: "springs[3].b", "settings.dt".
+// place (line and column) of a value, found by its path in the form the loader's messages
+// use: "springs[3].b", "settings.dt".
+#include <cstddef>
 #include <nlohmann/json_fwd.hpp>
-#include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
 namespace tinkerbox {
 
@@ -31,31 +30,14 @@ struct JsonTextError {
 // success.
 nlohmann::json parseJsonDocument(std::string_view text);
 
-class JsonLocations {
-public:
-    // Indexes a JSON text, in one pass, up to the end or up to the first error (see
-    // failure()). Built only when a load fails, so that big scenes cost nothing when
-    // they are valid.
-    explicit JsonLocations(std::string_view text);
+// The place of the value at path ("springs[3].b") in a JSON text, or of its nearest
+// ancestor that exists (a missing key is reported at the object that should hold it);
+// {} for a text that does not parse before the path's first component. One pass that
+// stops where the value is found, and keeps only the paths that lead to it: locating an
+// error costs no more than parsing the text.
+TextLocation locateJsonPath(std::string_view text, std::string_view path);
 
-    // Where parsing stopped, when the text does not parse: the path of the value being
-    // read and its location.
-    struct Failure {
-        std::string path;
-        TextLocation location;
-    };
-    const std::optional<Failure>& failure() const { return failure_; }
-
-    // The location of the value at path, or of its nearest ancestor that exists
-    // (a missing key is reported at the object that should hold it).
-    TextLocation find(std::string path) const;
-
-    // Line and column of a byte offset.
-    static TextLocation locate(std::string_view text, std::size_t offset);
-
-private:
-    std::unordered_map<std::string, TextLocation> locations_;
-    std::optional<Failure> failure_;
-};
+// Line and column of a byte offset.
+TextLocation locateOffset(std::string_view text, std::size_t offset);
 
 }  // namespace tinkerbox

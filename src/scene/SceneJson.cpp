@@ -470,7 +470,7 @@ Scene parseScene(std::string_view text, const std::string& source) {
         return readScene(Node(doc, ""));
     } catch (const ValidationError& e) {
         // One more pass over the text, only now that there is something to point at.
-        const TextLocation at = JsonLocations(text).find(e.path);
+        const TextLocation at = locateJsonPath(text, e.path);
         throw SceneError(source, at.line, at.column, e.path, e.message);
     }
 }
