@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -63,17 +64,15 @@ public:
     void expectObject(std::initializer_list<std::string_view> allowed) const {
         if (!value_.is_object()) fail("expected an object, got " + typeName());
         for (const auto& [key, unused] : value_.items()) {
-            bool known = false;
+            if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
             std::string_view closest;
             std::size_t best = 3;  // suggest only near misses
             for (std::string_view a : allowed) {
-                if (a == key) known = true;
                 if (const std::size_t d = editDistance(key, a); d < best) {
                     best = d;
                     closest = a;
                 }
             }
-            if (known) continue;
             std::string message = "unknown key";
             if (!closest.empty()) {
                 message.append(" (did you mean '").append(closest).append("'?)");
