@@ -301,6 +301,9 @@ private:
 }  // namespace
 
 json parseJsonDocument(std::string_view text) {
+    // The parser takes a NUL byte for the end of the input and would accept what precedes it.
+    if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos)
+        throw JsonTextError{locateOffset(text, nul), "", "malformed JSON: a NUL byte (binary data, not text)"};
     json root;
     const char* furthest = text.data();
     DocumentBuilder builder(text, &furthest, root);

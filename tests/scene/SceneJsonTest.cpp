@@ -471,6 +471,16 @@ TEST(SceneJson, AByteOrderMarkIsAccepted) {
     EXPECT_NE(truncated.message().find("malformed JSON"), std::string::npos);
 }
 
+// The parser stops at a NUL byte as if the text ended there.
+TEST(SceneJson, ANulByteIsMalformedEvenAfterAWholeScene) {
+    const std::string scene = sceneWith(R"([{"position": [0, 0]}])");
+    const SceneError e = errorOf(scene + std::string(1, '\0') + "\x01\x02garbage");
+    EXPECT_EQ(e.message(), "malformed JSON: a NUL byte (binary data, not text)");
+    EXPECT_EQ(e.line(), 6);  // after the closing brace
+    EXPECT_EQ(e.column(), 2);
+    EXPECT_EQ(errorOf(std::string("{\"format\": \"tinkerbox-\0scene\"}", 30)).column(), 23);
+}
+
 // Every prefix of a scene is either the whole scene or an error with a place; none
 // loads half of it.
 TEST(SceneJson, TruncatedFilesAreMalformed) {
