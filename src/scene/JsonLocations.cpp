@@ -93,14 +93,6 @@ protected:
     static std::string memberPath(const std::string& parent, const std::string& key) {
         return parent.empty() ? key : parent + "." + key;
     }
-    // nlohmann's messages start "[json.exception.parse_error.101] parse error at line 1, column 2: ".
-    static std::string reason(const nlohmann::detail::exception& e) {
-        std::string what = e.what();
-        if (const std::size_t colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-        return what;
-    }
-    static constexpr int kNumberOverflow = 406;  // nlohmann's out_of_range id for 1e999
-    static constexpr const char* kOverflowMessage = "must be a finite number (it overflows a double)";
 
 private:
     std::string_view text_;
@@ -148,6 +140,15 @@ public:
     }
 
 private:
+    // nlohmann's messages start "[json.exception.parse_error.101] parse error at line 1, column 2: ".
+    static std::string reason(const nlohmann::detail::exception& e) {
+        std::string what = e.what();
+        if (const std::size_t colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+        return what;
+    }
+    static constexpr int kNumberOverflow = 406;  // nlohmann's out_of_range id for 1e999
+    static constexpr const char* kOverflowMessage = "must be a finite number (it overflows a double)";
+
     struct Frame {
         json* value;              // the array or object being filled
         std::string key;          // of the member being read (objects)
