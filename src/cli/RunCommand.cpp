@@ -78,6 +78,13 @@ int runScene(const RunOptions& o) {
     double lastFrame = 0.0;
     if (!o.steps) {
         const double duration = o.duration.value_or(10.0);
+        // A frame count beyond a long would be undefined to convert (and would never end).
+        constexpr double kMaxFrames = 1e15;
+        if (!(std::floor(duration / dt) < kMaxFrames)) {
+            std::cerr << "error: " << o.scene << ": a run of " << duration << " s at dt " << dt
+                      << " s would take more than 1e15 frames\n";
+            return 1;
+        }
         steps = static_cast<long>(std::floor(duration / dt));
         lastFrame = duration - static_cast<double>(steps) * dt;
         if (lastFrame <= 1e-9 * dt) {

@@ -11,9 +11,10 @@ namespace tinkerbox {
 void ParametricBeadSystem::addBead(const ParametricBead& bead) {
     if (!(bead.radius > 0.0)) throw std::invalid_argument("a parametric bead's wire must have a positive radius");
     if (!(bead.mass > 0.0)) throw std::invalid_argument("a parametric bead must have a positive mass");
-    if (bead.normal.norm() < 1e-12) throw std::invalid_argument("a parametric bead's wire normal must not be zero");
+    const std::optional<Vec3> normal = unitVector(bead.normal);
+    if (!normal) throw std::invalid_argument("a parametric bead's wire normal must be finite and not zero");
     Wire wire{bead.center, Vec3::Zero(), Vec3::Zero(), bead.radius, bead.mass};
-    orthonormalComplement(bead.normal.normalized(), wire.u, wire.w);
+    orthonormalComplement(*normal, wire.u, wire.w);
     geometry_.push_back(wire);
     const Index n = beadCount();
     q_.conservativeResize(3 * n);

@@ -59,6 +59,14 @@ Force& ParticleSystem::addForce(std::unique_ptr<Force> force) {
     return *forces_.back();
 }
 
+void ParticleSystem::addPlane(const Plane& plane) {
+    const std::optional<Vec3> normal = unitVector(plane.normal);
+    if (!normal) throw std::invalid_argument("a plane's normal must be finite and not zero");
+    Plane unit = plane;
+    unit.normal = *normal;
+    planes_.push_back(unit);
+}
+
 void ParticleSystem::removeForce(const Force* force) {
     std::erase_if(forces_, [force](const std::unique_ptr<Force>& f) { return f.get() == force; });
     patternDirty_ = true;

@@ -63,7 +63,8 @@ public:
     ConstraintSolver& constraintSolver() { return constraintSolver_; }
 
     // Planes
-    void addPlane(const Plane& plane) { planes_.push_back(plane); }
+    // Normalizes the plane's normal; throws std::invalid_argument for a zero or non-finite one.
+    void addPlane(const Plane& plane);
     const std::vector<Plane>& planes() const { return planes_; }
     std::vector<Plane>& planes() { return planes_; }
     // Plane collisions and contact after a step of length h that started at

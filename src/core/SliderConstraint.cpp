@@ -7,8 +7,9 @@
 namespace tinkerbox {
 
 SliderConstraint::SliderConstraint(const SliderSpec& spec) : spec_(spec) {
-    if (spec.direction.norm() < 1e-12) throw std::invalid_argument("a slider's direction must not be zero");
-    spec_.direction.normalize();
+    const std::optional<Vec3> direction = unitVector(spec.direction);
+    if (!direction) throw std::invalid_argument("a slider's direction must be finite and not zero");
+    spec_.direction = *direction;
     orthonormalComplement(spec_.direction, u_, w_);
 }
 

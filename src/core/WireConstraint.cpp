@@ -8,8 +8,9 @@ namespace tinkerbox {
 
 WireConstraint::WireConstraint(const WireSpec& spec) : spec_(spec) {
     if (!(spec.radius > 0.0)) throw std::invalid_argument("a wire must have a positive radius");
-    if (spec.normal.norm() < 1e-12) throw std::invalid_argument("a wire's normal must not be zero");
-    spec_.normal.normalize();
+    const std::optional<Vec3> normal = unitVector(spec.normal);
+    if (!normal) throw std::invalid_argument("a wire's normal must be finite and not zero");
+    spec_.normal = *normal;
 }
 
 void WireConstraint::evaluate(const ParticleSystem& ps, ConstraintRows& rows) const {

@@ -1,11 +1,11 @@
 #pragma once
-// Where each value of a JSON text starts (line and column), keyed by its path in the
-// form the scene loader's messages use: "springs[3].b", "settings.dt". Built only
-// when a load fails, so that big scenes cost nothing when they are valid.
-#include <optional>
+// JSON text for the scene loader: parsing with the limits a hostile file needs, and the
+// place (line and column) of a value, found by its path in the form the loader's messages
+// use: "springs[3].b", "settings.dt".
+#include <cstddef>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
 namespace tinkerbox {
 
@@ -14,29 +14,30 @@ struct TextLocation {
     int column = 0;
 };
 
-class JsonLocations {
-public:
-    // Indexes a JSON text up to the end, or up to the first error (see failure()).
-    explicit JsonLocations(std::string_view text);
+// A scene needs 4 levels of nesting; 256 leaves room and bounds what a parse keeps per level.
+inline constexpr std::size_t kMaxJsonDepth = 256;
 
-    // Where parsing stopped, when the text does not parse: the path of the value being
-    // read (e.g. the number that overflows a double) and its location.
-    struct Failure {
-        std::string path;
-        TextLocation location;
-    };
-    const std::optional<Failure>& failure() const { return failure_; }
-
-    // The location of the value at path, or of its nearest ancestor that exists
-    // (a missing key is reported at the object that should hold it).
-    TextLocation find(std::string path) const;
-
-    // Line and column of a byte offset.
-    static TextLocation locate(std::string_view text, std::size_t offset);
-
-private:
-    std::unordered_map<std::string, TextLocation> locations_;
-    std::optional<Failure> failure_;
+// Why a JSON text cannot be a scene's document, and where.
+struct JsonTextError {
+    TextLocation location;
+    std::string path;  // of the value being read; empty when it names nothing useful
+    std::string message;
 };
+
+// The document of a JSON text, or a JsonTextError (thrown) for malformed text, nesting
+// deeper than kMaxJsonDepth, a key given twice in one object (at the second copy), and a
+// number too large for a double. One pass; the cost of a failure is at most that of a
+// success.
+nlohmann::json parseJsonDocument(std::string_view text);
+
+// The place of the value at path ("springs[3].b") in a JSON text, or of its nearest
+// ancestor that exists (a missing key is reported at the object that should hold it);
+// {} for a text that does not parse before the path's first component. One pass that
+// stops where the value is found, and keeps only the paths that lead to it: locating an
+// error costs no more than parsing the text.
+TextLocation locateJsonPath(std::string_view text, std::string_view path);
+
+// Line and column of a byte offset.
+TextLocation locateOffset(std::string_view text, std::size_t offset);
 
 }  // namespace tinkerbox

@@ -8,6 +8,9 @@
 
 namespace tinkerbox {
 
+// Never throws for a scene that parseScene or loadScene returned: the loader checks all
+// that the core's constructors check (tests/fuzz/SceneFuzzer.cpp holds it to that). A
+// scene made in code may throw std::invalid_argument (a zero direction, a bad index).
 std::unique_ptr<Simulation> buildSimulation(const Scene& scene);
 
 // The scene as the simulation stands now: particle and bead states, nails, springs,

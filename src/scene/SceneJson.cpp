@@ -3,11 +3,15 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <initializer_list>
+#include <limits>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -60,17 +64,15 @@ public:
     void expectObject(std::initializer_list<std::string_view> allowed) const {
         if (!value_.is_object()) fail("expected an object, got " + typeName());
         for (const auto& [key, unused] : value_.items()) {
-            bool known = false;
+            if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
             std::string_view closest;
             std::size_t best = 3;  // suggest only near misses
             for (std::string_view a : allowed) {
-                if (a == key) known = true;
                 if (const std::size_t d = editDistance(key, a); d < best) {
                     best = d;
                     closest = a;
                 }
             }
-            if (known) continue;
             std::string message = "unknown key";
             if (!closest.empty()) {
                 message.append(" (did you mean '").append(closest).append("'?)");
@@ -95,10 +97,19 @@ public:
     }
     Node element(std::size_t i) const { return Node(value_.at(i), path_ + "[" + std::to_string(i) + "]"); }
 
-    double number() const {
+    // Any finite number: for directions, whose length does not matter.
+    double finiteNumber() const {
         if (!value_.is_number()) fail("expected a number, got " + typeName());
         const double v = value_.get<double>();
         if (!std::isfinite(v)) fail("must be a finite number");
+        return v;
+    }
+    // A quantity: its magnitude is bounded, so that its squares and the energies it
+    // enters stay finite.
+    double number() const {
+        const double v = finiteNumber();
+        if (std::abs(v) > kMaxSceneMagnitude)
+            fail("must be at most " + formatNumber(kMaxSceneMagnitude) + " in magnitude (got " + formatNumber(v) + ")");
         return v;
     }
     double numberAtLeast(double low) const {
@@ -106,13 +117,21 @@ public:
         if (v < low) fail("must be at least " + formatNumber(low) + " (got " + formatNumber(v) + ")");
         return v;
     }
+    // Positive quantities are divided by (masses, radii, time steps): they have a floor.
     double positive() const {
         const double v = number();
         if (!(v > 0.0)) fail("must be positive (got " + formatNumber(v) + ")");
+        if (v < kMinScenePositive)
+            fail("must be at least " + formatNumber(kMinScenePositive) + " (got " + formatNumber(v) + ")");
         return v;
     }
     long long integer() const {
         if (!value_.is_number_integer()) fail("expected an integer, got " + typeName());
+        if (value_.is_number_unsigned()) {
+            const auto u = value_.get<std::uint64_t>();
+            if (u > static_cast<std::uint64_t>(std::numeric_limits<long long>::max()))
+                fail("integer " + std::to_string(u) + " is too large");
+        }
         return value_.get<long long>();
     }
     bool boolean() const {
@@ -125,14 +144,26 @@ public:
     }
     // [x, y, z], or [x, y] for a point in the z = 0 plane.
     Vec3 vec3() const {
-        if (!value_.is_array() || (value_.size() != 2 && value_.size() != 3))
-            fail("expected [x, y, z] or [x, y], got " + describe());
+        expectVectorShape();
         Vec3 v = Vec3::Zero();
         for (std::size_t i = 0; i < value_.size(); ++i) v[static_cast<Index>(i)] = element(i).number();
         return v;
     }
+    // A direction: any finite, non-zero vector, returned with unit length.
+    Vec3 direction() const {
+        expectVectorShape();
+        Vec3 v = Vec3::Zero();
+        for (std::size_t i = 0; i < value_.size(); ++i) v[static_cast<Index>(i)] = element(i).finiteNumber();
+        const std::optional<Vec3> unit = unitVector(v);
+        if (!unit) fail("must not be zero");
+        return *unit;
+    }
 
 private:
+    void expectVectorShape() const {
+        if (!value_.is_array() || (value_.size() != 2 && value_.size() != 3))
+            fail("expected [x, y, z] or [x, y], got " + describe());
+    }
     std::string childPath(std::string_view key) const {
         return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
     }
@@ -239,13 +270,11 @@ DampedSpring readSpring(const Node& s, const std::vector<ParticleInit>& particle
     return out;
 }
 
-Vec3 nonZeroDirection(const Node& n);
-
 Plane readPlane(const Node& p) {
     p.expectObject({"point", "normal", "restitution", "friction"});
     Plane out;
     if (p.has("point")) out.point = p["point"].vec3();
-    out.normal = nonZeroDirection(p["normal"]);
+    out.normal = p["normal"].direction();
     if (p.has("restitution")) {
         const Node r = p["restitution"];
         out.restitution = r.numberAtLeast(0.0);
@@ -253,12 +282,6 @@ Plane readPlane(const Node& p) {
     }
     if (p.has("friction")) out.friction = p["friction"].numberAtLeast(0.0);
     return out;
-}
-
-Vec3 nonZeroDirection(const Node& n) {
-    const Vec3 v = n.vec3();
-    if (v.norm() < 1e-12) n.fail("must not be zero");
-    return v.normalized();
 }
 
 ConstraintSpec readConstraint(const Node& c, const std::vector<ParticleInit>& particles) {
@@ -293,7 +316,7 @@ ConstraintSpec readConstraint(const Node& c, const std::vector<ParticleInit>& pa
         WireSpec w;
         w.particle = particleIndex(c["particle"], count);
         w.center = c["center"].vec3();
-        w.normal = c.has("normal") ? nonZeroDirection(c["normal"]) : Vec3::UnitZ();
+        w.normal = c.has("normal") ? c["normal"].direction() : Vec3::UnitZ();
         const double distance = (position(w.particle) - w.center).norm();
         w.radius = c.has("radius") ? c["radius"].positive() : distance;
         if (distance < 1e-9 * std::max(1.0, w.radius))
@@ -305,7 +328,7 @@ ConstraintSpec readConstraint(const Node& c, const std::vector<ParticleInit>& pa
         SliderSpec s;
         s.particle = particleIndex(c["particle"], count);
         s.point = c.has("point") ? c["point"].vec3() : position(s.particle);
-        s.direction = nonZeroDirection(c["direction"]);
+        s.direction = c["direction"].direction();
         return s;
     }
     if (type == "pin") {
@@ -324,7 +347,7 @@ ParametricBead readParametricBead(const Node& b) {
     ParametricBead out;
     out.center = b["center"].vec3();
     out.radius = b["radius"].positive();
-    if (b.has("normal")) out.normal = nonZeroDirection(b["normal"]);
+    if (b.has("normal")) out.normal = b["normal"].direction();
     if (b.has("mass")) out.mass = b["mass"].positive();
     if (b.has("angle")) out.angle = b["angle"].number();
     if (b.has("angular_velocity")) out.angularVelocity = b["angular_velocity"].number();
@@ -361,7 +384,7 @@ Scene readScene(const Node& root) {
         Wire wire;
         wire.center = w["center"].vec3();
         wire.radius = w["radius"].positive();
-        if (w.has("normal")) wire.normal = nonZeroDirection(w["normal"]);
+        if (w.has("normal")) wire.normal = w["normal"].direction();
         return wire;
     });
     return scene;
@@ -438,25 +461,15 @@ SceneError::SceneError(std::string source, int line, int column, std::string pat
 Scene parseScene(std::string_view text, const std::string& source) {
     json doc;
     try {
-        doc = json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
-        // e.byte counts from 1 and points at the last character read.
-        const TextLocation at = JsonLocations::locate(text, e.byte > 0 ? e.byte - 1 : 0);
-        std::string what = e.what();
-        if (const std::size_t colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-        throw SceneError(source, at.line, at.column, "", "malformed JSON: " + what);
-    } catch (const json::exception& e) {
-        // A number too large for a double: the parser names no place, the location index does.
-        const JsonLocations locations(text);
-        const auto failure = locations.failure();
-        const TextLocation at = failure ? failure->location : TextLocation{};
-        std::string message = e.id == 406 ? "must be a finite number (it overflows a double)" : e.what();
-        throw SceneError(source, at.line, at.column, failure ? failure->path : "", message);
+        doc = parseJsonDocument(text);
+    } catch (const JsonTextError& e) {
+        throw SceneError(source, e.location.line, e.location.column, e.path, e.message);
     }
     try {
         return readScene(Node(doc, ""));
     } catch (const ValidationError& e) {
-        const TextLocation at = JsonLocations(text).find(e.path);
+        // One more pass over the text, only now that there is something to point at.
+        const TextLocation at = locateJsonPath(text, e.path);
         throw SceneError(source, at.line, at.column, e.path, e.message);
     }
 }

@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <regex>
 #include <sstream>
+#include <utility>
 
 #include "scene/SceneJson.h"
 
@@ -294,6 +296,77 @@ TEST_F(TinkerboxSim, RunOnThePendulumReportsItsSmallConstraintError) {
         const double error = fields(rows[i])[4];
         EXPECT_GT(error, 0.0) << rows[i];
         EXPECT_LT(error, 1e-4) << rows[i];
+    }
+}
+
+// Hostile files of every kind a tester tries: each is refused by validate and run with
+// exit code 1 and a message that says where (file:line:column), and nothing crashes.
+TEST_F(TinkerboxSim, HostileFilesAreRefusedWithAPlace) {
+    const std::string chain = readFile(kScenes / "hanging-chain.json");
+    const std::string head = R"({"format": "tinkerbox-scene", "version": 1, )";
+    std::string binary;
+    for (int i = 0; i < 512; ++i) binary.push_back(static_cast<char>((i * 37) & 0xFF));
+    std::string manyParticles = head + "\"particles\": [";
+    for (int i = 0; i < 1000000; ++i) manyParticles += "{\"position\": [0, 0]},\n";
+    manyParticles += "{\"position\": [0, 0], \"mass\": 0}]}";
+    const std::pair<std::string, std::string> files[] = {
+        {"truncated", chain.substr(0, chain.size() / 2)},
+        {"binary", binary},
+        {"deep", std::string(100000, '[') + std::string(100000, ']')},
+        {"many-particles", manyParticles},
+        {"nan", head + R"("particles": [{"position": [NaN, 0]}]})"},
+        {"infinity", head + R"("particles": [{"position": [0, -Infinity]}]})"},
+        {"overflow", head + R"("particles": [{"position": [0, 1e999]}]})"},
+        {"huge-velocity", head + R"("particles": [{"position": [0, 0], "velocity": [1e200, 0]}]})"},
+        {"index-2-63", head + R"("particles": [{"position": [0, 0]}], "constraints": [{"type": "nail", "particle": 9223372036854775808}]})"},
+        {"duplicate-key", head + R"("particles": [{"position": [0, 0]}], "particles": []})"},
+        {"bom-then-garbage", "\xEF\xBB\xBF" + binary},
+    };
+    const std::regex place(R"(^error: .*\.json:[0-9]+:[0-9]+: )");
+    for (const auto& [name, text] : files) {
+        const fs::path file = dir_ / (name + ".json");
+        std::ofstream(file, std::ios::binary) << text;
+        for (const char* command : {"validate ", "run --duration 0.1 "}) {
+            const Result r = sim(command + file.string());
+            EXPECT_EQ(r.exitCode, 1) << command << name << ": " << r.err;
+            EXPECT_TRUE(std::regex_search(r.err, place)) << command << name << ": " << r.err;
+            EXPECT_EQ(lines(r.err).size(), 1u) << command << name << ": " << r.err;
+        }
+    }
+    // The 10^6 particles' error is at their end; the place is exact.
+    EXPECT_NE(sim("validate " + (dir_ / "many-particles.json").string()).err.find(
+                  "many-particles.json:1000001:30: particles[1000000].mass: must be positive (got 0)"),
+              std::string::npos);
+}
+
+// duration / dt frames beyond a long used to wrap (undefined behaviour) into a run of no frames.
+TEST_F(TinkerboxSim, RunsTooLongToCountAreRefused) {
+    const Result r = sim("run --duration 1e300 " + (kScenes / "spring-oscillator.json").string());
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("spring-oscillator.json: a run of 1e+300 s at dt 0.0166667 s would take more than 1e15 frames"),
+              std::string::npos)
+        << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+// What validate accepts, run runs: a slider direction whose norm overflows a double used
+// to build as a zero direction, and a scene with a UTF-8 byte order mark is a scene.
+TEST_F(TinkerboxSim, WhatValidateAcceptsRuns) {
+    const std::string slider = R"({"format":"tinkerbox-scene","version":1,"particles":[{"position":[0,0]}],)"
+                               R"("constraints":[{"type":"slider","particle":0,"direction":[1e300,0]}]})";
+    const std::pair<std::string, std::string> files[] = {{"slider", slider}, {"bom", "\xEF\xBB\xBF" + slider}};
+    for (const auto& [name, text] : files) {
+        const fs::path file = dir_ / (name + ".json");
+        std::ofstream(file, std::ios::binary) << text;
+        const Result valid = sim("validate " + file.string());
+        EXPECT_EQ(valid.exitCode, 0) << name << ": " << valid.err;
+        EXPECT_NE(valid.out.find("1 particles, 0 springs, 1 constraints"), std::string::npos) << valid.out;
+        const Result run = sim("run --duration 0.5 " + file.string());
+        ASSERT_EQ(run.exitCode, 0) << name << ": " << run.err;
+        const auto rows = lines(run.out);
+        ASSERT_EQ(rows.size(), 32u);  // header, t = 0 and 30 frames
+        const std::vector<double> last = fields(rows.back());
+        EXPECT_NEAR(last[6], 0.0, 1e-6) << rows.back();  // p0_y: held on the x axis against gravity
     }
 }
 

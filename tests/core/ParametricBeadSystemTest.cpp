@@ -62,6 +62,12 @@ TEST(ParametricBeadSystem, DegenerateBeadsAreRejected) {
     EXPECT_EQ(beads.beadCount(), 0);
 }
 
+TEST(ParametricBeadSystem, AHugeNormalIsNormalized) {
+    ParametricBeadSystem beads;
+    beads.addBead({Vec3::Zero(), 1.0, Vec3(0, 0, 1e300), 1.0, 0.0, 0.0});
+    EXPECT_EQ(beads.bead(0).normal, Vec3::UnitZ());
+}
+
 // The angular acceleration is that of a pendulum: theta'' = -(g / r) cos(theta) for a
 // wire in the vertical xy plane (gravity -y), plus drag -kd theta' / m.
 TEST(ParametricBeadSystem, AccelerationIsThePendulumEquation) {

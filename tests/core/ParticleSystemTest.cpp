@@ -4,12 +4,28 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "TestSystems.h"
 #include "core/Gravity.h"
 
 namespace tinkerbox {
 namespace {
+
+// Contact needs unit normals: the system normalizes them, however long or short.
+TEST(ParticleSystem, PlaneNormalsAreNormalized) {
+    ParticleSystem ps;
+    Plane plane;
+    for (const Vec3& normal : {Vec3(0, 1e300, 0), Vec3(0, 1e-300, 0), Vec3(0, 2, 0)}) {
+        plane.normal = normal;
+        ps.addPlane(plane);
+        EXPECT_EQ(ps.planes().back().normal, Vec3::UnitY()) << normal.transpose();
+    }
+    plane.normal = Vec3::Zero();
+    EXPECT_THROW(ps.addPlane(plane), std::invalid_argument);
+    plane.normal = Vec3(INFINITY, 0, 0);
+    EXPECT_THROW(ps.addPlane(plane), std::invalid_argument);
+}
 
 TEST(ParticleSystem, DerivativeIsVelocityAndAccelerationAndZeroForNailed) {
     ParticleSystem ps;

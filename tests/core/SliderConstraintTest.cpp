@@ -35,6 +35,17 @@ TEST(SliderConstraint, ZeroDirectionIsRejected) {
     EXPECT_THROW(makeConstraint(SliderSpec{0, Vec3::Zero(), Vec3::Zero()}), std::invalid_argument);
 }
 
+// |d|^2 overflows for 1e300 and underflows for 1e-300: d.normalized() gives a zero vector
+// for the one and d itself for the other. Both are directions all the same.
+TEST(SliderConstraint, HugeAndTinyDirectionsAreNormalized) {
+    for (const double scale : {1e300, 1e-300, -1e300}) {
+        const SliderConstraint slider(SliderSpec{0, Vec3::Zero(), Vec3(scale, 0, 0)});
+        EXPECT_EQ(std::get<SliderSpec>(slider.spec()).direction, Vec3(scale > 0 ? 1 : -1, 0, 0)) << scale;
+    }
+    EXPECT_THROW(SliderConstraint(SliderSpec{0, Vec3::Zero(), Vec3(INFINITY, 0, 0)}), std::invalid_argument);
+    EXPECT_THROW(SliderConstraint(SliderSpec{0, Vec3::Zero(), Vec3(NAN, 1, 0)}), std::invalid_argument);
+}
+
 // A frictionless incline: on a line at 30 degrees to the horizontal the particle slides
 // with the component of gravity along the line, x(t) = x0 + (g.d) t^2 / 2 d, and never
 // leaves the line.

@@ -47,6 +47,14 @@ TEST(WireConstraint, DegenerateWiresAreRejected) {
     EXPECT_THROW(WireConstraint(WireSpec{0, Vec3::Zero(), 1.0, Vec3::Zero()}), std::invalid_argument);
 }
 
+TEST(WireConstraint, HugeAndTinyNormalsAreNormalized) {
+    EXPECT_EQ(std::get<WireSpec>(WireConstraint(WireSpec{0, Vec3::Zero(), 1.0, Vec3(0, 0, 1e300)}).spec()).normal,
+              Vec3::UnitZ());
+    EXPECT_EQ(std::get<WireSpec>(WireConstraint(WireSpec{0, Vec3::Zero(), 1.0, Vec3(0, -1e-300, 0)}).spec()).normal,
+              -Vec3::UnitY());
+    EXPECT_THROW(WireConstraint(WireSpec{0, Vec3::Zero(), 1.0, Vec3(0, 0, NAN)}), std::invalid_argument);
+}
+
 TEST(WireConstraint, BeadAtTheCentreGivesAZeroRadialRowNotNaN) {
     ParticleSystem ps;
     ps.addParticle(Vec3(1, 2, 0), Vec3(1, 0, 0), 1.0);

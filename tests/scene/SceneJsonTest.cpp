@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -164,9 +165,9 @@ TEST(SceneJson, SaveThenLoadIsLossless) {
         const Scene reloaded = parseScene(serializeScene(original), std::string(example.name));
         EXPECT_EQ(reloaded, original) << example.name;
     }
-    // Awkward doubles survive too.
+    // Awkward doubles survive too (1e50: the largest magnitude a scene may hold).
     Scene s;
-    s.particles.push_back({Vec3(0.1, 1.0 / 3.0, -1e-300), Vec3(1e300, -0.0, 5e-324), 0.30000000000000004, true});
+    s.particles.push_back({Vec3(0.1, 1.0 / 3.0, -1e-300), Vec3(1e50, -0.0, 5e-324), 0.30000000000000004, true});
     s.settings.dt = 1.0 / 3.0;
     EXPECT_EQ(parseScene(serializeScene(s)), s);
 }
@@ -377,6 +378,118 @@ TEST(SceneJson, WiresRoundTripAndAreValidated) {
     EXPECT_EQ(wireError(R"({"center": [0, 0], "radius": 1, "normal": [0, 0, 0]})").path(), "wires[1].normal");
     EXPECT_EQ(wireError(R"({"radius": 1})").path(), "wires[1].center");
     EXPECT_EQ(wireError(R"({"center": [0, 0], "radius": 1, "colour": 3})").path(), "wires[1].colour");
+}
+
+// ---- Hostile input ----
+
+// What the loader accepts, the simulation builds and steps: a direction whose norm
+// overflows a double is still a direction, and a plane normal stays a unit normal.
+TEST(SceneJson, HugeDirectionsLoadAsUnitVectorsAndBuild) {
+    const Scene s = parseScene(constraintScene(R"([
+    {"type": "slider", "particle": 0, "direction": [1e300, 0]},
+    {"type": "wire", "particle": 1, "center": [0, 0], "normal": [0, 0, 1e300]}
+  ])", R"( "parametric_beads": [{"center": [0, 0, 0], "radius": 1, "normal": [0, 0, -1e300]}],
+  "planes": [{"point": [0, -1], "normal": [0, 1e300]}], "wires": [{"center": [0, 0], "radius": 1, "normal": [1e-300, 0]}],)"));
+    EXPECT_EQ(std::get<SliderSpec>(s.constraints[0]).direction, Vec3::UnitX());
+    EXPECT_EQ(std::get<WireSpec>(s.constraints[1]).normal, Vec3::UnitZ());
+    EXPECT_EQ(s.parametricBeads[0].normal, -Vec3::UnitZ());
+    EXPECT_EQ(s.planes[0].normal, Vec3::UnitY());
+    EXPECT_EQ(s.wires[0].normal, Vec3::UnitX());
+    const auto sim = buildSimulation(s);
+    EXPECT_FALSE(sim->step().diverged);
+    EXPECT_TRUE(std::isfinite(sim->totalEnergy()));
+    EXPECT_NEAR(sim->system().position(0).y(), 0.0, 1e-9);  // on its slider, the x axis
+
+    // A particle falling onto that plane bounces instead of passing through.
+    const auto drop = buildSimulation(parseScene(sceneWith(R"([{"position": [0, -0.99], "velocity": [0, -10]}])", "[]",
+                                                           R"( "planes": [{"point": [0, -1], "normal": [0, 1e300]}],)")));
+    drop->step();
+    EXPECT_GE(drop->system().position(0).y(), -1.0);
+    EXPECT_GT(drop->system().velocity(0).y(), 0.0);
+}
+
+// A magnitude whose square overflows (1e200) would give inf energies at t = 0; the
+// message names the field.
+TEST(SceneJson, MagnitudesAreBoundedSoThatEnergiesStayFinite) {
+    const SceneError velocity = errorOf(sceneWith(R"([{"position": [0, 0], "velocity": [1e200, 0]}])"));
+    EXPECT_EQ(velocity.path(), "particles[0].velocity[0]");
+    EXPECT_EQ(velocity.message(), "must be at most 1e+50 in magnitude (got 1e+200)");
+    EXPECT_EQ(velocity.line(), 4);
+    const SceneError radius = constraintError(R"([{"type": "wire", "particle": 0, "center": [1, 1], "radius": 1e300}])");
+    EXPECT_EQ(radius.path(), "constraints[0].radius");
+    EXPECT_EQ(radius.message(), "must be at most 1e+50 in magnitude (got 1e+300)");
+    EXPECT_EQ(errorOf(sceneWith(kThreeParticles, R"([{"a": 0, "b": 1, "stiffness": -1e51}])")).path(), "springs[0].stiffness");
+    EXPECT_EQ(errorOf(sceneWith(R"([{"position": [0, 0], "mass": 1e-300}])")).message(),
+              "must be at least 1e-50 (got 1e-300)");  // 1 / mass would overflow
+    // The bounds themselves are accepted.
+    const Scene edge = parseScene(sceneWith(R"([{"position": [-1e50, 0], "velocity": [0, 1e50], "mass": 1e-50}])"));
+    EXPECT_EQ(edge.particles[0].velocity, Vec3(0, 1e50, 0));
+    EXPECT_TRUE(std::isfinite(buildSimulation(edge)->totalEnergy()));
+}
+
+TEST(SceneJson, IndicesBeyondALongLongAreNamed) {
+    const SceneError e = constraintError(R"([{"type": "nail", "particle": 9223372036854775808}])");
+    EXPECT_EQ(e.path(), "constraints[0].particle");
+    EXPECT_EQ(e.message(), "integer 9223372036854775808 is too large");
+    EXPECT_EQ(constraintError(R"([{"type": "nail", "particle": 9223372036854775807}])").message(),
+              "particle 9223372036854775807 out of range (3 particles)");
+    EXPECT_EQ(constraintError(R"([{"type": "nail", "particle": -9223372036854775808}])").message(),
+              "particle -9223372036854775808 out of range (3 particles)");
+}
+
+// The last copy used to win while errors pointed at the first: a duplicate is an error
+// at the second copy.
+TEST(SceneJson, DuplicateKeysAreRejectedAtTheSecondCopy) {
+    const SceneError e = errorOf(sceneWith("[{\"position\": [0, 0], \"mass\": -1,\n    \"mass\": 2}]"));
+    EXPECT_EQ(e.path(), "particles[0].mass");
+    EXPECT_EQ(e.message(), "duplicate key \"mass\" (each key may appear once in an object)");
+    EXPECT_EQ(e.line(), 5);
+    EXPECT_EQ(e.column(), 5);
+    const SceneError top = errorOf(sceneWith("[]", "[]", R"( "version": 1,)"));
+    EXPECT_EQ(top.path(), "version");
+    EXPECT_EQ(top.line(), 3);
+}
+
+// Memory used to grow with the square of the depth (a path string per level).
+TEST(SceneJson, NestingIsBoundedAt256Levels) {
+    const std::size_t depth = 100000;
+    const SceneError e = errorOf("\n " + std::string(depth, '[') + std::string(depth, ']'));
+    EXPECT_EQ(e.message(), "nesting deeper than 256 levels of arrays and objects");
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_EQ(e.column(), 2 + 256);  // the 257th bracket
+    // 256 levels parse (and are then no scene).
+    EXPECT_EQ(errorOf(std::string(256, '[') + std::string(256, ']')).message(), "expected an object, got an array");
+}
+
+// A UTF-8 byte order mark is accepted (editors on some systems write one); anything else
+// before the document is malformed JSON with its place.
+TEST(SceneJson, AByteOrderMarkIsAccepted) {
+    const Scene s = parseScene("\xEF\xBB\xBF" + sceneWith(R"([{"position": [0, 0]}])"));
+    EXPECT_EQ(s.particles.size(), 1u);
+    const SceneError truncated = errorOf("\xEF\xBB");
+    EXPECT_EQ(truncated.line(), 1);
+    EXPECT_NE(truncated.message().find("malformed JSON"), std::string::npos);
+}
+
+// The parser stops at a NUL byte as if the text ended there.
+TEST(SceneJson, ANulByteIsMalformedEvenAfterAWholeScene) {
+    const std::string scene = sceneWith(R"([{"position": [0, 0]}])");
+    const SceneError e = errorOf(scene + std::string(1, '\0') + "\x01\x02garbage");
+    EXPECT_EQ(e.message(), "malformed JSON: a NUL byte (binary data, not text)");
+    EXPECT_EQ(e.line(), 6);  // after the closing brace
+    EXPECT_EQ(e.column(), 2);
+    EXPECT_EQ(errorOf(std::string("{\"format\": \"tinkerbox-\0scene\"}", 30)).column(), 23);
+}
+
+// Every prefix of a scene is either the whole scene or an error with a place; none
+// loads half of it.
+TEST(SceneJson, TruncatedFilesAreMalformed) {
+    const std::string text = sceneWith(kThreeParticles, R"([{"a": 0, "b": 1, "stiffness": 1}])");
+    for (std::size_t n = 0; n + 1 < text.size(); ++n) {
+        const SceneError e = errorOf(text.substr(0, n));
+        EXPECT_GT(e.line(), 0) << n;
+        EXPECT_NE(e.message().find("malformed JSON"), std::string::npos) << n;
+    }
 }
 
 }  // namespace
