@@ -435,17 +435,16 @@ TEST_F(App, UnsavedEditsAreNotLostOnQuit) {
     EXPECT_EQ(loadScene(document).particles.size(), before + 1);
 }
 
-// Opening a file that reads but whose model cannot be built (a slider direction that
-// overflows to zero when normalized) keeps the open scene: its name, wires, particles,
-// undo history and unsaved flag, and the status line says what is wrong and where.
-TEST_F(App, AFileThatFailsToBuildLeavesTheOpenSceneAsItWas) {
+// A file that reads as JSON but is refused (a slider without a direction): the open scene,
+// its edits, history and unsaved flag stay, and the status line says what and where.
+TEST_F(App, AFileThatIsRefusedLeavesTheOpenSceneAsItWas) {
     const fs::path document = dir_ / "document.json";
     fs::copy_file(kScenes / "bead-on-wire.json", document);
     const Scene original = loadScene(document);
     ASSERT_FALSE(original.wires.empty());
     const std::string bad = writeFile(dir_ / "bad.json", R"({"format": "tinkerbox-scene", "version": 1, "name": "Broken",
   "particles": [{"position": [0, 0, 0]}],
-  "constraints": [{"type": "slider", "particle": 0, "direction": [1e308, 1e308, 0]}],
+  "constraints": [{"type": "slider", "particle": 0, "direction": [0, 0, 0]}],
   "wires": [{"center": [0, 0, 0], "radius": 2}]})");
     // Two particles added (unsaved), the bad file dropped, the prompt's Ctrl+D (open it
     // without saving), then quit.
@@ -461,7 +460,8 @@ TEST_F(App, AFileThatFailsToBuildLeavesTheOpenSceneAsItWas) {
     EXPECT_EQ(status.text("undo"), "2");
     const std::string message = status.text("message");
     EXPECT_NE(message.find("Could not open: " + bad), std::string::npos) << message;
-    EXPECT_NE(message.find("direction"), std::string::npos) << message;
+    EXPECT_NE(message.find("bad.json:3:"), std::string::npos) << message;
+    EXPECT_NE(message.find("constraints[0].direction"), std::string::npos) << message;
     const Scene scene = loadScene(saved);
     EXPECT_EQ(scene.name, original.name);
     EXPECT_EQ(scene.wires, original.wires);
