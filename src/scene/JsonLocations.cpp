@@ -322,18 +322,6 @@ TextLocation locateJsonPath(std::string_view text, std::string_view path) {
     return locator.found();
 }
 
-TextLocation locateOffset(std::string_view text, std::size_t offset) {
-    offset = std::min(offset, text.size());
-    TextLocation loc{1, 1};
-    for (std::size_t i = 0; i < offset; ++i) {
-        if (text[i] == '\n') {
-            ++loc.line;
-            loc.column = 1;
-        } else {
-            ++loc.column;
-        }
-    }
-    return loc;
-}
+TextLocation locateOffset(std::string_view text, std::size_t offset) { return LineCounter(text).at(offset); }
 
 }  // namespace tinkerbox
