@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     runCmd->add_option("--integrator", run.integrator, "Integrator: " + integratorList())->check(kIntegratorName);
     runCmd->add_option("--dt", run.dt, "Frame time step in seconds (default: the scene's)")->check(CLI::PositiveNumber);
     runCmd->add_option("--substeps", run.substeps, "Integrator steps per frame (default: the scene's)")
-        ->check(CLI::Range(1, 100000));
+        ->check(CLI::Range(1, SimulationSettings::kMaxSubsteps));
     runCmd->add_option("--cg-tolerance", run.cgTolerance, "implicit-euler: CG relative residual (default: the scene's)")
         ->check(CLI::PositiveNumber);
     runCmd->add_option("--cg-max-iterations", run.cgMaxIterations, "implicit-euler: CG iteration cap")

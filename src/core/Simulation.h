@@ -27,6 +27,9 @@ struct SimulationSettings {
     std::string integrator = "rk4";
     double dt = 1.0 / 60.0;  // one frame
     int substeps = 1;        // integrator steps per frame, each of dt / substeps
+    // The most substeps a frame may have, in a scene file, on the command line or in the app
+    // (which clamps to it, so that it never saves a scene it could not open again).
+    static constexpr int kMaxSubsteps = 100000;
     // Substeps for particular integrators, overriding `substeps` while they are chosen:
     // a scene can say that euler needs 1024 where rk4 needs 8.
     std::map<std::string, int> integratorSubsteps;

@@ -510,7 +510,7 @@ void Editor::setIntegrator(const std::string& name) {
 }
 
 void Editor::setTimeStep(double dt, int substeps) {
-    simulation_->setTimeStep(dt, substeps);
+    simulation_->setTimeStep(dt, std::clamp(substeps, 1, SimulationSettings::kMaxSubsteps));
     scene_.settings = simulation_->settings();
 }
 

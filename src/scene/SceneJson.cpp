@@ -191,7 +191,8 @@ Index particleIndex(const Node& node, Index particleCount) {
 
 int substepCount(const Node& n) {
     const long long k = n.integer();
-    if (k < 1 || k > 100000) n.fail("must be between 1 and 100000 (got " + std::to_string(k) + ")");
+    constexpr int kMax = SimulationSettings::kMaxSubsteps;
+    if (k < 1 || k > kMax) n.fail("must be between 1 and " + std::to_string(kMax) + " (got " + std::to_string(k) + ")");
     return static_cast<int>(k);
 }
 

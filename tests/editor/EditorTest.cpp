@@ -6,6 +6,7 @@
 
 #include "core/RodConstraint.h"
 #include "scene/ExampleScenes.h"
+#include "scene/SceneJson.h"
 
 namespace tinkerbox {
 namespace {
@@ -335,6 +336,17 @@ TEST(Editor, UndoKeepsTheLiveSettings) {
     EXPECT_EQ(e.scene().particles.size(), 2u);
     EXPECT_EQ(e.simulation().settings().integrator, "verlet");
     EXPECT_EQ(e.simulation().substeps(), 3);
+}
+
+// "Double the substeps" pressed once too often, or a huge number typed: the editor keeps to
+// the most a scene file may hold, so what it saves opens again.
+TEST(Editor, SubstepsStayWithinWhatASceneFileMayHold) {
+    Editor e = threeParticles();
+    e.setTimeStep(0.01, 3 * SimulationSettings::kMaxSubsteps);
+    EXPECT_EQ(e.simulation().substeps(), SimulationSettings::kMaxSubsteps);
+    EXPECT_EQ(parseScene(serializeScene(e.currentScene())).settings.substeps, SimulationSettings::kMaxSubsteps);
+    e.setTimeStep(0.01, 0);
+    EXPECT_EQ(e.simulation().substeps(), 1);
 }
 
 TEST(Editor, EditsWhileRunningKeepTheClockAndTheMotion) {
