@@ -422,7 +422,9 @@ void App::drawBanners() {
         std::snprintf(progress, sizeof progress, "this frame: %d of %d substeps", sim.substepsDone(), sim.substeps());
         ImGui::ProgressBar(static_cast<float>(sim.substepsDone()) / static_cast<float>(sim.substeps()),
                            ImVec2(-1.0f, 0.0f), progress);
-        ImGui::TextWrapped("Fewer substeps run faster; implicit-euler is stable with few.");
+        ImGui::TextWrapped("%s", sim.settings().integrator == "implicit-euler"
+                                     ? "Fewer substeps run faster: implicit-euler is stable with one."
+                                     : "Fewer substeps run faster; implicit-euler is stable with few.");
         ImGui::End();
         ImGui::PopStyleColor();
     }
