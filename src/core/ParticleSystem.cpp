@@ -182,7 +182,7 @@ void ParticleSystem::derivative(VecX& xdot) {
 }
 
 void ParticleSystem::accelerations(VecX& a) {
-    // The derivative evaluation loop (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes and F): clear the accumulators, let
+    // The derivative evaluation loop (Witkin, Particle System Dynamics and Constrained Dynamics, SIGGRAPH 2001 notes): clear the accumulators, let
     // every force apply itself, add the constraint forces, divide by mass.
     appliedForces(force_);
     if (!constraints_.empty()) {

@@ -72,7 +72,7 @@ Scene stiffSpring() {
     Scene s;
     s.name = "Stiff spring";
     s.description =
-        "Seed 000's stiff x' = -kx made a spring: a 50 g mass on a 2000 N/m spring (period 31 ms) beside a "
+        "The stiff test equation x' = -kx of the SIGGRAPH 2001 notes made a spring: a 50 g mass on a 2000 N/m spring (period 31 ms) beside a "
         "soft one, at dt = 1/60. Explicit Euler blows up at this dt; implicit Euler does not.";
     s.settings.integrator = "implicit-euler";
     s.particles = {{{-0.5, 1, 0}, {0, 0, 0}, 0.05, true},
@@ -98,7 +98,7 @@ Scene beadOnWire() {
     Scene s;
     s.name = "Bead on a wire";
     s.description =
-        "Seed 004's three ways to keep a bead on a circular wire, released alike: a constraint force (Lagrange "
+        "Three ways to keep a bead on a circular wire, released alike: a constraint force (Lagrange "
         "multiplier, left), generalized coordinates (the parametric bead, middle), and a penalty spring (right), "
         "which lets the bead wander off the wire.";
     s.settings.integrator = "rk4";

@@ -1,4 +1,4 @@
-// Damped springs: the seed's force formula, its energy, and its Jacobians.
+// Damped springs: Witkin's force formula (Particle System Dynamics, SIGGRAPH 2001 notes), its energy, and its Jacobians.
 #include "core/DampedSpring.h"
 
 #include <gtest/gtest.h>

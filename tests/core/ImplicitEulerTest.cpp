@@ -51,7 +51,7 @@ TEST(ImplicitEuler, StableOnStiffSpringWhereEulerDiverges) {
     }
 }
 
-// The seed's x' = -kx (000 ch. B) as a particle in viscous drag: v' = -(kd/m) v.
+// The test equation x' = -kx of Witkin & Baraff, Differential Equation Basics, as a particle in viscous drag: v' = -(kd/m) v.
 // Euler is unstable for h > 2m/kd; backward Euler gives v_n = v0 / (1 + h kd/m)^n.
 TEST(ImplicitEuler, DragDecayMatchesBackwardEulerWhereEulerOscillatesAndGrows) {
     const double kd = 200.0, mass = 2.0, h = 0.03;  // h kd / m = 3 > 2

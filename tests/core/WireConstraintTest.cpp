@@ -65,7 +65,7 @@ TEST(WireConstraint, BeadAtTheCentreGivesAZeroRadialRowNotNaN) {
     EXPECT_TRUE(values.J.row(kPlaneRow).transpose().isApprox(Vec3::UnitZ()));
 }
 
-// Seed 004's closed form for a bead on a wire centred at the origin:
+// The closed form of Witkin's Constrained Dynamics notes for a bead on a wire centred at the origin:
 //   lambda = [m (x.xdot)^2/(x.x) - m xdot.xdot - x.f] / |x|.
 // It is the radial row's multiplier when the state is legal (C = Cdot = 0, so the feedback
 // adds nothing), and for any state in the wire's plane once the feedback is off.
