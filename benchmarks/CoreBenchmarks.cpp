@@ -6,8 +6,8 @@
 #include <cstring>
 #include <functional>
 
-#include "core/Integrator.h"
-#include "core/SgsConjugateGradient.h"
+#include "core/integrators/Integrator.h"
+#include "core/math/SgsConjugateGradient.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/SceneBuilder.h"
 

@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "app/SceneView.h"
-#include "core/Connectivity.h"
+#include "core/dynamics/Connectivity.h"
 #include "render/Renderer.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/SceneJson.h"

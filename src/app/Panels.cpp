@@ -10,7 +10,7 @@
 #include <string>
 
 #include "app/App.h"
-#include "core/Integrator.h"
+#include "core/integrators/Integrator.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/ExampleScenes.h"
 

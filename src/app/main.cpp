@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "app/App.h"
-#include "core/Integrator.h"
+#include "core/integrators/Integrator.h"
 
 int main(int argc, char** argv) {
     using namespace tinkerbox;

@@ -8,7 +8,7 @@
 
 #include "cli/Csv.h"
 #include "cli/Stability.h"
-#include "core/Integrator.h"
+#include "core/integrators/Integrator.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/SceneBuilder.h"
 

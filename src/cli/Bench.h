@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/Integrator.h"
+#include "core/integrators/Integrator.h"
 
 namespace tinkerbox {
 

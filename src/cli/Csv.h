@@ -4,7 +4,7 @@
 #include <ostream>
 #include <string>
 
-#include "core/Simulation.h"
+#include "core/dynamics/Simulation.h"
 
 namespace tinkerbox {
 

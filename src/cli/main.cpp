@@ -4,7 +4,7 @@
 
 #include "cli/Bench.h"
 #include "cli/RunCommand.h"
-#include "core/Integrator.h"
+#include "core/integrators/Integrator.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/ExampleScenes.h"
 #include "scene/SceneJson.h"

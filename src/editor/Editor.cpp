@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "core/Connectivity.h"
+#include "core/dynamics/Connectivity.h"
 #include "scene/SceneBuilder.h"
 
 namespace tinkerbox {

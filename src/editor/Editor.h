@@ -13,9 +13,9 @@
 #include <set>
 #include <string>
 
-#include "core/MouseSpring.h"
-#include "core/NailConstraint.h"
-#include "core/Simulation.h"
+#include "core/forces/MouseSpring.h"
+#include "core/constraints/NailConstraint.h"
+#include "core/dynamics/Simulation.h"
 #include "editor/Picking.h"
 #include "editor/Tool.h"
 #include "editor/UndoHistory.h"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/RodConstraint.h"
+#include "core/constraints/RodConstraint.h"
 
 namespace tinkerbox {
 

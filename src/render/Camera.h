@@ -4,7 +4,7 @@
 // a pixel, and for how big a pixel is at some depth.
 #include <Eigen/Core>
 
-#include "core/Types.h"
+#include "core/math/Types.h"
 
 namespace tinkerbox {
 

@@ -4,7 +4,7 @@
 // "pixels" stay the same on screen whatever the zoom.
 #include <vector>
 
-#include "core/Types.h"
+#include "core/math/Types.h"
 
 namespace tinkerbox {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/Integrator.h"
+#include "core/integrators/Integrator.h"
 #include "scene/Scene.h"
 
 namespace tinkerbox {

@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
-#include "core/ConstraintSpec.h"
-#include "core/DampedSpring.h"
-#include "core/ParametricBeadSystem.h"
-#include "core/ParticleSystem.h"
-#include "core/Plane.h"
-#include "core/Simulation.h"
+#include "core/constraints/ConstraintSpec.h"
+#include "core/forces/DampedSpring.h"
+#include "core/bodies/ParametricBeadSystem.h"
+#include "core/dynamics/ParticleSystem.h"
+#include "core/collision/Plane.h"
+#include "core/dynamics/Simulation.h"
 
 namespace tinkerbox {
 

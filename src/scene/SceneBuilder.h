@@ -3,7 +3,7 @@
 // simulation back into a scene (for saving, or before an edit).
 #include <memory>
 
-#include "core/Simulation.h"
+#include "core/dynamics/Simulation.h"
 #include "scene/Scene.h"
 
 namespace tinkerbox {

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/Integrator.h"
+#include "core/integrators/Integrator.h"
 #include "scene/JsonLocations.h"
 
 namespace tinkerbox {

@@ -3,7 +3,7 @@
 // the heaviest templates the tests use, and each test file instantiating them took 10 s.
 #include <Eigen/Core>
 
-#include "core/Types.h"
+#include "core/math/Types.h"
 
 namespace tinkerbox::test {
 

@@ -12,12 +12,12 @@
 #include <Eigen/Dense>
 #include <gtest/gtest.h>
 
-#include "core/Constraint.h"
-#include "core/ConstraintSpec.h"
-#include "core/Integrator.h"
-#include "core/ParticleSystem.h"
-#include "core/Simulation.h"
-#include "core/ViscousDrag.h"
+#include "core/constraints/Constraint.h"
+#include "core/constraints/ConstraintSpec.h"
+#include "core/integrators/Integrator.h"
+#include "core/dynamics/ParticleSystem.h"
+#include "core/dynamics/Simulation.h"
+#include "core/forces/ViscousDrag.h"
 
 namespace tinkerbox::test {
 

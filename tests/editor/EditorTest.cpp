@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/RodConstraint.h"
+#include "core/constraints/RodConstraint.h"
 #include "scene/ExampleScenes.h"
 #include "scene/SceneJson.h"
 

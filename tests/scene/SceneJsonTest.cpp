@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/Constraint.h"
+#include "core/constraints/Constraint.h"
 #include "scene/ExampleScenes.h"
 #include "scene/SceneBuilder.h"
 

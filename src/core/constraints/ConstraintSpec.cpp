@@ -1,0 +1,36 @@
+#include "core/constraints/ConstraintSpec.h"
+
+#include <stdexcept>
+
+#include "core/constraints/NailConstraint.h"
+#include "core/constraints/PinConstraint.h"
+#include "core/constraints/RodConstraint.h"
+#include "core/constraints/SliderConstraint.h"
+#include "core/constraints/WireConstraint.h"
+
+namespace tinkerbox {
+
+std::unique_ptr<Constraint> makeConstraint(const ConstraintSpec& spec) {
+    return std::visit(
+        [](const auto& s) -> std::unique_ptr<Constraint> {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, NailSpec>) return std::make_unique<NailConstraint>(s);
+            else if constexpr (std::is_same_v<S, RodSpec>) return std::make_unique<RodConstraint>(s);
+            else if constexpr (std::is_same_v<S, WireSpec>) return std::make_unique<WireConstraint>(s);
+            else if constexpr (std::is_same_v<S, SliderSpec>) return std::make_unique<SliderConstraint>(s);
+            else return std::make_unique<PinConstraint>(s);
+        },
+        spec);
+}
+
+void orthonormalComplement(const Vec3& n, Vec3& u, Vec3& w) {
+    // Gram-Schmidt on the axis least aligned with n, so that u is never short, and for
+    // n = z the frame is (x, y): angles in the xy plane are measured from +x.
+    Index axis;
+    n.cwiseAbs().minCoeff(&axis);
+    const Vec3 e = Vec3::Unit(axis);
+    u = (e - e.dot(n) * n).normalized();
+    w = n.cross(u);
+}
+
+}  // namespace tinkerbox

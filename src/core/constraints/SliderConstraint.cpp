@@ -1,0 +1,28 @@
+#include "core/constraints/SliderConstraint.h"
+
+#include <stdexcept>
+
+#include "core/dynamics/ParticleSystem.h"
+
+namespace tinkerbox {
+
+SliderConstraint::SliderConstraint(const SliderSpec& spec) : spec_(spec) {
+    const std::optional<Vec3> direction = unitVector(spec.direction);
+    if (!direction) throw std::invalid_argument("a slider's direction must be finite and not zero");
+    spec_.direction = *direction;
+    orthonormalComplement(spec_.direction, u_, w_);
+}
+
+void SliderConstraint::evaluate(const ParticleSystem& ps, ConstraintRows& rows) const {
+    const Vec3 d = ps.position(spec_.particle) - spec_.point;
+    const Vec3 v = ps.velocity(spec_.particle);
+    const Vec3* axes[2] = {&u_, &w_};
+    for (int r = 0; r < 2; ++r) {
+        rows.C[r] = axes[r]->dot(d);
+        rows.Cdot[r] = axes[r]->dot(v);
+        rows.j(r, 0) = *axes[r];
+        rows.jdot(r, 0).setZero();
+    }
+}
+
+}  // namespace tinkerbox

@@ -1,0 +1,23 @@
+#pragma once
+// A slider: the particle stays on the line through p along the unit direction d. With
+// (u, w) completing d to an orthonormal frame, C = [u.(x - p), w.(x - p)], J = [u; w],
+// Jdot = 0.
+#include "core/constraints/Constraint.h"
+
+namespace tinkerbox {
+
+class SliderConstraint final : public Constraint {
+public:
+    explicit SliderConstraint(const SliderSpec& spec);
+
+    int rowCount() const override { return 2; }
+    std::vector<Index> particles() const override { return {spec_.particle}; }
+    void evaluate(const ParticleSystem& ps, ConstraintRows& rows) const override;
+    ConstraintSpec spec() const override { return spec_; }
+
+private:
+    SliderSpec spec_;
+    Vec3 u_, w_;
+};
+
+}  // namespace tinkerbox

@@ -1,0 +1,37 @@
+#include "core/constraints/WireConstraint.h"
+
+#include <stdexcept>
+
+#include "core/dynamics/ParticleSystem.h"
+
+namespace tinkerbox {
+
+WireConstraint::WireConstraint(const WireSpec& spec) : spec_(spec) {
+    if (!(spec.radius > 0.0)) throw std::invalid_argument("a wire must have a positive radius");
+    const std::optional<Vec3> normal = unitVector(spec.normal);
+    if (!normal) throw std::invalid_argument("a wire's normal must be finite and not zero");
+    spec_.normal = *normal;
+}
+
+void WireConstraint::evaluate(const ParticleSystem& ps, ConstraintRows& rows) const {
+    const Vec3& N = spec_.normal;
+    const Vec3 d = ps.position(spec_.particle) - spec_.center;
+    const Vec3 v = ps.velocity(spec_.particle);
+    rows.C[0] = N.dot(d);
+    rows.Cdot[0] = N.dot(v);
+    rows.j(0, 0) = N;
+    rows.jdot(0, 0).setZero();
+    const double distance = d.norm();
+    rows.C[1] = distance - spec_.radius;
+    if (distance < 1e-12 * spec_.radius) {  // at the centre the radial direction is undefined
+        rows.Cdot[1] = 0.0;
+        rows.j(1, 0) = rows.jdot(1, 0) = Vec3::Zero();
+        return;
+    }
+    const Vec3 n = d / distance;
+    rows.Cdot[1] = n.dot(v);
+    rows.j(1, 0) = n;
+    rows.jdot(1, 0) = (v - n.dot(v) * n) / distance;
+}
+
+}  // namespace tinkerbox

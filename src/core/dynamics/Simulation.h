@@ -1,0 +1,138 @@
+#pragma once
+// A running model: the particle system (with its constraints), the parametric beads,
+// their settings, the chosen integrator, and the stepping loop (integrator step, then
+// plane contacts, per substep). The particles and the beads are separate systems, each
+// stepped by its own instance of the chosen integrator. The
+// integrator can be changed at any moment: the state lives in the system, so the
+// model keeps moving from where it is. A frame that makes the state non-finite is
+// rolled back to its start; an energy explosion (DivergenceGuard) is rolled back to
+// a state from before it began. Both are reported, never propagated.
+// A frame can be run a few substeps at a time (advance), so that a caller with a time
+// budget, the app, stays responsive however much work a frame is; the result is
+// bitwise that of the whole frame in one call.
+#include <map>
+#include <memory>
+#include <string>
+
+#include "core/dynamics/DivergenceGuard.h"
+#include "core/forces/Gravity.h"
+#include "core/integrators/Integrator.h"
+#include "core/bodies/ParametricBeadSystem.h"
+#include "core/dynamics/ParticleSystem.h"
+#include "core/forces/ViscousDrag.h"
+
+namespace tinkerbox {
+
+struct SimulationSettings {
+    std::string integrator = "rk4";
+    double dt = 1.0 / 60.0;  // one frame
+    int substeps = 1;        // integrator steps per frame, each of dt / substeps
+    // The most substeps a frame may have, in a scene file, on the command line or in the app
+    // (which clamps to it, so that it never saves a scene it could not open again).
+    static constexpr int kMaxSubsteps = 100000;
+    // Substeps for particular integrators, overriding `substeps` while they are chosen:
+    // a scene can say that euler needs 1024 where rk4 needs 8.
+    std::map<std::string, int> integratorSubsteps;
+    Vec3 gravity{0.0, -9.81, 0.0};
+    double drag = 0.0;
+    IntegratorSettings solver;
+    ConstraintSettings constraints;
+
+    bool operator==(const SimulationSettings&) const = default;
+};
+
+struct FrameReport {
+    // False when advance() stopped inside the frame: the sums below are those so far.
+    bool finished = true;
+    bool diverged = false;
+    std::string message;  // why it diverged, and what to try
+    int contacts = 0;
+    StepReport integrator;  // summed over the substeps
+};
+
+class Simulation {
+public:
+    explicit Simulation(const SimulationSettings& settings = {});
+    Simulation(const Simulation&) = delete;
+    Simulation& operator=(const Simulation&) = delete;
+
+    ParticleSystem& system() { return system_; }
+    const ParticleSystem& system() const { return system_; }
+    ParametricBeadSystem& beads() { return beads_; }
+    const ParametricBeadSystem& beads() const { return beads_; }
+    const SimulationSettings& settings() const { return settings_; }
+    // Integrator steps per frame for the chosen integrator.
+    int substeps() const;
+    const Integrator& integrator() const { return *integrator_; }
+    double time() const { return system_.time(); }
+    void setTime(double t);  // e.g. to keep the clock when a model is rebuilt after an edit
+
+    // Live changes; each keeps the current state. Those that change how a frame is
+    // stepped (integrator, dt, substeps, solver settings) end a frame in progress where
+    // it is (see advance()); gravity, drag and constraint settings apply from the next
+    // substep.
+    void setIntegrator(const std::string& name);  // throws std::invalid_argument on an unknown name
+    // Sets dt and the substeps of the chosen integrator (its override, if it has one).
+    void setTimeStep(double dt, int substeps);
+    void setGravity(const Vec3& g);
+    void setDrag(double kd);
+    void setSolverSettings(const IntegratorSettings& solver);
+    void setConstraintSettings(const ConstraintSettings& constraints);
+
+    // The whole model: particles and parametric beads.
+    double kineticEnergy() const { return system_.kineticEnergy() + beads_.kineticEnergy(); }
+    double potentialEnergy() const { return system_.potentialEnergy() + beads_.potentialEnergy(); }
+    double totalEnergy() const { return kineticEnergy() + potentialEnergy(); }
+    double constraintError() { return system_.constraintError(); }
+
+    // Advances one frame (dt), or the rest of the frame in progress; the time after n
+    // frames of the same dt is t0 + n dt, computed as such, not summed. On divergence the
+    // state is restored (see above).
+    FrameReport step();
+    // Runs at most maxSubsteps (>= 1) substeps of the frame in progress, starting a frame
+    // if none is. The frame's end (the clock, the divergence guard, the report's sums)
+    // comes with its last substep, so a frame run over several calls ends in bitwise the
+    // state of step(). report.finished says whether the frame ended (or was rolled back).
+    FrameReport advance(int maxSubsteps);
+    // Substeps of the frame in progress done so far; 0 when no frame is in progress.
+    int substepsDone() const { return substepsDone_; }
+    // Call after changing the state from outside (an edit, a drag while paused), so
+    // that the divergence guard does not compare against the old model. A frame in
+    // progress ends where it is; the next one starts from the edited state.
+    void stateEdited();
+    // Call before or during a frame in which an input (the mouse spring, a dragged nail)
+    // does work on the model: the guard's energy budget starts again after that frame.
+    void drivenByInput() { drivenByInput_ = true; }
+    // What the divergence guard measures (DivergenceGuard.h).
+    EnergyReading energyReading() const;
+
+private:
+    SimulationSettings settings_;
+    void getFullState(VecX& state) const;  // [particles | beads]
+    void setFullState(const VecX& state, double t);
+    void setClocks(double t);  // of the particles and the beads
+    void beginFrame();
+    // Ends the frame in progress at the current state: time and state stay, and the
+    // clock starts again from them at the next frame (its time is no longer t0 + n dt).
+    void endFrameEarly();
+
+    ParticleSystem system_;
+    ParametricBeadSystem beads_;
+    Gravity* gravity_;
+    ViscousDrag* drag_;
+    std::unique_ptr<Integrator> integrator_, beadIntegrator_;
+    DivergenceGuard guard_;
+    bool drivenByInput_ = false;
+    // The clock: time = clockStart_ + frames_ * dt, one rounding instead of a sum of
+    // steps. It starts again whenever the time or dt was changed from outside.
+    double clockStart_ = 0.0;
+    long frames_ = 0;
+    VecX frameStart_, substepStart_;
+    // The frame in progress: its start time, substeps done and sums so far.
+    double frameStartTime_ = 0.0;
+    int substepsDone_ = 0;
+    FrameReport frame_;
+    mutable VecX beadState_;
+};
+
+}  // namespace tinkerbox

@@ -1,0 +1,47 @@
+#pragma once
+// A force object (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes): it adds its forces to the accumulators, knows
+// its potential energy, and gives its Jacobians dF/dx and dF/dv for the implicit
+// integrator. Integrators never see individual forces.
+#include <utility>
+#include <vector>
+
+#include "core/math/BlockSparseMatrix.h"
+#include "core/math/Types.h"
+
+namespace tinkerbox {
+
+class ParticleSystem;
+
+enum class JacobianForm {
+    Exact,     // the true derivative (tests compare it with finite differences)
+    Definite,  // symmetric negative semi-definite part, so that the implicit system stays SPD for CG
+};
+
+struct JacobianRequest {
+    JacobianForm form = JacobianForm::Exact;
+    double cx = 1.0;  // weight of dF/dx
+    double cv = 0.0;  // weight of dF/dv
+    VecX* dFdxTimesVelocity = nullptr;
+};
+
+class Force {
+public:
+    virtual ~Force() = default;
+
+    // f += this force, evaluated at the system's current positions and velocities.
+    virtual void accumulate(const ParticleSystem& ps, VecX& f) const = 0;
+    virtual double potentialEnergy(const ParticleSystem&) const { return 0.0; }
+
+    // Particle pairs (i, j) whose force depends on each other: the off-diagonal blocks
+    // this force writes into the Jacobians.
+    virtual void appendCouplings(std::vector<std::pair<Index, Index>>&) const {}
+    // Called whenever the Jacobian pattern changes, so a force can cache block positions.
+    virtual void bindPattern(const BlockSparseMatrix&) {}
+    // J += cx dF/dx + cv dF/dv, J having the bound pattern. The Definite form comes with
+    // Upper storage (symmetric blocks, written once). When dFdxTimesVelocity is given,
+    // also dFdxTimesVelocity += dF/dx v with v the current velocities (the implicit step's
+    // right-hand side needs it; computing it here spares a second matrix).
+    virtual void addJacobians(const ParticleSystem&, const JacobianRequest&, BlockSparseMatrix& /*J*/) const {}
+};
+
+}  // namespace tinkerbox

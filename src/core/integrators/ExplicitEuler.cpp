@@ -1,0 +1,14 @@
+#include "core/integrators/ExplicitEuler.h"
+
+namespace tinkerbox {
+
+void ExplicitEuler::advance(OdeSystem& system, double h, StepReport& report) {
+    const double t0 = system.time();
+    system.setSolveTolerance(solveToleranceForOrder(1, h));
+    system.getState(x0_);
+    system.derivative(k_);
+    ++report.derivativeEvaluations;
+    system.setState(x0_ + h * k_, t0 + h);
+}
+
+}  // namespace tinkerbox

@@ -1,0 +1,17 @@
+#pragma once
+// Euler's method (Witkin & Baraff, Differential Equation Basics, SIGGRAPH 2001 notes): x1 = x0 + h f(x0, t0). First order; spirals
+// outward on an undamped oscillator and is unstable for h > 2/k on x' = -kx.
+#include "core/integrators/Integrator.h"
+
+namespace tinkerbox {
+
+class ExplicitEuler final : public ExplicitIntegrator {
+public:
+    std::string_view name() const override { return "euler"; }
+    void advance(OdeSystem& system, double h, StepReport& report) override;
+
+private:
+    VecX x0_, k_;
+};
+
+}  // namespace tinkerbox

@@ -1,0 +1,32 @@
+#pragma once
+// Linearized backward Euler for second-order systems (Baraff, Implicit Methods, SIGGRAPH 2001 notes; Baraff & Witkin
+// 1998, "Large Steps in Cloth Simulation", eq. 16):
+//   (M - h dF/dv - h^2 dF/dx) dv = h (F0 + h dF/dx v0),  v1 = v0 + dv,  x1 = x0 + h v1.
+// The matrix is sparse (3x3 blocks where forces couple particles), symmetric positive
+// definite (the Jacobians are taken in their definite form), and solved by conjugate
+// gradient with a symmetric Gauss-Seidel preconditioner (SgsConjugateGradient), warm
+// started from the last step's dv. Fixed (nailed) particles are filtered out of the
+// solve, as with Baraff & Witkin's filter S.
+#include <vector>
+
+#include "core/integrators/Integrator.h"
+#include "core/math/SgsConjugateGradient.h"
+
+namespace tinkerbox {
+
+class ImplicitEuler final : public Integrator {
+public:
+    explicit ImplicitEuler(const CgSettings& settings) : settings_(settings) {}
+
+    std::string_view name() const override { return "implicit-euler"; }
+    void step(MechanicalSystem& system, double h, StepReport& report) override;
+
+private:
+    CgSettings settings_;
+    BlockSparseMatrix J_;  // -h dF/dv - h^2 dF/dx
+    SgsConjugateGradient solver_;
+    std::vector<char> fixed_;  // particles filtered out of the solve
+    VecX force_, dFdxV_, rhs_, dv_, mass_;
+};
+
+}  // namespace tinkerbox

@@ -1,0 +1,45 @@
+#pragma once
+// Second-order view of a system: the state is a configuration plus velocities, and
+// the configuration moves with the velocities. Integrators that treat the two halves
+// differently (symplectic Euler, Verlet, implicit Euler) work through this view;
+// the explicit ones only need Witkin's OdeSystem interface.
+//
+// State layout of the systems that implement it: [configuration | velocities], with
+// one 3-vector block per particle. Rigid bodies (x, q, P, L: 13 numbers) extend the
+// configuration with (x, q) and the velocities with (P, L); drift() is where a
+// quaternion would be advanced and renormalized.
+#include "core/math/BlockSparseMatrix.h"
+#include "core/forces/Force.h"
+#include "core/integrators/OdeSystem.h"
+
+namespace tinkerbox {
+
+class MechanicalSystem : public OdeSystem {
+public:
+    virtual Index velocityDimension() const = 0;
+    virtual const VecX& velocities() const = 0;
+    virtual void setVelocities(const VecX& v) = 0;
+    virtual void setTime(double t) = 0;
+
+    // dv/dt at the current state: applied forces plus constraint forces, divided by mass.
+    virtual void accelerations(VecX& a) = 0;
+    // The same without constraint forces, for the integrators that keep the constraints
+    // by projection instead (below).
+    virtual void unconstrainedAccelerations(VecX& a) = 0;
+    // Moves the configuration by h along the current velocities; fixed dof stay put.
+    virtual void drift(double h) = 0;
+    // How symplectic Euler, Verlet and implicit Euler keep constraints (RATTLE): after a
+    // drift of h the positions are projected back onto C = 0 and the velocities take the
+    // same correction divided by h; then the velocities are projected onto J v = 0.
+    virtual void constrainPositions(double h) = 0;
+    virtual void constrainVelocities() = 0;
+
+    // What the linearized implicit step needs (Baraff, Implicit Methods, SIGGRAPH 2001 notes): applied forces, the
+    // combination J = cx dF/dx + cv dF/dv of their definite Jacobians (3x3 blocks, Upper
+    // storage) with the product dF/dx v, and W = M^-1 per velocity dof (0 for fixed dof).
+    virtual void appliedForces(VecX& f) = 0;
+    virtual void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) = 0;
+    virtual const VecX& inverseMassPerDof() const = 0;
+};
+
+}  // namespace tinkerbox

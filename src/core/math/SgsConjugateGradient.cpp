@@ -1,0 +1,154 @@
+#include "core/math/SgsConjugateGradient.h"
+
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+#include <stdexcept>
+
+namespace tinkerbox {
+
+void SgsConjugateGradient::scale(BlockSparseMatrix& J, const VecX& mass, const std::vector<char>& fixed) {
+    if (J.storage() != BlockSparseMatrix::Storage::Upper)
+        throw std::invalid_argument("SgsConjugateGradient: the matrix must have Upper storage");
+    const Index n = J.blockRows();
+    factor_.resize(n);
+    factorInverse_.resize(n);
+    for (Index i = 0; i < n; ++i) {
+        if (fixed[i]) {
+            factor_[i].setIdentity();
+            factorInverse_[i].setIdentity();
+            continue;
+        }
+        Mat3 diagonal = J.diagonal(i);
+        diagonal.diagonal().array() += mass[i];
+        factor_[i] = diagonal.llt().matrixL();
+        factorInverse_[i] = factor_[i].inverse();
+    }
+    const auto& rowStart = J.rowStarts();
+    const auto& column = J.columns();
+    for (Index i = 0; i < n; ++i)
+        for (Index k = J.diagonalIndex(i) + 1; k < rowStart[i + 1]; ++k) {
+            const Index j = column[k];
+            Mat3& block = J.value(k);
+            if (fixed[i] || fixed[j]) block.setZero();
+            else block = factorInverse_[i] * block * factorInverse_[j].transpose();
+        }
+    scaled_ = &J;
+}
+
+// The sweeps are the solver's inner loops: they walk the scaled matrix through restrict
+// pointers, so that writing a vector never makes the compiler reload the matrix.
+// Blocks are column-major, B(r, c) = b[r + 3 c]; each row starts with its diagonal block,
+// which the sweeps skip (after scaling it is the identity).
+namespace {
+
+struct ScaledRows {
+    const Index* __restrict start;
+    const std::int32_t* __restrict column;
+    const double* __restrict blocks;
+    Index rows;
+
+    explicit ScaledRows(const BlockSparseMatrix& m)
+        : start(m.rowStarts().data()), column(m.columns().data()), blocks(m.value(0).data()), rows(m.blockRows()) {}
+
+    // sum = sum over j > i of U_ij x_j
+    void upperRowProduct(Index i, const double* __restrict x, double sum[3]) const {
+        sum[0] = sum[1] = sum[2] = 0.0;
+        for (Index k = start[i] + 1; k < start[i + 1]; ++k) {
+            const double* b = blocks + 9 * k;
+            const double* xj = x + 3 * static_cast<Index>(column[k]);
+            sum[0] += b[0] * xj[0] + b[3] * xj[1] + b[6] * xj[2];
+            sum[1] += b[1] * xj[0] + b[4] * xj[1] + b[7] * xj[2];
+            sum[2] += b[2] * xj[0] + b[5] * xj[1] + b[8] * xj[2];
+        }
+    }
+
+    // y_j -= U_ij^T x_i for j > i (column i of L)
+    void scatterLowerColumn(Index i, const double xi[3], double* __restrict y) const {
+        for (Index k = start[i] + 1; k < start[i + 1]; ++k) {
+            const double* b = blocks + 9 * k;
+            double* yj = y + 3 * static_cast<Index>(column[k]);
+            yj[0] -= b[0] * xi[0] + b[1] * xi[1] + b[2] * xi[2];
+            yj[1] -= b[3] * xi[0] + b[4] * xi[1] + b[5] * xi[2];
+            yj[2] -= b[6] * xi[0] + b[7] * xi[1] + b[8] * xi[2];
+        }
+    }
+};
+
+}  // namespace
+
+void SgsConjugateGradient::solveUpper(VecX& v) const {
+    const ScaledRows rows(*scaled_);
+    double* vs = v.data();
+    for (Index i = rows.rows - 1; i >= 0; --i) {
+        double sum[3];
+        rows.upperRowProduct(i, vs, sum);
+        for (int c = 0; c < 3; ++c) vs[3 * i + c] -= sum[c];
+    }
+}
+
+void SgsConjugateGradient::solveLower(VecX& v) const {
+    // Column i of L is row i of U transposed: once v_i is final, remove its part below.
+    const ScaledRows rows(*scaled_);
+    double* vs = v.data();
+    for (Index i = 0; i < rows.rows; ++i) {
+        const double vi[3] = {vs[3 * i], vs[3 * i + 1], vs[3 * i + 2]};
+        rows.scatterLowerColumn(i, vi, vs);
+    }
+}
+
+void SgsConjugateGradient::applyPreconditioned(const VecX& v, VecX& out) {
+    // A^ v = t + (I + L)^-1 (v - t) with t = (I + U)^-1 v, in two sweeps and no other pass:
+    // the backward sweep leaves v - t (its row sums) in out, the forward sweep adds t back.
+    const ScaledRows rows(*scaled_);
+    t_.resize(v.size());
+    out.resize(v.size());
+    const double* vs = v.data();
+    double* ts = t_.data();
+    double* os = out.data();
+    for (Index i = rows.rows - 1; i >= 0; --i) {
+        double sum[3];
+        rows.upperRowProduct(i, ts, sum);
+        for (int c = 0; c < 3; ++c) {
+            ts[3 * i + c] = vs[3 * i + c] - sum[c];
+            os[3 * i + c] = sum[c];
+        }
+    }
+    for (Index i = 0; i < rows.rows; ++i) {
+        const double si[3] = {os[3 * i], os[3 * i + 1], os[3 * i + 2]};
+        rows.scatterLowerColumn(i, si, os);
+        for (int c = 0; c < 3; ++c) os[3 * i + c] = si[c] + ts[3 * i + c];
+    }
+}
+
+CgResult SgsConjugateGradient::solve(BlockSparseMatrix& J, const VecX& mass, const std::vector<char>& fixed,
+                                     const VecX& rhs, VecX& x, const CgSettings& settings) {
+    const Index n = J.blockRows();
+    if (n == 0) return {};
+    scale(J, mass, fixed);
+    // b^ = (I + L)^-1 G^-1 rhs, with fixed rows removed.
+    bHat_.resize(3 * n);
+    for (Index i = 0; i < n; ++i)
+        block3(bHat_, i) = fixed[i] ? Vec3::Zero() : Vec3(factorInverse_[i] * block3(rhs, i));
+    solveLower(bHat_);
+    // x^ = (I + U) G^T x
+    if (x.size() != 3 * n) x = VecX::Zero(3 * n);
+    t_.resize(3 * n);
+    for (Index i = 0; i < n; ++i) block3(t_, i) = fixed[i] ? Vec3::Zero() : Vec3(factor_[i].transpose() * block3(x, i));
+    xHat_ = t_;
+    const auto& rowStart = J.rowStarts();
+    const auto& column = J.columns();
+    for (Index i = 0; i < n; ++i)
+        for (Index k = J.diagonalIndex(i) + 1; k < rowStart[i + 1]; ++k)
+            block3(xHat_, i) += J.value(k) * block3(t_, column[k]);
+
+    const auto applyHat = [&](const VecX& v, VecX& out) { applyPreconditioned(v, out); };
+    const auto identity = [](const VecX& r, VecX& z) { z = r; };
+    const CgResult result = conjugateGradient(applyHat, identity, bHat_, xHat_, settings, work_);
+
+    // x = G^-T (I + U)^-1 x^
+    solveUpper(xHat_);
+    for (Index i = 0; i < n; ++i) block3(x, i) = factorInverse_[i].transpose() * block3(xHat_, i);
+    return result;
+}
+
+}  // namespace tinkerbox

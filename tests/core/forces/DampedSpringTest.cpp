@@ -1,0 +1,122 @@
+// Damped springs: Witkin's force formula (Particle System Dynamics, SIGGRAPH 2001 notes), its energy, and its Jacobians.
+#include "core/forces/DampedSpring.h"
+
+#include <gtest/gtest.h>
+
+#include "core/DenseAlgebra.h"
+#include "core/TestSystems.h"
+
+namespace tinkerbox {
+namespace {
+
+// l = xa - xb = (1, 2, 2), |l| = 3; ldot = va - vb = (0.5, 0, 0.5), ldot.n = 0.5.
+// Seed: fa = -[ks (|l| - r) + kd (ldot.l)/|l|] l/|l|.
+ParticleSystem makePair(double restLength) {
+    ParticleSystem ps;
+    ps.addParticle(Vec3(1.0, 2.0, 3.0), Vec3(0.5, 0.0, 0.0), 1.0);
+    ps.addParticle(Vec3(0.0, 0.0, 1.0), Vec3(0.0, 0.0, -0.5), 1.0);
+    ps.addSpring({0, 1, 10.0, 4.0, restLength});
+    return ps;
+}
+
+TEST(DampedSpring, ForceMatchesSeedFormula) {
+    // Stretched by 1: -(10 * 1 + 4 * 0.5) n = -12 (1, 2, 2)/3.
+    ParticleSystem stretched = makePair(2.0);
+    VecX f;
+    stretched.appliedForces(f);
+    EXPECT_LT((f.head<3>() - Vec3(-4.0, -8.0, -8.0)).norm(), 1e-14);
+    EXPECT_LT((f.tail<3>() - Vec3(4.0, 8.0, 8.0)).norm(), 1e-14);
+
+    // Compressed by 1: -(10 * -1 + 4 * 0.5) n = 8 n, pushing a away from b.
+    ParticleSystem compressed = makePair(4.0);
+    compressed.appliedForces(f);
+    EXPECT_LT((f.head<3>() - Vec3(8.0, 16.0, 16.0) / 3.0).norm(), 1e-14);
+    EXPECT_LT((f.tail<3>() + f.head<3>()).norm(), 1e-15);
+}
+
+TEST(DampedSpring, UndampedForceIsMinusEnergyGradient) {
+    const DampedSpring s{0, 1, 7.0, 0.0, 1.3};
+    const Vec3 xa(0.3, -0.2, 0.9), xb(-0.4, 0.5, 0.1);
+    const Vec3 f = dampedSpringForce(s, xa, xb, Vec3::Zero(), Vec3::Zero());
+    const double eps = 1e-6;
+    for (int c = 0; c < 3; ++c) {
+        const Vec3 e = Vec3::Unit(c) * eps;
+        const double dU = (dampedSpringEnergy(s, xa + e, xb) - dampedSpringEnergy(s, xa - e, xb)) / (2.0 * eps);
+        EXPECT_NEAR(f[c], -dU, 1e-8);
+    }
+    const double stretch = (xa - xb).norm() - 1.3;
+    EXPECT_NEAR(dampedSpringEnergy(s, xa, xb), 0.5 * 7.0 * stretch * stretch, 1e-15);
+}
+
+// A tetrahedron of moving particles, every edge a damped spring whose rest length is
+// `restScale` times its current length (< 1 stretched, > 1 compressed); one corner nailed.
+ParticleSystem makeTetrahedron(double restScale, double damping) {
+    ParticleSystem ps;
+    ps.addParticle(Vec3(0.0, 0.0, 0.0), Vec3(0.3, -0.1, 0.2), 1.0, true);
+    ps.addParticle(Vec3(1.0, 0.1, -0.2), Vec3(-0.5, 0.4, 0.0), 2.0);
+    ps.addParticle(Vec3(0.2, 1.1, 0.3), Vec3(0.1, 0.2, -0.7), 0.5);
+    ps.addParticle(Vec3(-0.1, 0.3, 0.9), Vec3(0.6, -0.3, 0.4), 1.5);
+    double ks = 10.0;
+    for (Index a = 0; a < 4; ++a)
+        for (Index b = a + 1; b < 4; ++b) {
+            ps.addSpring({a, b, ks, damping, restScale * (ps.position(a) - ps.position(b)).norm()});
+            ks += 7.0;
+        }
+    return ps;
+}
+
+TEST(DampedSpring, ExactJacobiansMatchFiniteDifferences) {
+    for (double restScale : {0.7, 1.4}) {
+        ParticleSystem ps = makeTetrahedron(restScale, 1.5);
+        const test::DenseJacobians exact = test::analyticJacobians(ps, JacobianForm::Exact);
+        const test::DenseJacobians fd = test::finiteDifferenceJacobians(ps);
+        EXPECT_LT(test::relativeMaxDifference(exact.dFdx, fd.dFdx), 1e-7) << "rest scale " << restScale;
+        EXPECT_LT(test::relativeMaxDifference(exact.dFdv, fd.dFdv), 1e-7) << "rest scale " << restScale;
+        // The damping terms of dF/dx are present (this check would pass trivially without damping).
+        const test::DenseJacobians definite = test::analyticJacobians(ps, JacobianForm::Definite);
+        EXPECT_GT(test::relativeMaxDifference(exact.dFdx, definite.dFdx), 1e-3);
+    }
+}
+
+TEST(DampedSpring, DefiniteEqualsExactForStretchedUndampedSpring) {
+    ParticleSystem ps = makeTetrahedron(0.7, 0.0);
+    const test::DenseJacobians exact = test::analyticJacobians(ps, JacobianForm::Exact);
+    const test::DenseJacobians definite = test::analyticJacobians(ps, JacobianForm::Definite);
+    EXPECT_LT(test::relativeMaxDifference(exact.dFdx, definite.dFdx), 1e-15);
+    EXPECT_LT(test::relativeMaxDifference(exact.dFdv, definite.dFdv), 1e-15);
+}
+
+TEST(DampedSpring, DefiniteIsSymmetricNegativeSemiDefiniteWhenCompressed) {
+    ParticleSystem ps = makeTetrahedron(1.4, 1.5);
+    const Eigen::MatrixXd exact = test::analyticJacobians(ps, JacobianForm::Exact).dFdx;
+    const Eigen::MatrixXd definite = test::analyticJacobians(ps, JacobianForm::Definite).dFdx;
+    const double scale = definite.cwiseAbs().maxCoeff();
+    EXPECT_LT((definite - definite.transpose()).cwiseAbs().maxCoeff(), 1e-14 * scale);
+    const VecX eigenvalues = test::symmetricEigenvalues(definite);
+    EXPECT_LE(eigenvalues.maxCoeff(), 1e-12 * scale);
+    // Without the clamp the compressed springs make it indefinite, so the clamp matters here.
+    const Eigen::MatrixXd exactSymmetric = 0.5 * (exact + exact.transpose());
+    EXPECT_GT(test::symmetricEigenvalues(exactSymmetric).maxCoeff(), 0.1 * scale);
+}
+
+// Internal forces come in equal and opposite pairs along the line of centres: no net
+// force and no net torque (linear and angular momentum conservation).
+TEST(DampedSpring, ForcesOfARandomNetworkSumToZero) {
+    ParticleSystem ps;
+    test::addRandomSpringNetwork(ps, 12, 40, 7u);
+    VecX f;
+    ps.appliedForces(f);
+    Vec3 force = Vec3::Zero(), torque = Vec3::Zero();
+    double magnitude = 0.0;
+    for (Index i = 0; i < ps.particleCount(); ++i) {
+        force += block3(f, i);
+        torque += ps.position(i).cross(Vec3(block3(f, i)));
+        magnitude += block3(f, i).norm();
+    }
+    ASSERT_GT(magnitude, 1.0);
+    EXPECT_LT(force.norm(), 1e-14 * magnitude);
+    EXPECT_LT(torque.norm(), 1e-14 * magnitude);
+}
+
+}  // namespace
+}  // namespace tinkerbox

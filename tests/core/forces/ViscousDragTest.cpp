@@ -1,0 +1,41 @@
+// Viscous drag: f = -kd v.
+#include "core/forces/ViscousDrag.h"
+
+#include <gtest/gtest.h>
+
+#include "core/TestSystems.h"
+
+namespace tinkerbox {
+namespace {
+
+constexpr double kDrag = 0.7;
+
+ParticleSystem makeMoving() {
+    ParticleSystem ps;
+    ps.addParticle(Vec3(0.0, 1.0, 0.0), Vec3(1.0, -2.0, 0.5), 2.0);
+    ps.addParticle(Vec3(1.0, -2.0, 0.5), Vec3(0.0, -3.0, 1.0), 0.25);
+    ps.addForce(std::make_unique<ViscousDrag>(kDrag));
+    return ps;
+}
+
+TEST(ViscousDrag, ForceIsMinusCoefficientTimesVelocity) {
+    ParticleSystem ps = makeMoving();
+    VecX f;
+    ps.appliedForces(f);
+    // Independent of mass: drag acts on velocity relative to still air.
+    EXPECT_LT((block3(f, 0) - Vec3(-0.7, 1.4, -0.35)).norm(), 1e-15);
+    EXPECT_LT((block3(f, 1) - Vec3(0.0, 2.1, -0.7)).norm(), 1e-15);
+}
+
+TEST(ViscousDrag, VelocityJacobianMatchesFiniteDifferences) {
+    ParticleSystem ps = makeMoving();
+    const test::DenseJacobians exact = test::analyticJacobians(ps, JacobianForm::Exact);
+    const test::DenseJacobians fd = test::finiteDifferenceJacobians(ps);
+    EXPECT_LT(test::relativeMaxDifference(exact.dFdv, fd.dFdv), 1e-9);
+    EXPECT_LT((exact.dFdv + kDrag * Eigen::MatrixXd::Identity(6, 6)).cwiseAbs().maxCoeff(), 1e-15);
+    EXPECT_TRUE(exact.dFdx.isZero(0.0));
+    EXPECT_LT(fd.dFdx.cwiseAbs().maxCoeff(), 1e-9);
+}
+
+}  // namespace
+}  // namespace tinkerbox
