@@ -22,7 +22,7 @@ std::unique_ptr<Simulation> cloth(int n, const std::string& integrator) {
     return buildSimulation(s);
 }
 
-std::size_t hashState(const ParticleSystem& system) {
+std::size_t hashState(const World& system) {
     std::size_t h = 0;
     for (Index i = 0; i < system.positions().size(); ++i) {
         std::uint64_t bits;
@@ -37,10 +37,10 @@ void BM_SpringForces(benchmark::State& state) {
     auto sim = cloth(static_cast<int>(state.range(0)), "rk4");
     VecX f;
     for (auto _ : state) {
-        sim->system().appliedForces(f);
+        sim->world().appliedForces(f);
         benchmark::DoNotOptimize(f.data());
     }
-    state.counters["springs"] = static_cast<double>(sim->system().springs().size());
+    state.counters["springs"] = static_cast<double>(sim->world().springs().size());
 }
 BENCHMARK(BM_SpringForces)->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
@@ -49,7 +49,7 @@ void BM_ForceJacobians(benchmark::State& state) {
     BlockSparseMatrix J;
     VecX dFdxV;
     for (auto _ : state) {
-        sim->system().combinedJacobian(-1.0, -0.1, J, dFdxV);
+        sim->world().combinedJacobian(-1.0, -0.1, J, dFdxV);
         benchmark::DoNotOptimize(&J.value(0));
     }
 }
@@ -58,8 +58,8 @@ BENCHMARK(BM_ForceJacobians)->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 void BM_BlockMultiply(benchmark::State& state) {
     auto sim = cloth(static_cast<int>(state.range(0)), "implicit-euler");
     BlockSparseMatrix dFdx, dFdv;
-    sim->system().forceJacobians(JacobianForm::Definite, dFdx, dFdv);
-    const VecX x = VecX::Random(sim->system().velocityDimension());
+    sim->world().forceJacobians(JacobianForm::Definite, dFdx, dFdv);
+    const VecX x = VecX::Random(sim->world().velocityDimension());
     VecX y;
     for (auto _ : state) {
         dFdx.multiply(x, y);
@@ -80,7 +80,7 @@ void BM_ClothStep(benchmark::State& state, const std::string& integrator) {
         ++steps;
     }
     state.counters["cg_iterations"] = static_cast<double>(cg) / static_cast<double>(steps);
-    state.counters["state_hash"] = static_cast<double>(hashState(sim->system()) % 1000000);
+    state.counters["state_hash"] = static_cast<double>(hashState(sim->world()) % 1000000);
 }
 BENCHMARK_CAPTURE(BM_ClothStep, implicit, std::string("implicit-euler"))->Arg(64)->Arg(128)->Unit(benchmark::kMillisecond);
 
@@ -88,18 +88,14 @@ void BM_SgsSolve(benchmark::State& state) {
     auto sim = cloth(static_cast<int>(state.range(0)), "implicit-euler");
     for (int i = 0; i < 10; ++i) sim->step();  // a moving cloth
     const double h = 1.0 / 60.0;
-    const Index n = sim->system().particleCount();
-    VecX mass(n);
-    std::vector<char> fixed(n);
-    for (Index i = 0; i < n; ++i) {
-        mass[i] = sim->system().mass(i);
-        fixed[i] = sim->system().isNailed(i);
-    }
+    std::vector<Mat3> mass;
+    std::vector<char> fixed;
+    sim->world().massBlocks(mass, fixed);
     VecX f, dFdxV;
-    sim->system().appliedForces(f);
+    sim->world().appliedForces(f);
     const VecX rhs = h * f;
     BlockSparseMatrix jacobian, J;
-    sim->system().combinedJacobian(-h * h, -h, jacobian, dFdxV);
+    sim->world().combinedJacobian(-h * h, -h, jacobian, dFdxV);
     SgsConjugateGradient solver;
     long iterations = 0, solves = 0;
     for (auto _ : state) {

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "app/SceneView.h"
+#include "core/bodies/ShapeGeometry.h"
 #include "core/dynamics/Connectivity.h"
 #include "render/Renderer.h"
 #include "scene/BenchmarkScenes.h"
@@ -676,7 +677,7 @@ void App::autosave(double now) {
 bool App::writeStatus() const {
     if (options_.statusFile.empty()) return true;
     const Simulation& sim = editor_.simulation();
-    const ParticleSystem& system = sim.system();
+    const World& system = sim.world();
     Index nailed = 0;
     for (Index i = 0; i < system.particleCount(); ++i) nailed += system.isNailed(i) ? 1 : 0;
     const auto oneLine = [](std::string text) {
@@ -718,7 +719,7 @@ void App::frameView() {
     // What the model can reach: its particles, its wires, the planes' anchors, and, around
     // each nail, as far as the farthest particle joined to it (things swing about nails).
     const Simulation& sim = editor_.simulation();
-    const ParticleSystem& system = sim.system();
+    const World& system = sim.world();
     Vec3 low = Vec3::Constant(INFINITY), high = Vec3::Constant(-INFINITY);
     const auto include = [&](const Vec3& p) {
         low = low.cwiseMin(p);
@@ -730,18 +731,26 @@ void App::frameView() {
         include(center - extent);
         include(center + extent);
     };
-    struct Anchor {
+    struct Pivot {  // a point something swings about, and the node (componentLabels) it holds
         Vec3 point;
-        Index particle;
+        Index node;
     };
-    std::vector<Anchor> anchors;
+    std::vector<Pivot> pivots;
+    const auto node = [&](const Anchor& a) { return a.isParticle() ? a.index() : system.particleCount() + a.index(); };
     for (Index i = 0; i < system.particleCount(); ++i) {
         include(system.position(i));
-        if (system.isNailed(i)) anchors.push_back({system.position(i), i});
+        if (system.isNailed(i)) pivots.push_back({system.position(i), i});
+    }
+    const RigidBodies& bodies = system.rigidBodies();
+    for (Index k = 0; k < bodies.count(); ++k) {
+        const double radius = boundingRadius(bodies.spec(k).shape, bodies.centerOfMassInShapeFrame(k));
+        include(bodies.position(k) - Vec3::Constant(radius));
+        include(bodies.position(k) + Vec3::Constant(radius));
+        if (bodies.isFixed(k)) pivots.push_back({bodies.position(k), system.particleCount() + k});
     }
     for (const auto& c : system.constraints()) {
         const ConstraintSpec spec = c->spec();
-        if (const auto* nail = std::get_if<NailSpec>(&spec)) anchors.push_back({nail->point, nail->particle});
+        if (const auto* nail = std::get_if<NailSpec>(&spec)) pivots.push_back({nail->point, node(nail->anchor)});
         if (const auto* wire = std::get_if<WireSpec>(&spec)) includeCircle(wire->center, wire->radius, wire->normal);
     }
     // An empty scene counts as flat: what is clicked into it goes on the z = 0 plane.
@@ -749,18 +758,22 @@ void App::frameView() {
     const bool flat = empty || ((high - low).z() <= 1e-9 && std::abs(low.z()) < 1e-9);
     if (flat) {  // in 2D; a 3D view can be turned to follow the motion instead
         const std::vector<Index> component = componentLabels(system);
-        for (const Anchor& anchor : anchors) {
+        for (const Pivot& pivot : pivots) {
             double reach = 0.0;
             for (Index i = 0; i < system.particleCount(); ++i)
-                if (component[i] == component[anchor.particle])
-                    reach = std::max(reach, (system.position(i) - anchor.point).norm());
-            include(anchor.point - Vec3(reach, reach, 0.0));
-            include(anchor.point + Vec3(reach, reach, 0.0));
+                if (component[i] == component[pivot.node])
+                    reach = std::max(reach, (system.position(i) - pivot.point).norm());
+            for (Index k = 0; k < bodies.count(); ++k)
+                if (component[system.particleCount() + k] == component[pivot.node])
+                    reach = std::max(reach, (bodies.position(k) - pivot.point).norm() +
+                                                boundingRadius(bodies.spec(k).shape, bodies.centerOfMassInShapeFrame(k)));
+            include(pivot.point - Vec3(reach, reach, 0.0));
+            include(pivot.point + Vec3(reach, reach, 0.0));
         }
     }
     for (const Plane& p : system.planes()) include(p.point);
-    for (Index i = 0; i < sim.beads().beadCount(); ++i) {
-        const ParametricBead b = sim.beads().bead(i);
+    for (Index i = 0; i < system.beadCount(); ++i) {
+        const ParametricBead b = system.beads().bead(i);
         includeCircle(b.center, b.radius, b.normal);
     }
     for (const Wire& w : editor_.scene().wires) includeCircle(w.center, w.radius, w.normal);

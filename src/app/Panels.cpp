@@ -18,6 +18,14 @@ namespace tinkerbox {
 
 namespace {
 
+// "particle 3", or "body 2 (0.5, 0, 0)": an end of a spring or a rod, for the inspector.
+std::string describe(const Anchor& a) {
+    if (a.isParticle()) return "particle " + std::to_string(a.index());
+    char point[64];
+    std::snprintf(point, sizeof point, " (%.3g, %.3g, %.3g)", a.point.x(), a.point.y(), a.point.z());
+    return "body " + std::to_string(a.index()) + point;
+}
+
 constexpr float kSideWidth = 310.0f;  // App.cpp frames the model between the side panels
 
 std::filesystem::path assetScenes() { return std::filesystem::path(TINKERBOX_ASSET_DIR) / "scenes"; }
@@ -250,7 +258,7 @@ void App::drawInspector() {
     }
     if (sel.particles.size() == 1) {
         const Index i = *sel.particles.begin();
-        const ParticleSystem& s = editor_.simulation().system();
+        const World& s = editor_.simulation().world();
         ImGui::Text("Particle %ld", static_cast<long>(i));
         const Vec3 x = s.position(i), v = s.velocity(i);
         ImGui::Text("position %.3f %.3f %.3f", x.x(), x.y(), x.z());
@@ -265,7 +273,7 @@ void App::drawInspector() {
     if (sel.springs.size() == 1) {
         const Index k = *sel.springs.begin();
         DampedSpring spring = scene.springs[k];
-        ImGui::Text("Spring %ld (%ld - %ld)", static_cast<long>(k), static_cast<long>(spring.a), static_cast<long>(spring.b));
+        ImGui::Text("Spring %ld (%s - %s)", static_cast<long>(k), describe(spring.a).c_str(), describe(spring.b).c_str());
         bool done = false;
         inputDouble("stiffness (N/m)", spring.stiffness, 10.0, "%.2f");
         done |= ImGui::IsItemDeactivatedAfterEdit();
@@ -279,7 +287,7 @@ void App::drawInspector() {
         const Index k = *sel.constraints.begin();
         if (const auto* rod = std::get_if<RodSpec>(&scene.constraints[k])) {
             double length = rod->length;
-            ImGui::Text("Rod %ld (%ld - %ld)", static_cast<long>(k), static_cast<long>(rod->a), static_cast<long>(rod->b));
+            ImGui::Text("Rod %ld (%s - %s)", static_cast<long>(k), describe(rod->a).c_str(), describe(rod->b).c_str());
             inputDouble("length (m)", length, 0.05, "%.4f");
             if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setRodLength(k, length);
         }
@@ -299,7 +307,7 @@ void App::drawStats() {
     ImGui::SetNextWindowSize(ImVec2(kSideWidth, 360.0f), ImGuiCond_FirstUseEver);
     ImGui::Begin("Stats");
     Simulation& sim = editor_.simulation();
-    const ParticleSystem& s = sim.system();
+    const World& s = sim.world();
     ImGui::Text("t = %.3f s   %s", sim.time(), editor_.playing() ? "running" : "paused");
     ImGui::Text("%ld particles, %ld springs", static_cast<long>(s.particleCount()), static_cast<long>(s.springs().size()));
     // A frame still in progress that has already taken longer than the average shows its time so far.

@@ -37,7 +37,7 @@ Color strainColor(double strain) {
 void buildRenderFrame(const Editor& editor, RenderFrame& frame) {
     frame.clear();
     const Simulation& simulation = editor.simulation();
-    const ParticleSystem& s = simulation.system();
+    const World& s = simulation.world();
     const Selection& selection = editor.selection();
 
     // The 3D grid lies on the lowest upward-facing plane, else just under the model.
@@ -56,15 +56,15 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame) {
         frame.circles.push_back({w.center, w.normal, w.radius, selection.wires.count(static_cast<Index>(k)) ? 3.5f : 2.0f,
                                  selection.wires.count(static_cast<Index>(k)) ? kSelected : kWire});
     }
-    for (Index i = 0; i < simulation.beads().beadCount(); ++i) {
-        const ParametricBead b = simulation.beads().bead(i);
+    for (Index i = 0; i < s.beadCount(); ++i) {
+        const ParametricBead b = s.beads().bead(i);
         frame.circles.push_back({b.center, b.normal, b.radius, 2.0f, kWire});
     }
 
     const auto& springs = s.springs().springs();
     for (std::size_t k = 0; k < springs.size(); ++k) {
         const DampedSpring& spring = springs[k];
-        const Vec3 a = s.position(spring.a), b = s.position(spring.b);
+        const Vec3 a = s.anchorPosition(spring.a), b = s.anchorPosition(spring.b);
         const double strain = spring.restLength > 0.0 ? (a - b).norm() / spring.restLength - 1.0 : 0.0;
         const bool selected = selection.springs.count(static_cast<Index>(k)) > 0;
         frame.segments.push_back({a, b, selected ? 3.5f : 1.5f, selected ? kSelected : strainColor(strain)});
@@ -72,26 +72,33 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame) {
     const auto& constraints = s.constraints();
     for (std::size_t k = 0; k < constraints.size(); ++k) {
         const bool selected = selection.constraints.count(static_cast<Index>(k)) > 0;
+        const ConstraintSpec spec = constraints[k]->spec();
+        // Every constraint joining anchors is drawn between them: a rod as a rod, the
+        // others (pins, ball joints, hinges) thin.
+        std::optional<Vec3> previous;
+        const bool rod = std::holds_alternative<RodSpec>(spec);
+        forEachAnchor(spec, [&](const Anchor& a) {
+            const Vec3 x = s.anchorPosition(a);
+            if (previous)
+                frame.segments.push_back({*previous, x, rod ? (selected ? 5.0f : 3.5f) : 2.0f,
+                                          selected ? kSelected : rod ? kRod : kNailed});
+            previous = x;
+        });
         std::visit(
             [&](const auto& c) {
                 using S = std::decay_t<decltype(c)>;
-                if constexpr (std::is_same_v<S, RodSpec>) {
-                    frame.segments.push_back(
-                        {s.position(c.a), s.position(c.b), selected ? 5.0f : 3.5f, selected ? kSelected : kRod});
-                } else if constexpr (std::is_same_v<S, WireSpec>) {
+                if constexpr (std::is_same_v<S, WireSpec>) {
                     frame.circles.push_back({c.center, c.normal, c.radius, 2.0f, selected ? kSelected : kWire});
                 } else if constexpr (std::is_same_v<S, SliderSpec>) {
                     const double reach = 1000.0;
                     frame.segments.push_back({c.point - reach * c.direction, c.point + reach * c.direction, 1.5f,
                                               selected ? kSelected : kSlider, true});
                 } else if constexpr (std::is_same_v<S, NailSpec>) {
-                    frame.segments.push_back({c.point, s.position(c.particle), 2.0f, kNailed});
+                    frame.segments.push_back({c.point, s.anchorPosition(c.anchor), 2.0f, kNailed});
                     frame.discs.push_back({c.point, 3.0f, kNailed, kOutline, 1.0f});
-                } else if constexpr (std::is_same_v<S, PinSpec>) {
-                    frame.segments.push_back({s.position(c.a), s.position(c.b), 2.0f, kNailed});
                 }
             },
-            constraints[k]->spec());
+            spec);
     }
 
     // Gestures, under the particles.
@@ -119,7 +126,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame) {
     std::vector<char> held(s.particleCount(), 0);
     for (const auto& c : constraints) {
         const ConstraintSpec spec = c->spec();
-        if (const auto* nail = std::get_if<NailSpec>(&spec)) held[nail->particle] = 1;
+        if (const auto* nail = std::get_if<NailSpec>(&spec); nail && nail->anchor.isParticle()) held[nail->anchor.index()] = 1;
     }
     const std::optional<Index> hovered = editor.hovered();
     for (Index i = 0; i < s.particleCount(); ++i) {
@@ -138,8 +145,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame) {
         }
         frame.discs.push_back(disc);
     }
-    for (Index i = 0; i < simulation.beads().beadCount(); ++i)
-        frame.discs.push_back({simulation.beads().position(i), 5.0f, kBead, kOutline, 1.0f});
+    for (Index i = 0; i < s.beadCount(); ++i) frame.discs.push_back({s.beads().position(i), 5.0f, kBead, kOutline, 1.0f});
 }
 
 }  // namespace tinkerbox

@@ -46,7 +46,7 @@ Measurement measure(const Scene& scene, double wallCap) {
     Measurement m;
     const auto simulation = buildSimulation(scene);
     simulation->step();  // warm-up: the Jacobian pattern and the first allocations are built once
-    simulation->system().constraintSolver().resetStats();
+    simulation->world().constraintSolver().resetStats();
     const double timedFrom = simulation->time();
     long cgIterations = 0;
     double seconds = 0.0;
@@ -64,7 +64,7 @@ Measurement measure(const Scene& scene, double wallCap) {
     }
     m.msPerStep = m.steps ? 1e3 * seconds / m.steps : 0.0;
     m.cgIterations = m.steps ? static_cast<double>(cgIterations) / m.steps : 0.0;
-    m.constraints = simulation->system().constraintSolver().stats();
+    m.constraints = simulation->world().constraintSolver().stats();
     return m;
 }
 

@@ -13,7 +13,7 @@ bool runsBounded(const Scene& scene, const std::string& integrator, int substeps
     trial.settings.substeps = substeps;
     trial.settings.integratorSubsteps.clear();
     const auto simulation = buildSimulation(trial);
-    const ParticleSystem& system = simulation->system();
+    const World& system = simulation->world();
     const double e0 = system.totalEnergy();
     double kineticMax = system.kineticEnergy();
     double potentialMin = system.potentialEnergy(), potentialMax = potentialMin;

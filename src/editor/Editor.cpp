@@ -13,22 +13,6 @@ namespace {
 
 constexpr double kGrabFrequency = 20.0;  // rad/s: the mouse spring's stiffness is m omega^2
 
-// Every particle index inside a constraint description, for remapping and for deletion.
-template <class F>
-void forEachParticle(ConstraintSpec& spec, F&& f) {
-    std::visit(
-        [&](auto& s) {
-            using S = std::decay_t<decltype(s)>;
-            if constexpr (std::is_same_v<S, RodSpec> || std::is_same_v<S, PinSpec>) {
-                f(s.a);
-                f(s.b);
-            } else {
-                f(s.particle);
-            }
-        },
-        spec);
-}
-
 }  // namespace
 
 Editor::Editor(Scene scene) { open(std::move(scene)); }
@@ -187,7 +171,7 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
     // Right-drag grabs whatever the tool; so does the grab tool. Paused, a grab moves.
     if (button == PointerButton::Right || tool_ == Tool::Grab) {
         if (!particle) return;
-        if (playing_) beginGrab(*particle, simulation_->system().position(*particle));
+        if (playing_) beginGrab(*particle, simulation_->world().position(*particle));
         else beginMove(*particle);
         return;
     }
@@ -201,8 +185,8 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
         case Tool::Spring:
         case Tool::Rod:
             if (!particle) return;
-            gesture_ = {Gesture::Kind::Connect, tool_, *particle, simulation_->system().position(*particle),
-                        simulation_->system().position(*particle)};
+            gesture_ = {Gesture::Kind::Connect, tool_, *particle, simulation_->world().position(*particle),
+                        simulation_->world().position(*particle)};
             gesturePlanePoint_ = gesture_.start;
             return;
         case Tool::Wire:
@@ -275,7 +259,8 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
                 history_.recordBefore(*beforeMove_);
                 scene_ = currentScene();
                 for (ConstraintSpec& spec : scene_.constraints)
-                    if (auto* nail = std::get_if<NailSpec>(&spec)) nail->point = scene_.particles[nail->particle].position;
+                    if (auto* nail = std::get_if<NailSpec>(&spec); nail && nail->anchor.isParticle())
+                        nail->point = scene_.particles[nail->anchor.index()].position;
                 rebuild();
                 changed();
             }
@@ -285,7 +270,7 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
 }
 
 void Editor::connect(Index from, const Ray& ray, const PickTolerance& tolerance) {
-    const ParticleSystem& system = simulation_->system();
+    const World& system = simulation_->world();
     const Vec3 start = system.position(from);
     std::optional<Index> to = pickParticle(*simulation_, ray, tolerance);
     std::optional<Vec3> end;
@@ -318,7 +303,7 @@ void Editor::threadBead(Index particle) {
         return;
     }
     // The wire whose circle passes nearest the particle.
-    const Vec3 x = simulation_->system().position(particle);
+    const Vec3 x = simulation_->world().position(particle);
     std::size_t nearest = 0;
     double best = INFINITY;
     for (std::size_t k = 0; k < scene_.wires.size(); ++k) {
@@ -353,7 +338,7 @@ void Editor::threadBead(Index particle) {
 
 double Editor::componentMass(Index particle) const {
     // The mass of everything joined to the particle by springs or constraints.
-    const ParticleSystem& s = simulation_->system();
+    const World& s = simulation_->world();
     const std::vector<Index> labels = componentLabels(s);
     double mass = 0.0;
     for (Index i = 0; i < s.particleCount(); ++i)
@@ -362,9 +347,9 @@ double Editor::componentMass(Index particle) const {
 }
 
 NailConstraint* Editor::nailConstraintOn(Index particle) {
-    for (const auto& c : simulation_->system().constraints())
+    for (const auto& c : simulation_->world().constraints())
         if (auto* nail = dynamic_cast<NailConstraint*>(c.get()))
-            if (std::get<NailSpec>(nail->spec()).particle == particle) return nail;
+            if (std::get<NailSpec>(nail->spec()).anchor == Anchor(particle)) return nail;
     return nullptr;
 }
 
@@ -372,7 +357,7 @@ void Editor::beginGrab(Index particle, const Vec3& at) {
     gesture_ = {Gesture::Kind::Grab, tool_, particle, at, at};
     gesturePlanePoint_ = at;
     grabTargetBefore_ = at;
-    ParticleSystem& system = simulation_->system();
+    World& system = simulation_->world();
     if (system.isNailed(particle) || nailConstraintOn(particle)) return;  // moved kinematically in updateGrab
     // A spring of frequency 20 rad/s for the whole piece the particle belongs to, damped
     // critically for the particle itself, its pull capped at 3 g for the piece.
@@ -390,7 +375,7 @@ void Editor::updateGrab(double dt) {
     const Vec3 velocity = (target - grabTargetBefore_) / dt;
     grabTargetBefore_ = target;
     simulation_->drivenByInput();
-    ParticleSystem& system = simulation_->system();
+    World& system = simulation_->world();
     if (grabSpring_) {
         grabSpring_->setTarget(target, velocity);
     } else if (system.isNailed(gesture_.particle)) {
@@ -402,7 +387,7 @@ void Editor::updateGrab(double dt) {
 
 void Editor::endGrab() {
     if (gesture_.kind != Gesture::Kind::Grab) return;
-    ParticleSystem& system = simulation_->system();
+    World& system = simulation_->world();
     if (grabSpring_) system.removeForce(grabSpring_);
     else if (system.isNailed(gesture_.particle)) system.setVelocity(gesture_.particle, Vec3::Zero());
     grabSpring_ = nullptr;
@@ -410,7 +395,7 @@ void Editor::endGrab() {
 }
 
 void Editor::beginMove(Index particle) {
-    const Vec3 at = simulation_->system().position(particle);
+    const Vec3 at = simulation_->world().position(particle);
     gesture_ = {Gesture::Kind::Move, tool_, particle, at, at};
     gesturePlanePoint_ = at;
     moveAnchor_ = at;
@@ -425,7 +410,7 @@ void Editor::moveTo(const Vec3& point) {
     std::vector<Index> moving{gesture_.particle};
     if (gesture_.tool == Tool::Select && selection_.particles.count(gesture_.particle))
         moving.assign(selection_.particles.begin(), selection_.particles.end());
-    ParticleSystem& system = simulation_->system();
+    World& system = simulation_->world();
     for (Index i : moving) {
         system.setPosition(i, beforeMove_->particles[i].position + delta);
         system.setVelocity(i, Vec3::Zero());
@@ -454,23 +439,26 @@ void Editor::deleteSelection() {
                 particles.push_back(scene.particles[i]);
             }
         scene.particles = std::move(particles);
+        // An anchor on a deleted particle goes with it; the others are renumbered.
+        const auto renumberAnchor = [&](Anchor& a) {
+            if (!a.isParticle()) return true;
+            if (renumber[a.index()] < 0) return false;
+            a = renumber[a.index()];
+            return true;
+        };
         std::vector<DampedSpring> springs;
         for (std::size_t k = 0; k < scene.springs.size(); ++k) {
             DampedSpring s = scene.springs[k];
-            if (doomed.springs.count(static_cast<Index>(k)) || renumber[s.a] < 0 || renumber[s.b] < 0) continue;
-            s.a = renumber[s.a];
-            s.b = renumber[s.b];
-            springs.push_back(s);
+            bool keep = !doomed.springs.count(static_cast<Index>(k));
+            for (Anchor* end : {&s.a, &s.b}) keep = keep && renumberAnchor(*end);
+            if (keep) springs.push_back(s);
         }
         scene.springs = std::move(springs);
         std::vector<ConstraintSpec> constraints;
         for (std::size_t k = 0; k < scene.constraints.size(); ++k) {
             ConstraintSpec spec = scene.constraints[k];
             bool keep = !doomed.constraints.count(static_cast<Index>(k));
-            forEachParticle(spec, [&](Index& p) {
-                keep = keep && renumber[p] >= 0;
-                if (keep) p = renumber[p];
-            });
+            forEachAnchor(spec, [&](Anchor& a) { keep = keep && renumberAnchor(a); });
             if (keep) constraints.push_back(spec);
         }
         scene.constraints = std::move(constraints);

@@ -54,7 +54,7 @@ struct Best {
 }  // namespace
 
 std::optional<Index> pickParticle(const Simulation& simulation, const Ray& ray, const PickTolerance& tolerance) {
-    const ParticleSystem& s = simulation.system();
+    const World& s = simulation.world();
     Best best;
     for (Index i = 0; i < s.particleCount(); ++i) {
         double t;
@@ -65,26 +65,26 @@ std::optional<Index> pickParticle(const Simulation& simulation, const Ray& ray, 
 }
 
 std::optional<Index> pickSpring(const Simulation& simulation, const Ray& ray, const PickTolerance& tolerance) {
-    const ParticleSystem& s = simulation.system();
+    const World& s = simulation.world();
     Best best;
     for (Index k = 0; k < s.springs().size(); ++k) {
         const DampedSpring& spring = s.springs()[k];
         double t;
-        const double d = segmentDistanceToRay(ray, s.position(spring.a), s.position(spring.b), &t);
+        const double d = segmentDistanceToRay(ray, s.anchorPosition(spring.a), s.anchorPosition(spring.b), &t);
         best.offer(k, d, t, tolerance);
     }
     return best.index;
 }
 
 std::optional<Index> pickRod(const Simulation& simulation, const Ray& ray, const PickTolerance& tolerance) {
-    const ParticleSystem& s = simulation.system();
+    const World& s = simulation.world();
     Best best;
     for (Index k = 0; k < static_cast<Index>(s.constraints().size()); ++k) {
         const ConstraintSpec spec = s.constraints()[k]->spec();
         const RodSpec* rod = std::get_if<RodSpec>(&spec);
         if (!rod) continue;
         double t;
-        const double d = segmentDistanceToRay(ray, s.position(rod->a), s.position(rod->b), &t);
+        const double d = segmentDistanceToRay(ray, s.anchorPosition(rod->a), s.anchorPosition(rod->b), &t);
         best.offer(k, d, t, tolerance);
     }
     return best.index;

@@ -193,8 +193,8 @@ Scene ropeBridge() {
     for (int i = 1; i < segments; ++i) addSpring(s, cable[i], deck[i], 300.0, 1.0);
     // Rods do not stretch: keep the part of the push they allow (J v = 0, Witkin, Constrained Dynamics, SIGGRAPH 2001 notes).
     const auto model = buildSimulation(s);
-    model->system().constrainVelocities();
-    for (Index i = 0; i < model->system().particleCount(); ++i) s.particles[i].velocity = model->system().velocity(i);
+    model->world().constrainVelocities();
+    for (Index i = 0; i < model->world().particleCount(); ++i) s.particles[i].velocity = model->world().velocity(i);
     return s;
 }
 

@@ -6,8 +6,9 @@
 
 #include "core/constraints/ConstraintSpec.h"
 #include "core/forces/DampedSpring.h"
-#include "core/bodies/ParametricBeadSystem.h"
-#include "core/dynamics/ParticleSystem.h"
+#include "core/bodies/ParametricBeads.h"
+#include "core/bodies/RigidBodySpec.h"
+#include "core/dynamics/World.h"
 #include "core/collision/Plane.h"
 #include "core/dynamics/Simulation.h"
 
@@ -28,6 +29,7 @@ struct Scene {
     std::string description;
     SimulationSettings settings;
     std::vector<ParticleInit> particles;
+    std::vector<RigidBodySpec> bodies;
     std::vector<DampedSpring> springs;  // rest lengths are always resolved (files may omit them)
     std::vector<Plane> planes;          // unit normals
     std::vector<ConstraintSpec> constraints;

@@ -13,7 +13,7 @@ namespace tinkerbox {
 // scene made in code may throw std::invalid_argument (a zero direction, a bad index).
 std::unique_ptr<Simulation> buildSimulation(const Scene& scene);
 
-// The scene as the simulation stands now: particle and bead states, nails, springs,
+// The scene as the simulation stands now: particle, body and bead states, nails, springs,
 // planes, constraints and settings are taken from the simulation; name, description and
 // wires from base.
 Scene captureScene(const Simulation& simulation, const Scene& base);

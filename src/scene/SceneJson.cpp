@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/bodies/ConvexHull.h"
+#include "core/bodies/MassProperties.h"
 #include "core/integrators/Integrator.h"
 #include "scene/JsonLocations.h"
 
@@ -86,6 +88,7 @@ public:
     }
 
     bool has(std::string_view key) const { return value_.contains(key); }
+    bool isObject() const { return value_.is_object(); }
     Node operator[](std::string_view key) const {
         if (!value_.contains(key)) throw ValidationError{childPath(key), "missing"};
         return Node(value_.at(std::string(key)), childPath(key));
@@ -189,6 +192,30 @@ Index particleIndex(const Node& node, Index particleCount) {
     return static_cast<Index>(i);
 }
 
+// A spring's, rod's or constraint's end: a particle index, or {"body": i, "point": [x, y, z]}
+// (the point in the body's frame; the body's origin when omitted).
+Anchor readAnchor(const Node& node, const Scene& scene) {
+    if (!node.isObject()) return particleIndex(node, static_cast<Index>(scene.particles.size()));
+    node.expectObject({"body", "point"});
+    const Node b = node["body"];
+    const long long i = b.integer();
+    const auto count = static_cast<long long>(scene.bodies.size());
+    if (i < 0 || i >= count)
+        b.fail("body " + std::to_string(i) + " out of range (" + std::to_string(count) + " bodies)");
+    return Anchor::onBody(static_cast<Index>(i), node.has("point") ? node["point"].vec3() : Vec3::Zero());
+}
+
+// Where an anchor is in the scene as written.
+Vec3 anchorPosition(const Scene& scene, const Anchor& a) {
+    if (a.isParticle()) return scene.particles[a.index()].position;
+    const RigidBodySpec& body = scene.bodies[a.index()];
+    return body.position + body.orientation * a.point;
+}
+
+std::string describeAnchor(const Anchor& a) {
+    return (a.isParticle() ? "particle " : "body ") + std::to_string(a.index());
+}
+
 int substepCount(const Node& n) {
     const long long k = n.integer();
     constexpr int kMax = SimulationSettings::kMaxSubsteps;
@@ -213,7 +240,8 @@ void readConstraintSettings(const Node& c, ConstraintSettings& out) {
 
 void readSettings(const Node& s, SimulationSettings& out) {
     s.expectObject({"gravity", "drag", "integrator", "dt", "substeps", "integrator_substeps", "implicit", "adaptive",
-                    "constraints"});
+                    "constraints", "planar"});
+    if (s.has("planar")) out.planar = s["planar"].boolean();
     if (s.has("gravity")) out.gravity = s["gravity"].vec3();
     if (s.has("drag")) out.drag = s["drag"].numberAtLeast(0.0);
     if (s.has("integrator")) {
@@ -257,17 +285,75 @@ ParticleInit readParticle(const Node& p) {
     return out;
 }
 
-DampedSpring readSpring(const Node& s, const std::vector<ParticleInit>& particles) {
+DampedSpring readSpring(const Node& s, const Scene& scene) {
     s.expectObject({"a", "b", "stiffness", "damping", "rest_length"});
-    const auto count = static_cast<Index>(particles.size());
     DampedSpring out;
-    out.a = particleIndex(s["a"], count);
-    out.b = particleIndex(s["b"], count);
-    if (out.a == out.b) s.fail("spring joins particle " + std::to_string(out.a) + " to itself");
+    out.a = readAnchor(s["a"], scene);
+    out.b = readAnchor(s["b"], scene);
+    if (out.a.body == out.b.body) s.fail("spring joins " + describeAnchor(out.a) + " to itself");
     out.stiffness = s["stiffness"].numberAtLeast(0.0);
     if (s.has("damping")) out.damping = s["damping"].numberAtLeast(0.0);
     out.restLength = s.has("rest_length") ? s["rest_length"].numberAtLeast(0.0)
-                                          : (particles[out.a].position - particles[out.b].position).norm();
+                                          : (anchorPosition(scene, out.a) - anchorPosition(scene, out.b)).norm();
+    return out;
+}
+
+// A unit quaternion [w, x, y, z]; within 1e-6 of unit length, it is normalized.
+Quat readOrientation(const Node& n) {
+    if (n.arraySize() != 4) n.fail("expected a unit quaternion [w, x, y, z]");
+    Eigen::Vector4d q;
+    for (std::size_t i = 0; i < 4; ++i) q[static_cast<Index>(i)] = n.element(i).finiteNumber();
+    if (std::abs(q.norm() - 1.0) > 1e-6)
+        n.fail("must be a unit quaternion [w, x, y, z] (its length is " + formatNumber(q.norm()) + ")");
+    return Quat(q[0], q[1], q[2], q[3]).normalized();
+}
+
+Shape readShape(const Node& s) {
+    s.expectObject({"box", "sphere", "convex"});
+    if (s.has("box")) {
+        const Node box = s["box"];
+        box.expectObject({"size"});
+        const Node size = box["size"];
+        BoxShape out{size.vec3()};
+        for (Index d = 0; d < 3; ++d)
+            if (!(out.size[d] >= kMinScenePositive)) size.fail("edge lengths must be positive (got " + formatNumber(out.size[d]) + ")");
+        return out;
+    }
+    if (s.has("sphere")) {
+        const Node sphere = s["sphere"];
+        sphere.expectObject({"radius"});
+        return SphereShape{sphere["radius"].positive()};
+    }
+    if (!s.has("convex")) s.fail("expected one of: box, sphere, convex");
+    const Node convex = s["convex"];
+    convex.expectObject({"points"});
+    const Node points = convex["points"];
+    ConvexShape out;
+    for (std::size_t i = 0, n = points.arraySize(); i < n; ++i) out.points.push_back(points.element(i).vec3());
+    std::string why;
+    if (!convexHull(out.points, &why)) points.fail(why);
+    return out;
+}
+
+RigidBodySpec readBody(const Node& b) {
+    b.expectObject({"shape", "mass", "density", "position", "orientation", "velocity", "angular_velocity", "fixed"});
+    RigidBodySpec out;
+    out.shape = readShape(b["shape"]);
+    if (b.has("mass") && b.has("density")) b["density"].fail("give mass or density, not both");
+    if (b.has("density")) {
+        out.density = b["density"].positive();
+        out.mass = 0.0;
+        const double mass = out.density * massProperties(out.shape).volume;
+        if (!(mass >= kMinScenePositive && mass <= kMaxSceneMagnitude))
+            b["density"].fail("gives a mass of " + formatNumber(mass) + ", out of range");
+    } else if (b.has("mass")) {
+        out.mass = b["mass"].positive();
+    }
+    if (b.has("position")) out.position = b["position"].vec3();
+    if (b.has("orientation")) out.orientation = readOrientation(b["orientation"]);
+    if (b.has("velocity")) out.velocity = b["velocity"].vec3();
+    if (b.has("angular_velocity")) out.angularVelocity = b["angular_velocity"].vec3();
+    if (b.has("fixed")) out.fixed = b["fixed"].boolean();
     return out;
 }
 
@@ -285,62 +371,84 @@ Plane readPlane(const Node& p) {
     return out;
 }
 
-ConstraintSpec readConstraint(const Node& c, const std::vector<ParticleInit>& particles) {
-    const auto count = static_cast<Index>(particles.size());
-    const auto position = [&](Index i) { return particles[i].position; };
+ConstraintSpec readConstraint(const Node& c, const Scene& scene) {
+    const auto position = [&](const Anchor& a) { return anchorPosition(scene, a); };
+    // "particle" names a particle; "anchor" a particle or a body point.
+    const auto end = [&](std::string_view key) {
+        return key == "particle" ? Anchor(particleIndex(c[key], static_cast<Index>(scene.particles.size())))
+                                 : readAnchor(c[key], scene);
+    };
+    const auto oneEnd = [&]() -> Anchor {
+        if (c.has("particle") && c.has("anchor")) c["anchor"].fail("give particle or anchor, not both");
+        return c.has("anchor") ? end("anchor") : end("particle");
+    };
     const std::string type = c["type"].string();
     if (type == "nail") {
-        c.expectObject({"type", "particle", "point"});
+        c.expectObject({"type", "particle", "anchor", "point"});
         NailSpec n;
-        n.particle = particleIndex(c["particle"], count);
-        n.point = c.has("point") ? c["point"].vec3() : position(n.particle);
+        n.anchor = oneEnd();
+        n.point = c.has("point") ? c["point"].vec3() : position(n.anchor);
         return n;
     }
     if (type == "rod") {
         c.expectObject({"type", "a", "b", "length"});
         RodSpec r;
-        r.a = particleIndex(c["a"], count);
-        r.b = particleIndex(c["b"], count);
-        if (r.a == r.b) c.fail("rod joins particle " + std::to_string(r.a) + " to itself");
+        r.a = end("a");
+        r.b = end("b");
+        if (r.a.body == r.b.body) c.fail("rod joins " + describeAnchor(r.a) + " to itself");
         if (c.has("length")) {
             r.length = c["length"].positive();
         } else {
             r.length = (position(r.a) - position(r.b)).norm();
             if (r.length < 1e-12)
-                c.fail("zero-length rod: particles " + std::to_string(r.a) + " and " + std::to_string(r.b) +
+                c.fail("zero-length rod: " + describeAnchor(r.a) + " and " + describeAnchor(r.b) +
                        " are at the same place (give a length)");
         }
         return r;
     }
     if (type == "wire") {
-        c.expectObject({"type", "particle", "center", "radius", "normal"});
+        c.expectObject({"type", "particle", "anchor", "center", "radius", "normal"});
         WireSpec w;
-        w.particle = particleIndex(c["particle"], count);
+        w.anchor = oneEnd();
         w.center = c["center"].vec3();
         w.normal = c.has("normal") ? c["normal"].direction() : Vec3::UnitZ();
-        const double distance = (position(w.particle) - w.center).norm();
+        const double distance = (position(w.anchor) - w.center).norm();
         w.radius = c.has("radius") ? c["radius"].positive() : distance;
         if (distance < 1e-9 * std::max(1.0, w.radius))
-            c.fail("the bead (particle " + std::to_string(w.particle) + ") is at its wire's centre");
+            c.fail("the bead (" + describeAnchor(w.anchor) + ") is at its wire's centre");
         return w;
     }
     if (type == "slider") {
-        c.expectObject({"type", "particle", "point", "direction"});
+        c.expectObject({"type", "particle", "anchor", "point", "direction"});
         SliderSpec s;
-        s.particle = particleIndex(c["particle"], count);
-        s.point = c.has("point") ? c["point"].vec3() : position(s.particle);
+        s.anchor = oneEnd();
+        s.point = c.has("point") ? c["point"].vec3() : position(s.anchor);
         s.direction = c["direction"].direction();
         return s;
     }
     if (type == "pin") {
         c.expectObject({"type", "a", "b"});
         PinSpec p;
-        p.a = particleIndex(c["a"], count);
-        p.b = particleIndex(c["b"], count);
-        if (p.a == p.b) c.fail("pin joins particle " + std::to_string(p.a) + " to itself");
+        p.a = end("a");
+        p.b = end("b");
+        if (p.a.body == p.b.body) c.fail("pin joins " + describeAnchor(p.a) + " to itself");
         return p;
     }
-    c["type"].fail("unknown constraint type '" + type + "' (choose one of: nail, rod, wire, slider, pin)");
+    if (type == "hinge") {
+        c.expectObject({"type", "a", "b", "axis_a", "axis_b"});
+        HingeSpec h;
+        h.a = end("a");
+        h.b = end("b");
+        if (!h.a.isRigid()) c["a"].fail("a hinge joins points of rigid bodies: expected {\"body\": i, \"point\": [x, y, z]}");
+        if (!h.b.isRigid()) c["b"].fail("a hinge joins points of rigid bodies: expected {\"body\": i, \"point\": [x, y, z]}");
+        if (h.a.body == h.b.body) c.fail("hinge joins " + describeAnchor(h.a) + " to itself");
+        h.axisA = c["axis_a"].direction();
+        // Body b's axis defaults to the same world line as body a's.
+        const Quat qa = scene.bodies[h.a.index()].orientation, qb = scene.bodies[h.b.index()].orientation;
+        h.axisB = c.has("axis_b") ? c["axis_b"].direction() : Vec3(qb.conjugate() * (qa * h.axisA));
+        return h;
+    }
+    c["type"].fail("unknown constraint type '" + type + "' (choose one of: nail, rod, wire, slider, pin, hinge)");
 }
 
 ParametricBead readParametricBead(const Node& b) {
@@ -356,14 +464,16 @@ ParametricBead readParametricBead(const Node& b) {
 }
 
 Scene readScene(const Node& root) {
-    root.expectObject({"format", "version", "name", "description", "settings", "particles", "springs", "planes",
-                       "constraints", "parametric_beads", "wires"});
+    root.expectObject({"format", "version", "name", "description", "settings", "particles", "bodies", "springs",
+                       "planes", "constraints", "parametric_beads", "wires"});
     if (!root.has("format")) root.fail("not a Tinkerbox scene: missing \"format\": \"tinkerbox-scene\"");
     if (const Node f = root["format"]; f.string() != kSceneFormat)
         f.fail("expected \"" + std::string(kSceneFormat) + "\", got \"" + f.string() + "\"");
-    if (const Node v = root["version"]; v.integer() != kSceneVersion)
-        v.fail("unsupported version " + std::to_string(v.integer()) + " (this build reads version " +
+    // Version 1 is version 2 without bodies: it reads the same.
+    if (const Node v = root["version"]; v.integer() != 1 && v.integer() != kSceneVersion)
+        v.fail("unsupported version " + std::to_string(v.integer()) + " (this build reads versions 1 to " +
                std::to_string(kSceneVersion) + ")");
+    if (root.has("bodies") && root["version"].integer() < 2) root["bodies"].fail("rigid bodies need version 2");
     Scene scene;
     if (root.has("name")) scene.name = root["name"].string();
     if (root.has("description")) scene.description = root["description"].string();
@@ -376,9 +486,10 @@ Scene readScene(const Node& root) {
         for (std::size_t i = 0, n = list.arraySize(); i < n; ++i) out.push_back(read(list.element(i)));
     };
     readList("particles", scene.particles, readParticle);
-    readList("springs", scene.springs, [&](const Node& n) { return readSpring(n, scene.particles); });
+    readList("bodies", scene.bodies, readBody);
+    readList("springs", scene.springs, [&](const Node& n) { return readSpring(n, scene); });
     readList("planes", scene.planes, readPlane);
-    readList("constraints", scene.constraints, [&](const Node& n) { return readConstraint(n, scene.particles); });
+    readList("constraints", scene.constraints, [&](const Node& n) { return readConstraint(n, scene); });
     readList("parametric_beads", scene.parametricBeads, readParametricBead);
     readList("wires", scene.wires, [](const Node& w) {
         w.expectObject({"center", "radius", "normal"});
@@ -393,24 +504,63 @@ Scene readScene(const Node& root) {
 
 ordered_json toJson(const Vec3& v) { return ordered_json::array({v.x(), v.y(), v.z()}); }
 
+ordered_json toJson(const Anchor& a) {
+    if (a.isParticle()) return a.index();
+    return {{"body", a.index()}, {"point", toJson(a.point)}};
+}
+
+ordered_json toJson(const Shape& shape) {
+    return std::visit(
+        [](const auto& s) -> ordered_json {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, BoxShape>) return {{"box", {{"size", toJson(s.size)}}}};
+            else if constexpr (std::is_same_v<S, SphereShape>) return {{"sphere", {{"radius", s.radius}}}};
+            else {
+                ordered_json points = ordered_json::array();
+                for (const Vec3& p : s.points) points.push_back(toJson(p));
+                return {{"convex", {{"points", points}}}};
+            }
+        },
+        shape);
+}
+
+ordered_json toJson(const RigidBodySpec& b) {
+    ordered_json out = {{"shape", toJson(b.shape)}};
+    if (b.density > 0.0) out["density"] = b.density;
+    else out["mass"] = b.mass;
+    out["position"] = toJson(b.position);
+    out["orientation"] = {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()};
+    out["velocity"] = toJson(b.velocity);
+    out["angular_velocity"] = toJson(b.angularVelocity);
+    out["fixed"] = b.fixed;
+    return out;
+}
+
 struct ConstraintJson {
     ordered_json operator()(const NailSpec& n) const {
-        return {{"type", "nail"}, {"particle", n.particle}, {"point", toJson(n.point)}};
+        return {{"type", "nail"}, {"anchor", toJson(n.anchor)}, {"point", toJson(n.point)}};
     }
     ordered_json operator()(const RodSpec& r) const {
-        return {{"type", "rod"}, {"a", r.a}, {"b", r.b}, {"length", r.length}};
+        return {{"type", "rod"}, {"a", toJson(r.a)}, {"b", toJson(r.b)}, {"length", r.length}};
     }
     ordered_json operator()(const WireSpec& w) const {
         return {{"type", "wire"},
-                {"particle", w.particle},
+                {"anchor", toJson(w.anchor)},
                 {"center", toJson(w.center)},
                 {"radius", w.radius},
                 {"normal", toJson(w.normal)}};
     }
     ordered_json operator()(const SliderSpec& s) const {
-        return {{"type", "slider"}, {"particle", s.particle}, {"point", toJson(s.point)}, {"direction", toJson(s.direction)}};
+        return {{"type", "slider"}, {"anchor", toJson(s.anchor)}, {"point", toJson(s.point)}, {"direction", toJson(s.direction)}};
     }
-    ordered_json operator()(const PinSpec& p) const { return {{"type", "pin"}, {"a", p.a}, {"b", p.b}}; }
+    ordered_json operator()(const PinSpec& p) const { return {{"type", "pin"}, {"a", toJson(p.a)}, {"b", toJson(p.b)}}; }
+    ordered_json operator()(const HingeSpec& h) const {
+        return {{"type", "hinge"},
+                {"a", toJson(h.a)},
+                {"b", toJson(h.b)},
+                {"axis_a", toJson(h.axisA)},
+                {"axis_b", toJson(h.axisB)}};
+    }
 };
 
 // One line for a value: {"a": 0, "b": [1.0, 2.0]}.
@@ -502,6 +652,7 @@ std::string serializeScene(const Scene& scene) {
          {{"cg_tolerance", s.solver.implicitSolver.tolerance}, {"cg_max_iterations", s.solver.implicitSolver.maxIterations}}},
         {"adaptive", {{"tolerance", s.solver.adaptiveTolerance}}},
     };
+    if (s.planar) root["settings"]["planar"] = true;
     ordered_json& constraints = root["settings"]["constraints"];
     constraints = {{"ks", s.constraints.ks}, {"kd", s.constraints.kd}};
     // No cg_tolerance: automatic, as tight as the integrator needs.
@@ -512,10 +663,14 @@ std::string serializeScene(const Scene& scene) {
     for (const ParticleInit& p : scene.particles)
         root["particles"].push_back(
             {{"position", toJson(p.position)}, {"velocity", toJson(p.velocity)}, {"mass", p.mass}, {"nailed", p.nailed}});
+    if (!scene.bodies.empty()) {
+        root["bodies"] = ordered_json::array();
+        for (const RigidBodySpec& b : scene.bodies) root["bodies"].push_back(toJson(b));
+    }
     root["springs"] = ordered_json::array();
     for (const DampedSpring& sp : scene.springs)
-        root["springs"].push_back({{"a", sp.a},
-                                   {"b", sp.b},
+        root["springs"].push_back({{"a", toJson(sp.a)},
+                                   {"b", toJson(sp.b)},
                                    {"stiffness", sp.stiffness},
                                    {"damping", sp.damping},
                                    {"rest_length", sp.restLength}});

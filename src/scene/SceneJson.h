@@ -13,7 +13,7 @@
 namespace tinkerbox {
 
 inline constexpr std::string_view kSceneFormat = "tinkerbox-scene";
-inline constexpr int kSceneVersion = 1;
+inline constexpr int kSceneVersion = 2;
 // Every number in a scene is at most kMaxSceneMagnitude in magnitude (directions and
 // normals excepted: only their direction counts), and every number that must be positive
 // is at least kMinScenePositive: products of a few of them (energies, m r^2, 1/m) stay

@@ -1,5 +1,6 @@
 #pragma once
 // Small systems and numerical helpers shared by the core tests.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -12,10 +13,11 @@
 #include <Eigen/Dense>
 #include <gtest/gtest.h>
 
+#include "core/math/Rotation.h"
 #include "core/constraints/Constraint.h"
 #include "core/constraints/ConstraintSpec.h"
 #include "core/integrators/Integrator.h"
-#include "core/dynamics/ParticleSystem.h"
+#include "core/dynamics/World.h"
 #include "core/dynamics/Simulation.h"
 #include "core/forces/ViscousDrag.h"
 
@@ -48,8 +50,8 @@ struct Oscillator {
     double energy() const { return 0.5 * mass * v0.squaredNorm() + 0.5 * stiffness * x0.squaredNorm(); }
 
     // Particle 0 is the nail, particle 1 the oscillating one.
-    ParticleSystem build() const {
-        ParticleSystem ps;
+    World build() const {
+        World ps;
         ps.addParticle(Vec3::Zero(), Vec3::Zero(), 1.0, true);
         ps.addParticle(x0, v0, mass);
         ps.addSpring({0, 1, stiffness, 0.0, 0.0});
@@ -60,7 +62,7 @@ struct Oscillator {
 
 // A chain hanging from a nailed first particle, laid out from `start` along `direction`
 // with `stretch` times the rest length between neighbours. Returns the first index.
-inline Index addChain(ParticleSystem& ps, int count, const Vec3& start, const Vec3& direction, double restLength,
+inline Index addChain(World& ps, int count, const Vec3& start, const Vec3& direction, double restLength,
                       double stretch, double stiffness, double damping, double mass) {
     const Index first = ps.particleCount();
     for (int k = 0; k < count; ++k)
@@ -71,7 +73,7 @@ inline Index addChain(ParticleSystem& ps, int count, const Vec3& start, const Ve
 
 // A square cloth of n x n particles in the plane y = 0 with structural and shear springs,
 // spaced `stretch` times the rest spacing; the two corners of the first row are nailed.
-inline void addCloth(ParticleSystem& ps, int n, double spacing, double stretch, double stiffness, double damping,
+inline void addCloth(World& ps, int n, double spacing, double stretch, double stiffness, double damping,
                      double mass) {
     const Index first = ps.particleCount();
     const auto id = [&](int i, int j) { return first + i * n + j; };
@@ -92,7 +94,7 @@ inline void addCloth(ParticleSystem& ps, int n, double spacing, double stretch, 
 
 // Random free particles (random masses and velocities) joined by random damped springs,
 // each at a random stretch or compression. Deterministic for a given seed.
-inline void addRandomSpringNetwork(ParticleSystem& ps, int particles, int springs, unsigned seed) {
+inline void addRandomSpringNetwork(World& ps, int particles, int springs, unsigned seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
     std::uniform_real_distribution<double> positive(0.5, 2.0);
@@ -109,7 +111,7 @@ inline void addRandomSpringNetwork(ParticleSystem& ps, int particles, int spring
     }
 }
 
-inline Vec3 totalMomentum(const ParticleSystem& ps) {
+inline Vec3 totalMomentum(const World& ps) {
     Vec3 p = Vec3::Zero();
     for (Index i = 0; i < ps.particleCount(); ++i) p += ps.mass(i) * ps.velocity(i);
     return p;
@@ -148,14 +150,14 @@ struct DenseJacobians {
     Eigen::MatrixXd dFdx, dFdv;
 };
 
-inline DenseJacobians analyticJacobians(ParticleSystem& ps, JacobianForm form) {
+inline DenseJacobians analyticJacobians(World& ps, JacobianForm form) {
     BlockSparseMatrix dFdx, dFdv;
     ps.forceJacobians(form, dFdx, dFdv);
     return {dFdx.toDense(), dFdv.toDense()};
 }
 
-// Central differences of ParticleSystem::appliedForces in every position and velocity dof.
-inline DenseJacobians finiteDifferenceJacobians(ParticleSystem& ps, double eps = 1e-6) {
+// Central differences of World::appliedForces in every position and velocity dof.
+inline DenseJacobians finiteDifferenceJacobians(World& ps, double eps = 1e-6) {
     const Index n3 = ps.velocityDimension();
     DenseJacobians J{Eigen::MatrixXd(n3, n3), Eigen::MatrixXd(n3, n3)};
     VecX plus, minus;
@@ -210,82 +212,134 @@ inline std::string scientific(double value) {
 // ---- Constraints ----
 
 // One constraint evaluated on its own, through its ConstraintRows: C and Cdot per row, and
-// J and Jdot as dense rows x 3k matrices over the constraint's k particles (block order).
-// The buffers start as NaN, so an entry the constraint forgets to write shows up.
+// J and Jdot as dense rows x 3b matrices over the velocity blocks of the constraint's
+// anchors (a particle's block; a body's linear and angular blocks), in anchor order.
 struct ConstraintValues {
     VecX C, Cdot;
     Eigen::MatrixXd J, Jdot;
 };
 
-inline ConstraintValues evaluateConstraint(const Constraint& constraint, const ParticleSystem& ps) {
+inline int anchorBlocks(const Constraint& constraint) {
+    int blocks = 0;
+    for (const Anchor& a : constraint.anchors()) blocks += a.isRigid() ? 2 : 1;
+    return blocks;
+}
+
+inline ConstraintValues evaluateConstraint(const Constraint& constraint, const World& world) {
     const int rows = constraint.rowCount();
-    const int k = static_cast<int>(constraint.particles().size());
+    const std::vector<Anchor> anchors = constraint.anchors();
+    std::vector<AnchorKinematics> kinematics;
+    std::vector<int> first;
+    int blocks = 0;
+    for (const Anchor& a : anchors) {
+        kinematics.push_back(world.anchorKinematics(a));
+        first.push_back(blocks);
+        blocks += a.isRigid() ? 2 : 1;
+    }
     const double nan = std::numeric_limits<double>::quiet_NaN();
     VecX C = VecX::Constant(rows, nan), Cdot = VecX::Constant(rows, nan);
-    std::vector<Vec3> J(rows * k, Vec3::Constant(nan)), Jdot(rows * k, Vec3::Constant(nan));
-    ConstraintRows buffers{C.data(), Cdot.data(), J.data(), Jdot.data(), k};
-    constraint.evaluate(ps, buffers);
-    ConstraintValues out{C, Cdot, Eigen::MatrixXd(rows, 3 * k), Eigen::MatrixXd(rows, 3 * k)};
+    std::vector<Vec3> J(rows * blocks, Vec3::Zero()), Jdot(rows * blocks, Vec3::Zero());
+    ConstraintRows buffers{C.data(), Cdot.data(), J.data(), Jdot.data(), blocks, first, kinematics};
+    constraint.evaluate(kinematics, buffers);
+    ConstraintValues out{C, Cdot, Eigen::MatrixXd(rows, 3 * blocks), Eigen::MatrixXd(rows, 3 * blocks)};
     for (int r = 0; r < rows; ++r)
-        for (int p = 0; p < k; ++p) {
-            out.J.block<1, 3>(r, 3 * p) = buffers.j(r, p).transpose();
-            out.Jdot.block<1, 3>(r, 3 * p) = buffers.jdot(r, p).transpose();
+        for (int b = 0; b < blocks; ++b) {
+            out.J.block<1, 3>(r, 3 * b) = J[r * blocks + b].transpose();
+            out.Jdot.block<1, 3>(r, 3 * b) = Jdot[r * blocks + b].transpose();
         }
     return out;
 }
 
-// The velocities of the constraint's particles, stacked in block order (J times this is Cdot).
-inline VecX constraintVelocities(const Constraint& constraint, const ParticleSystem& ps) {
-    const std::vector<Index> particles = constraint.particles();
-    VecX v(3 * particles.size());
-    for (std::size_t p = 0; p < particles.size(); ++p) v.segment<3>(3 * p) = ps.velocity(particles[p]);
+// The generalized velocities of the constraint's anchors, stacked in block order (J times
+// this is Cdot): a particle's velocity, a body's (v, omega).
+inline VecX constraintVelocities(const Constraint& constraint, const World& world) {
+    VecX v(3 * anchorBlocks(constraint));
+    Index at = 0;
+    for (const Anchor& a : constraint.anchors()) {
+        if (a.isParticle()) {
+            v.segment<3>(at) = world.velocity(a.index());
+            at += 3;
+        } else {
+            v.segment<3>(at) = world.rigidBodies().velocity(a.index());
+            v.segment<3>(at + 3) = world.rigidBodies().angularVelocity(a.index());
+            at += 6;
+        }
+    }
     return v;
 }
 
-// Central differences of C with respect to the positions of the constraint's particles.
-inline Eigen::MatrixXd finiteDifferenceConstraintJacobian(const Constraint& constraint, ParticleSystem& ps,
+// Moves an anchor's body by s along direction d of its velocity block `block` (0: linear,
+// 1: a body's rotation, by the rotation vector s d).
+inline void nudge(World& world, const Anchor& a, int block, const Vec3& d, double s) {
+    if (a.isParticle()) {
+        world.setPosition(a.index(), world.position(a.index()) + s * d);
+        return;
+    }
+    RigidBodies& bodies = world.rigidBodies();
+    if (block == 0) bodies.setPosition(a.index(), bodies.position(a.index()) + s * d);
+    else bodies.setOrientation(a.index(), rotateBy(bodies.orientation(a.index()), s * d));
+}
+
+// Central differences of C with respect to the positions (and rotations) of the
+// constraint's anchors.
+inline Eigen::MatrixXd finiteDifferenceConstraintJacobian(const Constraint& constraint, World& world,
                                                           double eps = 1e-6) {
-    const std::vector<Index> particles = constraint.particles();
-    Eigen::MatrixXd J(constraint.rowCount(), 3 * particles.size());
-    for (std::size_t p = 0; p < particles.size(); ++p)
-        for (int d = 0; d < 3; ++d) {
-            const Vec3 x = ps.position(particles[p]);
-            ps.setPosition(particles[p], x + eps * Vec3::Unit(d));
-            const VecX plus = evaluateConstraint(constraint, ps).C;
-            ps.setPosition(particles[p], x - eps * Vec3::Unit(d));
-            const VecX minus = evaluateConstraint(constraint, ps).C;
-            ps.setPosition(particles[p], x);
-            J.col(3 * p + d) = (plus - minus) / (2.0 * eps);
-        }
+    Eigen::MatrixXd J(constraint.rowCount(), 3 * anchorBlocks(constraint));
+    Index column = 0;
+    for (const Anchor& a : constraint.anchors())
+        for (int block = 0; block < (a.isRigid() ? 2 : 1); ++block)
+            for (int d = 0; d < 3; ++d) {
+                const VecX before = [&] { VecX s; world.getState(s); return s; }();
+                nudge(world, a, block, Vec3::Unit(d), eps);
+                const VecX plus = evaluateConstraint(constraint, world).C;
+                world.setState(before, world.time());
+                nudge(world, a, block, Vec3::Unit(d), -eps);
+                const VecX minus = evaluateConstraint(constraint, world).C;
+                world.setState(before, world.time());
+                J.col(column++) = (plus - minus) / (2.0 * eps);
+            }
     return J;
 }
 
-// Central differences along the motion: every particle of the constraint moved by +-eps
-// times its velocity. Returns the rates of C (compare with Cdot) and of J (compare with
-// Jdot = sum over particles of dJ/dx_i v_i).
+// Central differences along the motion: every anchor's body moved by +-eps times its
+// velocity (and turned by +-eps omega). Returns the rates of C (compare with Cdot) and of
+// J (compare with Jdot).
 struct ConstraintRates {
     VecX Cdot;
     Eigen::MatrixXd Jdot;
 };
 
-inline ConstraintRates finiteDifferenceConstraintRates(const Constraint& constraint, ParticleSystem& ps,
+inline ConstraintRates finiteDifferenceConstraintRates(const Constraint& constraint, World& world,
                                                        double eps = 1e-6) {
-    const std::vector<Index> particles = constraint.particles();
+    VecX before;
+    world.getState(before);
     const auto moveAll = [&](double s) {
-        for (Index p : particles) ps.setPosition(p, ps.position(p) + s * ps.velocity(p));
+        world.setState(before, world.time());
+        std::vector<BodyRef> moved;
+        for (const Anchor& a : constraint.anchors()) {
+            if (std::find(moved.begin(), moved.end(), a.body) != moved.end()) continue;
+            moved.push_back(a.body);
+            if (a.isParticle()) {
+                nudge(world, a, 0, world.velocity(a.index()), s);
+            } else {
+                const Vec3 v = world.rigidBodies().velocity(a.index()), w = world.rigidBodies().angularVelocity(a.index());
+                nudge(world, a, 0, v, s);
+                nudge(world, a, 1, w, s);
+            }
+        }
     };
     moveAll(eps);
-    const ConstraintValues plus = evaluateConstraint(constraint, ps);
-    moveAll(-2.0 * eps);
-    const ConstraintValues minus = evaluateConstraint(constraint, ps);
-    moveAll(eps);
+    const ConstraintValues plus = evaluateConstraint(constraint, world);
+    moveAll(-eps);
+    const ConstraintValues minus = evaluateConstraint(constraint, world);
+    world.setState(before, world.time());
     return {(plus.C - minus.C) / (2.0 * eps), (plus.J - minus.J) / (2.0 * eps)};
 }
 
 // The identities every constraint must satisfy at the system's state (a fixed constraint,
 // one that does not move by itself): J = dC/dx, Cdot = J v = dC/dt along the motion,
 // Jdot = dJ/dt along the motion. Differences are absolute; keep C, J and v of order 1.
-inline void expectConsistentDerivatives(const Constraint& constraint, ParticleSystem& ps, double tolerance = 1e-7) {
+inline void expectConsistentDerivatives(const Constraint& constraint, World& ps, double tolerance = 1e-7) {
     const ConstraintValues values = evaluateConstraint(constraint, ps);
     ASSERT_TRUE(values.C.allFinite() && values.Cdot.allFinite() && values.J.allFinite() && values.Jdot.allFinite())
         << "some entry was not written";
@@ -304,7 +358,7 @@ inline void expectConsistentDerivatives(const Constraint& constraint, ParticleSy
 // distance. The pivot is held by a NailConstraint (a free particle, as in the example
 // scenes) or, with nailConstraint = false, nailed outright (inverse mass 0). Returns the
 // pivot's index.
-inline Index addRodChain(ParticleSystem& ps, const Vec3& pivot, const std::vector<Vec3>& bobs, double mass = 1.0,
+inline Index addRodChain(World& ps, const Vec3& pivot, const std::vector<Vec3>& bobs, double mass = 1.0,
                          bool nailConstraint = true) {
     const Index first = ps.addParticle(pivot, Vec3::Zero(), mass, !nailConstraint);
     if (nailConstraint) ps.addConstraint(makeConstraint(NailSpec{first, pivot}));

@@ -51,7 +51,7 @@ TEST(Editor, ParticleToolAddsOnEmptySpaceOnly) {
     click(e, 1.5, -2.0);
     ASSERT_EQ(e.scene().particles.size(), 1u);
     EXPECT_EQ(e.scene().particles[0].position, Vec3(1.5, -2.0, 0.0));
-    EXPECT_EQ(e.simulation().system().particleCount(), 1);
+    EXPECT_EQ(e.simulation().world().particleCount(), 1);
     click(e, 1.55, -2.0);  // on the particle: nothing new
     EXPECT_EQ(e.scene().particles.size(), 1u);
     EXPECT_TRUE(e.modified());
@@ -108,10 +108,10 @@ TEST(Editor, RodToolMakesARodThatHoldsItsLength) {
     EXPECT_EQ(rod.b, 1);
     EXPECT_DOUBLE_EQ(rod.length, 1.0);
     // Pull one end: the rod keeps the distance.
-    e.simulation().system().setVelocity(1, Vec3(0, 3, 0));
+    e.simulation().world().setVelocity(1, Vec3(0, 3, 0));
     e.setPlaying(true);
     for (int f = 0; f < 60; ++f) e.advance();
-    const ParticleSystem& s = e.simulation().system();
+    const World& s = e.simulation().world();
     EXPECT_NEAR((s.position(0) - s.position(1)).norm(), 1.0, 1e-4);
 }
 
@@ -130,7 +130,7 @@ TEST(Editor, WireToolDrawsAWireAndThreadsBeads) {
     click(e, 3, 0.5);  // thread the particle: it moves onto the wire
     ASSERT_EQ(e.scene().constraints.size(), 1u);
     const WireSpec wire = std::get<WireSpec>(e.scene().constraints[0]);
-    EXPECT_EQ(wire.particle, 0);
+    EXPECT_EQ(wire.anchor, Anchor(0));
     EXPECT_DOUBLE_EQ(wire.radius, 2.0);
     EXPECT_NEAR(e.scene().particles[0].position.norm(), 2.0, 1e-12);
     EXPECT_NEAR(e.simulation().constraintError(), 0.0, 1e-12);
@@ -145,7 +145,7 @@ TEST(Editor, NailToolTogglesAndANailedParticleStays) {
     EXPECT_TRUE(e.scene().particles[0].nailed);
     e.setPlaying(true);
     for (int f = 0; f < 30; ++f) e.advance();
-    EXPECT_EQ(e.simulation().system().position(0), Vec3::Zero());
+    EXPECT_EQ(e.simulation().world().position(0), Vec3::Zero());
     e.setPlaying(false);
     e.setTool(Tool::Nail);
     click(e, 0, 0);
@@ -168,16 +168,16 @@ TEST(Editor, PlayMakesGrabTheToolUntilThePause) {
 TEST(Editor, GrabPullsWithAMouseSpringWhileRunning) {
     Editor e = threeParticles();
     e.setPlaying(true);
-    const std::size_t forces = e.simulation().system().forces().size();
+    const std::size_t forces = e.simulation().world().forces().size();
     e.pointerDown(at(1, 0), kTolerance, PointerButton::Left);
     EXPECT_EQ(e.gesture().kind, Gesture::Kind::Grab);
-    EXPECT_EQ(e.simulation().system().forces().size(), forces + 1);  // the mouse spring
+    EXPECT_EQ(e.simulation().world().forces().size(), forces + 1);  // the mouse spring
     e.pointerMove(at(1, 2), kTolerance);
     for (int f = 0; f < 60; ++f) e.advance();
-    EXPECT_GT(e.simulation().system().position(1).y(), 1.0);  // pulled toward the pointer
-    EXPECT_EQ(e.simulation().system().position(0), Vec3::Zero());  // the others did not move
+    EXPECT_GT(e.simulation().world().position(1).y(), 1.0);  // pulled toward the pointer
+    EXPECT_EQ(e.simulation().world().position(0), Vec3::Zero());  // the others did not move
     e.pointerUp(at(1, 2), kTolerance);
-    EXPECT_EQ(e.simulation().system().forces().size(), forces);
+    EXPECT_EQ(e.simulation().world().forces().size(), forces);
     EXPECT_FALSE(e.canUndo() && e.scene().particles[1].position.y() > 1.0);  // a grab is not an edit
 }
 
@@ -190,7 +190,7 @@ TEST(Editor, RightDragGrabsWithAnyTool) {
     e.pointerMove(at(2, 1), kTolerance);
     for (int f = 0; f < 30; ++f) e.advance();
     e.pointerUp(at(2, 1), kTolerance);
-    EXPECT_GT(e.simulation().system().position(2).x(), 0.5);
+    EXPECT_GT(e.simulation().world().position(2).x(), 0.5);
     EXPECT_TRUE(e.scene().springs.empty());
 }
 
@@ -202,9 +202,9 @@ TEST(Editor, GrabbingANailedParticleMovesIt) {
     e.pointerDown(at(0, 0), kTolerance, PointerButton::Left);
     e.pointerMove(at(0.5, 0.5), kTolerance);
     e.advance();
-    EXPECT_TRUE((e.simulation().system().position(0) - Vec3(0.5, 0.5, 0)).norm() < 1e-12);
+    EXPECT_TRUE((e.simulation().world().position(0) - Vec3(0.5, 0.5, 0)).norm() < 1e-12);
     e.pointerUp(at(0.5, 0.5), kTolerance);
-    EXPECT_EQ(e.simulation().system().velocity(0), Vec3::Zero());
+    EXPECT_EQ(e.simulation().world().velocity(0), Vec3::Zero());
 }
 
 TEST(Editor, SelectToolSelectsAndMovesWhilePausedInOneUndoStep) {
@@ -276,7 +276,7 @@ TEST(Editor, InspectorEditsAreUndoable) {
     e.setSpring(0, 250.0, 2.0, 1.5);
     e.setRodLength(0, 0.8);
     EXPECT_EQ(e.scene().particles[2].mass, 3.5);
-    EXPECT_EQ(e.simulation().system().mass(2), 3.5);
+    EXPECT_EQ(e.simulation().world().mass(2), 3.5);
     EXPECT_EQ(e.scene().springs[0].stiffness, 250.0);
     EXPECT_EQ(e.scene().springs[0].restLength, 1.5);
     EXPECT_EQ(std::get<RodSpec>(e.scene().constraints[0]).length, 0.8);
@@ -354,12 +354,12 @@ TEST(Editor, EditsWhileRunningKeepTheClockAndTheMotion) {
     e.setPlaying(true);
     for (int f = 0; f < 30; ++f) e.advance();
     const double t = e.simulation().time();
-    const Vec3 tip = e.simulation().system().position(e.simulation().system().particleCount() - 1);
+    const Vec3 tip = e.simulation().world().position(e.simulation().world().particleCount() - 1);
     e.setTool(Tool::Particle);
     click(e, 5, 5);
     EXPECT_DOUBLE_EQ(e.simulation().time(), t);
-    EXPECT_EQ(e.simulation().system().position(10), tip);
-    EXPECT_NE(e.simulation().system().velocity(10), Vec3::Zero());
+    EXPECT_EQ(e.simulation().world().position(10), tip);
+    EXPECT_NE(e.simulation().world().velocity(10), Vec3::Zero());
 }
 
 TEST(Editor, RewindGoesBackToBeforePlayAndIsUndoable) {
@@ -392,7 +392,7 @@ TEST(Editor, DivergencePausesRollsBackAndSaysWhy) {
     for (int f = 0; f < 60 && e.playing(); ++f) e.advance();
     EXPECT_FALSE(e.playing());
     EXPECT_NE(e.divergence().find("euler diverged"), std::string::npos);
-    EXPECT_TRUE(e.simulation().system().positions().allFinite());
+    EXPECT_TRUE(e.simulation().world().positions().allFinite());
     EXPECT_LT(e.simulation().kineticEnergy(), 1e3);
     e.dismissDivergence();
     EXPECT_TRUE(e.divergence().empty());
@@ -407,7 +407,7 @@ TEST(Editor, OpeningASceneThatFailsToBuildChangesNothing) {
     e.setTool(Tool::Particle);
     click(e, 3.0, 3.0);
     const Scene edited = e.scene();
-    const Index particles = e.simulation().system().particleCount();
+    const Index particles = e.simulation().world().particleCount();
 
     Scene broken;
     broken.name = "broken";
@@ -417,7 +417,7 @@ TEST(Editor, OpeningASceneThatFailsToBuildChangesNothing) {
     EXPECT_THROW(e.open(broken), std::invalid_argument);
 
     EXPECT_EQ(e.scene(), edited);
-    EXPECT_EQ(e.simulation().system().particleCount(), particles);
+    EXPECT_EQ(e.simulation().world().particleCount(), particles);
     EXPECT_TRUE(e.modified());
     ASSERT_TRUE(e.canUndo());
     e.undo();

@@ -66,7 +66,7 @@ TEST_P(ConstraintScenesEveryIntegrator, RunTenSecondsWithTheirOwnSettings) {
             ASSERT_FALSE(report.diverged) << name << ": " << report.message;
             maxError = std::max(maxError, sim->constraintError());
         }
-        EXPECT_TRUE(sim->system().positions().allFinite() && sim->system().velocities().allFinite()) << name;
+        EXPECT_TRUE(sim->world().positions().allFinite() && sim->world().velocities().allFinite()) << name;
         EXPECT_LT(maxError, 1e-3) << name;
         RecordProperty(std::string(name) + "_max_constraint_error", test::scientific(maxError));
     }
@@ -90,14 +90,14 @@ TEST(ConstraintScenes, BeadOnWireConstraintAndParametricBeadsMoveTogether) {
     double separation = 0.0, penaltyOff = 0.0;
     for (int f = 0; f < 300; ++f) {
         ASSERT_FALSE(sim->step().diverged);
-        separation = std::max(separation, ((sim->system().position(wire.particle) - wire.center) -
-                                           (sim->beads().position(0) - bead.center)).norm());
-        penaltyOff = std::max(penaltyOff, std::abs((sim->system().position(penaltyBead) -
-                                                    sim->system().position(penaltyCentre)).norm() - 1.0));
+        separation = std::max(separation, ((sim->world().anchorPosition(wire.anchor) - wire.center) -
+                                           (sim->world().beads().position(0) - bead.center)).norm());
+        penaltyOff = std::max(penaltyOff, std::abs((sim->world().position(penaltyBead) -
+                                                    sim->world().position(penaltyCentre)).norm() - 1.0));
     }
     EXPECT_LT(separation, 1e-4);
     EXPECT_GT(penaltyOff, 1e-2);
-    EXPECT_GT((sim->beads().position(0) - scene.particles[wire.particle].position).norm(), 0.5);  // it swung
+    EXPECT_GT((sim->world().beads().position(0) - scene.particles[wire.anchor.index()].position).norm(), 0.5);  // it swung
     RecordProperty("separation", test::scientific(separation));
     RecordProperty("penalty_bead_off_its_wire", test::scientific(penaltyOff));
 }
@@ -107,7 +107,7 @@ TEST(ConstraintScenes, BeadOnWireConstraintAndParametricBeadsMoveTogether) {
 TEST(ConstraintScenes, SliderPendulumKeepsItsHorizontalMomentum) {
     const Scene scene = example("slider-pendulum");
     const auto sim = buildSimulation(scene);
-    const ParticleSystem& ps = sim->system();
+    const World& ps = sim->world();
     const auto centreOfMassX = [&] {
         double mx = 0.0, m = 0.0;
         for (Index i = 0; i < ps.particleCount(); ++i) {
@@ -142,8 +142,8 @@ TEST(ConstraintScenes, TrussWithRedundantConstraintsStaysRigid) {
     for (int f = 0; f < 600; ++f) {
         ASSERT_FALSE(sim->step().diverged);
         for (Index i = 0; i < towerParticles; ++i)
-            towerMoved = std::max(towerMoved, (sim->system().position(i) - scene.particles[i].position).norm());
-        loadMoved = std::max(loadMoved, (sim->system().position(sim->system().particleCount() - 1) -
+            towerMoved = std::max(towerMoved, (sim->world().position(i) - scene.particles[i].position).norm());
+        loadMoved = std::max(loadMoved, (sim->world().position(sim->world().particleCount() - 1) -
                                          scene.particles.back().position).norm());
         maxError = std::max(maxError, sim->constraintError());
     }
@@ -158,12 +158,12 @@ TEST(ConstraintScenes, RopeBridgeHangsFromItsNails) {
     const auto sim = buildSimulation(scene);
     std::vector<Index> nailed;
     for (const ConstraintSpec& c : scene.constraints)
-        if (const auto* nail = std::get_if<NailSpec>(&c)) nailed.push_back(nail->particle);
+        if (const auto* nail = std::get_if<NailSpec>(&c)) nailed.push_back(nail->anchor.index());
     ASSERT_EQ(nailed.size(), 4u);
     double endsMoved = 0.0;
     for (int f = 0; f < 600; ++f) {
         ASSERT_FALSE(sim->step().diverged);
-        for (Index i : nailed) endsMoved = std::max(endsMoved, (sim->system().position(i) - scene.particles[i].position).norm());
+        for (Index i : nailed) endsMoved = std::max(endsMoved, (sim->world().position(i) - scene.particles[i].position).norm());
     }
     EXPECT_LT(endsMoved, 1e-6);
     EXPECT_LT(sim->constraintError(), 1e-6);

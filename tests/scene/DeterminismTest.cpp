@@ -51,15 +51,16 @@ std::uint64_t hashAfter1000Frames(const std::string& example, std::string_view i
     for (int f = 0; f < 1000; ++f) EXPECT_FALSE(sim->step().diverged) << example << " frame " << f;
     StateHash hash;
     hash.add(sim->time());
-    hash.add(sim->system().positions());
-    hash.add(sim->system().velocities());
-    for (Index i = 0; i < sim->beads().beadCount(); ++i) {
-        const Vec3 x = sim->beads().position(i);
+    const World& world = sim->world();
+    hash.add(world.positions());
+    hash.add(VecX(world.velocities().head(3 * world.particleCount())));
+    for (Index i = 0; i < world.beadCount(); ++i) {
+        const Vec3 x = world.beads().position(i);
         hash.add(x.x());
         hash.add(x.y());
         hash.add(x.z());
     }
-    hash.add(sim->beads().velocities());
+    hash.add(world.beads().angularVelocities());
     return hash.value();
 }
 
@@ -74,7 +75,7 @@ const Golden kGolden = {
     {"triple-pendulum/rk4", 0x3a940fb52d538d2full},
     {"bead-on-wire/rk4", 0xbb06e806920516a1ull},
     {"triple-pendulum/implicit-euler", 0x695489d5cf0e3bccull},
-    {"bead-on-wire/implicit-euler", 0x46837629e49bb444ull},
+    {"bead-on-wire/implicit-euler", 0x0f9a214f1d99387bull},
     {"triple-pendulum/adaptive", 0x2013549e1bc359aeull},
     {"bead-on-wire/adaptive", 0xb9a542fb02c16206ull},
     {"triple-pendulum/symplectic-euler", 0x695489d5cf0e3bccull},
@@ -91,7 +92,7 @@ const Golden kGolden = {
     {"triple-pendulum/rk4", 0xa3f1c117462ae0b7ull},
     {"bead-on-wire/rk4", 0xbb06e806920516a1ull},
     {"triple-pendulum/implicit-euler", 0xd0676ea4665b9c72ull},
-    {"bead-on-wire/implicit-euler", 0x71a835e6fd140470ull},
+    {"bead-on-wire/implicit-euler", 0xaf68e466549a94f5ull},
     {"triple-pendulum/adaptive", 0x1fe374f8c4b745a3ull},
     {"bead-on-wire/adaptive", 0xb9a542fb02c16206ull},
     {"triple-pendulum/symplectic-euler", 0xd0676ea4665b9c72ull},

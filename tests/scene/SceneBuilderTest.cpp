@@ -10,8 +10,8 @@ namespace {
 TEST(SceneBuilder, BuildsWhatTheSceneDescribes) {
     const Scene scene = findExampleScene("bouncing-particles")->make();
     const auto sim = buildSimulation(scene);
-    EXPECT_EQ(sim->system().particleCount(), static_cast<Index>(scene.particles.size()));
-    EXPECT_EQ(sim->system().planes().size(), scene.planes.size());
+    EXPECT_EQ(sim->world().particleCount(), static_cast<Index>(scene.particles.size()));
+    EXPECT_EQ(sim->world().planes().size(), scene.planes.size());
     EXPECT_EQ(sim->integrator().name(), scene.settings.integrator);
     EXPECT_EQ(sim->settings(), scene.settings);
 }
@@ -30,7 +30,7 @@ TEST(SceneBuilder, CaptureTakesTheRunningState) {
     const Scene captured = captureScene(*sim, scene);
     EXPECT_EQ(captured.particles.front().position, scene.particles.front().position);  // nailed
     EXPECT_NE(captured.particles.back().position, scene.particles.back().position);    // swinging
-    EXPECT_EQ(captured.particles.back().velocity, sim->system().velocity(sim->system().particleCount() - 1));
+    EXPECT_EQ(captured.particles.back().velocity, sim->world().velocity(sim->world().particleCount() - 1));
 }
 
 }  // namespace

@@ -230,9 +230,9 @@ TEST(SceneJson, EveryConstraintTypeRoundTrips) {
     std::filesystem::remove(file);
     EXPECT_EQ(loaded, s);
     const auto sim = buildSimulation(loaded);
-    ASSERT_EQ(sim->system().constraints().size(), s.constraints.size());
-    for (std::size_t k = 0; k < s.constraints.size(); ++k) EXPECT_EQ(sim->system().constraints()[k]->spec(), s.constraints[k]);
-    EXPECT_EQ(sim->beads().beadCount(), 2);
+    ASSERT_EQ(sim->world().constraints().size(), s.constraints.size());
+    for (std::size_t k = 0; k < s.constraints.size(); ++k) EXPECT_EQ(sim->world().constraints()[k]->spec(), s.constraints[k]);
+    EXPECT_EQ(sim->world().beadCount(), 2);
     EXPECT_EQ(sim->settings().constraints, s.settings.constraints);
 }
 
@@ -398,14 +398,14 @@ TEST(SceneJson, HugeDirectionsLoadAsUnitVectorsAndBuild) {
     const auto sim = buildSimulation(s);
     EXPECT_FALSE(sim->step().diverged);
     EXPECT_TRUE(std::isfinite(sim->totalEnergy()));
-    EXPECT_NEAR(sim->system().position(0).y(), 0.0, 1e-9);  // on its slider, the x axis
+    EXPECT_NEAR(sim->world().position(0).y(), 0.0, 1e-9);  // on its slider, the x axis
 
     // A particle falling onto that plane bounces instead of passing through.
     const auto drop = buildSimulation(parseScene(sceneWith(R"([{"position": [0, -0.99], "velocity": [0, -10]}])", "[]",
                                                            R"( "planes": [{"point": [0, -1], "normal": [0, 1e300]}],)")));
     drop->step();
-    EXPECT_GE(drop->system().position(0).y(), -1.0);
-    EXPECT_GT(drop->system().velocity(0).y(), 0.0);
+    EXPECT_GE(drop->world().position(0).y(), -1.0);
+    EXPECT_GT(drop->world().velocity(0).y(), 0.0);
 }
 
 // A magnitude whose square overflows (1e200) would give inf energies at t = 0; the

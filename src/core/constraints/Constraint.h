@@ -1,28 +1,48 @@
 #pragma once
-// A hard constraint C(x) = 0 (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, "tinkertoys"). Each constraint owns some
-// rows of C and Cdot and, for each of those rows and each particle it involves, the
-// 1x3 blocks of J = dC/dx and Jdot = dCdot/dx. The ConstraintSolver lays the rows and
-// blocks out once; a constraint fills its own at every evaluation.
+// A hard constraint C = 0 (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, "tinkertoys")
+// on anchors: particles and points of rigid bodies. A constraint owns some rows of C and
+// Cdot. It sees its anchors' kinematics only, never the world, and writes for each row
+// and anchor the derivative of C with respect to the anchor's point (the rod's n), or, for
+// rows about orientation (a hinge's axes), with respect to the body's rotation. The rows
+// turn these into the linear and angular parts of J = dC/dq per body: a point p = x + r
+// of a body moving with (v, omega) has pdot = v + omega x r, so a row c . pdot becomes
+// J_linear = c, J_angular = r x c (Baraff, Rigid Body Simulation, SIGGRAPH 2001 notes,
+// section 2.6: velocity of a body point). One solver then serves particles and bodies.
+#include <span>
 #include <vector>
 
 #include "core/constraints/ConstraintSpec.h"
-#include "core/math/Types.h"
 
 namespace tinkerbox {
 
-class ParticleSystem;
+// Where an anchor is and how it moves, in world coordinates.
+struct AnchorKinematics {
+    Vec3 position = Vec3::Zero();  // of the anchor point
+    Vec3 velocity = Vec3::Zero();  // of the anchor point
+    Vec3 lever = Vec3::Zero();     // r = position - centre of mass (zero for a particle)
+    Vec3 angularVelocity = Vec3::Zero();
+    Mat3 rotation = Mat3::Identity();  // body frame to world
+    bool rigid = false;
+};
 
-// A constraint's slice of the solver's arrays. Block k of row r (the derivative of
-// C_r with respect to the position of particles()[k]) is J[r * particles + k].
+// A constraint's slice of the solver's arrays: its rows of C, Cdot and the blocks of J and
+// Jdot, one block per row and velocity block (a particle has one; a rigid body two:
+// linear, then angular).
 struct ConstraintRows {
     double* C;
     double* Cdot;
     Vec3* J;
     Vec3* Jdot;
-    int particles;
+    int blocksPerRow;
+    std::span<const int> firstBlock;  // per anchor: its linear block within a row
+    std::span<const AnchorKinematics> anchors;
 
-    Vec3& j(int row, int particle) { return J[row * particles + particle]; }
-    Vec3& jdot(int row, int particle) { return Jdot[row * particles + particle]; }
+    // Row r depends on anchor k's point through c (dC_r/dp = c^T), whose rate is cdot.
+    // Jdot is such that Jdot qdot = cdot . pdot + c . (omega x (omega x r)), the
+    // velocity-product terms of C_r's second derivative.
+    void point(int r, int k, const Vec3& c, const Vec3& cdot);
+    // Row r depends on body k's rotation through a (dC_r/dt = a . omega); adot is a's rate.
+    void angular(int r, int k, const Vec3& a, const Vec3& adot);
 };
 
 class Constraint {
@@ -30,10 +50,10 @@ public:
     virtual ~Constraint() = default;
 
     virtual int rowCount() const = 0;
-    // The particles the rows depend on, in block order.
-    virtual std::vector<Index> particles() const = 0;
-    // C, Cdot, J and Jdot at the system's current positions and velocities.
-    virtual void evaluate(const ParticleSystem& ps, ConstraintRows& rows) const = 0;
+    // The anchors the rows depend on, in block order.
+    virtual std::vector<Anchor> anchors() const = 0;
+    // C and Cdot, with the rows' point and angular derivatives, at the anchors' kinematics.
+    virtual void evaluate(std::span<const AnchorKinematics> anchors, ConstraintRows& rows) const = 0;
     // The length |C| is measured against (a rod's length, a wire's radius); 0 for
     // constraints without one, whose error is reported in metres.
     virtual double scale() const { return 0.0; }

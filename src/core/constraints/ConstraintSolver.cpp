@@ -3,23 +3,55 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/dynamics/World.h"
+
 namespace tinkerbox {
 
-void ConstraintSolver::layout(const ConstraintList& constraints) {
+void ConstraintRows::point(int r, int k, const Vec3& c, const Vec3& cdot) {
+    const Index e = static_cast<Index>(r) * blocksPerRow + firstBlock[k];
+    J[e] += c;
+    Jdot[e] += cdot;
+    const AnchorKinematics& a = anchors[k];
+    if (!a.rigid) return;
+    // c . (v + omega x r) = c . v + (r x c) . omega; the rate of r x c with rdot = omega x r.
+    J[e + 1] += a.lever.cross(c);
+    Jdot[e + 1] += a.lever.cross(cdot) + a.angularVelocity.cross(a.lever).cross(c);
+}
+
+void ConstraintRows::angular(int r, int k, const Vec3& a, const Vec3& adot) {
+    const Index e = static_cast<Index>(r) * blocksPerRow + firstBlock[k] + 1;
+    J[e] += a;
+    Jdot[e] += adot;
+}
+
+void ConstraintSolver::layout(const ConstraintList& constraints, const World& world) {
     rowOffset_.clear();
     blockOffset_.clear();
+    blocksPerRow_.clear();
+    firstBlock_.clear();
     blockRow_.clear();
     blockParticle_.clear();
     rowScale_.clear();
+    blockCount_ = world.velocityBlocks();
     Index row = 0;
     for (const auto& c : constraints) {
-        const std::vector<Index> particles = c->particles();
+        const std::vector<Anchor> anchors = c->anchors();
+        std::vector<std::int32_t> blocks;
+        std::vector<int> first;
+        for (const Anchor& a : anchors) {
+            first.push_back(static_cast<int>(blocks.size()));
+            const Index b = world.velocityBlock(a.body);
+            blocks.push_back(static_cast<std::int32_t>(b));
+            if (a.isRigid()) blocks.push_back(static_cast<std::int32_t>(b + 1));
+        }
         rowOffset_.push_back(row);
         blockOffset_.push_back(static_cast<Index>(blockRow_.size()));
+        blocksPerRow_.push_back(static_cast<int>(blocks.size()));
+        firstBlock_.push_back(std::move(first));
         for (int r = 0; r < c->rowCount(); ++r) {
-            for (Index p : particles) {
+            for (std::int32_t b : blocks) {
                 blockRow_.push_back(static_cast<std::int32_t>(row + r));
-                blockParticle_.push_back(static_cast<std::int32_t>(p));
+                blockParticle_.push_back(b);
             }
             rowScale_.push_back(c->scale() > 0.0 ? c->scale() : 1.0);
         }
@@ -36,12 +68,19 @@ void ConstraintSolver::layout(const ConstraintList& constraints) {
     nu_.setZero(row);
 }
 
-void ConstraintSolver::evaluate(const ConstraintList& constraints, const ParticleSystem& ps) {
+void ConstraintSolver::evaluate(const ConstraintList& constraints, const World& world) {
     for (std::size_t i = 0; i < constraints.size(); ++i) {
         const Constraint& c = *constraints[i];
-        ConstraintRows rows{C_.data() + rowOffset_[i], Cdot_.data() + rowOffset_[i], J_.data() + blockOffset_[i],
-                            Jdot_.data() + blockOffset_[i], static_cast<int>(c.particles().size())};
-        c.evaluate(ps, rows);
+        const std::vector<Anchor> anchors = c.anchors();
+        kinematics_.resize(anchors.size());
+        for (std::size_t k = 0; k < anchors.size(); ++k) kinematics_[k] = world.anchorKinematics(anchors[k]);
+        const Index first = blockOffset_[i];
+        const Index count = static_cast<Index>(blocksPerRow_[i]) * c.rowCount();
+        std::fill(J_.begin() + first, J_.begin() + first + count, Vec3::Zero());
+        std::fill(Jdot_.begin() + first, Jdot_.begin() + first + count, Vec3::Zero());
+        ConstraintRows rows{C_.data() + rowOffset_[i], Cdot_.data() + rowOffset_[i], J_.data() + first,
+                            Jdot_.data() + first, blocksPerRow_[i], firstBlock_[i], kinematics_};
+        c.evaluate(kinematics_, rows);
     }
 }
 
@@ -90,16 +129,18 @@ double ConstraintSettings::tolerance(double requested) const {
     return std::clamp(requested, kTightestAutomaticTolerance, kLoosestAutomaticTolerance);
 }
 
-void ConstraintSolver::prepareSweeps(const Blocks& J, const VecX& W, VecX& b, VecX& x) {
-    // d_r = (J W J^T)_rr. Rows no free particle feels get d_r = 1 and a zero right-hand
+void ConstraintSolver::prepareSweeps(const Blocks& J, const InverseMass& W, VecX& b, VecX& x) {
+    // d_r = (J W J^T)_rr. Rows no free body feels get d_r = 1 and a zero right-hand
     // side: their solution is zero and they touch no other row.
-    // A particle's three coordinates share one inverse mass: keep one per particle.
-    particleCount_ = W.size() / 3;
-    inverseMass_.resize(particleCount_);
-    for (Index p = 0; p < particleCount_; ++p) inverseMass_[p] = W[3 * p];
+    inverseMass_ = &W;
     diagonal_.setZero(rows());
-    for (std::size_t e = 0; e < J.size(); ++e)
-        diagonal_[blockRow_[e]] += inverseMass_[blockParticle_[e]] * J[e].squaredNorm();
+    for (std::size_t e = 0; e < J.size(); ++e) {
+        const Index b = blockParticle_[e];
+        const Vec3 w = block3(W.diagonal, b);
+        // A particle's three coordinates share one inverse mass.
+        diagonal_[blockRow_[e]] += W.full[b] < 0 && w.x() == w.y() && w.y() == w.z() ? w.x() * J[e].squaredNorm()
+                                                                                    : J[e].dot(W.apply(b, J[e]));
+    }
     meanDiagonal_ = rows() > 0 ? diagonal_.sum() / rows() : 0.0;
     for (Index r = 0; r < rows(); ++r)
         if (diagonal_[r] <= 1e-14 * meanDiagonal_) b[r] = x[r] = 0.0;
@@ -113,23 +154,29 @@ void ConstraintSolver::scaleRows(double epsilon) {
 }
 
 // The sweeps over the scaled matrix I + L + U (U_rs = s_r J_r W J_s^T s_s for s > r),
-// matrix-free: an accumulator in particle space, acc = sum over finished rows of
+// matrix-free: an accumulator over the velocity blocks, acc = sum over finished rows of
 // s_r y_r W J_r^T, turns a row of L or U into J_r . acc. Blocks of a row are contiguous.
 template <bool Descending, class Row>
 void ConstraintSolver::sweep(const Blocks& J, Row&& row) {
-    accumulator_.setZero(3 * particleCount_);
+    accumulator_.setZero(3 * blockCount_);
     const Index* __restrict first = rowBlockStart_.data();
     const std::int32_t* __restrict particle = blockParticle_.data();
     const Vec3* __restrict blocks = J.data();
-    const double* __restrict inverseMass = inverseMass_.data();
+    const double* __restrict inverseMass = inverseMass_->diagonal.data();
+    const std::int32_t* __restrict full = inverseMass_->full.data();
     double* __restrict acc = accumulator_.data();
     for (Index i = 0; i < rows(); ++i) {
         const Index r = Descending ? rows() - 1 - i : i;
         double dot = 0.0;
         for (Index e = first[r]; e < first[r + 1]; ++e) dot += blocks[e].dot(Eigen::Map<const Vec3>(acc + 3 * static_cast<Index>(particle[e])));
         const double y = scale_[r] * row(r, scale_[r] * dot);  // the row's value, given its part of L or U
-        for (Index e = first[r]; e < first[r + 1]; ++e)
-            Eigen::Map<Vec3>(acc + 3 * static_cast<Index>(particle[e])) += (y * inverseMass[particle[e]]) * blocks[e];
+        for (Index e = first[r]; e < first[r + 1]; ++e) {
+            const Index b = particle[e];
+            if (full[b] < 0)  // a particle's, a bead's or a body's linear block: diagonal
+                Eigen::Map<Vec3>(acc + 3 * b) += (y * Eigen::Map<const Vec3>(inverseMass + 3 * b)).cwiseProduct(blocks[e]);
+            else
+                Eigen::Map<Vec3>(acc + 3 * b) += y * (inverseMass_->fullBlocks[full[b]] * blocks[e]);
+        }
     }
 }
 
@@ -167,7 +214,7 @@ CgResult ConstraintSolver::solveWith(double epsilon, const Blocks& J, const VecX
     return result;
 }
 
-void ConstraintSolver::solve(const Blocks& J, const VecX& W, VecX& b, VecX& x, const ConstraintSettings& settings) {
+void ConstraintSolver::solve(const Blocks& J, const InverseMass& W, VecX& b, VecX& x, const ConstraintSettings& settings) {
     const auto start = std::chrono::steady_clock::now();
     prepareSweeps(J, W, b, x);
     const CgSettings cg{settings.tolerance(requestedTolerance_), settings.solver.maxIterations};
@@ -179,14 +226,14 @@ void ConstraintSolver::solve(const Blocks& J, const VecX& W, VecX& b, VecX& x, c
     stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void ConstraintSolver::addConstraintForces(const VecX& W, const VecX& qdot, VecX& Q,
+void ConstraintSolver::addConstraintForces(const InverseMass& W, const VecX& qdot, const VecX& a0, VecX& Q,
                                            const ConstraintSettings& settings) {
     if (rows() == 0) return;
-    // rhs = -Jdot qdot - J W Q - ks C - kd Cdot (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes)
+    // rhs = -Jdot qdot - J a0 - ks C - kd Cdot (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes)
     rhs_.setZero(rows());
     for (std::size_t e = 0; e < J_.size(); ++e) {
-        const Index p = blockParticle_[e];
-        rhs_[blockRow_[e]] -= Jdot_[e].dot(block3(qdot, p)) + J_[e].dot(block3(W, p).cwiseProduct(block3(Q, p)));
+        const Index b = blockParticle_[e];
+        rhs_[blockRow_[e]] -= Jdot_[e].dot(block3(qdot, b)) + J_[e].dot(block3(a0, b));
     }
     rhs_ -= settings.ks * C_ + settings.kd * Cdot_;
     if (!settings.warmStart) {
@@ -212,7 +259,9 @@ void ConstraintSolver::addConstraintForces(const VecX& W, const VecX& qdot, VecX
     multiplyJTransposed(lambda_, Q);
 }
 
-void ConstraintSolver::projectVelocities(const VecX& W, VecX& v, const ConstraintSettings& settings) {
+void ConstraintSolver::projectVelocities(const InverseMass& W, const VecX& v, VecX& dv,
+                                         const ConstraintSettings& settings) {
+    dv.setZero(v.size());
     if (rows() == 0) return;
     multiplyJ(v, jv_);
     rhs_ = -jv_;
@@ -220,17 +269,18 @@ void ConstraintSolver::projectVelocities(const VecX& W, VecX& v, const Constrain
     solve(J_, W, rhs_, mu_, settings);
     particleVector_.setZero(v.size());
     multiplyJTransposed(mu_, particleVector_);
-    v += W.cwiseProduct(particleVector_);
+    W.apply(particleVector_, dv);
 }
 
-void ConstraintSolver::projectPositions(const VecX& W, VecX& x, const ConstraintSettings& settings) {
+void ConstraintSolver::projectPositions(VecX& d, const ConstraintSettings& settings) {
+    d.setZero(3 * blockCount_);
     if (rows() == 0) return;
     rhs_ = -C_;
     nu_.setZero(rows());  // each step corrects what is left: nothing to warm start from
-    solve(J0_, W, rhs_, nu_, settings);
-    particleVector_.setZero(x.size());
+    solve(J0_, W0_, rhs_, nu_, settings);
+    particleVector_.setZero(d.size());
     multiplyTransposed(J0_, nu_, particleVector_);
-    x += W.cwiseProduct(particleVector_);
+    W0_.apply(particleVector_, d);
 }
 
 double ConstraintSolver::maxRelativeError() const {

@@ -1,11 +1,15 @@
 #pragma once
 // Constrained dynamics (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes). The solver lays out the rows of
-// every constraint and the 1x3 blocks of the sparse Jacobian J (one per row and
-// particle), and solves for the multipliers matrix-free: only J x and J^T y are ever
-// formed, never J W J^T.
+// every constraint and the 1x3 blocks of the sparse Jacobian J (one per row and velocity
+// block: a particle's, or a rigid body's linear or angular block), and solves for the
+// multipliers matrix-free: only J x and J^T y are ever formed, never J W J^T. W is the
+// inverse mass operator (InverseMass.h): a scalar per particle, the world inverse inertia
+// for a body's rotation, so the same rows hold particles and bodies together.
 //
 // Acceleration level, inside each derivative evaluation:
-//   J W J^T lambda = -Jdot qdot - J W Q - ks C - kd Cdot,   Q += J^T lambda.
+//   J W J^T lambda = -Jdot qdot - J a0 - ks C - kd Cdot,   Q += J^T lambda,
+// with a0 = W Q the unconstrained acceleration (for a body's rotation also the term from
+// its turning inertia, which the world adds).
 // Position and velocity level, for the integrators that update velocities first
 // (symplectic Euler, Verlet, implicit Euler), as in SHAKE and RATTLE: after a drift the
 // positions go back onto C = 0 along the constraint gradients G0 at the drift's start,
@@ -38,10 +42,13 @@
 #include <memory>
 #include <vector>
 
+#include "core/bodies/InverseMass.h"
 #include "core/constraints/Constraint.h"
 #include "core/math/ConjugateGradient.h"
 
 namespace tinkerbox {
+
+class World;
 
 struct ConstraintSettings {
     double ks = 400.0;  // position feedback (1/s^2): C'' = -ks C - kd C' when nothing else acts
@@ -78,20 +85,28 @@ public:
     // The tolerance the integrator asks of the solves (OdeSystem::setSolveTolerance).
     void requestTolerance(double tolerance) { requestedTolerance_ = tolerance; }
 
-    // Lays the rows and blocks out; call again whenever the constraints change.
-    void layout(const ConstraintList& constraints);
+    // Lays the rows and blocks out; call again whenever the constraints or the bodies change.
+    void layout(const ConstraintList& constraints, const World& world);
     Index rows() const { return static_cast<Index>(C_.size()); }
 
-    // C, Cdot, J and Jdot at the system's current state.
-    void evaluate(const ConstraintList& constraints, const ParticleSystem& ps);
-    // Solves for lambda and adds J^T lambda to Q (after evaluate()).
-    void addConstraintForces(const VecX& W, const VecX& qdot, VecX& Q, const ConstraintSettings& settings);
-    // Projects v onto J v = 0 (after evaluate()).
-    void projectVelocities(const VecX& W, VecX& v, const ConstraintSettings& settings);
-    // Keeps the current J as the drift's start gradients G0 (after evaluate() there).
-    void holdStartJacobian() { J0_ = J_; }
-    // One step of the position projection onto C = 0 along G0 (after evaluate()).
-    void projectPositions(const VecX& W, VecX& x, const ConstraintSettings& settings);
+    // C, Cdot, J and Jdot at the world's current state.
+    void evaluate(const ConstraintList& constraints, const World& world);
+    // Solves for lambda and adds J^T lambda to Q (after evaluate()); qdot and a0 are the
+    // velocities and unconstrained accelerations per velocity block.
+    void addConstraintForces(const InverseMass& W, const VecX& qdot, const VecX& a0, VecX& Q,
+                             const ConstraintSettings& settings);
+    // The change dv = W J^T mu that projects the velocities v onto J v = 0 (after evaluate()).
+    void projectVelocities(const InverseMass& W, const VecX& v, VecX& dv, const ConstraintSettings& settings);
+    // Keeps the current J and W as the drift's start gradients G0 and masses W0 (after
+    // evaluate() there).
+    void holdStartJacobian(const InverseMass& W) {
+        J0_ = J_;
+        W0_ = W;
+    }
+    // One step of the position projection onto C = 0 along G0: the displacement
+    // d = W0 G0^T nu with G0 W0 G0^T nu = -C (after evaluate()), per velocity block (a
+    // rotation vector for a body's angular block).
+    void projectPositions(VecX& d, const ConstraintSettings& settings);
     // At most this many steps, stopping once max relative |C| is below the tolerance.
     static constexpr int kProjectionIterations = 10;
     static constexpr double kProjectionTolerance = 1e-10;
@@ -102,6 +117,7 @@ public:
     const VecX& multipliers() const { return lambda_; }
     void multiplyJ(const VecX& x, VecX& y) const { multiply(J_, x, y); }                       // y = J x
     void multiplyJTransposed(const VecX& y, VecX& x) const { multiplyTransposed(J_, y, x); }  // x += J^T y
+    const VecX& Cdot() const { return Cdot_; }
 
     const ConstraintSolveStats& stats() const { return stats_; }
     void resetStats() { stats_ = {}; }
@@ -112,18 +128,20 @@ private:
     void multiplyTransposed(const Blocks& J, const VecX& y, VecX& x) const;
     // Solves J W J^T x = b from the warm start x, with empty rows removed; again with a
     // Tikhonov term eps I if that breaks down or does not converge.
-    void solve(const Blocks& J, const VecX& W, VecX& b, VecX& x, const ConstraintSettings& settings);
+    void solve(const Blocks& J, const InverseMass& W, VecX& b, VecX& x, const ConstraintSettings& settings);
     // One preconditioned CG solve of (J W J^T + epsilon I) x = b (after prepareSweeps); x
     // is left as it was when it does not converge, unless keepUnconverged.
     CgResult solveWith(double epsilon, const Blocks& J, const VecX& b, VecX& x, const CgSettings& cg,
                        bool keepUnconverged);
-    void prepareSweeps(const Blocks& J, const VecX& W, VecX& b, VecX& x);
+    void prepareSweeps(const Blocks& J, const InverseMass& W, VecX& b, VecX& x);
     void scaleRows(double epsilon);
     template <bool Descending, class Row>
     void sweep(const Blocks& J, Row&& row);
 
     std::vector<Index> rowOffset_, blockOffset_;  // per constraint
-    std::vector<std::int32_t> blockRow_, blockParticle_;
+    std::vector<int> blocksPerRow_;               // per constraint
+    std::vector<std::vector<int>> firstBlock_;    // per constraint and anchor (ConstraintRows)
+    std::vector<std::int32_t> blockRow_, blockParticle_;  // per block: its row and velocity block
     std::vector<Index> rowBlockStart_;  // the blocks of row r are rowBlockStart_[r] .. rowBlockStart_[r + 1] - 1
     std::vector<double> rowScale_;
     VecX C_, Cdot_;
@@ -133,12 +151,15 @@ private:
     std::array<WarmStart, 4> warmStarts_;
     std::size_t nextWarmStart_ = 0;  // acceleration-, velocity- and position-level multipliers (warm starts)
     VecX rhs_, diagonal_, particleVector_, jv_;
-    // Sweep state: inverse mass per particle, row scales s_r = (J W J^T + eps)_rr^-1/2,
-    // the particle-space accumulator.
-    VecX inverseMass_, scale_, accumulator_, bHat_, xHat_, product_, t_;
+    std::vector<AnchorKinematics> kinematics_;
+    InverseMass W0_;
+    // Sweep state: the inverse mass, row scales s_r = (J W J^T + eps)_rr^-1/2, the
+    // accumulator over the velocity blocks.
+    const InverseMass* inverseMass_ = nullptr;
+    VecX scale_, accumulator_, bHat_, xHat_, product_, t_;
     double meanDiagonal_ = 0.0;
     double requestedTolerance_ = 0.0;
-    Index particleCount_ = 0;
+    Index blockCount_ = 0;
     CgWorkspace work_;
     ConstraintSolveStats stats_;
 };

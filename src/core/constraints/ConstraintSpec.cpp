@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "core/constraints/HingeConstraint.h"
 #include "core/constraints/NailConstraint.h"
 #include "core/constraints/PinConstraint.h"
 #include "core/constraints/RodConstraint.h"
@@ -18,7 +19,8 @@ std::unique_ptr<Constraint> makeConstraint(const ConstraintSpec& spec) {
             else if constexpr (std::is_same_v<S, RodSpec>) return std::make_unique<RodConstraint>(s);
             else if constexpr (std::is_same_v<S, WireSpec>) return std::make_unique<WireConstraint>(s);
             else if constexpr (std::is_same_v<S, SliderSpec>) return std::make_unique<SliderConstraint>(s);
-            else return std::make_unique<PinConstraint>(s);
+            else if constexpr (std::is_same_v<S, PinSpec>) return std::make_unique<PinConstraint>(s);
+            else return std::make_unique<HingeConstraint>(s);
         },
         spec);
 }

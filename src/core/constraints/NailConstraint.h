@@ -15,8 +15,8 @@ public:
     }
 
     int rowCount() const override { return 3; }
-    std::vector<Index> particles() const override { return {spec_.particle}; }
-    void evaluate(const ParticleSystem& ps, ConstraintRows& rows) const override;
+    std::vector<Anchor> anchors() const override { return {spec_.anchor}; }
+    void evaluate(std::span<const AnchorKinematics> anchors, ConstraintRows& rows) const override;
     ConstraintSpec spec() const override { return spec_; }
 
 private:

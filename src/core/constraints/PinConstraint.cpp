@@ -2,24 +2,21 @@
 
 #include <stdexcept>
 
-#include "core/dynamics/ParticleSystem.h"
 
 namespace tinkerbox {
 
 PinConstraint::PinConstraint(const PinSpec& spec) : spec_(spec) {
-    if (spec.a == spec.b) throw std::invalid_argument("a pin must join two different particles");
+    if (spec.a.body == spec.b.body) throw std::invalid_argument("a pin must join two different particles or bodies");
 }
 
-void PinConstraint::evaluate(const ParticleSystem& ps, ConstraintRows& rows) const {
-    const Vec3 c = ps.position(spec_.a) - ps.position(spec_.b);
-    const Vec3 cdot = ps.velocity(spec_.a) - ps.velocity(spec_.b);
+void PinConstraint::evaluate(std::span<const AnchorKinematics> anchors, ConstraintRows& rows) const {
+    const Vec3 c = anchors[0].position - anchors[1].position;
+    const Vec3 cdot = anchors[0].velocity - anchors[1].velocity;
     for (int r = 0; r < 3; ++r) {
         rows.C[r] = c[r];
         rows.Cdot[r] = cdot[r];
-        rows.j(r, 0) = Vec3::Unit(r);
-        rows.j(r, 1) = -Vec3::Unit(r);
-        rows.jdot(r, 0).setZero();
-        rows.jdot(r, 1).setZero();
+        rows.point(r, 0, Vec3::Unit(r), Vec3::Zero());
+        rows.point(r, 1, -Vec3::Unit(r), Vec3::Zero());
     }
 }
 

@@ -9,8 +9,8 @@ public:
     explicit PinConstraint(const PinSpec& spec);
 
     int rowCount() const override { return 3; }
-    std::vector<Index> particles() const override { return {spec_.a, spec_.b}; }
-    void evaluate(const ParticleSystem& ps, ConstraintRows& rows) const override;
+    std::vector<Anchor> anchors() const override { return {spec_.a, spec_.b}; }
+    void evaluate(std::span<const AnchorKinematics> anchors, ConstraintRows& rows) const override;
     ConstraintSpec spec() const override { return spec_; }
 
 private:

@@ -2,32 +2,28 @@
 
 #include <stdexcept>
 
-#include "core/dynamics/ParticleSystem.h"
 
 namespace tinkerbox {
 
 RodConstraint::RodConstraint(const RodSpec& spec) : spec_(spec) {
-    if (spec.a == spec.b) throw std::invalid_argument("a rod must join two different particles");
+    if (spec.a.body == spec.b.body) throw std::invalid_argument("a rod must join two different particles or bodies");
     if (!(spec.length > 0.0)) throw std::invalid_argument("a rod must have a positive length");
 }
 
-void RodConstraint::evaluate(const ParticleSystem& ps, ConstraintRows& rows) const {
-    const Vec3 l = ps.position(spec_.a) - ps.position(spec_.b);
-    const Vec3 ldot = ps.velocity(spec_.a) - ps.velocity(spec_.b);
+void RodConstraint::evaluate(std::span<const AnchorKinematics> anchors, ConstraintRows& rows) const {
+    const Vec3 l = anchors[0].position - anchors[1].position;
+    const Vec3 ldot = anchors[0].velocity - anchors[1].velocity;
     const double length = l.norm();
     rows.C[0] = length - spec_.length;
     if (length < 1e-12 * spec_.length) {  // the direction is undefined: the rod exerts nothing
         rows.Cdot[0] = 0.0;
-        rows.j(0, 0) = rows.j(0, 1) = rows.jdot(0, 0) = rows.jdot(0, 1) = Vec3::Zero();
         return;
     }
     const Vec3 n = l / length;
     const Vec3 ndot = (ldot - n.dot(ldot) * n) / length;
     rows.Cdot[0] = n.dot(ldot);
-    rows.j(0, 0) = n;
-    rows.j(0, 1) = -n;
-    rows.jdot(0, 0) = ndot;
-    rows.jdot(0, 1) = -ndot;
+    rows.point(0, 0, n, ndot);
+    rows.point(0, 1, -n, -ndot);
 }
 
 }  // namespace tinkerbox

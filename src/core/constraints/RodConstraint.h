@@ -10,8 +10,8 @@ public:
     explicit RodConstraint(const RodSpec& spec);
 
     int rowCount() const override { return 1; }
-    std::vector<Index> particles() const override { return {spec_.a, spec_.b}; }
-    void evaluate(const ParticleSystem& ps, ConstraintRows& rows) const override;
+    std::vector<Anchor> anchors() const override { return {spec_.a, spec_.b}; }
+    void evaluate(std::span<const AnchorKinematics> anchors, ConstraintRows& rows) const override;
     double scale() const override { return spec_.length; }
     ConstraintSpec spec() const override { return spec_; }
 

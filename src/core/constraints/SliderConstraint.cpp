@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-#include "core/dynamics/ParticleSystem.h"
 
 namespace tinkerbox {
 
@@ -13,15 +12,14 @@ SliderConstraint::SliderConstraint(const SliderSpec& spec) : spec_(spec) {
     orthonormalComplement(spec_.direction, u_, w_);
 }
 
-void SliderConstraint::evaluate(const ParticleSystem& ps, ConstraintRows& rows) const {
-    const Vec3 d = ps.position(spec_.particle) - spec_.point;
-    const Vec3 v = ps.velocity(spec_.particle);
+void SliderConstraint::evaluate(std::span<const AnchorKinematics> anchors, ConstraintRows& rows) const {
+    const Vec3 d = anchors[0].position - spec_.point;
+    const Vec3 v = anchors[0].velocity;
     const Vec3* axes[2] = {&u_, &w_};
     for (int r = 0; r < 2; ++r) {
         rows.C[r] = axes[r]->dot(d);
         rows.Cdot[r] = axes[r]->dot(v);
-        rows.j(r, 0) = *axes[r];
-        rows.jdot(r, 0).setZero();
+        rows.point(r, 0, *axes[r], Vec3::Zero());
     }
 }
 

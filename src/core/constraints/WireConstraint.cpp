@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-#include "core/dynamics/ParticleSystem.h"
 
 namespace tinkerbox {
 
@@ -13,25 +12,22 @@ WireConstraint::WireConstraint(const WireSpec& spec) : spec_(spec) {
     spec_.normal = *normal;
 }
 
-void WireConstraint::evaluate(const ParticleSystem& ps, ConstraintRows& rows) const {
+void WireConstraint::evaluate(std::span<const AnchorKinematics> anchors, ConstraintRows& rows) const {
     const Vec3& N = spec_.normal;
-    const Vec3 d = ps.position(spec_.particle) - spec_.center;
-    const Vec3 v = ps.velocity(spec_.particle);
+    const Vec3 d = anchors[0].position - spec_.center;
+    const Vec3 v = anchors[0].velocity;
     rows.C[0] = N.dot(d);
     rows.Cdot[0] = N.dot(v);
-    rows.j(0, 0) = N;
-    rows.jdot(0, 0).setZero();
+    rows.point(0, 0, N, Vec3::Zero());
     const double distance = d.norm();
     rows.C[1] = distance - spec_.radius;
     if (distance < 1e-12 * spec_.radius) {  // at the centre the radial direction is undefined
         rows.Cdot[1] = 0.0;
-        rows.j(1, 0) = rows.jdot(1, 0) = Vec3::Zero();
         return;
     }
     const Vec3 n = d / distance;
     rows.Cdot[1] = n.dot(v);
-    rows.j(1, 0) = n;
-    rows.jdot(1, 0) = (v - n.dot(v) * n) / distance;
+    rows.point(1, 0, n, (v - n.dot(v) * n) / distance);
 }
 
 }  // namespace tinkerbox

@@ -13,8 +13,8 @@ public:
     explicit WireConstraint(const WireSpec& spec);
 
     int rowCount() const override { return 2; }
-    std::vector<Index> particles() const override { return {spec_.particle}; }
-    void evaluate(const ParticleSystem& ps, ConstraintRows& rows) const override;
+    std::vector<Anchor> anchors() const override { return {spec_.anchor}; }
+    void evaluate(std::span<const AnchorKinematics> anchors, ConstraintRows& rows) const override;
     double scale() const override { return spec_.radius; }
     ConstraintSpec spec() const override { return spec_; }
 

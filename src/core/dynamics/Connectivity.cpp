@@ -4,9 +4,10 @@
 
 namespace tinkerbox {
 
-std::vector<Index> componentLabels(const ParticleSystem& system) {
+std::vector<Index> componentLabels(const World& system) {
     // Union-find with path halving; each root is its component's lowest index.
-    const Index n = system.particleCount();
+    const Index n = system.particleCount() + system.rigidBodyCount();
+    const auto node = [&](const Anchor& a) { return a.isParticle() ? a.index() : system.particleCount() + a.index(); };
     std::vector<Index> parent(n);
     std::iota(parent.begin(), parent.end(), Index{0});
     const auto find = [&](Index i) {
@@ -18,10 +19,10 @@ std::vector<Index> componentLabels(const ParticleSystem& system) {
         if (ra < rb) parent[rb] = ra;
         else parent[ra] = rb;
     };
-    for (const DampedSpring& spring : system.springs().springs()) join(spring.a, spring.b);
+    for (const DampedSpring& spring : system.springs().springs()) join(node(spring.a), node(spring.b));
     for (const auto& c : system.constraints()) {
-        const std::vector<Index> ps = c->particles();
-        for (std::size_t k = 1; k < ps.size(); ++k) join(ps[0], ps[k]);
+        const std::vector<Anchor> anchors = c->anchors();
+        for (std::size_t k = 1; k < anchors.size(); ++k) join(node(anchors[0]), node(anchors[k]));
     }
     std::vector<Index> labels(n);
     Index next = 0;

@@ -13,19 +13,15 @@ Simulation::Simulation(const SimulationSettings& settings) : settings_(settings)
     if (!(settings.dt > 0.0) || settings.substeps < 1) throw std::invalid_argument("dt must be > 0 and substeps >= 1");
     for (const auto& [name, count] : settings.integratorSubsteps)
         if (count < 1) throw std::invalid_argument("substeps for " + name + " must be >= 1");
-    gravity_ = &static_cast<Gravity&>(system_.addForce(std::make_unique<Gravity>(settings.gravity)));
-    drag_ = &static_cast<ViscousDrag&>(system_.addForce(std::make_unique<ViscousDrag>(settings.drag)));
-    beads_.setGravity(settings.gravity);
-    beads_.setDrag(settings.drag);
-    system_.setConstraintSettings(settings.constraints);
+    gravity_ = &static_cast<Gravity&>(world_.addForce(std::make_unique<Gravity>(settings.gravity)));
+    drag_ = &static_cast<ViscousDrag&>(world_.addForce(std::make_unique<ViscousDrag>(settings.drag)));
+    world_.setConstraintSettings(settings.constraints);
+    world_.setPlanar(settings.planar);
     integrator_ = makeIntegrator(settings.integrator, settings.solver);
-    beadIntegrator_ = makeIntegrator(settings.integrator, settings.solver);
 }
 
 void Simulation::setIntegrator(const std::string& name) {
-    auto integrator = makeIntegrator(name, settings_.solver);  // throws before anything changes
-    beadIntegrator_ = makeIntegrator(name, settings_.solver);
-    integrator_ = std::move(integrator);
+    integrator_ = makeIntegrator(name, settings_.solver);  // throws before anything changes
     settings_.integrator = name;
     endFrameEarly();
 }
@@ -36,13 +32,8 @@ int Simulation::substeps() const {
 }
 
 void Simulation::setTime(double t) {
-    setClocks(t);
+    world_.setTime(t);
     endFrameEarly();
-}
-
-void Simulation::setClocks(double t) {
-    system_.setTime(t);
-    beads_.setTime(t);
 }
 
 void Simulation::setTimeStep(double dt, int substeps) {
@@ -56,42 +47,27 @@ void Simulation::setTimeStep(double dt, int substeps) {
 void Simulation::setGravity(const Vec3& g) {
     settings_.gravity = g;
     gravity_->setAcceleration(g);
-    beads_.setGravity(g);
     guard_.rebase();  // the potential energy changed with it
 }
 
 void Simulation::setDrag(double kd) {
     settings_.drag = kd;
     drag_->setCoefficient(kd);
-    beads_.setDrag(kd);
 }
 
 void Simulation::setSolverSettings(const IntegratorSettings& solver) {
     settings_.solver = solver;
     integrator_ = makeIntegrator(settings_.integrator, solver);
-    beadIntegrator_ = makeIntegrator(settings_.integrator, solver);
     endFrameEarly();
 }
 
 void Simulation::setConstraintSettings(const ConstraintSettings& constraints) {
     settings_.constraints = constraints;
-    system_.setConstraintSettings(constraints);
-}
-
-void Simulation::getFullState(VecX& state) const {
-    system_.getState(state);
-    beads_.getState(beadState_);
-    state.conservativeResize(system_.dimension() + beads_.dimension());
-    state.tail(beads_.dimension()) = beadState_;
-}
-
-void Simulation::setFullState(const VecX& state, double t) {
-    system_.setState(state.head(system_.dimension()), t);
-    beads_.setState(state.tail(beads_.dimension()), t);
+    world_.setConstraintSettings(constraints);
 }
 
 EnergyReading Simulation::energyReading() const {
-    const ParticleSystem& s = system_;
+    const World& s = world_;
     EnergyReading r;
     r.kinetic = kineticEnergy();
     r.total = r.kinetic + potentialEnergy();
@@ -105,7 +81,9 @@ EnergyReading Simulation::energyReading() const {
         high = high.cwiseMax(x);
     };
     for (Index i = 0; i < s.particleCount(); ++i) include(s.position(i), s.mass(i));
-    for (Index i = 0; i < beads_.beadCount(); ++i) include(beads_.position(i), beads_.bead(i).mass);
+    for (Index k = 0; k < s.rigidBodyCount(); ++k)
+        if (!s.rigidBodies().isFixed(k)) include(s.rigidBodies().position(k), s.rigidBodies().mass(k));
+    for (Index i = 0; i < s.beadCount(); ++i) include(s.beads().position(i), s.beads().bead(i).mass);
     if (totalMass > 0.0) {
         r.low = low;
         r.high = high;
@@ -121,13 +99,13 @@ EnergyReading Simulation::energyReading() const {
 FrameReport Simulation::step() { return advance(std::numeric_limits<int>::max()); }
 
 void Simulation::beginFrame() {
-    const double t0 = system_.time();
+    const double t0 = world_.time();
     if (t0 != clockStart_ + static_cast<double>(frames_) * settings_.dt) {
         clockStart_ = t0;
         frames_ = 0;
     }
     frameStartTime_ = t0;
-    getFullState(frameStart_);
+    world_.getState(frameStart_);
     guard_.record(frameStart_, t0, energyReading());
     frame_ = {};
 }
@@ -150,29 +128,29 @@ FrameReport Simulation::advance(int maxSubsteps) {
     FrameReport& report = frame_;
     const auto divergence = [&](const std::string& what) {
         std::ostringstream msg;
-        msg << integrator_->name() << " diverged at t = " << system_.time() << " s with dt = " << settings_.dt;
+        msg << integrator_->name() << " diverged at t = " << world_.time() << " s with dt = " << settings_.dt;
         if (substepCount > 1) msg << " (" << substepCount << " substeps)";
         msg << ": " << what << ". Try a smaller dt or more substeps";
         msg << (integrator_->name() == "implicit-euler" ? " (or a tighter CG tolerance)." : ", or implicit-euler.");
         report.diverged = true;
         report.message = msg.str();
     };
-    const Index n3 = system_.velocityDimension();
+    const Index n3 = 3 * world_.particleCount();
+    const Index configuration = world_.configurationDimension();
     const int last = substepsDone_ + std::min(maxSubsteps, substepCount - substepsDone_);
     for (; substepsDone_ < last; ++substepsDone_) {
-        system_.getState(substepStart_);
-        integrator_->step(system_, h, report.integrator);
-        if (beads_.beadCount() > 0) beadIntegrator_->step(beads_, h, report.integrator);
-        const bool finite = system_.positions().allFinite() && system_.velocities().allFinite() &&
-                            beads_.velocities().allFinite();
+        world_.getState(substepStart_);
+        integrator_->step(world_, h, report.integrator);
+        world_.getState(substepEnd_);
+        const bool finite = substepEnd_.allFinite();
         if (!report.integrator.failure.empty() || !finite) {
             divergence(report.integrator.failure.empty() ? "the state became non-finite" : report.integrator.failure);
-            setFullState(frameStart_, frameStartTime_);
+            world_.setState(frameStart_, frameStartTime_);
             drivenByInput_ = false;
             substepsDone_ = 0;
             return std::exchange(frame_, {});
         }
-        report.contacts += system_.resolveContacts(substepStart_.head(n3), substepStart_.tail(n3), h);
+        report.contacts += world_.resolveContacts(substepStart_.head(n3), substepStart_.segment(configuration, n3), h);
     }
     if (substepsDone_ < substepCount) {
         FrameReport sofar = report;
@@ -180,11 +158,11 @@ FrameReport Simulation::advance(int maxSubsteps) {
         return sofar;
     }
     substepsDone_ = 0;
-    setClocks(clockStart_ + static_cast<double>(++frames_) * settings_.dt);
+    world_.setTime(clockStart_ + static_cast<double>(++frames_) * settings_.dt);
     if (std::exchange(drivenByInput_, false)) guard_.rebase();  // the input's work is not the model's
-    if (const auto why = guard_.check(energyReading(), system_.time(), settings_.gravity.norm())) {
+    if (const auto why = guard_.check(energyReading(), world_.time(), settings_.gravity.norm())) {
         divergence(*why);
-        setFullState(guard_.safeState(), guard_.safeTime());
+        world_.setState(guard_.safeState(), guard_.safeTime());
         guard_.clear();
     }
     return std::exchange(frame_, {});

@@ -1,9 +1,7 @@
 #pragma once
-// A running model: the particle system (with its constraints), the parametric beads,
-// their settings, the chosen integrator, and the stepping loop (integrator step, then
-// plane contacts, per substep). The particles and the beads are separate systems, each
-// stepped by its own instance of the chosen integrator. The
-// integrator can be changed at any moment: the state lives in the system, so the
+// A running model: the world (particles, rigid bodies and parametric beads, with their
+// forces and constraints), its settings, the chosen integrator, and the stepping loop
+// (integrator step, then plane contacts, per substep). The integrator can be changed at any moment: the state lives in the system, so the
 // model keeps moving from where it is. A frame that makes the state non-finite is
 // rolled back to its start; an energy explosion (DivergenceGuard) is rolled back to
 // a state from before it began. Both are reported, never propagated.
@@ -17,8 +15,7 @@
 #include "core/dynamics/DivergenceGuard.h"
 #include "core/forces/Gravity.h"
 #include "core/integrators/Integrator.h"
-#include "core/bodies/ParametricBeadSystem.h"
-#include "core/dynamics/ParticleSystem.h"
+#include "core/dynamics/World.h"
 #include "core/forces/ViscousDrag.h"
 
 namespace tinkerbox {
@@ -35,6 +32,8 @@ struct SimulationSettings {
     std::map<std::string, int> integratorSubsteps;
     Vec3 gravity{0.0, -9.81, 0.0};
     double drag = 0.0;
+    // Every body and particle in the z = 0 plane, turning about z only (2D scenes).
+    bool planar = false;
     IntegratorSettings solver;
     ConstraintSettings constraints;
 
@@ -56,15 +55,13 @@ public:
     Simulation(const Simulation&) = delete;
     Simulation& operator=(const Simulation&) = delete;
 
-    ParticleSystem& system() { return system_; }
-    const ParticleSystem& system() const { return system_; }
-    ParametricBeadSystem& beads() { return beads_; }
-    const ParametricBeadSystem& beads() const { return beads_; }
+    World& world() { return world_; }
+    const World& world() const { return world_; }
     const SimulationSettings& settings() const { return settings_; }
     // Integrator steps per frame for the chosen integrator.
     int substeps() const;
     const Integrator& integrator() const { return *integrator_; }
-    double time() const { return system_.time(); }
+    double time() const { return world_.time(); }
     void setTime(double t);  // e.g. to keep the clock when a model is rebuilt after an edit
 
     // Live changes; each keeps the current state. Those that change how a frame is
@@ -79,11 +76,11 @@ public:
     void setSolverSettings(const IntegratorSettings& solver);
     void setConstraintSettings(const ConstraintSettings& constraints);
 
-    // The whole model: particles and parametric beads.
-    double kineticEnergy() const { return system_.kineticEnergy() + beads_.kineticEnergy(); }
-    double potentialEnergy() const { return system_.potentialEnergy() + beads_.potentialEnergy(); }
+    // The whole model.
+    double kineticEnergy() const { return world_.kineticEnergy(); }
+    double potentialEnergy() const { return world_.potentialEnergy(); }
     double totalEnergy() const { return kineticEnergy() + potentialEnergy(); }
-    double constraintError() { return system_.constraintError(); }
+    double constraintError() { return world_.constraintError(); }
 
     // Advances one frame (dt), or the rest of the frame in progress; the time after n
     // frames of the same dt is t0 + n dt, computed as such, not summed. On divergence the
@@ -108,31 +105,26 @@ public:
 
 private:
     SimulationSettings settings_;
-    void getFullState(VecX& state) const;  // [particles | beads]
-    void setFullState(const VecX& state, double t);
-    void setClocks(double t);  // of the particles and the beads
     void beginFrame();
     // Ends the frame in progress at the current state: time and state stay, and the
     // clock starts again from them at the next frame (its time is no longer t0 + n dt).
     void endFrameEarly();
 
-    ParticleSystem system_;
-    ParametricBeadSystem beads_;
+    World world_;
     Gravity* gravity_;
     ViscousDrag* drag_;
-    std::unique_ptr<Integrator> integrator_, beadIntegrator_;
+    std::unique_ptr<Integrator> integrator_;
     DivergenceGuard guard_;
     bool drivenByInput_ = false;
     // The clock: time = clockStart_ + frames_ * dt, one rounding instead of a sum of
     // steps. It starts again whenever the time or dt was changed from outside.
     double clockStart_ = 0.0;
     long frames_ = 0;
-    VecX frameStart_, substepStart_;
+    VecX frameStart_, substepStart_, substepEnd_;
     // The frame in progress: its start time, substeps done and sums so far.
     double frameStartTime_ = 0.0;
     int substepsDone_ = 0;
     FrameReport frame_;
-    mutable VecX beadState_;
 };
 
 }  // namespace tinkerbox

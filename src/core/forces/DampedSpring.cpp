@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "core/dynamics/ParticleSystem.h"
+#include "core/dynamics/World.h"
 
 namespace tinkerbox {
 
@@ -49,64 +49,109 @@ double dampedSpringEnergy(const DampedSpring& s, const Vec3& xa, const Vec3& xb)
 
 Index DampedSpringSet::add(const DampedSpring& s) {
     springs_.push_back(s);
+    const Index k = size() - 1;
+    if (joinsParticles(s)) {
+        particlePairs_.push_back({s.a.index(), s.b.index(), s.stiffness, s.damping, s.restLength});
+        pairSpring_.push_back(k);
+    } else {
+        anchoredSprings_.push_back(k);
+    }
     blocks_.clear();  // the Jacobian pattern must be rebound
-    return size() - 1;
+    return k;
+}
+
+void DampedSpringSet::set(Index k, const DampedSpring& s) {
+    std::vector<DampedSpring> springs = std::move(springs_);
+    springs[k] = s;
+    clear();
+    for (const DampedSpring& spring : springs) add(spring);
 }
 
 void DampedSpringSet::clear() {
     springs_.clear();
+    particlePairs_.clear();
+    pairSpring_.clear();
+    anchoredSprings_.clear();
     blocks_.clear();
 }
 
-void DampedSpringSet::accumulate(const ParticleSystem& ps, VecX& f) const {
-    const VecX& x = ps.positions();
-    const VecX& v = ps.velocities();
-    for (const DampedSpring& s : springs_) {
-        const Vec3 fa = dampedSpringForce(s, block3(x, s.a), block3(x, s.b), block3(v, s.a), block3(v, s.b));
-        block3(f, s.a) += fa;
-        block3(f, s.b) -= fa;
+void DampedSpringSet::endBlocks(const World& world, const DampedSpring& s, Index& a, Index& b) const {
+    a = world.velocityBlock(s.a.body);
+    b = world.velocityBlock(s.b.body);
+}
+
+void DampedSpringSet::accumulate(const World& world, VecX& f) const {
+    const VecX& x = world.positions();
+    const VecX& v = world.velocities();
+    for (const ParticlePair& p : particlePairs_) {
+        const DampedSpring s{p.a, p.b, p.stiffness, p.damping, p.restLength};
+        const Vec3 fa = dampedSpringForce(s, block3(x, p.a), block3(x, p.b), block3(v, p.a), block3(v, p.b));
+        block3(f, p.a) += fa;
+        block3(f, p.b) -= fa;
+    }
+    for (const Index k : anchoredSprings_) {
+        const DampedSpring& s = springs_[k];
+        const Vec3 fa = dampedSpringForce(s, world.anchorPosition(s.a), world.anchorPosition(s.b),
+                                          world.anchorVelocity(s.a), world.anchorVelocity(s.b));
+        world.applyForce(s.a, fa, f);
+        world.applyForce(s.b, -fa, f);
     }
 }
 
-double DampedSpringSet::potentialEnergy(const ParticleSystem& ps) const {
+double DampedSpringSet::potentialEnergy(const World& world) const {
     double u = 0.0;
-    for (const DampedSpring& s : springs_) u += dampedSpringEnergy(s, ps.position(s.a), ps.position(s.b));
+    for (const DampedSpring& s : springs_) u += dampedSpringEnergy(s, world.anchorPosition(s.a), world.anchorPosition(s.b));
     return u;
 }
 
-void DampedSpringSet::appendCouplings(std::vector<std::pair<Index, Index>>& out) const {
-    for (const DampedSpring& s : springs_) out.emplace_back(s.a, s.b);
-}
-
-void DampedSpringSet::bindPattern(const BlockSparseMatrix& pattern) {
-    blocks_.resize(springs_.size());
-    for (std::size_t k = 0; k < springs_.size(); ++k) {
-        const DampedSpring& s = springs_[k];
-        blocks_[k] = {pattern.find(s.a, s.a), pattern.find(s.a, s.b), pattern.find(s.b, s.a), pattern.find(s.b, s.b)};
+void DampedSpringSet::appendCouplings(const World& world, std::vector<std::pair<Index, Index>>& out) const {
+    for (const DampedSpring& s : springs_) {
+        Index a, b;
+        endBlocks(world, s, a, b);
+        if (a != b) out.emplace_back(a, b);
     }
 }
 
-void DampedSpringSet::addJacobians(const ParticleSystem& ps, const JacobianRequest& request,
-                                   BlockSparseMatrix& J) const {
+void DampedSpringSet::bindPattern(const World& world, const BlockSparseMatrix& pattern) {
+    blocks_.resize(springs_.size());
+    for (std::size_t k = 0; k < springs_.size(); ++k) {
+        Index a, b;
+        endBlocks(world, springs_[k], a, b);
+        blocks_[k] = {pattern.find(a, a), a == b ? -1 : pattern.find(a, b), a == b ? -1 : pattern.find(b, a),
+                      pattern.find(b, b)};
+    }
+}
+
+void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const {
     if (blocks_.size() != springs_.size()) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
-    const VecX& x = ps.positions();
-    const VecX& v = ps.velocities();
+    const VecX& x = world.positions();
+    const VecX& v = world.velocities();
     Mat3 Kx, Kv;
+    Vec3 xa, xb, va, vb;
     for (std::size_t k = 0; k < springs_.size(); ++k) {
         const DampedSpring& s = springs_[k];
-        const Vec3 va = block3(v, s.a), vb = block3(v, s.b);
-        dampedSpringJacobians(s, block3(x, s.a), block3(x, s.b), va, vb, request.form, Kx, Kv);
+        if (joinsParticles(s)) {
+            xa = block3(x, s.a.index()), xb = block3(x, s.b.index());
+            va = block3(v, s.a.index()), vb = block3(v, s.b.index());
+        } else {
+            xa = world.anchorPosition(s.a), xb = world.anchorPosition(s.b);
+            va = world.anchorVelocity(s.a), vb = world.anchorVelocity(s.b);
+        }
+        dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
         const Mat3 K = request.cx * Kx + request.cv * Kv;
         // With Upper storage only one of ab, ba is stored; the definite blocks are symmetric.
         const auto& [aa, ab, ba, bb] = blocks_[k];
+        if (ab < 0 && ba < 0 && aa == bb) continue;  // both ends on one body: no net force
         J.value(aa) += K;
         J.value(bb) += K;
         for (const Index off : {ab, ba})
             if (off >= 0) J.value(off) -= K;
         if (request.dFdxTimesVelocity) {
+            Index a, b;
+            endBlocks(world, s, a, b);
             const Vec3 product = Kx * (va - vb);
-            block3(*request.dFdxTimesVelocity, s.a) += product;
-            block3(*request.dFdxTimesVelocity, s.b) -= product;
+            block3(*request.dFdxTimesVelocity, a) += product;
+            block3(*request.dFdxTimesVelocity, b) -= product;
         }
     }
 }

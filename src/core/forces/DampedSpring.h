@@ -1,18 +1,20 @@
 #pragma once
-// Damped springs between particle pairs (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes):
+// Damped springs between anchors: particles and points of rigid bodies (Witkin, Particle
+// System Dynamics, SIGGRAPH 2001 notes):
 //   l = xa - xb, ldot = va - vb, fa = -[ks (|l| - r) + kd (ldot.l)/|l|] l/|l|, fb = -fa.
 // All the springs of a model live in one DampedSpringSet so that a 128x128 cloth
 // (about 100k springs) is one tight loop rather than 100k virtual calls.
 #include <array>
 #include <vector>
 
+#include "core/bodies/Anchor.h"
 #include "core/forces/Force.h"
 
 namespace tinkerbox {
 
 struct DampedSpring {
-    Index a = 0;
-    Index b = 0;
+    Anchor a = Anchor(0);
+    Anchor b = Anchor(0);
     double stiffness = 0.0;   // ks
     double damping = 0.0;     // kd
     double restLength = 0.0;  // r
@@ -20,7 +22,7 @@ struct DampedSpring {
     bool operator==(const DampedSpring&) const = default;
 };
 
-// Force on particle a; particle b receives the opposite.
+// Force on end a; end b receives the opposite.
 Vec3 dampedSpringForce(const DampedSpring& s, const Vec3& xa, const Vec3& xb, const Vec3& va, const Vec3& vb);
 
 // The block dfa/dxa (Kx) and dfa/dva (Kv). The other blocks follow by sign:
@@ -34,24 +36,39 @@ void dampedSpringJacobians(const DampedSpring& s, const Vec3& xa, const Vec3& xb
 
 double dampedSpringEnergy(const DampedSpring& s, const Vec3& xa, const Vec3& xb);
 
+// The springs between two particles run in a tight loop over packed copies; a spring
+// with a body point at either end applies its force there, giving the body a torque. Its
+// Jacobians are those of the anchor points' translation: the implicit step treats the
+// turning of the bodies at its ends explicitly.
 class DampedSpringSet final : public Force {
 public:
     Index add(const DampedSpring& s);
+    void set(Index k, const DampedSpring& s);
     void clear();
     Index size() const { return static_cast<Index>(springs_.size()); }
     const std::vector<DampedSpring>& springs() const { return springs_; }
-    DampedSpring& operator[](Index k) { return springs_[k]; }
     const DampedSpring& operator[](Index k) const { return springs_[k]; }
 
-    void accumulate(const ParticleSystem& ps, VecX& f) const override;
-    double potentialEnergy(const ParticleSystem& ps) const override;
-    void appendCouplings(std::vector<std::pair<Index, Index>>& out) const override;
-    void bindPattern(const BlockSparseMatrix& pattern) override;
-    void addJacobians(const ParticleSystem& ps, const JacobianRequest& request, BlockSparseMatrix& J) const override;
+    void accumulate(const World& world, VecX& f) const override;
+    double potentialEnergy(const World& world) const override;
+    void appendCouplings(const World& world, std::vector<std::pair<Index, Index>>& out) const override;
+    void bindPattern(const World& world, const BlockSparseMatrix& pattern) override;
+    void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override;
 
 private:
+    struct ParticlePair {
+        Index a, b;
+        double stiffness, damping, restLength;
+    };
+    static bool joinsParticles(const DampedSpring& s) { return s.a.isParticle() && s.b.isParticle(); }
+    // The velocity blocks of a spring's ends (a particle's, or a body's linear block).
+    void endBlocks(const World& world, const DampedSpring& s, Index& a, Index& b) const;
+
     std::vector<DampedSpring> springs_;
-    std::vector<std::array<Index, 4>> blocks_;  // positions of blocks aa, ab, ba, bb in the bound pattern
+    std::vector<ParticlePair> particlePairs_;  // the particle-particle springs, packed
+    std::vector<Index> pairSpring_;            // per packed pair: its spring
+    std::vector<Index> anchoredSprings_;       // the others
+    std::vector<std::array<Index, 4>> blocks_;  // per spring: blocks aa, ab, ba, bb in the bound pattern
 };
 
 }  // namespace tinkerbox

@@ -1,7 +1,9 @@
 #pragma once
 // A force object (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes): it adds its forces to the accumulators, knows
 // its potential energy, and gives its Jacobians dF/dx and dF/dv for the implicit
-// integrator. Integrators never see individual forces.
+// integrator. Integrators never see individual forces. The accumulator has one block per
+// velocity block of the world (World.h): a force on a particle, or the force and the
+// torque on a rigid body (World::applyForce turns a force at a body point into both).
 #include <utility>
 #include <vector>
 
@@ -10,7 +12,7 @@
 
 namespace tinkerbox {
 
-class ParticleSystem;
+class World;
 
 enum class JacobianForm {
     Exact,     // the true derivative (tests compare it with finite differences)
@@ -29,19 +31,19 @@ public:
     virtual ~Force() = default;
 
     // f += this force, evaluated at the system's current positions and velocities.
-    virtual void accumulate(const ParticleSystem& ps, VecX& f) const = 0;
-    virtual double potentialEnergy(const ParticleSystem&) const { return 0.0; }
+    virtual void accumulate(const World& world, VecX& f) const = 0;
+    virtual double potentialEnergy(const World&) const { return 0.0; }
 
-    // Particle pairs (i, j) whose force depends on each other: the off-diagonal blocks
+    // Velocity blocks (i, j) whose force depends on each other: the off-diagonal blocks
     // this force writes into the Jacobians.
-    virtual void appendCouplings(std::vector<std::pair<Index, Index>>&) const {}
+    virtual void appendCouplings(const World&, std::vector<std::pair<Index, Index>>&) const {}
     // Called whenever the Jacobian pattern changes, so a force can cache block positions.
-    virtual void bindPattern(const BlockSparseMatrix&) {}
+    virtual void bindPattern(const World&, const BlockSparseMatrix&) {}
     // J += cx dF/dx + cv dF/dv, J having the bound pattern. The Definite form comes with
     // Upper storage (symmetric blocks, written once). When dFdxTimesVelocity is given,
     // also dFdxTimesVelocity += dF/dx v with v the current velocities (the implicit step's
     // right-hand side needs it; computing it here spares a second matrix).
-    virtual void addJacobians(const ParticleSystem&, const JacobianRequest&, BlockSparseMatrix& /*J*/) const {}
+    virtual void addJacobians(const World&, const JacobianRequest&, BlockSparseMatrix& /*J*/) const {}
 };
 
 }  // namespace tinkerbox

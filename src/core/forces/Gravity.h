@@ -1,5 +1,7 @@
 #pragma once
-// Uniform gravity f = m g on every free particle (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes, unary force).
+// Uniform gravity f = m g on every free particle and body, at a body's centre of mass
+// (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes, unary force); a parametric bead
+// takes the part along its wire, J^T m g.
 #include "core/forces/Force.h"
 
 namespace tinkerbox {
@@ -11,9 +13,11 @@ public:
     const Vec3& acceleration() const { return g_; }
     void setAcceleration(const Vec3& g) { g_ = g; }
 
-    void accumulate(const ParticleSystem& ps, VecX& f) const override;
-    // U = -sum m g.x over free particles (nailed ones cannot exchange energy).
-    double potentialEnergy(const ParticleSystem& ps) const override;
+    void accumulate(const World& world, VecX& f) const override;
+    // U = -sum m g.x over free particles, bodies and beads (fixed ones cannot exchange energy).
+    double potentialEnergy(const World& world) const override;
+    // A bead's generalized gravity depends on its angle (the definite part only).
+    void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override;
 
 private:
     Vec3 g_;

@@ -1,6 +1,8 @@
 #pragma once
 // Viscous drag f = -kd v on every particle (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes): it damps motion
-// relative to the still air and makes a model come to rest.
+// relative to the still air and makes a model come to rest. A rigid body of mass m takes
+// it as drag kd / m on each of its mass elements: the force -kd v at its centre of mass
+// and the torque -(kd / m) I omega; a bead the part along its wire.
 #include "core/forces/Force.h"
 
 namespace tinkerbox {
@@ -12,9 +14,9 @@ public:
     double coefficient() const { return kd_; }
     void setCoefficient(double kd) { kd_ = kd; }
 
-    void accumulate(const ParticleSystem& ps, VecX& f) const override;
-    // dF/dv = -kd I on every diagonal block; dF/dx = 0.
-    void addJacobians(const ParticleSystem& ps, const JacobianRequest& request, BlockSparseMatrix& J) const override;
+    void accumulate(const World& world, VecX& f) const override;
+    // dF/dv = -kd I on every particle's block, -(kd / m) I_world on a body's angular one; dF/dx = 0.
+    void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override;
 
 private:
     double kd_;

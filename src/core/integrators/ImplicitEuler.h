@@ -25,8 +25,9 @@ private:
     CgSettings settings_;
     BlockSparseMatrix J_;  // -h dF/dv - h^2 dF/dx
     SgsConjugateGradient solver_;
-    std::vector<char> fixed_;  // particles filtered out of the solve
-    VecX force_, dFdxV_, rhs_, dv_, mass_;
+    std::vector<char> fixed_;  // blocks filtered out of the solve
+    std::vector<Mat3> mass_;
+    VecX force_, dFdxV_, rhs_, dv_;
 };
 
 }  // namespace tinkerbox

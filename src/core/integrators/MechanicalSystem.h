@@ -4,11 +4,15 @@
 // differently (symplectic Euler, Verlet, implicit Euler) work through this view;
 // the explicit ones only need Witkin's OdeSystem interface.
 //
-// State layout of the systems that implement it: [configuration | velocities], with
-// one 3-vector block per particle. Rigid bodies (x, q, P, L: 13 numbers) extend the
-// configuration with (x, q) and the velocities with (P, L); drift() is where a
-// quaternion would be advanced and renormalized.
+// State layout of the systems that implement it: [configuration | velocity coordinates].
+// The velocity coordinates u are what the integrators step, u += h udot; what they mean
+// is the system's business (a particle's velocity, a rigid body's momenta P and L), and so
+// is how the configuration moves with them (drift() turns quaternions exactly). Only the
+// implicit step needs more: it solves for a change of the generalized velocities (v,
+// omega) with the mass operator and hands it back through changeVelocities().
 #include "core/math/BlockSparseMatrix.h"
+#include <vector>
+
 #include "core/forces/Force.h"
 #include "core/integrators/OdeSystem.h"
 
@@ -16,12 +20,12 @@ namespace tinkerbox {
 
 class MechanicalSystem : public OdeSystem {
 public:
-    virtual Index velocityDimension() const = 0;
+    virtual Index velocityDimension() const = 0;  // also the size of the generalized velocities
     virtual const VecX& velocities() const = 0;
     virtual void setVelocities(const VecX& v) = 0;
     virtual void setTime(double t) = 0;
 
-    // dv/dt at the current state: applied forces plus constraint forces, divided by mass.
+    // du/dt at the current state: from the applied forces plus constraint forces.
     virtual void accelerations(VecX& a) = 0;
     // The same without constraint forces, for the integrators that keep the constraints
     // by projection instead (below).
@@ -36,10 +40,12 @@ public:
 
     // What the linearized implicit step needs (Baraff, Implicit Methods, SIGGRAPH 2001 notes): applied forces, the
     // combination J = cx dF/dx + cv dF/dv of their definite Jacobians (3x3 blocks, Upper
-    // storage) with the product dF/dx v, and W = M^-1 per velocity dof (0 for fixed dof).
+    // storage) with the product dF/dx v, the mass M as one symmetric 3x3 block per velocity
+    // block (fixed blocks flagged), and a way to apply the change of velocity it solved for.
     virtual void appliedForces(VecX& f) = 0;
     virtual void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) = 0;
-    virtual const VecX& inverseMassPerDof() const = 0;
+    virtual void massBlocks(std::vector<Mat3>& mass, std::vector<char>& fixed) const = 0;
+    virtual void changeVelocities(const VecX& dv) = 0;
 };
 
 }  // namespace tinkerbox

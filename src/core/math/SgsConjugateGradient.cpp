@@ -6,7 +6,7 @@
 
 namespace tinkerbox {
 
-void SgsConjugateGradient::scale(BlockSparseMatrix& J, const VecX& mass, const std::vector<char>& fixed) {
+void SgsConjugateGradient::scale(BlockSparseMatrix& J, const std::vector<Mat3>& mass, const std::vector<char>& fixed) {
     if (J.storage() != BlockSparseMatrix::Storage::Upper)
         throw std::invalid_argument("SgsConjugateGradient: the matrix must have Upper storage");
     const Index n = J.blockRows();
@@ -19,7 +19,7 @@ void SgsConjugateGradient::scale(BlockSparseMatrix& J, const VecX& mass, const s
             continue;
         }
         Mat3 diagonal = J.diagonal(i);
-        diagonal.diagonal().array() += mass[i];
+        diagonal += mass[i];
         factor_[i] = diagonal.llt().matrixL();
         factorInverse_[i] = factor_[i].inverse();
     }
@@ -120,7 +120,7 @@ void SgsConjugateGradient::applyPreconditioned(const VecX& v, VecX& out) {
     }
 }
 
-CgResult SgsConjugateGradient::solve(BlockSparseMatrix& J, const VecX& mass, const std::vector<char>& fixed,
+CgResult SgsConjugateGradient::solve(BlockSparseMatrix& J, const std::vector<Mat3>& mass, const std::vector<char>& fixed,
                                      const VecX& rhs, VecX& x, const CgSettings& settings) {
     const Index n = J.blockRows();
     if (n == 0) return {};

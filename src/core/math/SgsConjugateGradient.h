@@ -1,7 +1,8 @@
 #pragma once
 // The implicit integrator's linear solver: conjugate gradient preconditioned by
-// symmetric Gauss-Seidel (SGS), for (J + diag(m)) x = b, where J is a symmetric block
-// matrix (the combined definite Jacobians -h dF/dv - h^2 dF/dx) and m the masses.
+// symmetric Gauss-Seidel (SGS), for (J + M) x = b, where J is a symmetric block matrix
+// (the combined definite Jacobians -h dF/dv - h^2 dF/dx) and M the block-diagonal mass
+// (a particle's m I, a rigid body's m I and world inertia).
 //
 // On a cloth, block Jacobi needs about three times as many iterations as SGS. Two
 // rewrites make an SGS iteration cheap:
@@ -25,14 +26,14 @@ namespace tinkerbox {
 
 class SgsConjugateGradient {
 public:
-    // Solves (J + diag(mass)) x = rhs, starting from x (warm start); fixed blocks of x end
-    // at zero. J has Upper storage (so each row starts with its diagonal block); mass has
-    // one value per block. J is consumed: it holds the scaled upper triangle afterwards.
-    CgResult solve(BlockSparseMatrix& J, const VecX& mass, const std::vector<char>& fixed, const VecX& rhs, VecX& x,
+    // Solves (J + M) x = rhs, starting from x (warm start); fixed blocks of x end at zero.
+    // J has Upper storage (so each row starts with its diagonal block); M has one
+    // symmetric block per block row. J is consumed: it holds the scaled upper triangle afterwards.
+    CgResult solve(BlockSparseMatrix& J, const std::vector<Mat3>& mass, const std::vector<char>& fixed, const VecX& rhs, VecX& x,
                    const CgSettings& settings);
 
 private:
-    void scale(BlockSparseMatrix& J, const VecX& mass, const std::vector<char>& fixed);
+    void scale(BlockSparseMatrix& J, const std::vector<Mat3>& mass, const std::vector<char>& fixed);
     void solveUpper(VecX& v) const;  // v <- (I + U)^-1 v
     void solveLower(VecX& v) const;  // v <- (I + L)^-1 v
     void applyPreconditioned(const VecX& v, VecX& out);  // out = A^ v

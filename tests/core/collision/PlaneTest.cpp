@@ -38,7 +38,7 @@ class PlaneContact : public ::testing::TestWithParam<std::string_view> {};
 TEST_P(PlaneContact, BounceScalesNormalSpeedByRestitution) {
     const double e = 0.6, height = 1.0, dt = 2e-4;
     Simulation sim(test::simulationSettings(GetParam(), dt));
-    ParticleSystem& ps = sim.system();
+    World& ps = sim.world();
     ps.addParticle(Vec3(0.0, height, 0.0), Vec3::Zero(), 1.0);
     ps.addPlane(ground(e, 0.3));
 
@@ -76,14 +76,14 @@ TEST_P(PlaneContact, BounceOnTiltedPlaneReflectsOnlyTheNormalComponent) {
         return p;
     }();
     Simulation sim(test::simulationSettings(GetParam(), dt));
-    sim.system().addParticle(0.05 * plane.normal, Vec3(0.5, -3.0, 0.2), 1.0);
-    sim.system().addPlane(plane);
+    sim.world().addParticle(0.05 * plane.normal, Vec3(0.5, -3.0, 0.2), 1.0);
+    sim.world().addPlane(plane);
     for (int k = 0; k < 1000; ++k) {
-        const Vec3 before = sim.system().velocity(0);
+        const Vec3 before = sim.world().velocity(0);
         const FrameReport report = sim.step();
         ASSERT_FALSE(report.diverged);
         if (report.contacts == 0) continue;
-        const Vec3 after = sim.system().velocity(0);
+        const Vec3 after = sim.world().velocity(0);
         const double vn = before.dot(plane.normal);
         // The step adds at most g dt to the velocity before the contact.
         EXPECT_NEAR(after.dot(plane.normal), -e * vn, 2.0 * kG * dt);
@@ -94,28 +94,28 @@ TEST_P(PlaneContact, BounceOnTiltedPlaneReflectsOnlyTheNormalComponent) {
 }
 
 void expectStaysExactlyAtRest(Simulation& sim, int frames) {
-    const Vec3 x0 = sim.system().position(0);
+    const Vec3 x0 = sim.world().position(0);
     for (int k = 0; k < frames; ++k) {
         const FrameReport report = sim.step();
         ASSERT_FALSE(report.diverged) << report.message;
         ASSERT_EQ(report.contacts, 1) << "frame " << k;
-        ASSERT_EQ(sim.system().position(0), x0) << "frame " << k;
-        ASSERT_EQ(sim.system().velocity(0), Vec3::Zero()) << "frame " << k;
+        ASSERT_EQ(sim.world().position(0), x0) << "frame " << k;
+        ASSERT_EQ(sim.world().velocity(0), Vec3::Zero()) << "frame " << k;
     }
 }
 
 TEST_P(PlaneContact, RestingParticleStaysExactlyAtRest) {
     Simulation sim(test::simulationSettings(GetParam(), 1.0 / 60.0));
-    sim.system().addParticle(Vec3(0.3, 0.0, -0.2), Vec3::Zero(), 1.0);
-    sim.system().addPlane(ground(0.5, 0.3));
+    sim.world().addParticle(Vec3(0.3, 0.0, -0.2), Vec3::Zero(), 1.0);
+    sim.world().addPlane(ground(0.5, 0.3));
     expectStaysExactlyAtRest(sim, 600);
 }
 
 TEST_P(PlaneContact, FrictionHoldsParticleOnInclineSteeperThanItsWeightCanSlide) {
     const double angle = 30.0 * std::numbers::pi / 180.0;  // tan = 0.577
     Simulation sim(test::simulationSettings(GetParam(), 1.0 / 60.0));
-    sim.system().addParticle(Vec3::Zero(), Vec3::Zero(), 1.0);
-    sim.system().addPlane(incline(angle, 0.7));
+    sim.world().addParticle(Vec3::Zero(), Vec3::Zero(), 1.0);
+    sim.world().addPlane(incline(angle, 0.7));
     expectStaysExactlyAtRest(sim, 600);
 }
 
@@ -125,20 +125,20 @@ TEST_P(PlaneContact, FrictionHoldsParticleOnInclineSteeperThanItsWeightCanSlide)
 TEST_P(PlaneContact, ParticleSlidesDownInclineWithCoulombDeceleration) {
     const double angle = 30.0 * std::numbers::pi / 180.0, mu = 0.3, dt = 1e-3;
     Simulation sim(test::simulationSettings(GetParam(), dt));
-    sim.system().addParticle(Vec3::Zero(), Vec3::Zero(), 1.0);
+    sim.world().addParticle(Vec3::Zero(), Vec3::Zero(), 1.0);
     Plane plane = incline(angle, mu);
     plane.restitution = 0.5;
-    sim.system().addPlane(plane);
+    sim.world().addPlane(plane);
     for (int k = 0; k < 1000; ++k) {
         ASSERT_FALSE(sim.step().diverged);
-        const Vec3 v = sim.system().velocity(0);
+        const Vec3 v = sim.world().velocity(0);
         ASSERT_LE(std::abs(v.dot(plane.normal)), 1e-12 * std::max(1.0, v.norm())) << "hop at step " << k;
     }
     const double a = kG * (std::sin(angle) - mu * std::cos(angle));
     const Vec3 downhill(std::cos(angle), -std::sin(angle), 0.0);
-    const Vec3 x = sim.system().position(0);
+    const Vec3 x = sim.world().position(0);
     EXPECT_NEAR(x.dot(downhill), 0.5 * a * sim.time() * sim.time(), 0.01 * 0.5 * a);
-    EXPECT_NEAR(sim.system().velocity(0).dot(downhill), a * sim.time(), 0.01 * a);
+    EXPECT_NEAR(sim.world().velocity(0).dot(downhill), a * sim.time(), 0.01 * a);
     EXPECT_NEAR(plane.signedDistance(x), 0.0, 1e-12);  // on the surface, not sinking
 }
 
@@ -146,21 +146,21 @@ TEST_P(PlaneContact, FrictionStopsSlidingParticleAndKeepsItStopped) {
     const double mu = 0.5, dt = 1e-3;
     const Vec3 v0(1.6, 0.0, 1.2);  // speed 2
     Simulation sim(test::simulationSettings(GetParam(), dt));
-    sim.system().addParticle(Vec3::Zero(), v0, 1.0);
-    sim.system().addPlane(ground(0.5, mu));
+    sim.world().addParticle(Vec3::Zero(), v0, 1.0);
+    sim.world().addPlane(ground(0.5, mu));
 
     const double stopTime = v0.norm() / (mu * kG), stopDistance = v0.squaredNorm() / (2.0 * mu * kG);
-    while (sim.system().velocity(0) != Vec3::Zero() && sim.time() < 2.0 * stopTime) ASSERT_FALSE(sim.step().diverged);
-    ASSERT_EQ(sim.system().velocity(0), Vec3::Zero()) << "still sliding at t = " << sim.time();
+    while (sim.world().velocity(0) != Vec3::Zero() && sim.time() < 2.0 * stopTime) ASSERT_FALSE(sim.step().diverged);
+    ASSERT_EQ(sim.world().velocity(0), Vec3::Zero()) << "still sliding at t = " << sim.time();
     EXPECT_NEAR(sim.time(), stopTime, 0.02 * stopTime);
-    const Vec3 stoppedAt = sim.system().position(0);
+    const Vec3 stoppedAt = sim.world().position(0);
     EXPECT_NEAR(stoppedAt.norm(), stopDistance, 0.02 * stopDistance);
     EXPECT_LT(stoppedAt.normalized().cross(v0.normalized()).norm(), 1e-12) << "friction must oppose the motion";
     EXPECT_EQ(stoppedAt.y(), 0.0);
 
     for (int k = 0; k < 500; ++k) sim.step();
-    EXPECT_EQ(sim.system().position(0), stoppedAt);
-    EXPECT_EQ(sim.system().velocity(0), Vec3::Zero());
+    EXPECT_EQ(sim.world().position(0), stoppedAt);
+    EXPECT_EQ(sim.world().velocity(0), Vec3::Zero());
 }
 
 INSTANTIATE_TEST_SUITE_P(AllIntegrators, PlaneContact, test::allIntegrators(), test::IntegratorParamName{});

@@ -29,8 +29,8 @@ SimulationSettings rk4Settings(double h, bool warmStart = true) {
 constexpr double kRadius = 1.0;
 
 void addLevelBead(Simulation& sim) {
-    const Index bead = sim.system().addParticle(Vec3(kRadius, 0, 0), Vec3::Zero(), 1.0);
-    sim.system().addConstraint(makeConstraint(WireSpec{bead, Vec3::Zero(), kRadius, Vec3::UnitZ()}));
+    const Index bead = sim.world().addParticle(Vec3(kRadius, 0, 0), Vec3::Zero(), 1.0);
+    sim.world().addConstraint(makeConstraint(WireSpec{bead, Vec3::Zero(), kRadius, Vec3::UnitZ()}));
 }
 
 // The exact motion: the angle above the horizontal obeys theta'' = -(g / r) cos(theta),
@@ -59,12 +59,12 @@ double beadError(double h, double duration, const Vec3& exact, bool warmStart = 
     addLevelBead(sim);
     const long frames = std::lround(duration / h);
     for (long f = 0; f < frames; ++f) EXPECT_FALSE(sim.step().diverged);
-    return (sim.system().position(0) - exact).norm();
+    return (sim.world().position(0) - exact).norm();
 }
 
 // Three 1 m rods from a nail, released horizontal, bobs of 1, 2.5 and 0.7 kg.
 void addUnequalTriplePendulum(Simulation& sim) {
-    ParticleSystem& ps = sim.system();
+    World& ps = sim.world();
     test::addRodChain(ps, Vec3::Zero(), {Vec3(1, 0, 0), Vec3(2, 0, 0), Vec3(3, 0, 0)});
     ps.setMass(2, 2.5);
     ps.setMass(3, 0.7);
@@ -75,7 +75,7 @@ VecX triplePendulumPositions(double h, double duration) {
     addUnequalTriplePendulum(sim);
     const long frames = std::lround(duration / h);
     for (long f = 0; f < frames; ++f) EXPECT_FALSE(sim.step().diverged);
-    return sim.system().positions();
+    return sim.world().positions();
 }
 
 constexpr std::array<double, 4> kSteps{4e-3, 2e-3, 1e-3, 5e-4};
@@ -137,7 +137,7 @@ TEST(ConstrainedConvergence, AdaptiveStepsFollowTheTruncationErrorNotTheSolve) {
     settings.dt = 1.0 / 60.0;
     settings.solver.adaptiveTolerance = 1e-11;
     Simulation sim(settings);
-    test::addRodChain(sim.system(), Vec3::Zero(), {Vec3(1, 0, 0), Vec3(2, 0, 0), Vec3(3, 0, 0)});
+    test::addRodChain(sim.world(), Vec3::Zero(), {Vec3(1, 0, 0), Vec3(2, 0, 0), Vec3(3, 0, 0)});
     std::size_t steps = 0;
     for (int f = 0; f < 60; ++f) {
         const FrameReport report = sim.step();

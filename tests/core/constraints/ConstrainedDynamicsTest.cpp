@@ -15,7 +15,7 @@ constexpr double kG = 9.81;
 // Two 1 m rods from a nail, released horizontal (as the double-pendulum example), here with
 // the pivot at the origin: the energy scale is the largest kinetic energy the bobs can
 // reach, m g (1 + 2).
-void addDoublePendulum(Simulation& sim) { test::addRodChain(sim.system(), Vec3::Zero(), {Vec3(1, 0, 0), Vec3(2, 0, 0)}); }
+void addDoublePendulum(Simulation& sim) { test::addRodChain(sim.world(), Vec3::Zero(), {Vec3(1, 0, 0), Vec3(2, 0, 0)}); }
 constexpr double kDoublePendulumEnergyScale = 3.0 * kG;
 
 // Item 3 of the issue: the frictionless double pendulum under rk4 at dt = 1e-3 drifts
@@ -32,7 +32,7 @@ TEST(ConstrainedDynamics, DoublePendulumKeepsItsEnergyUnderRk4) {
     }
     EXPECT_LT(drift, 1e-6);
     EXPECT_LT(maxError, 1e-7);
-    EXPECT_GT(sim.system().kineticEnergy(), 1.0);  // it is swinging
+    EXPECT_GT(sim.world().kineticEnergy(), 1.0);  // it is swinging
     RecordProperty("relative_energy_drift", test::scientific(drift));
     RecordProperty("max_constraint_error", test::scientific(maxError));
 }
@@ -45,11 +45,11 @@ struct Swing {
 Swing swingRodPendulum(double length, double theta0, double h, double duration) {
     Simulation sim(test::simulationSettings("rk4", h));
     const Vec3 pivot(0.3, 1.0, -0.2);
-    test::addRodChain(sim.system(), pivot, {pivot + length * Vec3(std::sin(theta0), -std::cos(theta0), 0)});
+    test::addRodChain(sim.world(), pivot, {pivot + length * Vec3(std::sin(theta0), -std::cos(theta0), 0)});
     Swing s{{0.0}, {theta0}};
     for (int f = 1; f * h <= duration; ++f) {
         EXPECT_FALSE(sim.step().diverged);
-        const Vec3 d = sim.system().position(1) - pivot;
+        const Vec3 d = sim.world().position(1) - pivot;
         s.t.push_back(sim.time());
         s.angle.push_back(std::atan2(d.x(), -d.y()));
     }
@@ -82,7 +82,7 @@ TEST(ConstrainedDynamics, ConstraintErrorDecaysAsTheFeedbackLawSays) {
     SimulationSettings settings = test::simulationSettings("rk4", 1e-3);
     settings.gravity = Vec3::Zero();
     Simulation sim(settings);
-    ParticleSystem& ps = sim.system();
+    World& ps = sim.world();
     ps.addParticle(Vec3(0, 0, 0), Vec3::Zero(), 1.0);
     ps.addParticle(Vec3(1.01, 0, 0), Vec3::Zero(), 3.0);
     ps.addConstraint(makeConstraint(RodSpec{0, 1, 1.0}));
@@ -110,18 +110,18 @@ TEST(ConstrainedDynamics, ConstraintBeadAndParametricBeadMoveTogether) {
         Simulation sim(settings);
         const Vec3 wireCenter(-2.5, 0.3, 0.1), beadCenter(1.0, -0.5, 0.0);
         constexpr double r = 0.9, angle = 0.5, angularVelocity = 1.5;
-        sim.beads().addBead({beadCenter, r, normal, 1.2, angle, angularVelocity});
-        const Index p = sim.system().addParticle(wireCenter + (sim.beads().position(0) - beadCenter),
-                                                 sim.beads().velocity(0), 1.2);
-        sim.system().addConstraint(makeConstraint(WireSpec{p, wireCenter, r, normal.normalized()}));
+        sim.world().addBead({beadCenter, r, normal, 1.2, angle, angularVelocity});
+        const Index p = sim.world().addParticle(wireCenter + (sim.world().beads().position(0) - beadCenter),
+                                                 sim.world().beads().velocity(0), 1.2);
+        sim.world().addConstraint(makeConstraint(WireSpec{p, wireCenter, r, normal.normalized()}));
         double separation = 0.0;
         for (int f = 0; f < 300; ++f) {
             ASSERT_FALSE(sim.step().diverged);
-            separation = std::max(separation, ((sim.system().position(p) - wireCenter) -
-                                               (sim.beads().position(0) - beadCenter)).norm());
+            separation = std::max(separation, ((sim.world().position(p) - wireCenter) -
+                                               (sim.world().beads().position(0) - beadCenter)).norm());
         }
         EXPECT_LT(separation, 1e-4) << "normal " << normal.transpose();
-        EXPECT_GT((sim.beads().position(0) - (beadCenter + r * Vec3(std::cos(angle), std::sin(angle), 0))).norm(), 0.1);
+        EXPECT_GT((sim.world().beads().position(0) - (beadCenter + r * Vec3(std::cos(angle), std::sin(angle), 0))).norm(), 0.1);
         RecordProperty(k == 0 ? "separation_flat" : "separation_tilted", test::scientific(separation));
     }
 }
@@ -132,12 +132,12 @@ TEST(ConstrainedDynamics, RodPendulumMatchesABeadOnACircle) {
     Simulation sim(settings);
     const Vec3 pivot(0, 1, 0);
     constexpr double angle = -0.2;  // above the horizontal
-    test::addRodChain(sim.system(), pivot, {pivot + Vec3(std::cos(angle), std::sin(angle), 0)});
-    sim.beads().addBead({pivot, 1.0, Vec3::UnitZ(), 1.0, angle, 0.0});
+    test::addRodChain(sim.world(), pivot, {pivot + Vec3(std::cos(angle), std::sin(angle), 0)});
+    sim.world().addBead({pivot, 1.0, Vec3::UnitZ(), 1.0, angle, 0.0});
     double separation = 0.0;
     for (int f = 0; f < 1200; ++f) {
         ASSERT_FALSE(sim.step().diverged);
-        separation = std::max(separation, (sim.system().position(1) - sim.beads().position(0)).norm());
+        separation = std::max(separation, (sim.world().position(1) - sim.world().beads().position(0)).norm());
     }
     EXPECT_LT(separation, 1e-5);
 }

@@ -19,7 +19,7 @@ namespace {
 // every type and a few rods: 15 independent rows on 21 dof. Particle 6 is nailed outright.
 // Off the constraints (lengths, radius, points off the current places, so that the feedback
 // terms count) or, with legal = true, on them.
-void addRandomConstrainedSystem(ParticleSystem& ps, unsigned seed, bool legal = false) {
+void addRandomConstrainedSystem(World& ps, unsigned seed, bool legal = false) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> unit(-1.0, 1.0), positive(0.5, 2.0);
     const auto randomVector = [&] { return Vec3(unit(rng), unit(rng), unit(rng)); };
@@ -51,7 +51,7 @@ struct DenseConstraints {
     VecX C, Cdot;
 };
 
-DenseConstraints assemble(const ParticleSystem& ps) {
+DenseConstraints assemble(const World& ps) {
     Index rows = 0;
     for (const auto& c : ps.constraints()) rows += c->rowCount();
     const Index n3 = 3 * ps.particleCount();
@@ -59,10 +59,10 @@ DenseConstraints assemble(const ParticleSystem& ps) {
     Index row = 0;
     for (const auto& c : ps.constraints()) {
         const test::ConstraintValues v = test::evaluateConstraint(*c, ps);
-        const std::vector<Index> particles = c->particles();
-        for (std::size_t p = 0; p < particles.size(); ++p) {
-            d.J.block(row, 3 * particles[p], c->rowCount(), 3) += v.J.middleCols(3 * p, 3);
-            d.Jdot.block(row, 3 * particles[p], c->rowCount(), 3) += v.Jdot.middleCols(3 * p, 3);
+        const std::vector<Anchor> anchors = c->anchors();  // particles only here
+        for (std::size_t p = 0; p < anchors.size(); ++p) {
+            d.J.block(row, 3 * anchors[p].index(), c->rowCount(), 3) += v.J.middleCols(3 * p, 3);
+            d.Jdot.block(row, 3 * anchors[p].index(), c->rowCount(), 3) += v.Jdot.middleCols(3 * p, 3);
         }
         d.C.segment(row, c->rowCount()) = v.C;
         d.Cdot.segment(row, c->rowCount()) = v.Cdot;
@@ -83,11 +83,11 @@ Eigen::MatrixXd solverJacobian(const ConstraintSolver& solver, Index n3) {
 }
 
 // lambda from a dense solve of J W J^T lambda = rhs.
-VecX denseMultipliers(ParticleSystem& ps, const ConstraintSettings& settings) {
+VecX denseMultipliers(World& ps, const ConstraintSettings& settings) {
     const DenseConstraints d = assemble(ps);
     VecX Q;
     ps.appliedForces(Q);
-    const VecX& W = ps.inverseMassPerDof();
+    const VecX& W = ps.inverseMass().diagonal;
     const VecX rhs = -d.Jdot * ps.velocities() - d.J * W.cwiseProduct(Q) - settings.ks * d.C - settings.kd * d.Cdot;
     Eigen::MatrixXd A = d.J * W.asDiagonal() * d.J.transpose();
     return test::solveSymmetric(A, rhs);
@@ -100,7 +100,7 @@ ConstraintSettings tightSettings() {
 }
 
 TEST(ConstraintSolver, LaysOutTheJacobianTheConstraintsDescribe) {
-    ParticleSystem ps;
+    World ps;
     addRandomConstrainedSystem(ps, 7);
     VecX a;
     ps.accelerations(a);
@@ -119,12 +119,12 @@ TEST(ConstraintSolver, LaysOutTheJacobianTheConstraintsDescribe) {
 TEST(ConstraintSolver, MultipliersSolveTheDenseSystem) {
     double worst = 0.0;
     for (unsigned seed : {1u, 2u, 3u, 4u}) {
-        ParticleSystem ps;
+        World ps;
         addRandomConstrainedSystem(ps, seed);
         ps.setConstraintSettings(tightSettings());
         // The rows are independent (the dense system is well posed)...
         const DenseConstraints d = assemble(ps);
-        const Eigen::MatrixXd A = d.J * ps.inverseMassPerDof().asDiagonal() * d.J.transpose();
+        const Eigen::MatrixXd A = d.J * ps.inverseMass().diagonal.asDiagonal() * d.J.transpose();
         const VecX eigenvalues = test::symmetricEigenvalues(A);
         const double condition = eigenvalues.maxCoeff() / eigenvalues.minCoeff();
         ASSERT_LT(condition, 1e4) << "seed " << seed;
@@ -142,7 +142,7 @@ TEST(ConstraintSolver, MultipliersSolveTheDenseSystem) {
         // The accelerations are W (Q + J^T lambda).
         VecX Q;
         ps.appliedForces(Q);
-        const VecX expectedA = ps.inverseMassPerDof().cwiseProduct(Q + d.J.transpose() * lambda);
+        const VecX expectedA = ps.inverseMass().diagonal.cwiseProduct(Q + d.J.transpose() * lambda);
         EXPECT_LT((a - expectedA).norm(), 1e-12 * expectedA.norm());
         // The nailed particle 6 does not move.
         EXPECT_EQ(block3(a, 6), Vec3::Zero());
@@ -153,7 +153,7 @@ TEST(ConstraintSolver, MultipliersSolveTheDenseSystem) {
 
 // The constraint force makes C'' = -ks C - kd C' exactly: check J a + Jdot v.
 TEST(ConstraintSolver, AccelerationsObeyTheFeedbackLaw) {
-    ParticleSystem ps;
+    World ps;
     addRandomConstrainedSystem(ps, 11);
     const ConstraintSettings settings = tightSettings();
     ps.setConstraintSettings(settings);
@@ -172,7 +172,7 @@ TEST(ConstraintSolver, AccelerationsObeyTheFeedbackLaw) {
 // a loose tolerance and at a tight one (the stopping test does not depend on the start).
 TEST(ConstraintSolver, WarmStartGivesTheSameMultipliers) {
     for (const double tolerance : {1e-6, 1e-12}) {
-        ParticleSystem warm, cold;
+        World warm, cold;
         addRandomConstrainedSystem(warm, 5, true);
         addRandomConstrainedSystem(cold, 5, true);
         ConstraintSettings settings;
@@ -214,8 +214,8 @@ TEST(ConstraintSolver, WarmStartGivesTheSameMultipliers) {
 // Rows that no free particle feels (a rod between two nailed particles) are left out: their
 // multiplier is zero and the other rows solve as if they were not there.
 TEST(ConstraintSolver, RowsOfFixedParticlesAreLeftOut) {
-    ParticleSystem with, without;
-    for (ParticleSystem* ps : {&with, &without}) {
+    World with, without;
+    for (World* ps : {&with, &without}) {
         ps->addForce(std::make_unique<Gravity>(Vec3(0, -9.81, 0)));
         ps->addParticle(Vec3(0, 1, 0), Vec3::Zero(), 1.0, true);
         ps->addParticle(Vec3(1, 1, 0), Vec3::Zero(), 1.0, true);
@@ -236,7 +236,7 @@ TEST(ConstraintSolver, RowsOfFixedParticlesAreLeftOut) {
 
 // max relative |C|: a rod's error over its length, a nail's in metres.
 TEST(ConstraintSolver, ErrorIsRelativeToEachConstraintsScale) {
-    ParticleSystem ps;
+    World ps;
     ps.addParticle(Vec3(0, 0, 0), Vec3::Zero(), 1.0);
     ps.addParticle(Vec3(2.02, 0, 0), Vec3::Zero(), 1.0);
     ps.addConstraint(makeConstraint(RodSpec{0, 1, 2.0}));
@@ -250,7 +250,7 @@ TEST(ConstraintSolver, ErrorIsRelativeToEachConstraintsScale) {
 // The velocity projection: afterwards J v = 0, and the change is mass-weighted,
 // M dv = J^T mu (the smallest change in kinetic-energy norm).
 TEST(ConstraintSolver, VelocityProjectionIsMassWeightedOntoJvZero) {
-    ParticleSystem ps;
+    World ps;
     addRandomConstrainedSystem(ps, 3, true);
     ps.setConstraintSettings(tightSettings());
     const VecX v0 = ps.velocities();
@@ -258,7 +258,7 @@ TEST(ConstraintSolver, VelocityProjectionIsMassWeightedOntoJvZero) {
     const DenseConstraints d = assemble(ps);
     EXPECT_LT((d.J * ps.velocities()).norm(), 1e-8 * v0.norm());
     // M dv over the free particles (the nailed one, particle 6, has no say) is J^T mu.
-    const VecX& W = ps.inverseMassPerDof();
+    const VecX& W = ps.inverseMass().diagonal;
     const VecX M = (W.array() > 0.0).select(W.cwiseInverse(), 0.0);
     const Eigen::MatrixXd freeJ = d.J * (W.array() > 0.0).cast<double>().matrix().asDiagonal();
     const VecX impulse = M.cwiseProduct(ps.velocities() - v0);
@@ -272,7 +272,7 @@ TEST(ConstraintSolver, VelocityProjectionIsMassWeightedOntoJvZero) {
 // the particles along the constraint gradients at the drift's start, mass-weighted:
 // M dx = G0^T nu.
 TEST(ConstraintSolver, PositionProjectionReachesItsToleranceAlongTheStartGradients) {
-    ParticleSystem ps;
+    World ps;
     addRandomConstrainedSystem(ps, 9, true);
     ASSERT_LE(ps.constraintError(), 1e-12);
     const Eigen::MatrixXd G0 = assemble(ps).J;
@@ -282,7 +282,7 @@ TEST(ConstraintSolver, PositionProjectionReachesItsToleranceAlongTheStartGradien
     const VecX before = ps.positions();
     ps.constrainPositions(0.01);
     EXPECT_LE(ps.constraintError(), ConstraintSolver::kProjectionTolerance);
-    const VecX& W = ps.inverseMassPerDof();
+    const VecX& W = ps.inverseMass().diagonal;
     const VecX M = (W.array() > 0.0).select(W.cwiseInverse(), 0.0);
     const Eigen::MatrixXd freeG0 = G0 * (W.array() > 0.0).cast<double>().matrix().asDiagonal();
     const VecX moved = M.cwiseProduct(ps.positions() - before);
@@ -298,25 +298,25 @@ TEST(ConstraintSolver, PositionProjectionReachesItsToleranceAlongTheStartGradien
 // exactly like one on a single rod.
 TEST(ConstraintSolver, RedundantRodsCarryTheLoadTogetherAndChangeNothing) {
     Simulation single(test::simulationSettings("rk4", 1e-2)), doubled(test::simulationSettings("rk4", 1e-2));
-    for (Simulation* sim : {&single, &doubled}) test::addRodChain(sim->system(), Vec3(0, 1, 0), {Vec3(0.8, 0.4, 0)});
-    doubled.system().addConstraint(makeConstraint(RodSpec{0, 1, 1.0}));
+    for (Simulation* sim : {&single, &doubled}) test::addRodChain(sim->world(), Vec3(0, 1, 0), {Vec3(0.8, 0.4, 0)});
+    doubled.world().addConstraint(makeConstraint(RodSpec{0, 1, 1.0}));
     VecX a;
-    single.system().accelerations(a);
-    doubled.system().accelerations(a);
-    const VecX& one = single.system().constraintSolver().multipliers();
-    const VecX& two = doubled.system().constraintSolver().multipliers();
+    single.world().accelerations(a);
+    doubled.world().accelerations(a);
+    const VecX& one = single.world().constraintSolver().multipliers();
+    const VecX& two = doubled.world().constraintSolver().multipliers();
     EXPECT_NEAR(two[3] + two[4], one[3], 1e-6 * std::abs(one[3]));
     double maxError = 0.0, maxDifference = 0.0;
     for (int f = 0; f < 500; ++f) {
         ASSERT_FALSE(single.step().diverged);
         ASSERT_FALSE(doubled.step().diverged);
         maxError = std::max(maxError, doubled.constraintError());
-        maxDifference = std::max(maxDifference, (single.system().positions() - doubled.system().positions()).norm());
+        maxDifference = std::max(maxDifference, (single.world().positions() - doubled.world().positions()).norm());
     }
     EXPECT_LT(maxError, 1e-6);
     EXPECT_LT(maxDifference, 1e-6);
     // Rows that agree need no regularization.
-    EXPECT_EQ(doubled.system().constraintSolver().stats().regularized, 0);
+    EXPECT_EQ(doubled.world().constraintSolver().stats().regularized, 0);
 }
 
 // Two rods of different lengths between the same two particles cannot both hold. Every
@@ -328,7 +328,7 @@ TEST_P(ConflictingRods, SettleBetweenTheTwoLengths) {
     SimulationSettings settings = test::simulationSettings(GetParam(), 1.0 / 60.0);
     settings.substeps = GetParam() == "euler" ? 64 : 8;
     Simulation sim(settings);
-    ParticleSystem& ps = sim.system();
+    World& ps = sim.world();
     test::addRodChain(ps, Vec3(0, 1, 0), {Vec3(1.0, 1.0, 0)});
     ps.addConstraint(makeConstraint(RodSpec{0, 1, 1.2}));
     for (int f = 0; f < 300; ++f) {

@@ -9,7 +9,7 @@ namespace tinkerbox {
 namespace {
 
 TEST(NailConstraint, CIsTheOffsetFromThePoint) {
-    ParticleSystem ps;
+    World ps;
     ps.addParticle(Vec3(0.3, -0.2, 0.7), Vec3(0.5, 1.1, -0.4), 1.0);
     const NailConstraint nail(NailSpec{0, Vec3(1, 2, 3)});
     const test::ConstraintValues values = test::evaluateConstraint(nail, ps);
@@ -24,7 +24,7 @@ TEST(NailConstraint, CIsTheOffsetFromThePoint) {
 
 // A moving point: Cdot = v - pdot, which is dC/dt when both the particle and the point move.
 TEST(NailConstraint, MovingPointEntersCdot) {
-    ParticleSystem ps;
+    World ps;
     ps.addParticle(Vec3(0.3, -0.2, 0.7), Vec3(0.5, 1.1, -0.4), 1.0);
     NailConstraint nail(NailSpec{0, Vec3(1, 2, 3)});
     const Vec3 point(1, 2, 3), pointVelocity(-0.2, 0.6, 0.1);
@@ -46,15 +46,15 @@ TEST(NailConstraint, MovingPointEntersCdot) {
 // stays put: a single well-posed constraint is solved exactly, with no regularization.
 TEST(NailConstraint, HoldsAParticleAgainstGravity) {
     Simulation sim(test::simulationSettings("rk4", 1.0 / 60.0));
-    sim.system().addParticle(Vec3(1, 2, 0), Vec3::Zero(), 0.3);
-    sim.system().addConstraint(makeConstraint(NailSpec{0, Vec3(1, 2, 0)}));
+    sim.world().addParticle(Vec3(1, 2, 0), Vec3::Zero(), 0.3);
+    sim.world().addConstraint(makeConstraint(NailSpec{0, Vec3(1, 2, 0)}));
     VecX a;
-    sim.system().accelerations(a);
-    EXPECT_LT((Vec3(sim.system().constraintSolver().multipliers()) - Vec3(0, 0.3 * 9.81, 0)).norm(), 1e-15);
+    sim.world().accelerations(a);
+    EXPECT_LT((Vec3(sim.world().constraintSolver().multipliers()) - Vec3(0, 0.3 * 9.81, 0)).norm(), 1e-15);
     double sag = 0.0;
     for (int f = 0; f < 1200; ++f) {
         ASSERT_FALSE(sim.step().diverged);
-        sag = std::max(sag, (sim.system().position(0) - Vec3(1, 2, 0)).norm());
+        sag = std::max(sag, (sim.world().position(0) - Vec3(1, 2, 0)).norm());
     }
     EXPECT_LT(sag, 1e-12);
     RecordProperty("max_sag", test::scientific(sag));
@@ -68,7 +68,7 @@ TEST(NailConstraint, MovingThePointDragsTheParticleAlong) {
     settings.substeps = 4;
     settings.drag = 0.5;
     Simulation sim(settings);
-    ParticleSystem& ps = sim.system();
+    World& ps = sim.world();
     test::addRodChain(ps, Vec3(0, 1, 0), {Vec3(0, 0, 0)});
     auto& nail = static_cast<NailConstraint&>(*ps.constraints()[0]);
     // The point travels (0, 1, 0) -> (2, 1.5, 0) along a smooth path over 2 s.

@@ -11,7 +11,7 @@ namespace tinkerbox {
 namespace {
 
 TEST(PinConstraint, CIsTheOffsetBetweenTheTwoParticles) {
-    ParticleSystem ps;
+    World ps;
     ps.addParticle(Vec3(0.3, -0.2, 0.7), Vec3(0.5, 1.1, -0.4), 1.0);
     ps.addParticle(Vec3(-0.6, 0.5, 0.1), Vec3(-0.8, 0.2, 0.9), 2.0);
     const PinConstraint pin(PinSpec{0, 1});
@@ -38,7 +38,7 @@ TEST(PinConstraint, KeepsTwoParticlesTogetherWhileEachHangsOnSprings) {
     settings.substeps = 4;
     settings.drag = 3.0;  // the springs damp along their length only; this damps the swing
     Simulation sim(settings);
-    ParticleSystem& ps = sim.system();
+    World& ps = sim.world();
     const Index left = ps.addParticle(Vec3(-1, 1, 0), Vec3::Zero(), 1.0, true);
     const Index right = ps.addParticle(Vec3(1.5, 1.2, 0.3), Vec3::Zero(), 1.0, true);
     const Index a = ps.addParticle(Vec3(0, 0, 0), Vec3(0.5, 0, 0), 0.5);

@@ -14,15 +14,15 @@ namespace tinkerbox {
 namespace {
 
 // Two free particles at a generic place, moving in generic directions.
-ParticleSystem twoMovingParticles() {
-    ParticleSystem ps;
+World twoMovingParticles() {
+    World ps;
     ps.addParticle(Vec3(0.3, -0.2, 0.7), Vec3(0.5, 1.1, -0.4), 1.0);
     ps.addParticle(Vec3(-0.6, 0.5, 0.1), Vec3(-0.8, 0.2, 0.9), 2.0);
     return ps;
 }
 
 TEST(RodConstraint, CIsTheDistanceMinusTheLength) {
-    ParticleSystem ps = twoMovingParticles();
+    World ps = twoMovingParticles();
     const RodConstraint rod(RodSpec{0, 1, 0.8});
     const test::ConstraintValues values = test::evaluateConstraint(rod, ps);
     const Vec3 l = ps.position(0) - ps.position(1);
@@ -34,11 +34,11 @@ TEST(RodConstraint, CIsTheDistanceMinusTheLength) {
     EXPECT_LT((values.J.block<1, 3>(0, 0).transpose() - n).norm(), 1e-15);
     EXPECT_LT((values.J.block<1, 3>(0, 3).transpose() + n).norm(), 1e-15);
     EXPECT_EQ(rod.scale(), 0.8);
-    EXPECT_EQ(rod.particles(), (std::vector<Index>{0, 1}));
+    EXPECT_EQ(rod.anchors(), (std::vector<Anchor>{Anchor(0), Anchor(1)}));
 }
 
 TEST(RodConstraint, DerivativesMatchFiniteDifferences) {
-    ParticleSystem ps = twoMovingParticles();
+    World ps = twoMovingParticles();
     test::expectConsistentDerivatives(RodConstraint(RodSpec{0, 1, 0.8}), ps);
     test::expectConsistentDerivatives(RodConstraint(RodSpec{1, 0, 2.0}), ps);  // order and length do not matter
 }
@@ -46,7 +46,7 @@ TEST(RodConstraint, DerivativesMatchFiniteDifferences) {
 // A rod spinning in place: Jdot v is the centripetal term |v_rel|^2 / |l| (for a rigid
 // rotation v_rel is perpendicular to l).
 TEST(RodConstraint, JdotTimesVelocityIsTheCentripetalTerm) {
-    ParticleSystem ps;
+    World ps;
     ps.addParticle(Vec3(0.5, 0, 0), Vec3(0, 1.5, 0), 1.0);
     ps.addParticle(Vec3(-0.5, 0, 0), Vec3(0, -1.5, 0), 1.0);
     const RodConstraint rod(RodSpec{0, 1, 1.0});
@@ -64,7 +64,7 @@ TEST(RodConstraint, DegenerateRodsAreRejected) {
 
 // Coincident ends: the direction is undefined, so the rod exerts nothing (no NaN).
 TEST(RodConstraint, CoincidentEndsGiveAZeroRowNotNaN) {
-    ParticleSystem ps;
+    World ps;
     ps.addParticle(Vec3(1, 1, 1), Vec3(1, 0, 0), 1.0);
     ps.addParticle(Vec3(1, 1, 1), Vec3(0, 1, 0), 1.0);
     const test::ConstraintValues values = test::evaluateConstraint(RodConstraint(RodSpec{0, 1, 0.5}), ps);
@@ -80,7 +80,7 @@ TEST(RodConstraint, CoincidentEndsGiveAZeroRowNotNaN) {
 TEST(RodConstraint, HangingBobFeelsItsWeightAsTensionAndStaysAtRest) {
     constexpr double m = 1.7, g = 9.81;
     for (const bool pivotFirst : {true, false}) {
-        ParticleSystem ps;
+        World ps;
         ps.addForce(std::make_unique<Gravity>(Vec3(0, -g, 0)));
         const Index pivot = ps.addParticle(Vec3(0, 1, 0), Vec3::Zero(), 5.0, true);
         const Index bob = ps.addParticle(Vec3(0, -0.5, 0), Vec3::Zero(), m);
@@ -102,7 +102,7 @@ TEST(RodConstraint, HangingBobFeelsItsWeightAsTensionAndStaysAtRest) {
 // pivot down with the bob's weight, and the nail's multiplier holds both weights.
 TEST(RodConstraint, NailAboveAHangingBobHoldsBothWeights) {
     constexpr double pivotMass = 0.4, m = 1.7, g = 9.81;
-    ParticleSystem ps;
+    World ps;
     ps.addForce(std::make_unique<Gravity>(Vec3(0, -g, 0)));
     test::addRodChain(ps, Vec3(0, 1, 0), {Vec3(0, -0.5, 0)}, 1.0);
     ps.setMass(0, pivotMass);
@@ -119,7 +119,7 @@ TEST(RodConstraint, NailAboveAHangingBobHoldsBothWeights) {
 // A rod between two free particles spinning in empty space: the constraint forces are
 // internal, so momentum and angular momentum stay put, and the rod keeps its length.
 TEST(RodConstraint, SpinningRodConservesMomentumAndAngularMomentum) {
-    ParticleSystem ps;
+    World ps;
     ps.addParticle(Vec3(0.4, 0.1, 0.0), Vec3(0.3, 2.0, 0.5), 1.0);
     ps.addParticle(Vec3(-0.6, -0.2, 0.3), Vec3(-0.1, -1.0, 0.2), 3.0);
     // A legal start: no stretching speed (the feedback would damp it away).

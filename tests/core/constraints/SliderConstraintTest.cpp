@@ -13,7 +13,7 @@ namespace {
 
 TEST(SliderConstraint, CIsTheOffsetFromTheLineInAPerpendicularFrame) {
     const Vec3 point(0.5, 1.0, -0.3), direction = Vec3(2, -1, 0.5).normalized();
-    ParticleSystem ps;
+    World ps;
     ps.addParticle(Vec3(1.3, -0.4, 0.9), Vec3(0.2, 0.8, -1.1), 1.0);
     const SliderConstraint slider(SliderSpec{0, point, Vec3(2, -1, 0.5)});  // normalized by the constraint
     const test::ConstraintValues values = test::evaluateConstraint(slider, ps);
@@ -53,18 +53,18 @@ TEST(SliderConstraint, ParticleSlidesDownAnInclinedLine) {
     const double angle = std::numbers::pi / 6.0;
     const Vec3 d(std::cos(angle), -std::sin(angle), 0.0), start(0.2, 3.0, 0.4);
     Simulation sim(test::simulationSettings("rk4", 1.0 / 120.0));
-    sim.system().addParticle(start, Vec3::Zero(), 2.0);
-    sim.system().addConstraint(makeConstraint(SliderSpec{0, start, d}));
+    sim.world().addParticle(start, Vec3::Zero(), 2.0);
+    sim.world().addConstraint(makeConstraint(SliderSpec{0, start, d}));
     double maxError = 0.0;
     for (int f = 1; f <= 120; ++f) {
         ASSERT_FALSE(sim.step().diverged);
         const double t = f / 120.0;
         const Vec3 expected = start + 0.5 * 9.81 * std::sin(angle) * t * t * d;
-        EXPECT_LT((sim.system().position(0) - expected).norm(), 1e-8) << "t = " << t;
+        EXPECT_LT((sim.world().position(0) - expected).norm(), 1e-8) << "t = " << t;
         maxError = std::max(maxError, sim.constraintError());
     }
     EXPECT_LT(maxError, 1e-8);  // metres
-    EXPECT_NEAR(sim.system().velocity(0).dot(d), 9.81 * std::sin(angle), 1e-9);
+    EXPECT_NEAR(sim.world().velocity(0).dot(d), 9.81 * std::sin(angle), 1e-9);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ constexpr int kPlaneRow = 0, kRadialRow = 1;  // WireConstraint's row order
 
 TEST(WireConstraint, CIsThePlaneOffsetAndTheRadialOffset) {
     const Vec3 center(0.2, -0.1, 0.4), normal = Vec3(1, 2, 2) / 3.0;
-    ParticleSystem ps;
+    World ps;
     ps.addParticle(Vec3(1.1, 0.3, -0.2), Vec3(0.4, -0.7, 1.2), 1.0);
     const WireConstraint wire(WireSpec{0, center, 0.9, normal});
     const test::ConstraintValues values = test::evaluateConstraint(wire, ps);
@@ -32,7 +32,7 @@ TEST(WireConstraint, CIsThePlaneOffsetAndTheRadialOffset) {
 }
 
 TEST(WireConstraint, DerivativesMatchFiniteDifferences) {
-    ParticleSystem ps;
+    World ps;
     ps.addParticle(Vec3(1.1, 0.3, -0.2), Vec3(0.4, -0.7, 1.2), 1.0);
     test::expectConsistentDerivatives(WireConstraint(WireSpec{0, Vec3(0.2, -0.1, 0.4), 0.9, Vec3(1, 2, 2) / 3.0}), ps);
     // A normal that is not unit length is normalized.
@@ -56,7 +56,7 @@ TEST(WireConstraint, HugeAndTinyNormalsAreNormalized) {
 }
 
 TEST(WireConstraint, BeadAtTheCentreGivesAZeroRadialRowNotNaN) {
-    ParticleSystem ps;
+    World ps;
     ps.addParticle(Vec3(1, 2, 0), Vec3(1, 0, 0), 1.0);
     const test::ConstraintValues values = test::evaluateConstraint(WireConstraint(WireSpec{0, Vec3(1, 2, 0), 1.0}), ps);
     EXPECT_EQ(values.C[kRadialRow], -1.0);
@@ -70,7 +70,7 @@ TEST(WireConstraint, BeadAtTheCentreGivesAZeroRadialRowNotNaN) {
 // It is the radial row's multiplier when the state is legal (C = Cdot = 0, so the feedback
 // adds nothing), and for any state in the wire's plane once the feedback is off.
 struct WireBead {
-    ParticleSystem ps;
+    World ps;
     Index bead = 0;
 };
 
@@ -134,7 +134,7 @@ TEST(WireConstraint, MultiplierIsSeed004sClosedForm) {
 // With no applied force the multiplier of a legal state is the centripetal force:
 // J^T lambda = -m |v|^2 / r along the outward radius.
 TEST(WireConstraint, ForceFreeBeadFeelsTheCentripetalForce) {
-    ParticleSystem ps;
+    World ps;
     ps.addParticle(Vec3(0, 2, 0), Vec3(3, 0, 0), 0.5);
     ps.addConstraint(makeConstraint(WireSpec{0, Vec3::Zero(), 2.0, Vec3::UnitZ()}));
     VecX a;
@@ -170,7 +170,7 @@ TEST(WireConstraint, BeadOnATiltedWireKeepsItsEnergy) {
     const Vec3 normal = Vec3(0.3, 0.2, 1.0).normalized();
     Vec3 u, w;
     orthonormalComplement(normal, u, w);
-    ParticleSystem ps;
+    World ps;
     ps.addForce(std::make_unique<Gravity>(Vec3(0, -9.81, 0)));
     const Vec3 center(0.5, 1.0, -0.2);
     ps.addParticle(center + 0.8 * u, 1.5 * w, 1.0);

@@ -11,8 +11,8 @@ namespace {
 
 // l = xa - xb = (1, 2, 2), |l| = 3; ldot = va - vb = (0.5, 0, 0.5), ldot.n = 0.5.
 // Seed: fa = -[ks (|l| - r) + kd (ldot.l)/|l|] l/|l|.
-ParticleSystem makePair(double restLength) {
-    ParticleSystem ps;
+World makePair(double restLength) {
+    World ps;
     ps.addParticle(Vec3(1.0, 2.0, 3.0), Vec3(0.5, 0.0, 0.0), 1.0);
     ps.addParticle(Vec3(0.0, 0.0, 1.0), Vec3(0.0, 0.0, -0.5), 1.0);
     ps.addSpring({0, 1, 10.0, 4.0, restLength});
@@ -21,14 +21,14 @@ ParticleSystem makePair(double restLength) {
 
 TEST(DampedSpring, ForceMatchesSeedFormula) {
     // Stretched by 1: -(10 * 1 + 4 * 0.5) n = -12 (1, 2, 2)/3.
-    ParticleSystem stretched = makePair(2.0);
+    World stretched = makePair(2.0);
     VecX f;
     stretched.appliedForces(f);
     EXPECT_LT((f.head<3>() - Vec3(-4.0, -8.0, -8.0)).norm(), 1e-14);
     EXPECT_LT((f.tail<3>() - Vec3(4.0, 8.0, 8.0)).norm(), 1e-14);
 
     // Compressed by 1: -(10 * -1 + 4 * 0.5) n = 8 n, pushing a away from b.
-    ParticleSystem compressed = makePair(4.0);
+    World compressed = makePair(4.0);
     compressed.appliedForces(f);
     EXPECT_LT((f.head<3>() - Vec3(8.0, 16.0, 16.0) / 3.0).norm(), 1e-14);
     EXPECT_LT((f.tail<3>() + f.head<3>()).norm(), 1e-15);
@@ -50,8 +50,8 @@ TEST(DampedSpring, UndampedForceIsMinusEnergyGradient) {
 
 // A tetrahedron of moving particles, every edge a damped spring whose rest length is
 // `restScale` times its current length (< 1 stretched, > 1 compressed); one corner nailed.
-ParticleSystem makeTetrahedron(double restScale, double damping) {
-    ParticleSystem ps;
+World makeTetrahedron(double restScale, double damping) {
+    World ps;
     ps.addParticle(Vec3(0.0, 0.0, 0.0), Vec3(0.3, -0.1, 0.2), 1.0, true);
     ps.addParticle(Vec3(1.0, 0.1, -0.2), Vec3(-0.5, 0.4, 0.0), 2.0);
     ps.addParticle(Vec3(0.2, 1.1, 0.3), Vec3(0.1, 0.2, -0.7), 0.5);
@@ -67,7 +67,7 @@ ParticleSystem makeTetrahedron(double restScale, double damping) {
 
 TEST(DampedSpring, ExactJacobiansMatchFiniteDifferences) {
     for (double restScale : {0.7, 1.4}) {
-        ParticleSystem ps = makeTetrahedron(restScale, 1.5);
+        World ps = makeTetrahedron(restScale, 1.5);
         const test::DenseJacobians exact = test::analyticJacobians(ps, JacobianForm::Exact);
         const test::DenseJacobians fd = test::finiteDifferenceJacobians(ps);
         EXPECT_LT(test::relativeMaxDifference(exact.dFdx, fd.dFdx), 1e-7) << "rest scale " << restScale;
@@ -79,7 +79,7 @@ TEST(DampedSpring, ExactJacobiansMatchFiniteDifferences) {
 }
 
 TEST(DampedSpring, DefiniteEqualsExactForStretchedUndampedSpring) {
-    ParticleSystem ps = makeTetrahedron(0.7, 0.0);
+    World ps = makeTetrahedron(0.7, 0.0);
     const test::DenseJacobians exact = test::analyticJacobians(ps, JacobianForm::Exact);
     const test::DenseJacobians definite = test::analyticJacobians(ps, JacobianForm::Definite);
     EXPECT_LT(test::relativeMaxDifference(exact.dFdx, definite.dFdx), 1e-15);
@@ -87,7 +87,7 @@ TEST(DampedSpring, DefiniteEqualsExactForStretchedUndampedSpring) {
 }
 
 TEST(DampedSpring, DefiniteIsSymmetricNegativeSemiDefiniteWhenCompressed) {
-    ParticleSystem ps = makeTetrahedron(1.4, 1.5);
+    World ps = makeTetrahedron(1.4, 1.5);
     const Eigen::MatrixXd exact = test::analyticJacobians(ps, JacobianForm::Exact).dFdx;
     const Eigen::MatrixXd definite = test::analyticJacobians(ps, JacobianForm::Definite).dFdx;
     const double scale = definite.cwiseAbs().maxCoeff();
@@ -102,7 +102,7 @@ TEST(DampedSpring, DefiniteIsSymmetricNegativeSemiDefiniteWhenCompressed) {
 // Internal forces come in equal and opposite pairs along the line of centres: no net
 // force and no net torque (linear and angular momentum conservation).
 TEST(DampedSpring, ForcesOfARandomNetworkSumToZero) {
-    ParticleSystem ps;
+    World ps;
     test::addRandomSpringNetwork(ps, 12, 40, 7u);
     VecX f;
     ps.appliedForces(f);

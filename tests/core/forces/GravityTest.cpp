@@ -8,8 +8,8 @@
 namespace tinkerbox {
 namespace {
 
-ParticleSystem makeFalling(const Vec3& g) {
-    ParticleSystem ps;
+World makeFalling(const Vec3& g) {
+    World ps;
     ps.addParticle(Vec3(0.0, 1.0, 0.0), Vec3(1.0, 0.0, 0.0), 2.0);
     ps.addParticle(Vec3(1.0, -2.0, 0.5), Vec3(0.0, -3.0, 1.0), 0.25);
     ps.addForce(std::make_unique<Gravity>(g));
@@ -18,7 +18,7 @@ ParticleSystem makeFalling(const Vec3& g) {
 
 TEST(Gravity, ForceIsMassTimesAcceleration) {
     const Vec3 g(0.5, -9.81, 0.0);
-    ParticleSystem ps = makeFalling(g);
+    World ps = makeFalling(g);
     VecX f;
     ps.appliedForces(f);
     EXPECT_EQ(Vec3(block3(f, 0)), 2.0 * g);
@@ -30,7 +30,7 @@ TEST(Gravity, ForceIsMassTimesAcceleration) {
 }
 
 TEST(Gravity, JacobiansAreZero) {
-    ParticleSystem ps = makeFalling(Vec3(0.0, -9.81, 0.0));
+    World ps = makeFalling(Vec3(0.0, -9.81, 0.0));
     const test::DenseJacobians exact = test::analyticJacobians(ps, JacobianForm::Exact);
     const test::DenseJacobians fd = test::finiteDifferenceJacobians(ps);
     EXPECT_TRUE(exact.dFdx.isZero(0.0));

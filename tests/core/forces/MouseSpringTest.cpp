@@ -13,7 +13,7 @@ constexpr double kStiffness = 5.0, kDamping = 0.5;
 // Particle 1 is grabbed; particle 0 hangs off it by a spring so the Jacobian has
 // off-diagonal blocks that the mouse spring must leave alone.
 struct Grabbed {
-    ParticleSystem ps;
+    World ps;
     MouseSpring* mouse;
     Grabbed(const Vec3& target, const Vec3& targetVelocity, double maxForce) {
         ps.addParticle(Vec3(0.5, 1.0, 0.2), Vec3(0.1, 0.0, -0.3), 1.0);
@@ -62,7 +62,7 @@ TEST(MouseSpring, JacobiansMatchFiniteDifferences) {
 
 TEST(MouseSpring, UndampedForceIsMinusEnergyGradientCappedOrNot) {
     for (const Vec3& target : {Vec3(1.2, 2.1, -0.1), Vec3(10.0, -4.0, 3.0)}) {
-        ParticleSystem ps;
+        World ps;
         ps.addParticle(Vec3(1.0, 2.0, 0.0), Vec3::Zero(), 1.0);
         auto& mouse = static_cast<MouseSpring&>(ps.addForce(std::make_unique<MouseSpring>(0, kStiffness, 0.0, 2.0)));
         mouse.setTarget(target);

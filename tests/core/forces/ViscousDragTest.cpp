@@ -10,8 +10,8 @@ namespace {
 
 constexpr double kDrag = 0.7;
 
-ParticleSystem makeMoving() {
-    ParticleSystem ps;
+World makeMoving() {
+    World ps;
     ps.addParticle(Vec3(0.0, 1.0, 0.0), Vec3(1.0, -2.0, 0.5), 2.0);
     ps.addParticle(Vec3(1.0, -2.0, 0.5), Vec3(0.0, -3.0, 1.0), 0.25);
     ps.addForce(std::make_unique<ViscousDrag>(kDrag));
@@ -19,7 +19,7 @@ ParticleSystem makeMoving() {
 }
 
 TEST(ViscousDrag, ForceIsMinusCoefficientTimesVelocity) {
-    ParticleSystem ps = makeMoving();
+    World ps = makeMoving();
     VecX f;
     ps.appliedForces(f);
     // Independent of mass: drag acts on velocity relative to still air.
@@ -28,7 +28,7 @@ TEST(ViscousDrag, ForceIsMinusCoefficientTimesVelocity) {
 }
 
 TEST(ViscousDrag, VelocityJacobianMatchesFiniteDifferences) {
-    ParticleSystem ps = makeMoving();
+    World ps = makeMoving();
     const test::DenseJacobians exact = test::analyticJacobians(ps, JacobianForm::Exact);
     const test::DenseJacobians fd = test::finiteDifferenceJacobians(ps);
     EXPECT_LT(test::relativeMaxDifference(exact.dFdv, fd.dFdv), 1e-9);

@@ -121,11 +121,11 @@ TEST(AdaptiveRungeKutta, StepSizesCoverTheIntervalAndFollowTheSpeed) {
     EXPECT_LT(periapsisStep, *largest / 20.0);
 }
 
-// Through the Integrator interface on a ParticleSystem: each frame advances exactly the
+// Through the Integrator interface on a World: each frame advances exactly the
 // frame length, whatever the internal steps, and the result tracks the exact solution.
 TEST(AdaptiveRungeKutta, AdvancesExactlyOneFrameOnAParticleSystem) {
     const test::Oscillator osc;
-    ParticleSystem ps = osc.build();
+    World ps = osc.build();
     IntegratorSettings settings;
     settings.adaptiveTolerance = 1e-9;
     const auto integrator = makeIntegrator("adaptive", settings);
@@ -151,7 +151,7 @@ TEST(AdaptiveRungeKutta, AdvancesExactlyOneFrameOnAParticleSystem) {
 // stepped too: the clock advances and nothing fails. (Its error estimate was the maximum of
 // an empty array, which crashed.)
 TEST(AdaptiveRungeKutta, EmptySystemJustAdvancesTheClock) {
-    ParticleSystem empty;
+    World empty;
     AdaptiveRungeKutta adaptive(1e-6);
     StepReport report;
     adaptive.step(empty, 0.1, report);

@@ -16,8 +16,8 @@ namespace {
 // the force is linear in the stretch u: an undamped oscillator z = v + i w u. Euler maps
 // z -> (1 + i w h) z and backward Euler z -> z / (1 - i w h), so each step multiplies the
 // energy by exactly 1 + (wh)^2 or 1 / (1 + (wh)^2).
-ParticleSystem makeStiffSpring(double stiffness, double stretch) {
-    ParticleSystem ps;
+World makeStiffSpring(double stiffness, double stretch) {
+    World ps;
     ps.addParticle(Vec3::Zero(), Vec3::Zero(), 1.0, true);
     ps.addParticle(Vec3(1.0 + stretch, 0.0, 0.0), Vec3::Zero(), 1.0);
     ps.addSpring({0, 1, stiffness, 0.0, 1.0});
@@ -28,7 +28,7 @@ TEST(ImplicitEuler, StableOnStiffSpringWhereEulerDiverges) {
     const double stiffness = 1e4, h = 0.02;  // wh = 2: far beyond any explicit method's stability
     const double factor = 1.0 + stiffness * h * h;
 
-    ParticleSystem explicitPs = makeStiffSpring(stiffness, 0.01);
+    World explicitPs = makeStiffSpring(stiffness, 0.01);
     const double e0 = explicitPs.totalEnergy();
     const auto euler = makeIntegrator("euler");
     // Five steps keep |u| below the rest length, where the spring is exactly linear.
@@ -38,7 +38,7 @@ TEST(ImplicitEuler, StableOnStiffSpringWhereEulerDiverges) {
     const double exploded = explicitPs.totalEnergy();
     EXPECT_TRUE(!std::isfinite(exploded) || exploded > 1e12 * e0) << exploded;
 
-    ParticleSystem ps = makeStiffSpring(stiffness, 0.01);
+    World ps = makeStiffSpring(stiffness, 0.01);
     const auto implicit = makeIntegrator("implicit-euler", test::tightSolver());
     StepReport report;
     for (int k = 1; k <= 200; ++k) {
@@ -57,7 +57,7 @@ TEST(ImplicitEuler, DragDecayMatchesBackwardEulerWhereEulerOscillatesAndGrows) {
     const double kd = 200.0, mass = 2.0, h = 0.03;  // h kd / m = 3 > 2
     const Vec3 v0(1.0, 2.0, -1.0);
     const auto run = [&](std::string_view name, int steps) {
-        ParticleSystem ps;
+        World ps;
         ps.addParticle(Vec3::Zero(), v0, mass);
         ps.addForce(std::make_unique<ViscousDrag>(kd));
         const auto integrator = makeIntegrator(name, test::tightSolver());
@@ -72,7 +72,7 @@ TEST(ImplicitEuler, DragDecayMatchesBackwardEulerWhereEulerOscillatesAndGrows) {
 }
 
 // Energy may only decrease, step by step. The tolerance covers the CG residual.
-void expectNoEnergyGain(ParticleSystem& ps, double h, int steps) {
+void expectNoEnergyGain(World& ps, double h, int steps) {
     const auto implicit = makeIntegrator("implicit-euler", test::tightSolver());
     const double e0 = ps.totalEnergy();
     const double slack = 1e-9 * std::max(1.0, std::abs(e0));
@@ -92,7 +92,7 @@ void expectNoEnergyGain(ParticleSystem& ps, double h, int steps) {
 // backward Euler, which dissipates energy at every step size.
 TEST(ImplicitEuler, NeverGainsEnergyWithLinearSpringsAtAnyStep) {
     for (double h : {1.0 / 240.0, 1.0 / 30.0, 0.2}) {
-        ParticleSystem ps;
+        World ps;
         test::addChain(ps, 10, Vec3::Zero(), Vec3::UnitX(), 0.0, 1.0, 200.0, 0.0, 0.05);
         for (Index i = 1; i < ps.particleCount(); ++i) ps.setPosition(i, Vec3(0.15 * i, 0.0, 0.05 * i));
         ps.addForce(std::make_unique<Gravity>(Vec3(0.0, -9.81, 0.0)));
@@ -105,12 +105,12 @@ TEST(ImplicitEuler, NeverGainsEnergyWithLinearSpringsAtAnyStep) {
 TEST(ImplicitEuler, NeverGainsEnergyOnUndampedClothAndChainAtFrameSteps) {
     for (double h : {1.0 / 120.0, 1.0 / 60.0, 1.0 / 30.0}) {
         for (double stretch : {0.7, 1.5}) {  // released compressed and stretched
-            ParticleSystem cloth;
+            World cloth;
             test::addCloth(cloth, 5, 0.1, stretch, 200.0, 0.0, 0.05);
             cloth.addForce(std::make_unique<Gravity>(Vec3(0.0, -9.81, 0.0)));
             expectNoEnergyGain(cloth, h, static_cast<int>(1.0 / h));
 
-            ParticleSystem chain;
+            World chain;
             test::addChain(chain, 10, Vec3::Zero(), Vec3::UnitX(), 0.1, stretch, 200.0, 0.0, 0.05);
             chain.addForce(std::make_unique<Gravity>(Vec3(0.0, -9.81, 0.0)));
             expectNoEnergyGain(chain, h, static_cast<int>(1.0 / h));

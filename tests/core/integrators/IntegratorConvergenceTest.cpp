@@ -27,7 +27,7 @@ struct OrderCase {
 double errorAtEndTime(std::string_view name, double drag, int n) {
     test::Oscillator osc;
     osc.drag = drag;
-    ParticleSystem ps = osc.build();
+    World ps = osc.build();
     const auto integrator = makeIntegrator(name, test::tightSolver());
     test::stepMany(*integrator, ps, kEndTime / n, n);
     EXPECT_NEAR(ps.time(), kEndTime, 1e-12);  // t accumulates one rounding per step
@@ -71,7 +71,7 @@ TEST(IntegratorEnergy, SymplecticMethodsKeepOscillatorEnergyBounded) {
     const double h = 0.1 / osc.omega();
     const int stepsPerPeriod = static_cast<int>(std::round(2.0 * std::numbers::pi / (osc.omega() * h)));
     const auto relativeEnergyError = [&](std::string_view name, int periods, double& firstPeriodMax) {
-        ParticleSystem ps = osc.build();
+        World ps = osc.build();
         const auto integrator = makeIntegrator(name, test::tightSolver());
         double maxError = 0.0;
         for (int k = 1; k <= periods * stepsPerPeriod; ++k) {

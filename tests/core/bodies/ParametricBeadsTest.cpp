@@ -1,12 +1,15 @@
 // Beads in generalized coordinates (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, bead on a wire): x(theta) = c + r (cos theta u + sin theta w),
 // (J^T M J) theta'' = J^T Q. A bead on a vertical circle is a pendulum of length r.
-#include "core/bodies/ParametricBeadSystem.h"
+#include "core/bodies/ParametricBeads.h"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
 #include "core/TestSystems.h"
+#include "core/dynamics/World.h"
+#include "core/forces/Gravity.h"
+#include "core/forces/ViscousDrag.h"
 #include "core/integrators/RungeKutta4.h"
 
 namespace tinkerbox {
@@ -15,27 +18,56 @@ namespace {
 constexpr double kG = 9.81;
 constexpr double kHanging = -std::numbers::pi / 2;  // the bottom of a wire in the xy plane (gravity -y)
 
-ParametricBeadSystem oneBead(double angle, double angularVelocity, double radius = 1.0, double mass = 1.0) {
-    ParametricBeadSystem beads;
+// Beads are a kind of body of a world: this one has beads only, under gravity and drag.
+struct BeadWorld {
+    World world;
+    ViscousDrag* drag;
+
+    BeadWorld() {
+        world.addForce(std::make_unique<Gravity>(Vec3(0.0, -kG, 0.0)));
+        drag = &static_cast<ViscousDrag&>(world.addForce(std::make_unique<ViscousDrag>(0.0)));
+    }
+    void addBead(const ParametricBead& b) { world.addBead(b); }
+    Index beadCount() const { return world.beadCount(); }
+    ParametricBead bead(Index i) const { return world.beads().bead(i); }
+    Vec3 position(Index i) const { return world.beads().position(i); }
+    Vec3 velocity(Index i) const { return world.beads().velocity(i); }
+    const VecX& inverseMassPerDof() const { return world.beads().inverseMassPerDof(); }
+    void setDrag(double kd) { drag->setCoefficient(kd); }
+    double kineticEnergy() const { return world.kineticEnergy(); }
+    double potentialEnergy() const { return world.potentialEnergy(); }
+    Index dimension() const { return world.dimension(); }
+    double time() const { return world.time(); }
+    void getState(VecX& x) const { world.getState(x); }
+    void setState(const VecX& x, double t) { world.setState(x, t); }
+    void accelerations(VecX& a) { world.accelerations(a); }
+    void appliedForces(VecX& f) { world.appliedForces(f); }
+    void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& product) {
+        world.combinedJacobian(cx, cv, J, product);
+    }
+};
+
+BeadWorld oneBead(double angle, double angularVelocity, double radius = 1.0, double mass = 1.0) {
+    BeadWorld beads;
     beads.addBead({Vec3(0.5, 2.0, -1.0), radius, Vec3::UnitZ(), mass, angle, angularVelocity});
     return beads;
 }
 
 // Runs a bead with rk4 and returns the period of its swing about the bottom.
-double measuredPeriod(ParametricBeadSystem& beads, double h, double duration) {
+double measuredPeriod(BeadWorld& beads, double h, double duration) {
     RungeKutta4 rk4;
     StepReport report;
     std::vector<double> t{0.0}, y{beads.bead(0).angle - kHanging};
     for (int k = 1; k * h <= duration; ++k) {
-        rk4.step(beads, h, report);
+        rk4.step(beads.world, h, report);
         t.push_back(beads.time());
         y.push_back(beads.bead(0).angle - kHanging);
     }
     return test::periodFromZeroCrossings(t, y);
 }
 
-TEST(ParametricBeadSystem, PositionAndVelocityFollowTheAngle) {
-    ParametricBeadSystem beads = oneBead(0.7, 1.3, 2.0);
+TEST(ParametricBeads, PositionAndVelocityFollowTheAngle) {
+    BeadWorld beads = oneBead(0.7, 1.3, 2.0);
     const Vec3 c(0.5, 2.0, -1.0);
     EXPECT_LT((beads.position(0) - (c + 2.0 * Vec3(std::cos(0.7), std::sin(0.7), 0))).norm(), 1e-15);
     EXPECT_LT((beads.velocity(0) - 2.0 * 1.3 * Vec3(-std::sin(0.7), std::cos(0.7), 0)).norm(), 1e-15);
@@ -46,7 +78,7 @@ TEST(ParametricBeadSystem, PositionAndVelocityFollowTheAngle) {
     EXPECT_EQ(beads.dimension(), 6);
     EXPECT_EQ(beads.inverseMassPerDof()[0], 1.0 / (1.0 * 2.0 * 2.0));  // 1 / (m r^2)
     // A tilted wire keeps its bead on the circle, in the plane.
-    ParametricBeadSystem tilted;
+    BeadWorld tilted;
     const Vec3 n = Vec3(1, -2, 2) / 3.0;
     tilted.addBead({Vec3(1, 0, 0), 0.5, 3.0 * n, 1.0, 2.1, 0.0});
     EXPECT_NEAR((tilted.position(0) - Vec3(1, 0, 0)).norm(), 0.5, 1e-15);
@@ -54,24 +86,24 @@ TEST(ParametricBeadSystem, PositionAndVelocityFollowTheAngle) {
     EXPECT_TRUE(tilted.bead(0).normal.isApprox(n, 1e-15));
 }
 
-TEST(ParametricBeadSystem, DegenerateBeadsAreRejected) {
-    ParametricBeadSystem beads;
+TEST(ParametricBeads, DegenerateBeadsAreRejected) {
+    BeadWorld beads;
     EXPECT_THROW(beads.addBead({Vec3::Zero(), 0.0, Vec3::UnitZ(), 1.0, 0.0, 0.0}), std::invalid_argument);
     EXPECT_THROW(beads.addBead({Vec3::Zero(), 1.0, Vec3::UnitZ(), 0.0, 0.0, 0.0}), std::invalid_argument);
     EXPECT_THROW(beads.addBead({Vec3::Zero(), 1.0, Vec3::Zero(), 1.0, 0.0, 0.0}), std::invalid_argument);
     EXPECT_EQ(beads.beadCount(), 0);
 }
 
-TEST(ParametricBeadSystem, AHugeNormalIsNormalized) {
-    ParametricBeadSystem beads;
+TEST(ParametricBeads, AHugeNormalIsNormalized) {
+    BeadWorld beads;
     beads.addBead({Vec3::Zero(), 1.0, Vec3(0, 0, 1e300), 1.0, 0.0, 0.0});
     EXPECT_EQ(beads.bead(0).normal, Vec3::UnitZ());
 }
 
 // The angular acceleration is that of a pendulum: theta'' = -(g / r) cos(theta) for a
 // wire in the vertical xy plane (gravity -y), plus drag -kd theta' / m.
-TEST(ParametricBeadSystem, AccelerationIsThePendulumEquation) {
-    ParametricBeadSystem beads = oneBead(0.4, 1.5, 0.8, 2.0);
+TEST(ParametricBeads, AccelerationIsThePendulumEquation) {
+    BeadWorld beads = oneBead(0.4, 1.5, 0.8, 2.0);
     beads.setDrag(0.6);
     VecX a;
     beads.accelerations(a);
@@ -82,12 +114,12 @@ TEST(ParametricBeadSystem, AccelerationIsThePendulumEquation) {
 
 // A bead on a vertical circle of radius r is a pendulum of length r: the period of a small
 // swing is 2 pi sqrt(r / g), and of a large one 4 sqrt(r / g) K(sin(theta0 / 2)).
-TEST(ParametricBeadSystem, SwingsWithThePendulumPeriod) {
+TEST(ParametricBeads, SwingsWithThePendulumPeriod) {
     constexpr double r = 0.7;
-    ParametricBeadSystem small = oneBead(kHanging + 0.01, 0.0, r);
+    BeadWorld small = oneBead(kHanging + 0.01, 0.0, r);
     const double smallError = std::abs(measuredPeriod(small, 1e-3, 8.0) / (2 * std::numbers::pi * std::sqrt(r / kG)) - 1);
     EXPECT_LT(smallError, 1e-4);
-    ParametricBeadSystem large = oneBead(kHanging + 1.2, 0.0, r);
+    BeadWorld large = oneBead(kHanging + 1.2, 0.0, r);
     const double largeError = std::abs(measuredPeriod(large, 1e-3, 8.0) / test::pendulumPeriod(r, kG, 1.2) - 1);
     EXPECT_LT(largeError, 1e-6);
     RecordProperty("small_period_error", test::scientific(smallError));
@@ -95,10 +127,10 @@ TEST(ParametricBeadSystem, SwingsWithThePendulumPeriod) {
 }
 
 // On a tilted wire only gravity's component in the wire's plane drives the bead.
-TEST(ParametricBeadSystem, TiltedWireSwingsWithTheInPlaneGravity) {
+TEST(ParametricBeads, TiltedWireSwingsWithTheInPlaneGravity) {
     const double tilt = 0.6;  // the wire's plane leans back by this angle from the vertical
     const Vec3 normal(0, std::sin(tilt), std::cos(tilt));
-    ParametricBeadSystem beads;
+    BeadWorld beads;
     beads.addBead({Vec3::Zero(), 1.0, normal, 1.0, 0.0, 0.0});
     // Find the bottom (the angle where the bead is lowest) and start a small swing there.
     Vec3 u, w;
@@ -113,22 +145,22 @@ TEST(ParametricBeadSystem, TiltedWireSwingsWithTheInPlaneGravity) {
     StepReport report;
     std::vector<double> t{0.0}, y{0.01};
     for (int k = 0; k < 6000; ++k) {
-        rk4.step(beads, 1e-3, report);
+        rk4.step(beads.world, 1e-3, report);
         t.push_back(beads.time());
         y.push_back(beads.bead(0).angle - bottom);
     }
     EXPECT_NEAR(test::periodFromZeroCrossings(t, y) / (2 * std::numbers::pi * std::sqrt(1.0 / gInPlane)), 1.0, 1e-4);
 }
 
-TEST(ParametricBeadSystem, Rk4ConservesEnergy) {
-    ParametricBeadSystem beads = oneBead(0.0, 0.0, 1.3, 0.8);  // released from the horizontal
+TEST(ParametricBeads, Rk4ConservesEnergy) {
+    BeadWorld beads = oneBead(0.0, 0.0, 1.3, 0.8);  // released from the horizontal
     beads.addBead({Vec3(3, 0, 0), 0.5, Vec3(1, 0, 1), 2.0, 1.0, 4.0});  // tilted, looping
     const double e0 = beads.kineticEnergy() + beads.potentialEnergy();
     RungeKutta4 rk4;
     StepReport report;
     double drift = 0.0;
     for (int k = 0; k < 10000; ++k) {
-        rk4.step(beads, 1e-3, report);
+        rk4.step(beads.world, 1e-3, report);
         drift = std::max(drift, std::abs(beads.kineticEnergy() + beads.potentialEnergy() - e0));
     }
     const double scale = 0.8 * kG * 1.3 + 2.0 * kG * 0.5;  // the beads' m g r
@@ -139,10 +171,10 @@ TEST(ParametricBeadSystem, Rk4ConservesEnergy) {
 // The implicit integrator's Jacobian: dF/dtheta is the finite difference of the generalized
 // force where the bead hangs below its centre (and clamped to 0 above it), dF/dtheta' is
 // -kd r^2, and dFdxTimesVelocity is dF/dtheta theta'.
-TEST(ParametricBeadSystem, CombinedJacobianMatchesFiniteDifferences) {
+TEST(ParametricBeads, CombinedJacobianMatchesFiniteDifferences) {
     constexpr double r = 0.9, m = 1.4, kd = 0.3, eps = 1e-6;
     for (const double angle : {-2.5, -1.4, -0.3, 0.4, 1.7, 2.8}) {
-        ParametricBeadSystem beads = oneBead(angle, 0.7, r, m);
+        BeadWorld beads = oneBead(angle, 0.7, r, m);
         beads.setDrag(kd);
         const auto force = [&](double dTheta, double dThetaDot) {
             VecX state, f;
@@ -179,12 +211,12 @@ class ParametricBeadEveryIntegrator : public ::testing::TestWithParam<std::strin
 TEST_P(ParametricBeadEveryIntegrator, SmallSwingHasThePendulumPeriod) {
     SimulationSettings settings = test::simulationSettings(GetParam(), 1e-3);
     Simulation sim(settings);
-    sim.beads().addBead({Vec3::Zero(), 1.0, Vec3::UnitZ(), 1.0, kHanging + 0.05, 0.0});
+    sim.world().addBead({Vec3::Zero(), 1.0, Vec3::UnitZ(), 1.0, kHanging + 0.05, 0.0});
     std::vector<double> t{0.0}, y{0.05};
     for (int f = 0; f < 5000; ++f) {
         ASSERT_FALSE(sim.step().diverged);
-        t.push_back(sim.beads().time());
-        y.push_back(sim.beads().bead(0).angle - kHanging);
+        t.push_back(sim.time());
+        y.push_back(sim.world().beads().bead(0).angle - kHanging);
     }
     EXPECT_NEAR(test::periodFromZeroCrossings(t, y) / (2 * std::numbers::pi / std::sqrt(kG)), 1.0, 1e-2);
 }

@@ -6,12 +6,13 @@
 // with Q = m g - kd v the bead's gravity and drag. Scenes put one next to a constrained
 // bead (WireConstraint) to compare the two methods under the same integrator.
 //
-// Each bead's angle sits in the first slot of a 3-vector block (the other two slots stay
-// zero), so that the system has the particles' block structure and every integrator,
-// the implicit one included, steps it without special cases.
+// The beads are a kind of body of the world, stepped with everything else. Each bead's
+// angle sits in the first slot of a 3-vector block (the other two slots stay zero), so
+// that it has the particles' block structure and every integrator, the implicit one
+// included, steps it without special cases.
 #include <vector>
 
-#include "core/integrators/MechanicalSystem.h"
+#include "core/math/Types.h"
 
 namespace tinkerbox {
 
@@ -26,7 +27,8 @@ struct ParametricBead {
     bool operator==(const ParametricBead&) const = default;
 };
 
-class ParametricBeadSystem final : public MechanicalSystem {
+// The beads of a world: one velocity block each, (theta', 0, 0).
+class ParametricBeads {
 public:
     // Throws std::invalid_argument for a non-positive radius or mass or a zero normal.
     void addBead(const ParametricBead& bead);
@@ -36,32 +38,25 @@ public:
     Vec3 position(Index i) const;
     Vec3 velocity(Index i) const;
 
-    void setGravity(const Vec3& g) { gravity_ = g; }
-    void setDrag(double kd) { drag_ = kd; }
-
     double kineticEnergy() const;
-    double potentialEnergy() const;
+    // Of gravity g.
+    double potentialEnergy(const Vec3& g) const;
 
-    // OdeSystem: [q | qdot], q = (theta, 0, 0) per bead.
-    Index dimension() const override { return 6 * beadCount(); }
-    void getState(VecX& x) const override;
-    void setState(const VecX& x, double t) override;
-    void derivative(VecX& xdot) override;
-    double time() const override { return t_; }
-
-    // MechanicalSystem
-    Index velocityDimension() const override { return 3 * beadCount(); }
-    const VecX& velocities() const override { return qdot_; }
-    void setVelocities(const VecX& v) override { qdot_ = v; }
-    void setTime(double t) override { t_ = t; }
-    void accelerations(VecX& a) override;
-    void drift(double h) override { q_ += h * qdot_; }
-    void unconstrainedAccelerations(VecX& a) override { accelerations(a); }
-    void constrainPositions(double) override {}
-    void constrainVelocities() override {}
-    void appliedForces(VecX& f) override;
-    void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) override;
-    const VecX& inverseMassPerDof() const override { return inverseMass_; }
+    // q = (theta, 0, 0) and qdot = (theta', 0, 0) per bead.
+    const VecX& angles() const { return q_; }
+    const VecX& angularVelocities() const { return qdot_; }
+    void setAngles(const Eigen::Ref<const VecX>& q) { q_ = q; }
+    void setAngularVelocities(const Eigen::Ref<const VecX>& qdot) { qdot_ = qdot; }
+    void drift(double h) { q_ += h * qdot_; }
+    // The generalized forces of gravity g and drag kd, added to f (one block per bead).
+    void addForces(const Vec3& g, double kd, Eigen::Ref<VecX> f) const;
+    // The bead's own velocity-product term, -J^T M Jdot theta', added to f.
+    void addVelocityTerms(Eigen::Ref<VecX> f) const;
+    // Their definite Jacobians: the diagonal entry cx dQ/dtheta + cv dQ/dtheta' of block i
+    // (dQ/dtheta clamped at 0), and dQ/dtheta theta' per bead.
+    double jacobian(Index i, const Vec3& g, double kd, double cx, double cv, double& dFdxTimesVelocity) const;
+    // 1 / (m r^2) per dof.
+    const VecX& inverseMassPerDof() const { return inverseMass_; }
 
 private:
     struct Wire {
@@ -74,10 +69,6 @@ private:
 
     std::vector<Wire> geometry_;
     VecX q_, qdot_, inverseMass_;  // per dof: 1 / (m r^2)
-    Vec3 gravity_{0.0, -9.81, 0.0};
-    double drag_ = 0.0;
-    double t_ = 0.0;
-    VecX force_, acceleration_;
 };
 
 }  // namespace tinkerbox

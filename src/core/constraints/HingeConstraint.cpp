@@ -1,0 +1,44 @@
+#include "core/constraints/HingeConstraint.h"
+
+#include <stdexcept>
+
+namespace tinkerbox {
+
+HingeConstraint::HingeConstraint(const HingeSpec& spec) : spec_(spec) {
+    if (!spec.a.isRigid() || !spec.b.isRigid() || spec.a.body == spec.b.body)
+        throw std::invalid_argument("a hinge must join points of two different rigid bodies");
+    const std::optional<Vec3> axisA = unitVector(spec.axisA), axisB = unitVector(spec.axisB);
+    if (!axisA || !axisB) throw std::invalid_argument("a hinge's axes must be finite and not zero");
+    spec_.axisA = *axisA;
+    spec_.axisB = *axisB;
+    orthonormalComplement(spec_.axisB, b1_, b2_);
+}
+
+void HingeConstraint::evaluate(std::span<const AnchorKinematics> anchors, ConstraintRows& rows) const {
+    const AnchorKinematics& A = anchors[0];
+    const AnchorKinematics& B = anchors[1];
+    const Vec3 c = A.position - B.position;
+    const Vec3 cdot = A.velocity - B.velocity;
+    for (int r = 0; r < 3; ++r) {
+        rows.C[r] = c[r];
+        rows.Cdot[r] = cdot[r];
+        rows.point(r, 0, Vec3::Unit(r), Vec3::Zero());
+        rows.point(r, 1, -Vec3::Unit(r), Vec3::Zero());
+    }
+    const Vec3 a = A.rotation * spec_.axisA;
+    const Vec3 adot = A.angularVelocity.cross(a);
+    const Vec3 relative = A.angularVelocity - B.angularVelocity;
+    const Vec3* perpendiculars[2] = {&b1_, &b2_};
+    for (int i = 0; i < 2; ++i) {
+        const Vec3 b = B.rotation * *perpendiculars[i];
+        const Vec3 bdot = B.angularVelocity.cross(b);
+        const Vec3 axb = a.cross(b);
+        const Vec3 axbDot = adot.cross(b) + a.cross(bdot);
+        rows.C[3 + i] = a.dot(b);
+        rows.Cdot[3 + i] = axb.dot(relative);
+        rows.angular(3 + i, 0, axb, axbDot);
+        rows.angular(3 + i, 1, -axb, -axbDot);
+    }
+}
+
+}  // namespace tinkerbox

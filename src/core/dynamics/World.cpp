@@ -1,0 +1,479 @@
+#include "core/dynamics/World.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace tinkerbox {
+
+Index World::addParticle(const Vec3& x, const Vec3& v, double mass, bool nailed) {
+    addParticles({ParticleInit{x, v, mass, nailed}});
+    return particleCount() - 1;
+}
+
+void World::addParticles(const std::vector<ParticleInit>& particles) {
+    const Index first = particleCount();
+    const Index count = first + static_cast<Index>(particles.size());
+    x_.conservativeResize(3 * count);
+    v_.conservativeResize(3 * count);
+    mass_.conservativeResize(count);
+    particleInverseMass_.conservativeResize(3 * count);
+    for (Index k = 0; k < static_cast<Index>(particles.size()); ++k) {
+        const ParticleInit& p = particles[k];
+        if (!(p.mass > 0.0)) throw std::invalid_argument("particle mass must be positive");
+        const Index i = first + k;
+        block3(x_, i) = p.position;
+        block3(v_, i) = p.velocity;
+        mass_[i] = p.mass;
+        block3(particleInverseMass_, i).setConstant(p.nailed ? 0.0 : 1.0 / p.mass);
+        if (planar_) {
+            x_[3 * i + 2] = v_[3 * i + 2] = 0.0;
+            particleInverseMass_[3 * i + 2] = 0.0;
+        }
+    }
+    patternDirty_ = constraintLayoutDirty_ = true;
+}
+
+void World::setMass(Index i, double m) {
+    if (!(m > 0.0)) throw std::invalid_argument("particle mass must be positive");
+    mass_[i] = m;
+    setNailed(i, isNailed(i));
+}
+
+void World::setNailed(Index i, bool nailed) {
+    block3(particleInverseMass_, i).setConstant(nailed ? 0.0 : 1.0 / mass_[i]);
+    if (planar_) particleInverseMass_[3 * i + 2] = 0.0;
+    if (nailed) block3(v_, i).setZero();
+}
+
+void World::moveNailed(Index i, const Vec3& target, double h) {
+    block3(v_, i) = (target - position(i)) / h;
+    block3(x_, i) = target;
+}
+
+Index World::addRigidBody(const RigidBodySpec& spec, const RigidBodyMass& mass) {
+    const Index k = bodies_.add(spec, mass, planar_);
+    patternDirty_ = constraintLayoutDirty_ = true;
+    return k;
+}
+
+void World::addBead(const ParametricBead& bead) {
+    beads_.addBead(bead);
+    patternDirty_ = constraintLayoutDirty_ = true;
+}
+
+void World::setPlanar(bool planar) {
+    planar_ = planar;
+    for (Index i = 0; i < particleCount(); ++i) {
+        if (planar) x_[3 * i + 2] = v_[3 * i + 2] = 0.0;
+        setNailed(i, isNailed(i));
+    }
+    bodies_.setPlanar(planar);
+    if (planar)
+        for (Index k = 0; k < rigidBodyCount(); ++k) {
+            Vec3 x = bodies_.position(k);
+            x.z() = 0.0;
+            bodies_.setPosition(k, x);
+        }
+}
+
+bool World::hasAnchor(const Anchor& a) const {
+    if (a.index() < 0) return false;
+    return a.isParticle() ? a.index() < particleCount() && a.point.isZero(0.0) : a.index() < rigidBodyCount();
+}
+
+Vec3 World::anchorPosition(const Anchor& a) const {
+    return a.isParticle() ? position(a.index()) : bodies_.worldPoint(a.index(), a.point);
+}
+
+Vec3 World::anchorVelocity(const Anchor& a) const {
+    return a.isParticle() ? velocity(a.index()) : bodies_.pointVelocity(a.index(), anchorPosition(a));
+}
+
+AnchorKinematics World::anchorKinematics(const Anchor& a) const {
+    AnchorKinematics k;
+    if (a.isParticle()) {
+        k.position = position(a.index());
+        k.velocity = velocity(a.index());
+        return k;
+    }
+    const Index b = a.index();
+    k.rigid = true;
+    k.position = bodies_.worldPoint(b, a.point);
+    k.lever = k.position - bodies_.position(b);
+    k.angularVelocity = bodies_.angularVelocity(b);
+    k.velocity = bodies_.velocity(b) + k.angularVelocity.cross(k.lever);
+    k.rotation = bodies_.rotation(b);
+    return k;
+}
+
+double World::effectiveInverseMass(const Anchor& a, const Vec3& n) const {
+    if (a.isParticle()) return block3(particleInverseMass_, a.index()).cwiseProduct(n).dot(n);
+    const Index b = a.index();
+    if (bodies_.isFixed(b)) return 0.0;
+    const Vec3 rn = (anchorPosition(a) - bodies_.position(b)).cross(n);
+    const Vec3 nLinear = bodies_.planarLinear(n);
+    return nLinear.squaredNorm() / bodies_.mass(b) + rn.dot(bodies_.inverseInertiaWorld(b) * rn);
+}
+
+void World::applyForce(const Anchor& a, const Vec3& F, VecX& f) const {
+    if (a.isParticle()) {
+        block3(f, a.index()) += F;
+        return;
+    }
+    const Index block = rigidBlock(a.index());
+    block3(f, block) += F;
+    block3(f, block + 1) += (anchorPosition(a) - bodies_.position(a.index())).cross(F);
+}
+
+Index World::velocityBlock(const BodyRef& body) const {
+    return body.kind == BodyKind::Particle ? body.index : rigidBlock(body.index);
+}
+
+void World::setSpring(Index k, const DampedSpring& s) {
+    if (!hasAnchor(s.a) || !hasAnchor(s.b) || s.a == s.b)
+        throw std::invalid_argument("a spring must join two different existing anchors");
+    springs_.set(k, s);
+    patternDirty_ = true;
+}
+
+Index World::addSpring(const DampedSpring& s) {
+    if (!hasAnchor(s.a) || !hasAnchor(s.b) || s.a == s.b)
+        throw std::invalid_argument("a spring must join two different existing anchors");
+    patternDirty_ = true;
+    return springs_.add(s);
+}
+
+Force& World::addForce(std::unique_ptr<Force> force) {
+    forces_.push_back(std::move(force));
+    patternDirty_ = true;
+    return *forces_.back();
+}
+
+void World::addPlane(const Plane& plane) {
+    const std::optional<Vec3> normal = unitVector(plane.normal);
+    if (!normal) throw std::invalid_argument("a plane's normal must be finite and not zero");
+    Plane unit = plane;
+    unit.normal = *normal;
+    planes_.push_back(unit);
+}
+
+void World::removeForce(const Force* force) {
+    std::erase_if(forces_, [force](const std::unique_ptr<Force>& f) { return f.get() == force; });
+    patternDirty_ = true;
+}
+
+Constraint& World::addConstraint(std::unique_ptr<Constraint> constraint) {
+    for (const Anchor& a : constraint->anchors())
+        if (!hasAnchor(a)) throw std::invalid_argument("constraint refers to a particle or body that does not exist");
+    constraints_.push_back(std::move(constraint));
+    constraintLayoutDirty_ = true;
+    return *constraints_.back();
+}
+
+void World::removeConstraint(const Constraint* constraint) {
+    std::erase_if(constraints_, [constraint](const std::unique_ptr<Constraint>& c) { return c.get() == constraint; });
+    constraintLayoutDirty_ = true;
+}
+
+void World::evaluateConstraints() {
+    if (constraintLayoutDirty_) {
+        constraintSolver_.layout(constraints_, *this);
+        constraintLayoutDirty_ = false;
+    }
+    constraintSolver_.evaluate(constraints_, *this);
+}
+
+double World::constraintError() {
+    if (constraints_.empty()) return 0.0;
+    evaluateConstraints();
+    return constraintSolver_.maxRelativeError();
+}
+
+const InverseMass& World::inverseMass() const {
+    const Index blocks = velocityBlocks();
+    InverseMass& W = inverseMass_;
+    if (W.blocks() != blocks) {
+        W.diagonal.setZero(3 * blocks);
+        W.full.assign(blocks, -1);
+        W.fullBlocks.resize(rigidBodyCount());
+        for (Index k = 0; k < rigidBodyCount(); ++k) W.full[rigidBlock(k) + 1] = static_cast<std::int32_t>(k);
+    }
+    W.diagonal.head(3 * particleCount()) = particleInverseMass_;
+    for (Index k = 0; k < rigidBodyCount(); ++k) {
+        const double w = bodies_.isFixed(k) ? 0.0 : 1.0 / bodies_.mass(k);
+        block3(W.diagonal, rigidBlock(k)) = Vec3(w, w, planar_ ? 0.0 : w);
+        W.fullBlocks[k] = bodies_.inverseInertiaWorld(k);
+    }
+    W.diagonal.tail(3 * beadCount()) = beads_.inverseMassPerDof();
+    return W;
+}
+
+const VecX& World::velocities() const {
+    if (rigidBodyCount() == 0 && beadCount() == 0) return v_;
+    VecX& u = velocityCoordinates_;
+    u.resize(velocityDimension());
+    u.head(3 * particleCount()) = v_;
+    bodies_.getMomenta(u.segment(3 * particleCount(), 6 * rigidBodyCount()));
+    u.tail(3 * beadCount()) = beads_.angularVelocities();
+    return u;
+}
+
+void World::setVelocities(const VecX& u) {
+    if (u.size() != velocityDimension()) throw std::invalid_argument("World::setVelocities: wrong size");
+    v_ = u.head(3 * particleCount());
+    bodies_.setMomenta(u.segment(3 * particleCount(), 6 * rigidBodyCount()));
+    beads_.setAngularVelocities(u.tail(3 * beadCount()));
+}
+
+const VecX& World::generalizedVelocities() const {
+    if (rigidBodyCount() == 0) return velocities();
+    VecX& g = generalizedVelocities_;
+    g = velocities();
+    for (Index k = 0; k < rigidBodyCount(); ++k) {
+        block3(g, rigidBlock(k)) = bodies_.velocity(k);
+        block3(g, rigidBlock(k) + 1) = bodies_.angularVelocity(k);
+    }
+    return g;
+}
+
+void World::changeVelocities(const VecX& dv) {
+    v_ += particleInverseMass_.cwiseSign().cwiseProduct(dv.head(3 * particleCount()));
+    for (Index k = 0; k < rigidBodyCount(); ++k)
+        bodies_.changeVelocity(k, block3(dv, rigidBlock(k)), block3(dv, rigidBlock(k) + 1));
+    if (beadCount() > 0) beads_.setAngularVelocities(beads_.angularVelocities() + dv.tail(3 * beadCount()));
+}
+
+void World::massBlocks(std::vector<Mat3>& mass, std::vector<char>& fixed) const {
+    // In a plane the blocks keep their full mass in the directions that cannot move (a
+    // particle's z, a body's rotation about x and y): the block stays definite, and
+    // changeVelocities drops what the solve gives there.
+    mass.resize(velocityBlocks());
+    fixed.resize(velocityBlocks());
+    for (Index i = 0; i < particleCount(); ++i) {
+        fixed[i] = isNailed(i);
+        mass[i] = mass_[i] * Mat3::Identity();
+    }
+    for (Index k = 0; k < rigidBodyCount(); ++k) {
+        const Index b = rigidBlock(k);
+        fixed[b] = fixed[b + 1] = bodies_.isFixed(k);
+        mass[b] = bodies_.mass(k) * Mat3::Identity();
+        const Mat3 I = bodies_.inertiaWorld(k);
+        mass[b + 1] = planar_ ? Mat3(I(2, 2) * Mat3::Identity()) : I;
+    }
+    for (Index i = 0; i < beadCount(); ++i) {
+        fixed[beadBlock(i)] = false;
+        mass[beadBlock(i)] = (1.0 / beads_.inverseMassPerDof()[3 * i]) * Mat3::Identity();
+    }
+}
+
+int World::resolveContacts(const Eigen::Ref<const VecX>& xBefore, const Eigen::Ref<const VecX>& vBefore, double h) {
+    int contacts = 0;
+    if (planes_.empty()) return contacts;
+    for (Index i = 0; i < particleCount(); ++i) {
+        if (isNailed(i)) continue;
+        Vec3 x = position(i);
+        Vec3 v = velocity(i);
+        bool touched = false;
+        for (const Plane& plane : planes_) {
+            if (resolvePlaneContact(plane, xBefore.segment<3>(3 * i), vBefore.segment<3>(3 * i), h, x, v)) {
+                ++contacts;
+                touched = true;
+            }
+        }
+        if (touched) {
+            block3(x_, i) = x;
+            block3(v_, i) = v;
+        }
+    }
+    return contacts;
+}
+
+double World::kineticEnergy() const {
+    double k = 0.0;
+    for (Index i = 0; i < particleCount(); ++i) k += 0.5 * mass_[i] * block3(v_, i).squaredNorm();
+    return k + bodies_.kineticEnergy() + beads_.kineticEnergy();
+}
+
+double World::potentialEnergy() const {
+    double u = springs_.potentialEnergy(*this);
+    for (const auto& f : forces_) u += f->potentialEnergy(*this);
+    return u;
+}
+
+Vec3 World::linearMomentum() const {
+    Vec3 p = Vec3::Zero();
+    for (Index i = 0; i < particleCount(); ++i) p += mass_[i] * velocity(i);
+    for (Index k = 0; k < rigidBodyCount(); ++k) p += bodies_.mass(k) * bodies_.velocity(k);
+    for (Index i = 0; i < beadCount(); ++i) p += beads_.bead(i).mass * beads_.velocity(i);
+    return p;
+}
+
+Vec3 World::angularMomentum() const {
+    Vec3 l = Vec3::Zero();
+    for (Index i = 0; i < particleCount(); ++i) l += position(i).cross(mass_[i] * velocity(i));
+    for (Index k = 0; k < rigidBodyCount(); ++k)
+        l += bodies_.position(k).cross(bodies_.mass(k) * bodies_.velocity(k)) +
+             bodies_.inertiaWorld(k) * bodies_.angularVelocity(k);
+    for (Index i = 0; i < beadCount(); ++i) l += beads_.position(i).cross(beads_.bead(i).mass * beads_.velocity(i));
+    return l;
+}
+
+void World::getConfiguration(Eigen::Ref<VecX> q) const {
+    q.head(3 * particleCount()) = x_;
+    bodies_.getConfiguration(q.segment(3 * particleCount(), 7 * rigidBodyCount()));
+    q.tail(3 * beadCount()) = beads_.angles();
+}
+
+void World::setConfiguration(const Eigen::Ref<const VecX>& q) {
+    x_ = q.head(3 * particleCount());
+    bodies_.setConfiguration(q.segment(3 * particleCount(), 7 * rigidBodyCount()));
+    beads_.setAngles(q.tail(3 * beadCount()));
+}
+
+void World::getState(VecX& x) const {
+    const Index n = configurationDimension();
+    x.resize(dimension());
+    getConfiguration(x.head(n));
+    x.tail(velocityDimension()) = velocities();
+}
+
+void World::setState(const VecX& x, double t) {
+    if (x.size() != dimension()) throw std::invalid_argument("World::setState: wrong state size");
+    setConfiguration(x.head(configurationDimension()));
+    setVelocities(x.tail(velocityDimension()));
+    t_ = t;
+}
+
+void World::derivative(VecX& xdot) {
+    const Index n3 = 3 * particleCount();
+    xdot.resize(dimension());
+    // Fixed particles have zero inverse mass: neither their position nor their velocity changes.
+    xdot.head(n3) = (particleInverseMass_.array() > 0.0).select(v_, 0.0);
+    bodies_.configurationRate(xdot.segment(n3, 7 * rigidBodyCount()));
+    xdot.segment(n3 + 7 * rigidBodyCount(), 3 * beadCount()) = beads_.angularVelocities();
+    accelerations(acceleration_);
+    xdot.tail(velocityDimension()) = acceleration_;
+}
+
+void World::velocityRates(const VecX& Q, VecX& a) const {
+    // Particles and beads: a = W Q. Bodies: (Pdot, Ldot) = (F, tau), as they are.
+    a.resize(Q.size());
+    a.head(3 * particleCount()) = particleInverseMass_.cwiseProduct(Q.head(3 * particleCount()));
+    for (Index k = 0; k < rigidBodyCount(); ++k) {
+        const bool fixed = bodies_.isFixed(k);
+        block3(a, rigidBlock(k)) = fixed ? Vec3::Zero() : bodies_.planarLinear(block3(Q, rigidBlock(k)));
+        block3(a, rigidBlock(k) + 1) = fixed ? Vec3::Zero() : bodies_.planarAngular(block3(Q, rigidBlock(k) + 1));
+    }
+    a.tail(3 * beadCount()) = beads_.inverseMassPerDof().cwiseProduct(Q.tail(3 * beadCount()));
+}
+
+void World::accelerations(VecX& a) {
+    // The derivative evaluation loop (Witkin, Particle System Dynamics and Constrained
+    // Dynamics, SIGGRAPH 2001 notes): clear the accumulators, let every force apply
+    // itself, add the constraint forces, turn forces into rates.
+    appliedForces(force_);
+    if (!constraints_.empty()) {
+        evaluateConstraints();
+        const InverseMass& W = inverseMass();
+        // What the bodies would do without the constraints, in (v, omega) space: W Q, and
+        // for a body's angular part also -Iinv (omega x L), the rate of omega = Iinv L
+        // that comes from the turning of Iinv (Baraff, Rigid Body Simulation, section 2.11).
+        W.apply(force_, freeAcceleration_);
+        for (Index k = 0; k < rigidBodyCount(); ++k) {
+            const Vec3 w = bodies_.angularVelocity(k);
+            block3(freeAcceleration_, rigidBlock(k) + 1) -=
+                W.fullBlocks[k] * w.cross(bodies_.angularMomentum(k));
+        }
+        constraintSolver_.addConstraintForces(W, generalizedVelocities(), freeAcceleration_, force_,
+                                              constraintSettings_);
+    }
+    velocityRates(force_, a);
+}
+
+void World::unconstrainedAccelerations(VecX& a) {
+    appliedForces(force_);
+    velocityRates(force_, a);
+}
+
+void World::drift(double h) {
+    if (!constraints_.empty()) getState(driftStartConfiguration_);  // where constrainPositions takes its gradients
+    x_ += h * (particleInverseMass_.array() > 0.0).select(v_, 0.0);
+    bodies_.drift(h);
+    beads_.drift(h);
+}
+
+void World::displace(const VecX& d) {
+    x_ += d.head(3 * particleCount());
+    for (Index k = 0; k < rigidBodyCount(); ++k)
+        bodies_.displace(k, block3(d, rigidBlock(k)), block3(d, rigidBlock(k) + 1));
+}
+
+void World::constrainVelocities() {
+    if (constraints_.empty()) return;
+    evaluateConstraints();
+    constraintSolver_.projectVelocities(inverseMass(), generalizedVelocities(), velocityChange_, constraintSettings_);
+    changeVelocities(velocityChange_);
+}
+
+void World::constrainPositions(double h) {
+    if (constraints_.empty()) return;
+    // SHAKE: back onto C(x) = 0 along the gradients at the drift's start; the velocity
+    // takes the same correction, so that it stays the step's displacement over h.
+    getState(configuration_);
+    setState(driftStartConfiguration_, t_);
+    evaluateConstraints();
+    constraintSolver_.holdStartJacobian(inverseMass());
+    setState(configuration_, t_);
+    correction_.setZero(velocityDimension());
+    const VecX particlesBefore = x_;
+    for (int iteration = 0; iteration < ConstraintSolver::kProjectionIterations; ++iteration) {
+        evaluateConstraints();
+        if (constraintSolver_.maxRelativeError() <= ConstraintSolver::kProjectionTolerance) break;
+        constraintSolver_.projectPositions(velocityChange_, constraintSettings_);
+        displace(velocityChange_);
+        correction_ += velocityChange_;
+    }
+    // The particles' correction is where they ended minus where they started (one
+    // rounding, not a sum); a body's is the sum of its displacements and rotations.
+    correction_.head(3 * particleCount()) = x_ - particlesBefore;
+    changeVelocities(correction_ / h);
+}
+
+void World::appliedForces(VecX& f) {
+    f.setZero(velocityDimension());
+    springs_.accumulate(*this, f);
+    for (const auto& force : forces_) force->accumulate(*this, f);
+    beads_.addVelocityTerms(f.tail(3 * beadCount()));
+}
+
+void World::bindJacobianPattern(BlockSparseMatrix::Storage storage) {
+    if (!patternDirty_ && pattern_.storage() == storage && pattern_.blockRows() == velocityBlocks()) return;
+    std::vector<std::pair<Index, Index>> couplings;
+    springs_.appendCouplings(*this, couplings);
+    for (const auto& f : forces_) f->appendCouplings(*this, couplings);
+    pattern_.setPattern(velocityBlocks(), couplings, storage);
+    springs_.bindPattern(*this, pattern_);
+    for (const auto& f : forces_) f->bindPattern(*this, pattern_);
+    patternDirty_ = false;
+}
+
+void World::addJacobians(const JacobianRequest& request, BlockSparseMatrix& J) {
+    bindJacobianPattern(request.form == JacobianForm::Exact ? BlockSparseMatrix::Storage::Full
+                                                            : BlockSparseMatrix::Storage::Upper);
+    if (!J.samePattern(pattern_)) J.copyPattern(pattern_);
+    J.setZero();
+    springs_.addJacobians(*this, request, J);
+    for (const auto& f : forces_) f->addJacobians(*this, request, J);
+}
+
+void World::forceJacobians(JacobianForm form, BlockSparseMatrix& dFdx, BlockSparseMatrix& dFdv) {
+    addJacobians({form, 1.0, 0.0, nullptr}, dFdx);
+    addJacobians({form, 0.0, 1.0, nullptr}, dFdv);
+}
+
+void World::combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) {
+    dFdxTimesVelocity.setZero(velocityDimension());
+    addJacobians({JacobianForm::Definite, cx, cv, &dFdxTimesVelocity}, J);
+}
+
+}  // namespace tinkerbox
