@@ -86,7 +86,7 @@ private:
         }
     }
 
-    // The initial simplex (Barber et al. 1996, section 4): the farthest pair among the
+    // The initial simplex (Barber et al. 1996): the farthest pair among the
     // points extreme along an axis, the point farthest from their line, and the point
     // farthest from the plane of those three.
     std::optional<std::string> buildTetrahedron(const std::vector<int>& candidates) {
@@ -153,7 +153,7 @@ private:
         return -1;
     }
 
-    // Adds the farthest point above face `start` (Barber et al. 1996, section 3): finds the
+    // Adds the farthest point above face `start` (Barber et al. 1996): finds the
     // faces it sees, their horizon, and replaces them by the cone from the horizon to it.
     std::optional<std::string> addFarthestPoint(int start, std::vector<int>& pending) {
         const std::vector<int>& candidates = faces_[start].outside;
@@ -186,7 +186,8 @@ private:
                 if (!visible_[faces_[f].neighbour[i]])
                     horizon.push_back({faces_[f].vertex[i], faces_[f].vertex[(i + 1) % 3], faces_[f].neighbour[i]});
         if (!orderAsOneLoop(horizon))
-            return "the faces seen from point " + std::to_string(eye) + " do not form a disc (coordinates too small or too large for exact sides)";
+            return "the faces seen from point " + std::to_string(eye) +
+                   " do not form a disc (coordinates too small or too large for exact sides)";
 
         // The cone: face k is (a_k, b_k, eye), between face k - 1 and face k + 1.
         const int m = static_cast<int>(horizon.size());
@@ -197,7 +198,8 @@ private:
             face.neighbour = {horizon[k].across, cone[(k + 1) % m], cone[(k + m - 1) % m]};
             Face& across = faces_[horizon[k].across];
             for (int i = 0; i < 3; ++i)
-                if (across.vertex[i] == horizon[k].b && across.vertex[(i + 1) % 3] == horizon[k].a) across.neighbour[i] = cone[k];
+                if (across.vertex[i] == horizon[k].b && across.vertex[(i + 1) % 3] == horizon[k].a)
+                    across.neighbour[i] = cone[k];
         }
 
         for (int f : seen) {

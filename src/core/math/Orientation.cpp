@@ -8,10 +8,10 @@ namespace tinkerbox {
 namespace {
 
 // A number as an exact sum of doubles that do not overlap, in increasing magnitude
-// (Shewchuk 1997, section 2): its sign is that of its largest component.
+// (Shewchuk 1997): its sign is that of its largest component.
 using Expansion = std::vector<double>;
 
-// x + y = a + b exactly, x = fl(a + b) (Knuth's Two-Sum; Shewchuk 1997, theorem 7).
+// x + y = a + b exactly, x = fl(a + b) (Knuth's Two-Sum, as in Shewchuk 1997).
 void twoSum(double a, double b, double& x, double& y) {
     x = a + b;
     const double bVirtual = x - a;
@@ -25,7 +25,7 @@ void twoProduct(double a, double b, double& x, double& y) {
     y = std::fma(a, b, -x);
 }
 
-// e + b (Shewchuk 1997, Grow-Expansion, theorem 10), with zero components dropped.
+// e + b (Shewchuk 1997, Grow-Expansion), with zero components dropped.
 void grow(Expansion& e, double b) {
     Expansion sum;
     sum.reserve(e.size() + 1);
@@ -93,7 +93,7 @@ int orientation(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
     const double permanent = std::abs(u.x()) * (std::abs(vw0) + std::abs(vw1)) +
                              std::abs(u.y()) * (std::abs(vw2) + std::abs(vw3)) +
                              std::abs(u.z()) * (std::abs(vw4) + std::abs(vw5));
-    // Shewchuk 1997, section 4.4: |det - exact| <= (7 + 56 eps) eps permanent, eps = 2^-53,
+    // Shewchuk 1997, orient3d's first error bound: |det - exact| <= (7 + 56 eps) eps permanent, eps = 2^-53,
     // where the differences are rounded too; doubled for margin.
     constexpr double kErrorBound = 2.0 * 7.771561172376102e-16;
     if (det > kErrorBound * permanent) return 1;

@@ -1,7 +1,7 @@
 #pragma once
 // The exact sign of an orientation determinant, the predicate that decides which side of a
 // plane a point is on (Shewchuk, "Adaptive Precision Floating-Point Arithmetic and Fast
-// Robust Geometric Predicates", Discrete & Computational Geometry 18, 1997, section 4.4).
+// Robust Geometric Predicates", Discrete & Computational Geometry 18, 1997, orient3d).
 // Rounding can flip the sign of the determinant computed in doubles when the points are
 // nearly coplanar; algorithms that combine such decisions (a convex hull) then contradict
 // themselves. This one is right for every input: a floating-point estimate when its error

@@ -1,6 +1,6 @@
 // The orientation predicate against exact integer arithmetic on points of a binary grid,
 // nearly coplanar, where the determinant computed in doubles often has the wrong sign
-// (Shewchuk 1997, section 4).
+// (Shewchuk 1997).
 #include "core/math/Orientation.h"
 
 #include <gtest/gtest.h>
