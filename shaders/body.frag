@@ -1,5 +1,5 @@
 #version 330 core
-// The faces of boxes and hulls: a directional light and ambient.
+// The faces of hulls: a directional light and ambient.
 in vec3 worldNormal;
 flat in vec4 fillColor;
 flat in vec2 bodyFlags;  // selected, fixed
@@ -8,7 +8,7 @@ uniform vec3 lightDirection;  // unit, toward the light
 
 out vec4 color;
 
-// Shared with sphere.frag: fixed bodies are darker and hatched with screen-space stripes,
+// As in box.frag and sphere.frag: fixed bodies are darker and hatched with screen-space stripes,
 // selected ones lighter.
 vec3 bodyColor(vec3 base, vec2 flags) {
     if (flags.y > 0.5) {

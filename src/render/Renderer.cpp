@@ -80,6 +80,8 @@ struct BoxVertex {  // one per box
     float orientation[4];  // x, y, z, w
     float size[3];
     float fill[4];
+    float outline[4];
+    float outlineWidth;
     float flags[2];  // selected, fixed
 };
 
@@ -146,7 +148,10 @@ std::vector<float> unitCubeFaces() {
 }
 
 constexpr Color kSelectedOutline{1.00f, 0.90f, 0.20f, 1.0f};
-constexpr float kSelectedExtraWidth = 1.5f;  // pixels
+constexpr float kSelectedExtraWidth = 2.0f;  // pixels
+
+Color outlineColor(const BodyInstance& body) { return body.selected ? kSelectedOutline : body.outline; }
+float outlineWidth(const BodyInstance& body) { return body.outlineWidth + (body.selected ? kSelectedExtraWidth : 0.0f); }
 
 // Binds vao with a static 2D quad as attribute 0, and leaves the instance buffer bound for
 // the attributes instanceAttribute adds.
@@ -286,6 +291,7 @@ struct Renderer::Impl {
     std::vector<MeshVertex> meshTriangles;
     std::vector<SphereVertex> spheres;
     std::vector<SegmentVertex> bodyEdges;
+    std::vector<FlatVertex> bodyLines;
 
     ~Impl() {
         for (GLuint program : {discProgram, segmentProgram, flatProgram, boxProgram, meshProgram, sphereProgram})
@@ -295,6 +301,18 @@ struct Renderer::Impl {
         const GLuint buffers[] = {quadBuffer,   segmentQuadBuffer, discInstances, segmentInstances, flatVertices,
                                   cubeBuffer,   boxInstances,      meshVertices,  sphereInstances};
         glDeleteBuffers(9, buffers);
+    }
+
+    // 1-pixel lines, two vertices each.
+    void drawLines(const std::vector<FlatVertex>& list, const Eigen::Matrix4f& viewProjection) {
+        if (list.empty()) return;
+        glUseProgram(flatProgram);
+        glUniformMatrix4fv(glGetUniformLocation(flatProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
+        glBindBuffer(GL_ARRAY_BUFFER, flatVertices);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(list.size() * sizeof(FlatVertex)), list.data(),
+                     GL_STREAM_DRAW);
+        glBindVertexArray(flatVao);
+        glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(list.size()));
     }
 
     // Instanced quads of a pixel width (segment.vert), depth tested where the caller enabled it.
@@ -337,21 +355,37 @@ struct Renderer::Impl {
                     const float viewport[2]);
 };
 
-// Boxes and spheres are instanced; hull triangles and every outline are placed in the world
-// here, hulls being few. Faces are pushed back in depth a little so that the outlines on
-// their edges win the depth test.
+// Boxes and spheres are instanced and draw their own outlines (a box's per face, 5,000 boxes'
+// 60,000 edges as quads would cost llvmpipe more than their faces). Hull triangles and
+// their edges are placed in the world here; hull faces are pushed back in depth a little
+// so that the outlines on their edges win the depth test.
 void Renderer::Impl::drawBodies(const std::vector<BodyInstance>& bodies, const Camera& camera,
                                 const Eigen::Matrix4f& viewProjection, const float viewport[2]) {
     boxes.clear();
     meshTriangles.clear();
     spheres.clear();
     bodyEdges.clear();
+    bodyLines.clear();
+    // Many bodies draw their thin outlines as 1-pixel lines, as dense models their springs.
+    std::size_t edgeCount = 0;
+    for (const BodyInstance& body : bodies)
+        if (body.shape == BodyInstance::Shape::Mesh && body.mesh) edgeCount += body.mesh->edges.size();
+    const bool dense = edgeCount > kDenseSegmentCount;
     const auto addEdge = [&](const Vec3& a, const Vec3& b, const BodyInstance& body) {
+        if (dense && !body.selected && isThin(body.outlineWidth, false)) {
+            FlatVertex v;
+            put(v.color, body.outline);
+            put(v.position, a);
+            bodyLines.push_back(v);
+            put(v.position, b);
+            bodyLines.push_back(v);
+            return;
+        }
         SegmentVertex v;
         put(v.a, a);
         put(v.b, b);
-        v.width = body.outlineWidth + (body.selected ? kSelectedExtraWidth : 0.0f);
-        put(v.color, body.selected ? kSelectedOutline : body.outline);
+        v.width = outlineWidth(body);
+        put(v.color, outlineColor(body));
         v.dashed = 0.0f;
         bodyEdges.push_back(v);
     };
@@ -364,18 +398,10 @@ void Renderer::Impl::drawBodies(const std::vector<BodyInstance>& bodies, const C
                 put(v.orientation, q);
                 put(v.size, body.size);
                 put(v.fill, body.fill);
+                put(v.outline, outlineColor(body));
+                v.outlineWidth = outlineWidth(body);
                 putFlags(v.flags, body);
                 boxes.push_back(v);
-                // Corners by bits (x, y, z); an edge joins corners one bit apart.
-                const Mat3 rotation = q.toRotationMatrix();
-                Vec3 corners[8];
-                for (int k = 0; k < 8; ++k) {
-                    const Vec3 signs((k & 1) ? 0.5 : -0.5, (k & 2) ? 0.5 : -0.5, (k & 4) ? 0.5 : -0.5);
-                    corners[k] = body.position + rotation * signs.cwiseProduct(body.size);
-                }
-                for (int k = 0; k < 8; ++k)
-                    for (int bit : {1, 2, 4})
-                        if (!(k & bit)) addEdge(corners[k], corners[k | bit], body);
                 break;
             }
             case BodyInstance::Shape::Sphere: {
@@ -384,8 +410,8 @@ void Renderer::Impl::drawBodies(const std::vector<BodyInstance>& bodies, const C
                 v.radius = static_cast<float>(body.radius);
                 put(v.orientation, q);
                 put(v.fill, body.fill);
-                put(v.outline, body.selected ? kSelectedOutline : body.outline);
-                v.outlineWidth = body.outlineWidth + (body.selected ? kSelectedExtraWidth : 0.0f);
+                put(v.outline, outlineColor(body));
+                v.outlineWidth = outlineWidth(body);
                 putFlags(v.flags, body);
                 spheres.push_back(v);
                 break;
@@ -417,16 +443,19 @@ void Renderer::Impl::drawBodies(const std::vector<BodyInstance>& bodies, const C
     const Vec3 right = view.block<1, 3>(0, 0).transpose(), up = view.block<1, 3>(1, 0).transpose(),
                back = view.block<1, 3>(2, 0).transpose();
     const Eigen::Vector3f light = (0.35 * right + 0.75 * up + 0.55 * back).normalized().cast<float>();
+    const bool twoD = camera.mode() == Camera::Mode::TwoD;
+    const Eigen::Vector3f eye = camera.eye().cast<float>(), forward = camera.forward().cast<float>();
 
     glEnable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
-    glEnable(GL_POLYGON_OFFSET_FILL);
-    glPolygonOffset(1.0f, 2.0f);
     if (!boxes.empty()) {
         glEnable(GL_CULL_FACE);
         glUseProgram(boxProgram);
         glUniformMatrix4fv(glGetUniformLocation(boxProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
         glUniform3fv(glGetUniformLocation(boxProgram, "lightDirection"), 1, light.data());
+        glUniform3fv(glGetUniformLocation(boxProgram, "eye"), 1, eye.data());
+        glUniform3fv(glGetUniformLocation(boxProgram, "forward"), 1, forward.data());
+        glUniform1f(glGetUniformLocation(boxProgram, "orthographic"), twoD ? 1.0f : 0.0f);
         glBindBuffer(GL_ARRAY_BUFFER, boxInstances);
         glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(boxes.size() * sizeof(BoxVertex)), boxes.data(),
                      GL_STREAM_DRAW);
@@ -435,6 +464,8 @@ void Renderer::Impl::drawBodies(const std::vector<BodyInstance>& bodies, const C
         glDisable(GL_CULL_FACE);
     }
     if (!meshTriangles.empty()) {
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(1.0f, 2.0f);
         glUseProgram(meshProgram);
         glUniformMatrix4fv(glGetUniformLocation(meshProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
         glUniform3fv(glGetUniformLocation(meshProgram, "lightDirection"), 1, light.data());
@@ -443,11 +474,9 @@ void Renderer::Impl::drawBodies(const std::vector<BodyInstance>& bodies, const C
                      meshTriangles.data(), GL_STREAM_DRAW);
         glBindVertexArray(meshVao);
         glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(meshTriangles.size()));
+        glDisable(GL_POLYGON_OFFSET_FILL);
     }
-    glDisable(GL_POLYGON_OFFSET_FILL);
     if (!spheres.empty()) {
-        const bool twoD = camera.mode() == Camera::Mode::TwoD;
-        const Eigen::Vector3f eye = camera.eye().cast<float>(), forward = camera.forward().cast<float>();
         glUseProgram(sphereProgram);
         glUniformMatrix4fv(glGetUniformLocation(sphereProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
         glUniform3fv(glGetUniformLocation(sphereProgram, "eye"), 1, eye.data());
@@ -464,6 +493,7 @@ void Renderer::Impl::drawBodies(const std::vector<BodyInstance>& bodies, const C
         glDrawArraysInstanced(GL_TRIANGLES, 0, 6, static_cast<GLsizei>(spheres.size()));
     }
     glEnable(GL_BLEND);
+    drawLines(bodyLines, viewProjection);
     drawSegments(bodyEdges, viewProjection, viewport);
 }
 
@@ -482,7 +512,7 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     r.discProgram = link(shaders::kDiscVert, shaders::kDiscFrag, "disc");
     r.segmentProgram = link(shaders::kSegmentVert, shaders::kSegmentFrag, "segment");
     r.flatProgram = link(shaders::kFlatVert, shaders::kFlatFrag, "flat");
-    r.boxProgram = link(shaders::kBoxVert, shaders::kBodyFrag, "box");
+    r.boxProgram = link(shaders::kBoxVert, shaders::kBoxFrag, "box");
     r.meshProgram = link(shaders::kMeshVert, shaders::kBodyFrag, "mesh");
     r.sphereProgram = link(shaders::kSphereVert, shaders::kSphereFrag, "sphere");
 
@@ -542,7 +572,9 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     instanceAttribute(3, 4, boxStride, offsetof(BoxVertex, orientation));
     instanceAttribute(4, 3, boxStride, offsetof(BoxVertex, size));
     instanceAttribute(5, 4, boxStride, offsetof(BoxVertex, fill));
-    instanceAttribute(6, 2, boxStride, offsetof(BoxVertex, flags));
+    instanceAttribute(6, 4, boxStride, offsetof(BoxVertex, outline));
+    instanceAttribute(7, 1, boxStride, offsetof(BoxVertex, outlineWidth));
+    instanceAttribute(8, 2, boxStride, offsetof(BoxVertex, flags));
 
     glBindVertexArray(r.meshVao);
     glBindBuffer(GL_ARRAY_BUFFER, r.meshVertices);
@@ -624,16 +656,7 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
     };
     // Draws and empties the segments gathered so far.
     const auto drawGathered = [&] {
-        if (!r.lines.empty()) {
-            glUseProgram(r.flatProgram);
-            glUniformMatrix4fv(glGetUniformLocation(r.flatProgram, "viewProjection"), 1, GL_FALSE,
-                               viewProjection.data());
-            glBindBuffer(GL_ARRAY_BUFFER, r.flatVertices);
-            glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(r.lines.size() * sizeof(FlatVertex)), r.lines.data(),
-                         GL_STREAM_DRAW);
-            glBindVertexArray(r.flatVao);
-            glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(r.lines.size()));
-        }
+        r.drawLines(r.lines, viewProjection);
         r.drawSegments(r.segments, viewProjection, viewport);
         r.lines.clear();
         r.segments.clear();

@@ -271,9 +271,10 @@ TEST_F(RendererTest, FixedBodiesAreDarkerAndHatchedSelectedOnesOutlinedInTheSele
     EXPECT_LT(fixedMean, 0.7 * freeMean);        // darker
     EXPECT_GT(fixedHigh - fixedLow, 10.0);       // hatched
     EXPECT_GT(selectedMean, freeMean + 10.0);    // lighter
-    // The middle of the selected box's right edge, and of the free one's.
-    const Rgb selectedEdge = image.at(flat.project(selected.position + Vec3(0.75, 0, 0)));
-    const Rgb freeEdge = image.at(flat.project(free.position + Vec3(0.75, 0, 0)));
+    // A pixel inside the middle of the selected box's right edge, and of the free one's.
+    const Vec3 inside(-1.0, 0.0, 0.0);
+    const Rgb selectedEdge = image.at(flat.project(selected.position + Vec3(0.75, 0, 0)) + inside);
+    const Rgb freeEdge = image.at(flat.project(free.position + Vec3(0.75, 0, 0)) + inside);
     EXPECT_LT(selectedEdge.distance({255.0, 229.5, 51.0}), 30.0);
     EXPECT_LT(freeEdge.distance(rgb(free.outline)), 30.0);
 }
@@ -368,12 +369,15 @@ TEST_F(RendererTest, ShowcaseInBothViews) {
     }
     const Camera wide = camera(Camera::Mode::ThreeD, Vec3(-7.6, -1.6, -1.6), Vec3(7.3, 1.4, 1.4));
     draw(many, wide, "boxes-5000-3d");
-    const auto start = std::chrono::steady_clock::now();
-    constexpr int kFrames = 5;
-    for (int k = 0; k < kFrames; ++k) renderer_->draw(many, wide);
-    glFinish();
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / kFrames;
-    std::cout << "5,000 boxes: " << ms << " ms a frame\n";
+    // The fastest of a few frames: the machine may be busy with other work.
+    double ms = INFINITY;
+    for (int k = 0; k < 8; ++k) {
+        const auto start = std::chrono::steady_clock::now();
+        renderer_->draw(many, wide);
+        glFinish();
+        ms = std::min(ms, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::cout << "5,000 boxes, " << kWidth << " x " << kHeight << ": " << ms << " ms a frame\n";
 }
 
 }  // namespace
