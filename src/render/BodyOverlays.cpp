@@ -9,7 +9,8 @@ namespace {
 
 constexpr Color kCentreOfMass{0.98f, 0.98f, 0.98f, 1.0f};
 constexpr Color kCentreOfMassRim{0.05f, 0.05f, 0.06f, 1.0f};
-constexpr Color kAxisColors[3] = {{0.95f, 0.30f, 0.30f, 1.0f}, {0.35f, 0.85f, 0.35f, 1.0f}, {0.35f, 0.55f, 1.00f, 1.0f}};
+constexpr Color kAxisColors[3] = {
+    {0.95f, 0.30f, 0.30f, 1.0f}, {0.35f, 0.85f, 0.35f, 1.0f}, {0.35f, 0.55f, 1.00f, 1.0f}};
 constexpr Color kAngularVelocity{1.00f, 0.55f, 0.90f, 1.0f};
 constexpr float kOverlayWidth = 2.0f;  // pixels
 

@@ -30,7 +30,9 @@ constexpr Color kSand{0.85f, 0.70f, 0.45f, 1.0f};
 
 struct Rgb {
     double r, g, b;  // 0 .. 255
-    double distance(const Rgb& o) const { return std::sqrt((r - o.r) * (r - o.r) + (g - o.g) * (g - o.g) + (b - o.b) * (b - o.b)); }
+    double distance(const Rgb& o) const {
+        return std::sqrt((r - o.r) * (r - o.r) + (g - o.g) * (g - o.g) + (b - o.b) * (b - o.b));
+    }
     double brightness() const { return (r + g + b) / 3.0; }
 };
 
@@ -336,8 +338,9 @@ TEST_F(RendererTest, ShowcaseInBothViews) {
     frame.bodies.push_back(ball);
     BodyInstance tetra;
     tetra.shape = BodyInstance::Shape::Mesh;
-    tetra.mesh = makeBodyMesh({Vec3(-0.5, -0.4, -0.4), Vec3(0.6, -0.4, -0.3), Vec3(0.0, -0.4, 0.6), Vec3(0.05, 0.6, 0.0)},
-                              {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}});
+    const std::vector<Vec3> tetraCorners = {Vec3(-0.5, -0.4, -0.4), Vec3(0.6, -0.4, -0.3), Vec3(0.0, -0.4, 0.6),
+                                            Vec3(0.05, 0.6, 0.0)};
+    tetra.mesh = makeBodyMesh(tetraCorners, {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}});
     tetra.position = Vec3(0.1, 0.9, -0.2);
     tetra.orientation = Eigen::Quaterniond(Eigen::AngleAxisd(0.6, Vec3::UnitY()));
     tetra.fill = {0.75f, 0.55f, 0.90f, 1.0f};
@@ -346,17 +349,18 @@ TEST_F(RendererTest, ShowcaseInBothViews) {
     addCentreOfMass(frame, tilted.position);
     addAngularVelocity(frame, ball.position, Vec3(0.0, 0.0, 2.0), 0.3, 0.45);
     addCentreOfMass(frame, ball.position);
-    frame.segments.push_back({tetra.position + Vec3(0.05, 0.6, 0), Vec3(0.15, 2.2, -0.2), 2.0f, {0.6f, 0.62f, 0.66f, 1.0f}});
+    const Vec3 apex = tetra.position + tetra.orientation * tetraCorners[3];
+    frame.segments.push_back({apex, apex + Vec3(0.0, 1.5, 0.0), 2.0f, {0.6f, 0.62f, 0.66f, 1.0f}});  // a string
 
     const Camera view3D = camera(Camera::Mode::ThreeD, Vec3(-2.5, -1.2, -1), Vec3(2.5, 1.6, 1));
     const Camera view2D = camera(Camera::Mode::TwoD, Vec3(-2.5, -1.2, 0), Vec3(2.5, 2.2, 0));
     for (const auto& [view, name] : {std::pair{view3D, "showcase-3d"}, std::pair{view2D, "showcase-2d"}}) {
         const Image image = draw(frame, view, name);
-        for (const BodyInstance& b : frame.bodies)
-            EXPECT_GT(image.at(view.project(b.position + (b.shape == BodyInstance::Shape::Sphere ? Vec3(0, -0.3, 0) : Vec3::Zero())))
-                          .distance(rgb(kBackground)),
-                      30.0)
-                << name;
+        for (const BodyInstance& b : frame.bodies) {
+            // Below the sphere's centre, off the markers drawn there.
+            const Vec3 inside = b.shape == BodyInstance::Shape::Sphere ? Vec3(0, -0.3, 0) : Vec3::Zero();
+            EXPECT_GT(image.at(view.project(b.position + inside)).distance(rgb(kBackground)), 30.0) << name;
+        }
     }
 
     // 5,000 boxes in a 50 x 10 x 10 block.
