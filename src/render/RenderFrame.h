@@ -44,8 +44,9 @@ struct PlaneInstance {  // ground and walls
     Color color;
 };
 
-// A convex polyhedron in its body's frame (a convex hull), built once by makeBodyMesh and
-// shared by every frame that draws the body.
+// A convex polyhedron in its body's frame (a convex hull). Made once by makeBodyMesh, which
+// checks the indices and derives the normals and edges, and shared by every frame that
+// draws the body.
 struct BodyMesh {
     std::vector<Vec3> vertices;
     std::vector<std::array<int, 3>> triangles;  // indices into vertices, either winding

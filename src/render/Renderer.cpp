@@ -417,7 +417,8 @@ void Renderer::Impl::drawBodies(const std::vector<BodyInstance>& bodies, const C
                 break;
             }
             case BodyInstance::Shape::Mesh: {
-                if (!body.mesh) break;
+                // A mesh not made by makeBodyMesh may lack its normals: nothing to light it by.
+                if (!body.mesh || body.mesh->normals.size() != body.mesh->triangles.size()) break;
                 const BodyMesh& mesh = *body.mesh;
                 const Mat3 rotation = q.toRotationMatrix();
                 for (std::size_t f = 0; f < mesh.triangles.size(); ++f) {
