@@ -98,7 +98,10 @@ Mat4 Camera::projection() const {
         const double halfW = 0.5 * width_ * worldPerPixel_, halfH = 0.5 * height_ * worldPerPixel_;
         p(0, 0) = 1.0 / halfW;
         p(1, 1) = 1.0 / halfH;
+        // Depth: from the eye at z = +kDepth2D / 2 (near) to z = -kDepth2D / 2 (far), so
+        // that bodies on either side of z = 0 are kept and occlude each other.
         p(2, 2) = -2.0 / kDepth2D;
+        p(2, 3) = -1.0;
         p(3, 3) = 1.0;
         return p;
     }

@@ -2,6 +2,8 @@
 // Everything the renderer draws in one frame, as plain data in world coordinates. The app
 // fills it from the editor and the simulation; the renderer only draws it. Sizes marked
 // "pixels" stay the same on screen whatever the zoom.
+#include <array>
+#include <memory>
 #include <vector>
 
 #include "core/math/Types.h"
@@ -42,6 +44,39 @@ struct PlaneInstance {  // ground and walls
     Color color;
 };
 
+// A convex polyhedron in its body's frame (a convex hull). Made once by makeBodyMesh, which
+// checks the indices and derives the normals and edges, and shared by every frame that
+// draws the body.
+struct BodyMesh {
+    std::vector<Vec3> vertices;
+    std::vector<std::array<int, 3>> triangles;  // indices into vertices, either winding
+    // Derived by makeBodyMesh: each triangle's outward unit normal (from the centroid, so the
+    // winding does not matter), and the feature edges, those between faces that are not
+    // coplanar: the outline of a box has 12 edges, not the 18 of its triangles.
+    std::vector<Vec3> normals;
+    std::vector<std::array<int, 2>> edges;
+};
+
+// Throws std::invalid_argument for an index out of range.
+std::shared_ptr<const BodyMesh> makeBodyMesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> triangles);
+
+// A rigid body, lit and outlined. Its shape is given in the body frame, placed in the world
+// by position (of the body frame's origin) and orientation (body to world).
+struct BodyInstance {
+    enum class Shape { Box, Sphere, Mesh };
+    Shape shape = Shape::Box;
+    Vec3 position = Vec3::Zero();
+    Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();
+    Vec3 size = Vec3::Ones();              // Box: edge lengths along the body axes, centred on position
+    double radius = 0.5;                   // Sphere, centred on position
+    std::shared_ptr<const BodyMesh> mesh;  // Mesh
+    Color fill{0.55f, 0.65f, 0.80f, 1.0f};
+    Color outline{0.05f, 0.05f, 0.06f, 1.0f};
+    float outlineWidth = 1.5f;  // pixels
+    bool selected = false;      // outlined in the selection colour, a little brighter
+    bool fixed = false;         // darker and hatched
+};
+
 struct RenderFrame {
     Color background{0.09f, 0.10f, 0.12f, 1.0f};
     bool grid = true;  // the z = 0 plane in 2D, a horizontal ground at groundLevel in 3D
@@ -49,13 +84,21 @@ struct RenderFrame {
     std::vector<PlaneInstance> planes;
     std::vector<CircleInstance> circles;
     std::vector<SegmentInstance> segments;
-    std::vector<DiscInstance> discs;  // drawn last, on top
+    std::vector<BodyInstance> bodies;  // opaque, depth tested in both views
+    std::vector<DiscInstance> discs;   // over the bodies in 2D, depth tested in 3D
+    // Markers seen through the bodies in both views, drawn last: centres of mass, body
+    // axes, angular velocities (BodyOverlays.h makes them).
+    std::vector<SegmentInstance> overlaySegments;
+    std::vector<DiscInstance> overlayDiscs;
 
     void clear() {
         planes.clear();
         circles.clear();
         segments.clear();
+        bodies.clear();
         discs.clear();
+        overlaySegments.clear();
+        overlayDiscs.clear();
     }
 };
 

@@ -75,6 +75,33 @@ struct SegmentVertex {
     float dashed;
 };
 
+struct BoxVertex {  // one per box
+    float position[3];
+    float orientation[4];  // x, y, z, w
+    float size[3];
+    float fill[4];
+    float outline[4];
+    float outlineWidth;
+    float flags[2];  // selected, fixed
+};
+
+struct MeshVertex {  // hull triangles, in the world
+    float position[3];
+    float normal[3];
+    float fill[4];
+    float flags[2];
+};
+
+struct SphereVertex {  // one per sphere
+    float center[3];
+    float radius;
+    float orientation[4];
+    float fill[4];
+    float outline[4];
+    float outlineWidth;
+    float flags[2];
+};
+
 void put(float* out, const Vec3& v) {
     out[0] = static_cast<float>(v.x());
     out[1] = static_cast<float>(v.y());
@@ -87,6 +114,44 @@ void put(float* out, const Color& c) {
     out[2] = c.b;
     out[3] = c.a;
 }
+
+void put(float* out, const Eigen::Quaterniond& q) {
+    out[0] = static_cast<float>(q.x());
+    out[1] = static_cast<float>(q.y());
+    out[2] = static_cast<float>(q.z());
+    out[3] = static_cast<float>(q.w());
+}
+
+void putFlags(float* out, const BodyInstance& body) {
+    out[0] = body.selected ? 1.0f : 0.0f;
+    out[1] = body.fixed ? 1.0f : 0.0f;
+}
+
+// The faces of the unit cube [-0.5, 0.5]^3, counter-clockwise seen from outside: six
+// floats a vertex, corner then face normal.
+std::vector<float> unitCubeFaces() {
+    std::vector<float> out;
+    for (int axis = 0; axis < 3; ++axis)
+        for (double sign : {-1.0, 1.0}) {
+            Vec3 n = Vec3::Zero();
+            n[axis] = sign;
+            Vec3 t1 = Vec3::Zero();
+            t1[(axis + 1) % 3] = 1.0;
+            const Vec3 t2 = n.cross(t1);  // t1 x t2 = n
+            const Vec3 corners[4] = {0.5 * (n - t1 - t2), 0.5 * (n + t1 - t2), 0.5 * (n + t1 + t2), 0.5 * (n - t1 + t2)};
+            for (int k : {0, 1, 2, 0, 2, 3}) {
+                for (int i = 0; i < 3; ++i) out.push_back(static_cast<float>(corners[k][i]));
+                for (int i = 0; i < 3; ++i) out.push_back(static_cast<float>(n[i]));
+            }
+        }
+    return out;
+}
+
+constexpr Color kSelectedOutline{1.00f, 0.90f, 0.20f, 1.0f};
+constexpr float kSelectedExtraWidth = 2.0f;  // pixels
+
+Color outlineColor(const BodyInstance& body) { return body.selected ? kSelectedOutline : body.outline; }
+float outlineWidth(const BodyInstance& body) { return body.outlineWidth + (body.selected ? kSelectedExtraWidth : 0.0f); }
 
 // Binds vao with a static 2D quad as attribute 0, and leaves the instance buffer bound for
 // the attributes instanceAttribute adds.
@@ -213,24 +278,225 @@ void addPlane(const Camera& camera, const PlaneInstance& plane, AddSegment&& add
 }  // namespace
 
 struct Renderer::Impl {
-    GLuint discProgram = 0, segmentProgram = 0, flatProgram = 0;
-    GLuint discVao = 0, segmentVao = 0, flatVao = 0;
-    GLuint quadBuffer = 0, segmentQuadBuffer = 0, discInstances = 0, segmentInstances = 0, flatVertices = 0;
+    GLuint discProgram = 0, segmentProgram = 0, flatProgram = 0, boxProgram = 0, meshProgram = 0, sphereProgram = 0;
+    GLuint discVao = 0, segmentVao = 0, flatVao = 0, boxVao = 0, meshVao = 0, sphereVao = 0;
+    GLuint quadBuffer = 0, segmentQuadBuffer = 0, discInstances = 0, segmentInstances = 0, flatVertices = 0,
+           cubeBuffer = 0, boxInstances = 0, meshVertices = 0, sphereInstances = 0;
+    GLsizei cubeVertexCount = 0;
     std::vector<DiscVertex> discs;
     std::vector<SegmentVertex> segments;
     std::vector<FlatVertex> triangles;
     std::vector<FlatVertex> lines;  // thin segments of dense models, two vertices each
+    std::vector<BoxVertex> boxes;
+    std::vector<MeshVertex> meshTriangles;
+    std::vector<SphereVertex> spheres;
+    std::vector<SegmentVertex> bodyEdges;
+    std::vector<FlatVertex> bodyLines;
 
     ~Impl() {
-        glDeleteProgram(discProgram);
-        glDeleteProgram(segmentProgram);
-        glDeleteProgram(flatProgram);
-        const GLuint arrays[] = {discVao, segmentVao, flatVao};
-        glDeleteVertexArrays(3, arrays);
-        const GLuint buffers[] = {quadBuffer, segmentQuadBuffer, discInstances, segmentInstances, flatVertices};
-        glDeleteBuffers(5, buffers);
+        for (GLuint program : {discProgram, segmentProgram, flatProgram, boxProgram, meshProgram, sphereProgram})
+            glDeleteProgram(program);
+        const GLuint arrays[] = {discVao, segmentVao, flatVao, boxVao, meshVao, sphereVao};
+        glDeleteVertexArrays(6, arrays);
+        const GLuint buffers[] = {quadBuffer,   segmentQuadBuffer, discInstances, segmentInstances, flatVertices,
+                                  cubeBuffer,   boxInstances,      meshVertices,  sphereInstances};
+        glDeleteBuffers(9, buffers);
     }
+
+    // 1-pixel lines, two vertices each.
+    void drawLines(const std::vector<FlatVertex>& list, const Eigen::Matrix4f& viewProjection) {
+        if (list.empty()) return;
+        glUseProgram(flatProgram);
+        glUniformMatrix4fv(glGetUniformLocation(flatProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
+        glBindBuffer(GL_ARRAY_BUFFER, flatVertices);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(list.size() * sizeof(FlatVertex)), list.data(),
+                     GL_STREAM_DRAW);
+        glBindVertexArray(flatVao);
+        glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(list.size()));
+    }
+
+    // Instanced quads of a pixel width (segment.vert), depth tested where the caller enabled it.
+    void drawSegments(const std::vector<SegmentVertex>& list, const Eigen::Matrix4f& viewProjection,
+                      const float viewport[2]) {
+        if (list.empty()) return;
+        glUseProgram(segmentProgram);
+        glUniformMatrix4fv(glGetUniformLocation(segmentProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
+        glUniform2fv(glGetUniformLocation(segmentProgram, "viewport"), 1, viewport);
+        glBindBuffer(GL_ARRAY_BUFFER, segmentInstances);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(list.size() * sizeof(SegmentVertex)), list.data(),
+                     GL_STREAM_DRAW);
+        glBindVertexArray(segmentVao);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 6, static_cast<GLsizei>(list.size()));
+    }
+
+    void drawDiscs(const std::vector<DiscInstance>& list, const Eigen::Matrix4f& viewProjection, const float viewport[2]) {
+        if (list.empty()) return;
+        discs.clear();
+        for (const DiscInstance& d : list) {
+            DiscVertex v;
+            put(v.center, d.center);
+            v.radius = d.radius;
+            put(v.fill, d.fill);
+            put(v.outline, d.outline);
+            v.outlineWidth = d.outlineWidth;
+            discs.push_back(v);
+        }
+        glUseProgram(discProgram);
+        glUniformMatrix4fv(glGetUniformLocation(discProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
+        glUniform2fv(glGetUniformLocation(discProgram, "viewport"), 1, viewport);
+        glBindBuffer(GL_ARRAY_BUFFER, discInstances);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(discs.size() * sizeof(DiscVertex)), discs.data(),
+                     GL_STREAM_DRAW);
+        glBindVertexArray(discVao);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 6, static_cast<GLsizei>(discs.size()));
+    }
+
+    void drawBodies(const std::vector<BodyInstance>& bodies, const Camera& camera, const Eigen::Matrix4f& viewProjection,
+                    const float viewport[2]);
 };
+
+// Boxes and spheres are instanced and draw their own outlines (a box's per face, 5,000 boxes'
+// 60,000 edges as quads would cost llvmpipe more than their faces). Hull triangles and
+// their edges are placed in the world here; hull faces are pushed back in depth a little
+// so that the outlines on their edges win the depth test.
+void Renderer::Impl::drawBodies(const std::vector<BodyInstance>& bodies, const Camera& camera,
+                                const Eigen::Matrix4f& viewProjection, const float viewport[2]) {
+    boxes.clear();
+    meshTriangles.clear();
+    spheres.clear();
+    bodyEdges.clear();
+    bodyLines.clear();
+    // Many bodies draw their thin outlines as 1-pixel lines, as dense models their springs.
+    std::size_t edgeCount = 0;
+    for (const BodyInstance& body : bodies)
+        if (body.shape == BodyInstance::Shape::Mesh && body.mesh) edgeCount += body.mesh->edges.size();
+    const bool dense = edgeCount > kDenseSegmentCount;
+    const auto addEdge = [&](const Vec3& a, const Vec3& b, const BodyInstance& body) {
+        if (dense && !body.selected && isThin(body.outlineWidth, false)) {
+            FlatVertex v;
+            put(v.color, body.outline);
+            put(v.position, a);
+            bodyLines.push_back(v);
+            put(v.position, b);
+            bodyLines.push_back(v);
+            return;
+        }
+        SegmentVertex v;
+        put(v.a, a);
+        put(v.b, b);
+        v.width = outlineWidth(body);
+        put(v.color, outlineColor(body));
+        v.dashed = 0.0f;
+        bodyEdges.push_back(v);
+    };
+    for (const BodyInstance& body : bodies) {
+        const Eigen::Quaterniond q = body.orientation.normalized();
+        switch (body.shape) {
+            case BodyInstance::Shape::Box: {
+                BoxVertex v;
+                put(v.position, body.position);
+                put(v.orientation, q);
+                put(v.size, body.size);
+                put(v.fill, body.fill);
+                put(v.outline, outlineColor(body));
+                v.outlineWidth = outlineWidth(body);
+                putFlags(v.flags, body);
+                boxes.push_back(v);
+                break;
+            }
+            case BodyInstance::Shape::Sphere: {
+                SphereVertex v;
+                put(v.center, body.position);
+                v.radius = static_cast<float>(body.radius);
+                put(v.orientation, q);
+                put(v.fill, body.fill);
+                put(v.outline, outlineColor(body));
+                v.outlineWidth = outlineWidth(body);
+                putFlags(v.flags, body);
+                spheres.push_back(v);
+                break;
+            }
+            case BodyInstance::Shape::Mesh: {
+                // A mesh not made by makeBodyMesh may lack its normals: nothing to light it by.
+                if (!body.mesh || body.mesh->normals.size() != body.mesh->triangles.size()) break;
+                const BodyMesh& mesh = *body.mesh;
+                const Mat3 rotation = q.toRotationMatrix();
+                for (std::size_t f = 0; f < mesh.triangles.size(); ++f) {
+                    MeshVertex v;
+                    put(v.normal, Vec3(rotation * mesh.normals[f]));
+                    put(v.fill, body.fill);
+                    putFlags(v.flags, body);
+                    for (int i : mesh.triangles[f]) {
+                        put(v.position, Vec3(body.position + rotation * mesh.vertices[i]));
+                        meshTriangles.push_back(v);
+                    }
+                }
+                for (const auto& e : mesh.edges)
+                    addEdge(body.position + rotation * mesh.vertices[e[0]], body.position + rotation * mesh.vertices[e[1]],
+                            body);
+                break;
+            }
+        }
+    }
+
+    // A light over the viewer's right shoulder, fixed to the view so that 2D and 3D look alike.
+    const Mat4 view = camera.view();
+    const Vec3 right = view.block<1, 3>(0, 0).transpose(), up = view.block<1, 3>(1, 0).transpose(),
+               back = view.block<1, 3>(2, 0).transpose();
+    const Eigen::Vector3f light = (0.35 * right + 0.75 * up + 0.55 * back).normalized().cast<float>();
+    const bool twoD = camera.mode() == Camera::Mode::TwoD;
+    const Eigen::Vector3f eye = camera.eye().cast<float>(), forward = camera.forward().cast<float>();
+
+    glEnable(GL_DEPTH_TEST);
+    glDisable(GL_BLEND);
+    if (!boxes.empty()) {
+        glEnable(GL_CULL_FACE);
+        glUseProgram(boxProgram);
+        glUniformMatrix4fv(glGetUniformLocation(boxProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
+        glUniform3fv(glGetUniformLocation(boxProgram, "lightDirection"), 1, light.data());
+        glUniform3fv(glGetUniformLocation(boxProgram, "eye"), 1, eye.data());
+        glUniform3fv(glGetUniformLocation(boxProgram, "forward"), 1, forward.data());
+        glUniform1f(glGetUniformLocation(boxProgram, "orthographic"), twoD ? 1.0f : 0.0f);
+        glBindBuffer(GL_ARRAY_BUFFER, boxInstances);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(boxes.size() * sizeof(BoxVertex)), boxes.data(),
+                     GL_STREAM_DRAW);
+        glBindVertexArray(boxVao);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, cubeVertexCount, static_cast<GLsizei>(boxes.size()));
+        glDisable(GL_CULL_FACE);
+    }
+    if (!meshTriangles.empty()) {
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(1.0f, 2.0f);
+        glUseProgram(meshProgram);
+        glUniformMatrix4fv(glGetUniformLocation(meshProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
+        glUniform3fv(glGetUniformLocation(meshProgram, "lightDirection"), 1, light.data());
+        glBindBuffer(GL_ARRAY_BUFFER, meshVertices);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(meshTriangles.size() * sizeof(MeshVertex)),
+                     meshTriangles.data(), GL_STREAM_DRAW);
+        glBindVertexArray(meshVao);
+        glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(meshTriangles.size()));
+        glDisable(GL_POLYGON_OFFSET_FILL);
+    }
+    if (!spheres.empty()) {
+        glUseProgram(sphereProgram);
+        glUniformMatrix4fv(glGetUniformLocation(sphereProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
+        glUniform3fv(glGetUniformLocation(sphereProgram, "eye"), 1, eye.data());
+        glUniform3fv(glGetUniformLocation(sphereProgram, "forward"), 1, forward.data());
+        glUniform1f(glGetUniformLocation(sphereProgram, "orthographic"), twoD ? 1.0f : 0.0f);
+        glUniform1f(glGetUniformLocation(sphereProgram, "pixelSize"), static_cast<float>(camera.pixelSize()));
+        glUniform1f(glGetUniformLocation(sphereProgram, "pixelSizePerDistance"),
+                    static_cast<float>(camera.pixelSizePerDistance()));
+        glUniform3fv(glGetUniformLocation(sphereProgram, "lightDirection"), 1, light.data());
+        glBindBuffer(GL_ARRAY_BUFFER, sphereInstances);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(spheres.size() * sizeof(SphereVertex)), spheres.data(),
+                     GL_STREAM_DRAW);
+        glBindVertexArray(sphereVao);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 6, static_cast<GLsizei>(spheres.size()));
+    }
+    glEnable(GL_BLEND);
+    drawLines(bodyLines, viewProjection);
+    drawSegments(bodyEdges, viewProjection, viewport);
+}
 
 Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     GLint major = 0, minor = 0;
@@ -247,6 +513,9 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     r.discProgram = link(shaders::kDiscVert, shaders::kDiscFrag, "disc");
     r.segmentProgram = link(shaders::kSegmentVert, shaders::kSegmentFrag, "segment");
     r.flatProgram = link(shaders::kFlatVert, shaders::kFlatFrag, "flat");
+    r.boxProgram = link(shaders::kBoxVert, shaders::kBoxFrag, "box");
+    r.meshProgram = link(shaders::kMeshVert, shaders::kBodyFrag, "mesh");
+    r.sphereProgram = link(shaders::kSphereVert, shaders::kSphereFrag, "sphere");
 
     const float quad[] = {-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1};
     const float segmentQuad[] = {0, -1, 1, -1, 1, 1, 0, -1, 1, 1, 0, 1};
@@ -258,6 +527,13 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     glGenBuffers(1, &r.discInstances);
     glGenBuffers(1, &r.segmentInstances);
     glGenBuffers(1, &r.flatVertices);
+    glGenVertexArrays(1, &r.boxVao);
+    glGenVertexArrays(1, &r.meshVao);
+    glGenVertexArrays(1, &r.sphereVao);
+    glGenBuffers(1, &r.cubeBuffer);
+    glGenBuffers(1, &r.boxInstances);
+    glGenBuffers(1, &r.meshVertices);
+    glGenBuffers(1, &r.sphereInstances);
 
     bindInstancedQuad(r.discVao, r.quadBuffer, quad, r.discInstances);
     constexpr GLsizei discStride = sizeof(DiscVertex);
@@ -281,6 +557,48 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(FlatVertex), reinterpret_cast<const void*>(offsetof(FlatVertex, position)));
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(FlatVertex), reinterpret_cast<const void*>(offsetof(FlatVertex, color)));
+
+    const std::vector<float> cube = unitCubeFaces();
+    r.cubeVertexCount = static_cast<GLsizei>(cube.size() / 6);
+    glBindVertexArray(r.boxVao);
+    glBindBuffer(GL_ARRAY_BUFFER, r.cubeBuffer);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(cube.size() * sizeof(float)), cube.data(), GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<const void*>(3 * sizeof(float)));
+    glBindBuffer(GL_ARRAY_BUFFER, r.boxInstances);
+    constexpr GLsizei boxStride = sizeof(BoxVertex);
+    instanceAttribute(2, 3, boxStride, offsetof(BoxVertex, position));
+    instanceAttribute(3, 4, boxStride, offsetof(BoxVertex, orientation));
+    instanceAttribute(4, 3, boxStride, offsetof(BoxVertex, size));
+    instanceAttribute(5, 4, boxStride, offsetof(BoxVertex, fill));
+    instanceAttribute(6, 4, boxStride, offsetof(BoxVertex, outline));
+    instanceAttribute(7, 1, boxStride, offsetof(BoxVertex, outlineWidth));
+    instanceAttribute(8, 2, boxStride, offsetof(BoxVertex, flags));
+
+    glBindVertexArray(r.meshVao);
+    glBindBuffer(GL_ARRAY_BUFFER, r.meshVertices);
+    constexpr GLsizei meshStride = sizeof(MeshVertex);
+    const std::pair<GLint, std::size_t> meshAttributes[] = {{3, offsetof(MeshVertex, position)},
+                                                            {3, offsetof(MeshVertex, normal)},
+                                                            {4, offsetof(MeshVertex, fill)},
+                                                            {2, offsetof(MeshVertex, flags)}};
+    for (GLuint k = 0; k < 4; ++k) {
+        glEnableVertexAttribArray(k);
+        glVertexAttribPointer(k, meshAttributes[k].first, GL_FLOAT, GL_FALSE, meshStride,
+                              reinterpret_cast<const void*>(meshAttributes[k].second));
+    }
+
+    bindInstancedQuad(r.sphereVao, r.quadBuffer, quad, r.sphereInstances);
+    constexpr GLsizei sphereStride = sizeof(SphereVertex);
+    instanceAttribute(1, 3, sphereStride, offsetof(SphereVertex, center));
+    instanceAttribute(2, 1, sphereStride, offsetof(SphereVertex, radius));
+    instanceAttribute(3, 4, sphereStride, offsetof(SphereVertex, orientation));
+    instanceAttribute(4, 4, sphereStride, offsetof(SphereVertex, fill));
+    instanceAttribute(5, 4, sphereStride, offsetof(SphereVertex, outline));
+    instanceAttribute(6, 1, sphereStride, offsetof(SphereVertex, outlineWidth));
+    instanceAttribute(7, 2, sphereStride, offsetof(SphereVertex, flags));
     glBindVertexArray(0);
 }
 
@@ -295,12 +613,15 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
     glClearColor(frame.background.r, frame.background.g, frame.background.b, 1.0f);
     glClearDepth(1.0);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    // 2D draws in order (planes, grid, wires, springs, particles); 3D tests depth.
+    glDepthFunc(GL_LEQUAL);
+    // 3D: the opaque bodies first, so that the translucent planes and the grid drawn after
+    // them blend over what they hide.
+    if (!twoD) r.drawBodies(frame.bodies, camera, viewProjection, viewport);
+    // 2D draws in order (planes, grid, bodies, wires, springs, particles); 3D tests depth.
+    glEnable(GL_BLEND);
     if (twoD) glDisable(GL_DEPTH_TEST);
     else glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LEQUAL);
 
     r.segments.clear();
     r.triangles.clear();
@@ -334,6 +655,13 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
             r.triangles.push_back(v);
         }
     };
+    // Draws and empties the segments gathered so far.
+    const auto drawGathered = [&] {
+        r.drawLines(r.lines, viewProjection);
+        r.drawSegments(r.segments, viewProjection, viewport);
+        r.lines.clear();
+        r.segments.clear();
+    };
     // In 3D an upward-facing plane is the ground and brings its own grid.
     const bool groundPlane = std::any_of(frame.planes.begin(), frame.planes.end(),
                                          [](const PlaneInstance& p) { return p.normal.normalized().y() > 0.9; });
@@ -350,8 +678,14 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
         glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(r.triangles.size()));
         glDepthMask(GL_TRUE);
     }
+    if (twoD) {
+        // The grid and plane edges under the bodies, the model's segments over them.
+        drawGathered();
+        r.drawBodies(frame.bodies, camera, viewProjection, viewport);
+        glDisable(GL_DEPTH_TEST);
+    }
 
-    // Segments: the grid and plane edges above, then wires (as polygons), springs, rods, gestures.
+    // Segments: the grid and plane edges above (3D), then wires (as polygons), springs, rods, gestures.
     for (const CircleInstance& c : frame.circles) {
         Vec3 n = c.normal.normalized();
         Vec3 u = std::abs(n.z()) < 0.9 ? n.cross(Vec3::UnitZ()).normalized() : n.cross(Vec3::UnitX()).normalized();
@@ -364,50 +698,17 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
         }
     }
     for (const SegmentInstance& s : frame.segments) addSegment(s.a, s.b, s.width, s.color, s.dashed);
-    if (!r.lines.empty()) {
-        glUseProgram(r.flatProgram);
-        glUniformMatrix4fv(glGetUniformLocation(r.flatProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
-        glBindBuffer(GL_ARRAY_BUFFER, r.flatVertices);
-        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(r.lines.size() * sizeof(FlatVertex)), r.lines.data(),
-                     GL_STREAM_DRAW);
-        glBindVertexArray(r.flatVao);
-        glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(r.lines.size()));
-    }
-    if (!r.segments.empty()) {
-        glUseProgram(r.segmentProgram);
-        glUniformMatrix4fv(glGetUniformLocation(r.segmentProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
-        glUniform2fv(glGetUniformLocation(r.segmentProgram, "viewport"), 1, viewport);
-        glBindBuffer(GL_ARRAY_BUFFER, r.segmentInstances);
-        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(r.segments.size() * sizeof(SegmentVertex)), r.segments.data(),
-                     GL_STREAM_DRAW);
-        glBindVertexArray(r.segmentVao);
-        glDrawArraysInstanced(GL_TRIANGLES, 0, 6, static_cast<GLsizei>(r.segments.size()));
-    }
+    drawGathered();
 
-    // Particles on top.
-    r.discs.clear();
-    for (const DiscInstance& d : frame.discs) {
-        DiscVertex v;
-        put(v.center, d.center);
-        v.radius = d.radius;
-        put(v.fill, d.fill);
-        put(v.outline, d.outline);
-        v.outlineWidth = d.outlineWidth;
-        r.discs.push_back(v);
-    }
-    if (!r.discs.empty()) {
-        glUseProgram(r.discProgram);
-        glUniformMatrix4fv(glGetUniformLocation(r.discProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
-        glUniform2fv(glGetUniformLocation(r.discProgram, "viewport"), 1, viewport);
-        glBindBuffer(GL_ARRAY_BUFFER, r.discInstances);
-        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(r.discs.size() * sizeof(DiscVertex)), r.discs.data(),
-                     GL_STREAM_DRAW);
-        glBindVertexArray(r.discVao);
-        glDrawArraysInstanced(GL_TRIANGLES, 0, 6, static_cast<GLsizei>(r.discs.size()));
-    }
+    // Particles on top (in 3D, of what is nearer than them), then the bodies' markers on
+    // top of everything.
+    r.drawDiscs(frame.discs, viewProjection, viewport);
+    glDisable(GL_DEPTH_TEST);
+    for (const SegmentInstance& s : frame.overlaySegments) addSegment(s.a, s.b, s.width, s.color, s.dashed);
+    drawGathered();
+    r.drawDiscs(frame.overlayDiscs, viewProjection, viewport);
     glBindVertexArray(0);
     glUseProgram(0);
-    glDisable(GL_DEPTH_TEST);
 }
 
 std::vector<std::uint8_t> readFramebuffer(int width, int height) {

@@ -99,5 +99,18 @@ TEST(Camera, OrbitTurnsAroundTheTarget) {
     EXPECT_NEAR(c.project(target).x(), 400.0, 1e-6);  // still in the middle
 }
 
+TEST(Camera, TwoDKeepsDepthOnBothSidesOfThePlane) {
+    // Bodies have thickness: points before and behind z = 0 are inside the depth range,
+    // nearer the viewer (larger z) at smaller depth.
+    const Camera c = camera2D();
+    const auto depth = [&](double z) {
+        const Eigen::Vector4d clip = c.viewProjection() * Eigen::Vector4d(0.3, -0.2, z, 1.0);
+        return clip.z() / clip.w();
+    };
+    EXPECT_NEAR(depth(0.0), 0.0, 1e-12);
+    EXPECT_NEAR(depth(10.0), -0.2, 1e-12);
+    EXPECT_NEAR(depth(-10.0), 0.2, 1e-12);
+}
+
 }  // namespace
 }  // namespace tinkerbox
