@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/bodies/ConvexHull.h"
+#include "core/bodies/ShapeGeometry.h"
+#include "render/BodyOverlays.h"
+
 namespace tinkerbox {
 
 namespace {
@@ -19,6 +23,38 @@ constexpr Color kBead{0.75f, 0.45f, 0.95f, 1.0f};
 constexpr Color kPlane{0.35f, 0.40f, 0.48f, 1.0f};
 constexpr Color kGesture{0.40f, 0.85f, 1.00f, 0.9f};
 constexpr Color kGrab{1.00f, 0.35f, 0.35f, 0.9f};
+constexpr Color kBody{0.45f, 0.62f, 0.85f, 1.0f};
+constexpr Color kFixedBody{0.50f, 0.52f, 0.56f, 1.0f};
+
+// A body as the renderer draws it: its shape frame's origin and orientation (the shape is
+// given in that frame), and the shape.
+BodyInstance bodyInstance(const RigidBodies& bodies, Index k) {
+    const RigidBodySpec spec = bodies.currentSpec(k);
+    BodyInstance b;
+    b.position = spec.position;
+    b.orientation = spec.orientation;
+    b.fixed = bodies.isFixed(k);
+    b.fill = b.fixed ? kFixedBody : kBody;
+    b.outline = kOutline;
+    std::visit(
+        [&](const auto& shape) {
+            using S = std::decay_t<decltype(shape)>;
+            if constexpr (std::is_same_v<S, BoxShape>) {
+                b.shape = BodyInstance::Shape::Box;
+                b.size = shape.size;
+            } else if constexpr (std::is_same_v<S, SphereShape>) {
+                b.shape = BodyInstance::Shape::Sphere;
+                b.radius = shape.radius;
+            } else {
+                // Hulls of a scene are small (tens of points): made again each frame.
+                b.shape = BodyInstance::Shape::Mesh;
+                if (const std::optional<ConvexHull> hull = convexHull(shape.points))
+                    b.mesh = makeBodyMesh(hull->vertices, hull->triangles);
+            }
+        },
+        spec.shape);
+    return b;
+}
 
 Color mix(const Color& a, const Color& b, float t) {
     return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t, a.a + (b.a - a.a) * t};
@@ -34,7 +70,7 @@ Color strainColor(double strain) {
     return t < 0.0f ? mix(rest, compressed, -t) : mix(rest, stretched, t);
 }
 
-void buildRenderFrame(const Editor& editor, RenderFrame& frame) {
+void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewOptions& options) {
     frame.clear();
     const Simulation& simulation = editor.simulation();
     const World& s = simulation.world();
@@ -50,7 +86,26 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame) {
         ground = 0.0;
         for (Index i = 0; i < s.particleCount(); ++i) ground = std::min(ground, s.position(i).y() - 0.5);
     }
+    const RigidBodies& bodies = s.rigidBodies();
+    if (!(ground < INFINITY) && bodies.count() > 0) {
+        ground = 0.0;
+        for (Index k = 0; k < bodies.count(); ++k)
+            ground = std::min(ground, bodies.position(k).y() -
+                                          boundingRadius(bodies.spec(k).shape, bodies.centerOfMassInShapeFrame(k)) - 0.5);
+    }
     frame.groundLevel = ground;
+    for (Index k = 0; k < bodies.count(); ++k) {
+        BodyInstance b = bodyInstance(bodies, k);
+        b.selected = selection.bodies.count(k) > 0;
+        if (b.selected) b.outline = kSelected;
+        frame.bodies.push_back(std::move(b));
+        addCentreOfMass(frame, bodies.position(k));
+        if (options.bodyAxes) {
+            const double size = boundingRadius(bodies.spec(k).shape, bodies.centerOfMassInShapeFrame(k));
+            addBodyAxes(frame, bodies.position(k), bodies.orientation(k), size);
+            addAngularVelocity(frame, bodies.position(k), bodies.angularVelocity(k), 0.1 * size, 0.5 * size);
+        }
+    }
     for (std::size_t k = 0; k < editor.scene().wires.size(); ++k) {
         const Wire& w = editor.scene().wires[k];
         frame.circles.push_back({w.center, w.normal, w.radius, selection.wires.count(static_cast<Index>(k)) ? 3.5f : 2.0f,
@@ -113,7 +168,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame) {
                 {g.start, Vec3::UnitZ(), std::max((g.current - g.start).norm(), 1e-9), 2.0f, kGesture});
             break;
         case Gesture::Kind::Grab:
-            frame.segments.push_back({s.position(g.particle), g.current, 2.0f, kGrab, true});
+            frame.segments.push_back({s.anchorPosition(g.grabbed), g.current, 2.0f, kGrab, true});
             frame.discs.push_back({g.current, 3.5f, kGrab, kOutline, 1.0f});
             break;
         case Gesture::Kind::Move:

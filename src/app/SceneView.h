@@ -10,6 +10,11 @@ namespace tinkerbox {
 // Blue at -20 % strain, grey at rest, red at +20 %.
 Color strainColor(double strain);
 
-void buildRenderFrame(const Editor& editor, RenderFrame& frame);
+struct SceneViewOptions {
+    bool bodyAxes = false;  // each body's axes and angular velocity
+};
+
+// Bodies are drawn shaded with their centres of mass marked.
+void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewOptions& options = {});
 
 }  // namespace tinkerbox

@@ -170,7 +170,12 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
 
     // Right-drag grabs whatever the tool; so does the grab tool. Paused, a grab moves.
     if (button == PointerButton::Right || tool_ == Tool::Grab) {
-        if (!particle) return;
+        if (!particle) {
+            // A body is pulled at the point where it was grabbed, so it turns as well.
+            if (const std::optional<BodyHit> hit = pickBody(*simulation_, ray); hit && playing_)
+                beginBodyGrab(hit->body, hit->point);
+            return;
+        }
         if (playing_) beginGrab(*particle, simulation_->world().position(*particle));
         else beginMove(*particle);
         return;
@@ -186,14 +191,14 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
         case Tool::Rod:
             if (!particle) return;
             gesture_ = {Gesture::Kind::Connect, tool_, *particle, simulation_->world().position(*particle),
-                        simulation_->world().position(*particle)};
+                        simulation_->world().position(*particle), Anchor(*particle)};
             gesturePlanePoint_ = gesture_.start;
             return;
         case Tool::Wire:
             if (particle) {
                 threadBead(*particle);
             } else if (point) {
-                gesture_ = {Gesture::Kind::WireRadius, tool_, -1, *point, *point};
+                gesture_ = {Gesture::Kind::WireRadius, tool_, -1, *point, *point, Anchor()};
                 gesturePlanePoint_ = *point;
             }
             return;
@@ -205,6 +210,12 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
                 if (p.nailed) p.velocity.setZero();
             });
             return;
+        case Tool::Box:
+        case Tool::Sphere:
+            if (particle || !point || pickBody(*simulation_, ray)) return;
+            if (tool_ == Tool::Box) addBody(BoxShape{Vec3::Constant(newElements_.boxSize)}, *point);
+            else addBody(SphereShape{newElements_.sphereRadius}, *point);
+            return;
         case Tool::Select:
             if (particle) {
                 // Pressing on a selected particle keeps the selection, so that it all moves.
@@ -214,6 +225,7 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
             }
             if (!shift) selection_.clear();
             if (const auto spring = pickSpring(*simulation_, ray, tolerance)) selection_.springs.insert(*spring);
+            else if (const auto body = pickBody(*simulation_, ray)) selection_.bodies.insert(body->body);
             else if (const auto rod = pickRod(*simulation_, ray, tolerance)) selection_.constraints.insert(*rod);
             else if (const auto wire = pickWire(scene_.wires, ray, tolerance)) selection_.wires.insert(*wire);
             return;
@@ -354,7 +366,7 @@ NailConstraint* Editor::nailConstraintOn(Index particle) {
 }
 
 void Editor::beginGrab(Index particle, const Vec3& at) {
-    gesture_ = {Gesture::Kind::Grab, tool_, particle, at, at};
+    gesture_ = {Gesture::Kind::Grab, tool_, particle, at, at, Anchor(particle)};
     gesturePlanePoint_ = at;
     grabTargetBefore_ = at;
     World& system = simulation_->world();
@@ -370,6 +382,58 @@ void Editor::beginGrab(Index particle, const Vec3& at) {
     grabSpring_ = &static_cast<MouseSpring&>(system.addForce(std::move(spring)));
 }
 
+void Editor::addBody(const Shape& shape, const Vec3& at) {
+    edit([&](Scene& scene) {
+        RigidBodySpec body;
+        body.shape = shape;
+        body.mass = newElements_.bodyMass;
+        body.position = at;
+        scene.bodies.push_back(body);
+    });
+}
+
+void Editor::beginBodyGrab(Index body, const Vec3& at) {
+    World& system = simulation_->world();
+    const RigidBodies& bodies = system.rigidBodies();
+    if (bodies.isFixed(body)) return;
+    const RigidBodySpec spec = bodies.currentSpec(body);
+    const Anchor anchor = Anchor::onBody(body, spec.orientation.conjugate() * (at - spec.position));
+    gesture_ = {Gesture::Kind::Grab, tool_, -1, at, at, anchor};
+    gesturePlanePoint_ = at;
+    grabTargetBefore_ = at;
+    // As for a particle (beginGrab), with the body's mass; damped critically for what the
+    // grabbed point weighs (its effective mass along the pull).
+    const std::vector<Index> labels = componentLabels(system);
+    double mass = 0.0;
+    for (Index k = 0; k < bodies.count(); ++k)
+        if (labels[system.particleCount() + k] == labels[system.particleCount() + body] && !bodies.isFixed(k))
+            mass += bodies.mass(k);
+    for (Index i = 0; i < system.particleCount(); ++i)
+        if (labels[i] == labels[system.particleCount() + body] && !system.isNailed(i)) mass += system.mass(i);
+    const double stiffness = mass * kGrabFrequency * kGrabFrequency;
+    const double pointMass = 1.0 / system.effectiveInverseMass(anchor, Vec3::UnitY());
+    const double damping = 2.0 * std::sqrt(stiffness * std::min(pointMass, mass));
+    const double g = std::max(simulation_->settings().gravity.norm(), 9.81);
+    auto spring = std::make_unique<MouseSpring>(anchor, stiffness, damping, 3.0 * g * mass);
+    spring->setTarget(at);
+    grabSpring_ = &static_cast<MouseSpring&>(system.addForce(std::move(spring)));
+}
+
+void Editor::setBodyMass(Index body, double mass) {
+    if (!(mass > 0.0)) return;
+    edit([&](Scene& scene) {
+        scene.bodies[body].mass = mass;
+        scene.bodies[body].density = 0.0;
+    });
+}
+
+void Editor::setBodyFixed(Index body, bool fixed) {
+    edit([&](Scene& scene) {
+        scene.bodies[body].fixed = fixed;
+        if (fixed) scene.bodies[body].velocity = scene.bodies[body].angularVelocity = Vec3::Zero();
+    });
+}
+
 void Editor::updateGrab(double dt) {
     const Vec3 target = gesture_.current;
     const Vec3 velocity = (target - grabTargetBefore_) / dt;
@@ -378,7 +442,7 @@ void Editor::updateGrab(double dt) {
     World& system = simulation_->world();
     if (grabSpring_) {
         grabSpring_->setTarget(target, velocity);
-    } else if (system.isNailed(gesture_.particle)) {
+    } else if (gesture_.particle >= 0 && system.isNailed(gesture_.particle)) {
         system.moveNailed(gesture_.particle, target, dt);
     } else if (NailConstraint* nail = nailConstraintOn(gesture_.particle)) {
         nail->setPoint(target, velocity);
@@ -389,14 +453,14 @@ void Editor::endGrab() {
     if (gesture_.kind != Gesture::Kind::Grab) return;
     World& system = simulation_->world();
     if (grabSpring_) system.removeForce(grabSpring_);
-    else if (system.isNailed(gesture_.particle)) system.setVelocity(gesture_.particle, Vec3::Zero());
+    else if (gesture_.particle >= 0 && system.isNailed(gesture_.particle)) system.setVelocity(gesture_.particle, Vec3::Zero());
     grabSpring_ = nullptr;
     gesture_ = {};
 }
 
 void Editor::beginMove(Index particle) {
     const Vec3 at = simulation_->world().position(particle);
-    gesture_ = {Gesture::Kind::Move, tool_, particle, at, at};
+    gesture_ = {Gesture::Kind::Move, tool_, particle, at, at, Anchor(particle)};
     gesturePlanePoint_ = at;
     moveAnchor_ = at;
     gestureMoved_ = false;
@@ -439,11 +503,19 @@ void Editor::deleteSelection() {
                 particles.push_back(scene.particles[i]);
             }
         scene.particles = std::move(particles);
-        // An anchor on a deleted particle goes with it; the others are renumbered.
+        std::vector<Index> renumberBody(scene.bodies.size(), -1);
+        std::vector<RigidBodySpec> bodies;
+        for (std::size_t k = 0; k < scene.bodies.size(); ++k)
+            if (!doomed.bodies.count(static_cast<Index>(k))) {
+                renumberBody[k] = static_cast<Index>(bodies.size());
+                bodies.push_back(scene.bodies[k]);
+            }
+        scene.bodies = std::move(bodies);
+        // An anchor on a deleted particle or body goes with it; the others are renumbered.
         const auto renumberAnchor = [&](Anchor& a) {
-            if (!a.isParticle()) return true;
-            if (renumber[a.index()] < 0) return false;
-            a = renumber[a.index()];
+            const Index to = a.isParticle() ? renumber[a.index()] : renumberBody[a.index()];
+            if (to < 0) return false;
+            a.body.index = to;
             return true;
         };
         std::vector<DampedSpring> springs;

@@ -26,8 +26,10 @@ namespace tinkerbox {
 enum class PointerButton { Left, Right, Middle };
 
 struct Selection {
-    std::set<Index> particles, springs, constraints, wires;
-    bool empty() const { return particles.empty() && springs.empty() && constraints.empty() && wires.empty(); }
+    std::set<Index> particles, springs, constraints, wires, bodies;
+    bool empty() const {
+        return particles.empty() && springs.empty() && constraints.empty() && wires.empty() && bodies.empty();
+    }
     void clear() { *this = {}; }
 };
 
@@ -39,6 +41,7 @@ struct Gesture {
     Index particle = -1;        // Connect: where it starts; Grab, Move: the particle under the pointer
     Vec3 start = Vec3::Zero();  // WireRadius: the centre
     Vec3 current = Vec3::Zero();
+    Anchor grabbed;  // Grab: the particle or the body point the mouse spring holds
 };
 
 // Parameters of what the tools create.
@@ -46,6 +49,9 @@ struct NewElementSettings {
     double particleMass = 1.0;
     double springStiffness = 100.0;  // N/m
     double springDamping = 1.0;      // N s/m
+    double bodyMass = 1.0;           // kg
+    double boxSize = 1.0;            // m, edge
+    double sphereRadius = 0.5;       // m
 };
 
 class Editor {
@@ -103,6 +109,8 @@ public:
     void setParticleMass(Index particle, double mass);
     void setSpring(Index spring, double stiffness, double damping, double restLength);
     void setRodLength(Index constraint, double length);
+    void setBodyMass(Index body, double mass);
+    void setBodyFixed(Index body, bool fixed);
     NewElementSettings& newElements() { return newElements_; }
 
     // Live settings (not part of the undo history)
@@ -131,6 +139,8 @@ private:
     void restore(Scene scene);  // undo, redo: the settings stay the current ones
     std::optional<Vec3> onPlane(const Ray& ray) const;
     void beginGrab(Index particle, const Vec3& at);
+    void beginBodyGrab(Index body, const Vec3& at);
+    void addBody(const Shape& shape, const Vec3& at);
     void updateGrab(double dt);
     void endGrab();
     void beginMove(Index particle);

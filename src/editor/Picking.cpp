@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/bodies/ShapeGeometry.h"
 #include "core/constraints/RodConstraint.h"
 
 namespace tinkerbox {
@@ -88,6 +89,55 @@ std::optional<Index> pickRod(const Simulation& simulation, const Ray& ray, const
         best.offer(k, d, t, tolerance);
     }
     return best.index;
+}
+
+namespace {
+// Where the ray (in a body's shape frame) enters the shape, as a distance along it.
+std::optional<double> rayEntry(const Shape& shape, const Vec3& centerOfMass, const Vec3& o, const Vec3& d) {
+    const auto sphere = [&](const Vec3& c, double r) -> std::optional<double> {
+        const Vec3 oc = o - c;
+        const double b = oc.dot(d), disc = b * b - (oc.squaredNorm() - r * r);
+        if (disc < 0.0) return std::nullopt;
+        const double t = -b - std::sqrt(disc);
+        return t >= 0.0 ? std::optional<double>(t) : std::nullopt;
+    };
+    if (const auto* s = std::get_if<SphereShape>(&shape)) return sphere(Vec3::Zero(), s->radius);
+    if (const auto* box = std::get_if<BoxShape>(&shape)) {
+        // Slabs (Kay and Kajiya, Ray Tracing Complex Scenes, SIGGRAPH 1986).
+        double near = 0.0, far = INFINITY;
+        for (Index k = 0; k < 3; ++k) {
+            const double half = 0.5 * box->size[k];
+            if (std::abs(d[k]) < 1e-300) {
+                if (std::abs(o[k]) > half) return std::nullopt;
+                continue;
+            }
+            double t0 = (-half - o[k]) / d[k], t1 = (half - o[k]) / d[k];
+            if (t0 > t1) std::swap(t0, t1);
+            near = std::max(near, t0);
+            far = std::min(far, t1);
+            if (near > far) return std::nullopt;
+        }
+        return near;
+    }
+    return sphere(centerOfMass, boundingRadius(shape, centerOfMass));
+}
+}  // namespace
+
+std::optional<BodyHit> pickBody(const Simulation& simulation, const Ray& ray) {
+    const RigidBodies& bodies = simulation.world().rigidBodies();
+    std::optional<BodyHit> best;
+    double bestT = INFINITY;
+    for (Index k = 0; k < bodies.count(); ++k) {
+        const RigidBodySpec spec = bodies.currentSpec(k);
+        const Quat toShape = spec.orientation.conjugate();
+        const std::optional<double> t = rayEntry(spec.shape, bodies.centerOfMassInShapeFrame(k),
+                                                 toShape * (ray.origin - spec.position), toShape * ray.direction);
+        if (t && *t < bestT) {
+            bestT = *t;
+            best = BodyHit{k, ray.origin + *t * ray.direction};
+        }
+    }
+    return best;
 }
 
 std::optional<Index> pickWire(const std::vector<Wire>& wires, const Ray& ray, const PickTolerance& tolerance) {

@@ -14,6 +14,8 @@ enum class Tool {
     Nail,      // N: click a particle to toggle its nail
     Grab,      // G: press on a particle to pull it with a mouse spring (the default while running)
     Select,    // V: click selects, drag moves while paused
+    Box,       // B: click on empty space adds a box (a rigid body)
+    Sphere,    // O: click on empty space adds a sphere (a rigid body)
 };
 
 struct ToolInfo {
@@ -23,7 +25,7 @@ struct ToolInfo {
     std::string_view help;
 };
 
-inline constexpr std::array<ToolInfo, 7> kTools = {{
+inline constexpr std::array<ToolInfo, 9> kTools = {{
     {Tool::Particle, 'P', "Particle", "Click on empty space to add a particle."},
     {Tool::Spring, 'S', "Spring", "Drag from a particle to another (or to empty space for a new one)."},
     {Tool::Rod, 'R', "Rod", "Drag from a particle to another: a rod that never stretches."},
@@ -31,6 +33,8 @@ inline constexpr std::array<ToolInfo, 7> kTools = {{
     {Tool::Nail, 'N', "Nail", "Click a particle to nail it in place or free it."},
     {Tool::Grab, 'G', "Grab", "Drag a particle with a mouse spring (right-drag grabs with any tool)."},
     {Tool::Select, 'V', "Select", "Click to select (Shift adds), drag to move while paused, Delete removes."},
+    {Tool::Box, 'B', "Box", "Click on empty space to add a box; springs, rods and the grab attach to its points."},
+    {Tool::Sphere, 'O', "Sphere", "Click on empty space to add a sphere (a rigid ball)."},
 }};
 
 inline const ToolInfo& toolInfo(Tool tool) { return kTools[static_cast<std::size_t>(tool)]; }
