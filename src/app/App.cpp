@@ -337,6 +337,7 @@ void App::onKey(int key, int action, int mods) {
             camera_.setMode(camera_.mode() == Camera::Mode::TwoD ? Camera::Mode::ThreeD : Camera::Mode::TwoD);
             break;
         case GLFW_KEY_HOME: frameView(); break;
+        case GLFW_KEY_A: viewOptions_.bodyAxes = !viewOptions_.bodyAxes; break;
         case GLFW_KEY_F1: showHelp_ = !showHelp_; break;
         case GLFW_KEY_F12: screenshot(""); break;
         case GLFW_KEY_ESCAPE: editor_.dismissDivergence(); break;
@@ -485,7 +486,7 @@ void App::render() {
 
     const auto start = std::chrono::steady_clock::now();
     glViewport(0, 0, width, height);
-    buildRenderFrame(editor_, frame_);
+    buildRenderFrame(editor_, frame_, viewOptions_);
     renderer_->draw(frame_, camera_);
     drawUi();
     ImGui::Render();

@@ -18,6 +18,7 @@
 #include "app/AutosaveSchedule.h"
 #include "app/InputEvent.h"
 #include "app/InputScript.h"
+#include "app/SceneView.h"
 #include "editor/Editor.h"
 #include "render/Camera.h"
 #include "render/RenderFrame.h"
@@ -157,6 +158,7 @@ private:
     bool quitRequested_ = false;
     int exitCode_ = 0;
     bool showHelp_ = false;
+    SceneViewOptions viewOptions_;
     bool openDialog_ = false, saveDialog_ = false, restorePrompt_ = false, unsavedPrompt_ = false;
     std::string unsavedWhat_;              // what the unsaved-changes prompt is about to do
     std::function<void()> afterUnsaved_;   // ... and the action itself

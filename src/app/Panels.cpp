@@ -100,6 +100,7 @@ void App::drawMenu() {
         if (ImGui::MenuItem("3D orbit view", "C", camera_.mode() == Camera::Mode::ThreeD))
             camera_.setMode(camera_.mode() == Camera::Mode::TwoD ? Camera::Mode::ThreeD : Camera::Mode::TwoD);
         if (ImGui::MenuItem("Frame the model", "Home")) frameView();
+        if (ImGui::MenuItem("Body axes and spin", "A", viewOptions_.bodyAxes)) viewOptions_.bodyAxes = !viewOptions_.bodyAxes;
         if (ImGui::MenuItem("Keys and mouse", "F1", showHelp_)) showHelp_ = !showHelp_;
         ImGui::EndMenu();
     }
@@ -291,6 +292,33 @@ void App::drawInspector() {
             inputDouble("length (m)", length, 0.05, "%.4f");
             if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setRodLength(k, length);
         }
+    }
+    if (sel.bodies.size() == 1) {
+        const Index k = *sel.bodies.begin();
+        const RigidBodies& bodies = editor_.simulation().world().rigidBodies();
+        const RigidBodySpec& spec = scene.bodies[k];
+        const char* shape = std::holds_alternative<BoxShape>(spec.shape)      ? "box"
+                            : std::holds_alternative<SphereShape>(spec.shape) ? "sphere"
+                                                                              : "convex hull";
+        ImGui::Text("Body %ld (%s)", static_cast<long>(k), shape);
+        const Vec3 x = bodies.position(k), w = bodies.angularVelocity(k);
+        ImGui::Text("centre of mass %.3f %.3f %.3f", x.x(), x.y(), x.z());
+        ImGui::Text("angular velocity %.3f %.3f %.3f", w.x(), w.y(), w.z());
+        double mass = bodies.mass(k);
+        inputDouble("mass (kg)", mass, 0.1, "%.4f");
+        if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setBodyMass(k, mass);
+        if (const auto* box = std::get_if<BoxShape>(&spec.shape)) {
+            float size[3] = {static_cast<float>(box->size.x()), static_cast<float>(box->size.y()),
+                             static_cast<float>(box->size.z())};
+            ImGui::InputFloat3("size (m)", size, "%.3f");
+            if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setBodyShape(k, BoxShape{Vec3(size[0], size[1], size[2])});
+        } else if (const auto* sphere = std::get_if<SphereShape>(&spec.shape)) {
+            double radius = sphere->radius;
+            inputDouble("radius (m)", radius, 0.05, "%.4f");
+            if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setBodyShape(k, SphereShape{radius});
+        }
+        bool fixed = spec.fixed;
+        if (ImGui::Checkbox("fixed (infinite mass)", &fixed)) editor_.setBodyFixed(k, fixed);
     }
     if (sel.wires.size() == 1) {
         const Wire& w = scene.wires[*sel.wires.begin()];
@@ -554,6 +582,7 @@ void App::drawHelp() {
     ImGui::BulletText("Ctrl+N new   Ctrl+O open (or drop a .json file)   Ctrl+S save   F12 screenshot   Ctrl+Q quit");
     ImGui::BulletText("Wheel zooms about the cursor, middle-drag pans, right-drag grabs with any tool");
     ImGui::BulletText("C  2D / 3D view; in 3D, left-drag on empty space (or Alt+drag) orbits   Home  frame the model");
+    ImGui::BulletText("A  each body's axes and angular velocity   Springs, rods and nails attach to the clicked point of a body");
     ImGui::End();
 }
 

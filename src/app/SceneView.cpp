@@ -160,7 +160,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
     const Gesture& g = editor.gesture();
     switch (g.kind) {
         case Gesture::Kind::Connect:
-            frame.segments.push_back({s.position(g.particle), g.current, g.tool == Tool::Rod ? 3.5f : 1.5f, kGesture,
+            frame.segments.push_back({s.anchorPosition(g.anchor), g.current, g.tool == Tool::Rod ? 3.5f : 1.5f, kGesture,
                                       g.tool != Tool::Rod});
             break;
         case Gesture::Kind::WireRadius:
@@ -168,7 +168,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
                 {g.start, Vec3::UnitZ(), std::max((g.current - g.start).norm(), 1e-9), 2.0f, kGesture});
             break;
         case Gesture::Kind::Grab:
-            frame.segments.push_back({s.anchorPosition(g.grabbed), g.current, 2.0f, kGrab, true});
+            frame.segments.push_back({s.anchorPosition(g.anchor), g.current, 2.0f, kGrab, true});
             frame.discs.push_back({g.current, 3.5f, kGrab, kOutline, 1.0f});
             break;
         case Gesture::Kind::Move:

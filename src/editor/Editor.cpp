@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/bodies/MassProperties.h"
 #include "core/dynamics/Connectivity.h"
 #include "scene/SceneBuilder.h"
 
@@ -188,12 +189,14 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
             });
             return;
         case Tool::Spring:
-        case Tool::Rod:
-            if (!particle) return;
-            gesture_ = {Gesture::Kind::Connect, tool_, *particle, simulation_->world().position(*particle),
-                        simulation_->world().position(*particle), Anchor(*particle)};
+        case Tool::Rod: {
+            const std::optional<Anchor> from = pickAnchor(ray, tolerance);
+            if (!from) return;
+            const Vec3 at = simulation_->world().anchorPosition(*from);
+            gesture_ = {Gesture::Kind::Connect, tool_, from->isParticle() ? from->index() : -1, at, at, *from};
             gesturePlanePoint_ = gesture_.start;
             return;
+        }
         case Tool::Wire:
             if (particle) {
                 threadBead(*particle);
@@ -203,7 +206,10 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
             }
             return;
         case Tool::Nail:
-            if (!particle) return;
+            if (!particle) {
+                if (const std::optional<BodyHit> hit = pickBody(*simulation_, ray)) toggleBodyNail(*hit, tolerance, ray);
+                return;
+            }
             edit([&](Scene& scene) {
                 ParticleInit& p = scene.particles[*particle];
                 p.nailed = !p.nailed;
@@ -252,7 +258,7 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
             return;
         case Gesture::Kind::Connect:
             gesture_ = {};
-            connect(gesture.particle, ray, tolerance);
+            connect(gesture.anchor, ray, tolerance);
             return;
         case Gesture::Kind::WireRadius: {
             gesture_ = {};
@@ -281,14 +287,38 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
     }
 }
 
-void Editor::connect(Index from, const Ray& ray, const PickTolerance& tolerance) {
+std::optional<Anchor> Editor::pickAnchor(const Ray& ray, const PickTolerance& tolerance) const {
+    if (const std::optional<Index> particle = pickParticle(*simulation_, ray, tolerance)) return Anchor(*particle);
+    const std::optional<BodyHit> hit = pickBody(*simulation_, ray);
+    if (!hit) return std::nullopt;
+    const RigidBodySpec spec = simulation_->world().rigidBodies().currentSpec(hit->body);
+    return Anchor::onBody(hit->body, spec.orientation.conjugate() * (hit->point - spec.position));
+}
+
+void Editor::toggleBodyNail(const BodyHit& hit, const PickTolerance& tolerance, const Ray& ray) {
+    // A nail of this body near the click comes out; otherwise one goes in at the click.
+    const double near = tolerance.at((hit.point - ray.origin).dot(ray.direction));
+    for (std::size_t k = 0; k < scene_.constraints.size(); ++k) {
+        const auto* nail = std::get_if<NailSpec>(&scene_.constraints[k]);
+        if (nail && nail->anchor.isRigid() && nail->anchor.index() == hit.body &&
+            (simulation_->world().anchorPosition(nail->anchor) - hit.point).norm() <= 2.0 * near) {
+            edit([&](Scene& scene) { scene.constraints.erase(scene.constraints.begin() + static_cast<std::ptrdiff_t>(k)); });
+            return;
+        }
+    }
+    const RigidBodySpec spec = simulation_->world().rigidBodies().currentSpec(hit.body);
+    const Anchor anchor = Anchor::onBody(hit.body, spec.orientation.conjugate() * (hit.point - spec.position));
+    edit([&](Scene& scene) { scene.constraints.push_back(NailSpec{anchor, hit.point}); });
+}
+
+void Editor::connect(const Anchor& from, const Ray& ray, const PickTolerance& tolerance) {
     const World& system = simulation_->world();
-    const Vec3 start = system.position(from);
-    std::optional<Index> to = pickParticle(*simulation_, ray, tolerance);
+    const Vec3 start = system.anchorPosition(from);
+    std::optional<Anchor> to = pickAnchor(ray, tolerance);
     std::optional<Vec3> end;
-    if (to == from) to.reset();
+    if (to && to->body == from.body) to.reset();
     if (to) {
-        end = system.position(*to);
+        end = system.anchorPosition(*to);
     } else {
         end = intersectPlane(ray, start, workNormal_);
         if (!end || (*end - start).norm() <= tolerance.at((start - ray.origin).dot(ray.direction))) return;
@@ -297,7 +327,7 @@ void Editor::connect(Index from, const Ray& ray, const PickTolerance& tolerance)
     if (length < 1e-9) return;
     const Tool tool = tool_;
     edit([&](Scene& scene) {
-        Index target;
+        Anchor target;
         if (to) {
             target = *to;
         } else {
@@ -425,6 +455,15 @@ void Editor::setBodyMass(Index body, double mass) {
         scene.bodies[body].mass = mass;
         scene.bodies[body].density = 0.0;
     });
+}
+
+void Editor::setBodyShape(Index body, const Shape& shape) {
+    try {
+        massProperties(shape);
+    } catch (const std::invalid_argument&) {
+        return;
+    }
+    edit([&](Scene& scene) { scene.bodies[body].shape = shape; });
 }
 
 void Editor::setBodyFixed(Index body, bool fixed) {

@@ -41,7 +41,7 @@ struct Gesture {
     Index particle = -1;        // Connect: where it starts; Grab, Move: the particle under the pointer
     Vec3 start = Vec3::Zero();  // WireRadius: the centre
     Vec3 current = Vec3::Zero();
-    Anchor grabbed;  // Grab: the particle or the body point the mouse spring holds
+    Anchor anchor;  // Connect: where it starts; Grab: what the mouse spring holds (a particle or a body point)
 };
 
 // Parameters of what the tools create.
@@ -111,6 +111,7 @@ public:
     void setRodLength(Index constraint, double length);
     void setBodyMass(Index body, double mass);
     void setBodyFixed(Index body, bool fixed);
+    void setBodyShape(Index body, const Shape& shape);  // ignored when the shape has no volume
     NewElementSettings& newElements() { return newElements_; }
 
     // Live settings (not part of the undo history)
@@ -145,7 +146,10 @@ private:
     void endGrab();
     void beginMove(Index particle);
     void moveTo(const Vec3& point);
-    void connect(Index from, const Ray& ray, const PickTolerance& tolerance);
+    void connect(const Anchor& from, const Ray& ray, const PickTolerance& tolerance);
+    // The particle under the pointer, else the point of the body it hits first.
+    std::optional<Anchor> pickAnchor(const Ray& ray, const PickTolerance& tolerance) const;
+    void toggleBodyNail(const BodyHit& hit, const PickTolerance& tolerance, const Ray& ray);
     void threadBead(Index particle);
     void stepFrame(FrameReport& report, int maxSubsteps);
     double componentMass(Index particle) const;

@@ -1,0 +1,164 @@
+// Building with rigid bodies by hand, with synthetic input in world coordinates: the box and
+// sphere tools, springs, rods and nails on the clicked point of a body, grabbing a body,
+// the inspector's edits and deletion, each undoable.
+#include <gtest/gtest.h>
+
+#include "editor/Editor.h"
+#include "scene/SceneJson.h"
+
+namespace tinkerbox {
+namespace {
+
+Ray at(double x, double y) { return {Vec3(x, y, 10.0), -Vec3::UnitZ()}; }
+const PickTolerance kTolerance{0.1, 0.0};
+
+void click(Editor& e, double x, double y, PointerButton button = PointerButton::Left) {
+    e.pointerDown(at(x, y), kTolerance, button);
+    e.pointerUp(at(x, y), kTolerance);
+}
+
+void drag(Editor& e, Vec3 from, Vec3 to) {
+    e.pointerDown(at(from.x(), from.y()), kTolerance, PointerButton::Left);
+    e.pointerMove(at(to.x(), to.y()), kTolerance);
+    e.pointerUp(at(to.x(), to.y()), kTolerance);
+}
+
+// Zero gravity; a 1 m box at (0, 0) and a sphere of radius 0.5 at (3, 0).
+Editor boxAndSphere() {
+    Scene scene;
+    scene.settings.gravity = Vec3::Zero();
+    Editor e(scene);
+    e.setTool(Tool::Box);
+    click(e, 0, 0);
+    e.setTool(Tool::Sphere);
+    click(e, 3, 0);
+    return e;
+}
+
+TEST(EditorBodies, BoxAndSphereToolsAddBodiesOnEmptySpace) {
+    Editor e = boxAndSphere();
+    ASSERT_EQ(e.scene().bodies.size(), 2u);
+    EXPECT_EQ(std::get<BoxShape>(e.scene().bodies[0].shape).size, Vec3::Ones());
+    EXPECT_EQ(std::get<SphereShape>(e.scene().bodies[1].shape).radius, 0.5);
+    EXPECT_EQ(e.scene().bodies[1].position, Vec3(3, 0, 0));
+    EXPECT_EQ(e.simulation().world().rigidBodyCount(), 2);
+    click(e, 3.2, 0.1);  // on the sphere: nothing new
+    EXPECT_EQ(e.scene().bodies.size(), 2u);
+    e.undo();
+    EXPECT_EQ(e.scene().bodies.size(), 1u);
+    e.redo();
+    EXPECT_EQ(e.scene().bodies.size(), 2u);
+}
+
+TEST(EditorBodies, SpringFromAParticleHoldsTheClickedPointOfABody) {
+    Editor e = boxAndSphere();
+    e.setTool(Tool::Particle);
+    click(e, 0, 3);
+    e.setTool(Tool::Spring);
+    drag(e, Vec3(0, 3, 0), Vec3(0.4, 0.3, 0));  // onto the box, off its centre
+    ASSERT_EQ(e.scene().springs.size(), 1u);
+    const DampedSpring& s = e.scene().springs[0];
+    EXPECT_EQ(s.a, Anchor(0));
+    ASSERT_TRUE(s.b.isRigid());
+    EXPECT_EQ(s.b.index(), 0);
+    // The ray meets the box's top face (z = 0.5) at (0.4, 0.3): that point, in the box's frame.
+    EXPECT_TRUE(s.b.point.isApprox(Vec3(0.4, 0.3, 0.5), 1e-12)) << s.b.point.transpose();
+    EXPECT_NEAR(s.restLength, (Vec3(0.4, 0.3, 0.5) - Vec3(0, 3, 0)).norm(), 1e-12);
+}
+
+TEST(EditorBodies, RodJoinsTwoBodiesAndNailHoldsABodyPoint) {
+    Editor e = boxAndSphere();
+    e.setTool(Tool::Rod);
+    drag(e, Vec3(0.3, 0, 0), Vec3(2.8, 0, 0));
+    ASSERT_EQ(e.scene().constraints.size(), 1u);
+    const RodSpec rod = std::get<RodSpec>(e.scene().constraints[0]);
+    EXPECT_EQ(rod.a.body, (BodyRef{BodyKind::Rigid, 0}));
+    EXPECT_EQ(rod.b.body, (BodyRef{BodyKind::Rigid, 1}));
+    e.setTool(Tool::Nail);
+    click(e, -0.4, 0.4);
+    ASSERT_EQ(e.scene().constraints.size(), 2u);
+    const NailSpec nail = std::get<NailSpec>(e.scene().constraints[1]);
+    EXPECT_TRUE(nail.point.isApprox(Vec3(-0.4, 0.4, 0.5), 1e-12));
+    EXPECT_TRUE(e.simulation().world().anchorPosition(nail.anchor).isApprox(nail.point, 1e-12));
+    click(e, -0.4, 0.4);  // the same point again: the nail comes out
+    EXPECT_EQ(e.scene().constraints.size(), 1u);
+}
+
+// Pulled up at its right edge in zero gravity, a box moves up and turns counter-clockwise.
+TEST(EditorBodies, GrabbingABodyOffCentreTurnsIt) {
+    Editor e = boxAndSphere();
+    e.setTool(Tool::Grab);
+    e.setPlaying(true);
+    e.pointerDown(at(0.45, 0.0), kTolerance, PointerButton::Left);
+    e.pointerMove(at(0.45, 1.0), kTolerance);
+    for (int f = 0; f < 10; ++f) e.advance();
+    const RigidBodies& bodies = e.simulation().world().rigidBodies();
+    EXPECT_GT(bodies.position(0).y(), 0.01);
+    EXPECT_GT(bodies.angularVelocity(0).z(), 0.1);
+    e.pointerUp(at(0.45, 1.0), kTolerance);
+    EXPECT_TRUE(e.simulation().world().forces().size() == 2u) << "the mouse spring is gone";
+}
+
+TEST(EditorBodies, DeletingABodyTakesWhatHangsOnItAndRenumbersTheRest) {
+    Editor e = boxAndSphere();
+    e.setTool(Tool::Particle);
+    click(e, 3, 3);
+    e.setTool(Tool::Spring);
+    drag(e, Vec3(3, 3, 0), Vec3(3, 0.2, 0));  // particle to the sphere (body 1)
+    drag(e, Vec3(3, 3, 0), Vec3(0, 0, 0));    // particle to the box (body 0)
+    ASSERT_EQ(e.scene().springs.size(), 2u);
+    e.setTool(Tool::Select);
+    click(e, 0.3, -0.3);  // on the box, away from the spring
+    ASSERT_EQ(e.selection().bodies.size(), 1u);
+    e.deleteSelection();
+    ASSERT_EQ(e.scene().bodies.size(), 1u);
+    ASSERT_EQ(e.scene().springs.size(), 1u);
+    EXPECT_EQ(e.scene().springs[0].b.body, (BodyRef{BodyKind::Rigid, 0})) << "the sphere is body 0 now";
+    e.undo();
+    EXPECT_EQ(e.scene().bodies.size(), 2u);
+    EXPECT_EQ(e.scene().springs.size(), 2u);
+}
+
+TEST(EditorBodies, InspectorEditsAreUndoable) {
+    Editor e = boxAndSphere();
+    e.setBodyMass(0, 3.0);
+    EXPECT_EQ(e.simulation().world().rigidBodies().mass(0), 3.0);
+    e.setBodyShape(0, BoxShape{Vec3(1, 2, 3)});
+    EXPECT_EQ(std::get<BoxShape>(e.scene().bodies[0].shape).size, Vec3(1, 2, 3));
+    e.setBodyShape(0, BoxShape{Vec3(1, 0, 3)});  // no volume: ignored
+    EXPECT_EQ(std::get<BoxShape>(e.scene().bodies[0].shape).size, Vec3(1, 2, 3));
+    e.setBodyFixed(1, true);
+    EXPECT_TRUE(e.simulation().world().rigidBodies().isFixed(1));
+    e.undo();
+    e.undo();
+    e.undo();
+    EXPECT_EQ(e.simulation().world().rigidBodies().mass(0), 1.0);
+    EXPECT_FALSE(e.simulation().world().rigidBodies().isFixed(1));
+}
+
+// What is saved is what runs: a moved, turned body comes back from the file as it was.
+TEST(EditorBodies, SavedBodiesLoadAsTheyWere) {
+    Editor e = boxAndSphere();
+    e.setTool(Tool::Rod);
+    drag(e, Vec3(0.3, 0.3, 0), Vec3(2.8, 0.1, 0));
+    e.setTool(Tool::Grab);
+    e.setPlaying(true);
+    e.pointerDown(at(3.4, 0.0), kTolerance, PointerButton::Left);
+    e.pointerMove(at(3.4, 2.0), kTolerance);
+    for (int f = 0; f < 20; ++f) e.advance();
+    e.pointerUp(at(3.4, 2.0), kTolerance);
+    e.setPlaying(false);
+    const Scene saved = e.currentScene();
+    const Scene loaded = parseScene(serializeScene(saved), "saved.json");
+    EXPECT_EQ(loaded, saved);
+    Editor reopened(loaded);
+    const RigidBodies& a = e.simulation().world().rigidBodies();
+    const RigidBodies& b = reopened.simulation().world().rigidBodies();
+    for (Index k = 0; k < 2; ++k) {
+        EXPECT_TRUE(b.position(k).isApprox(a.position(k), 1e-12));
+        EXPECT_TRUE(b.angularVelocity(k).isApprox(a.angularVelocity(k), 1e-9));
+    }
+}
+
+}  // namespace
+}  // namespace tinkerbox
