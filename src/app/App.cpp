@@ -515,6 +515,8 @@ void App::adopt(Scene scene, const std::string& label) {
 void App::newScene() {
     Scene scene;
     scene.name = "Untitled";
+    // It opens in the 2D view: planar, so that bodies built there turn in it.
+    scene.settings.planar = true;
     adopt(std::move(scene), "untitled");  // an empty model frames the default 8 m x 6 m view
     documentPath_.clear();
 }
@@ -690,7 +692,7 @@ bool App::writeStatus() const {
     out << "frame " << frameNumber_ << "\ntime " << sim.time() << "\nplaying " << editor_.playing()
         << "\ntool " << toolInfo(editor_.tool()).name << "\ncursor " << mouseX_ << ' ' << mouseY_ << "\nbuttons "
         << (mouseDown_[0] ? 1 : 0) + (mouseDown_[1] ? 2 : 0) + (mouseDown_[2] ? 4 : 0)
-        << "\nparticles " << system.particleCount() << "\nsprings " << system.springs().size() << "\nconstraints "
+        << "\nparticles " << system.particleCount() << "\nbodies " << system.rigidBodyCount() << "\nsprings " << system.springs().size() << "\nconstraints "
         << system.constraints().size() << "\nnailed " << nailed << "\nintegrator " << sim.settings().integrator
         << "\nsubsteps " << sim.substeps() << "\nview " << (camera_.mode() == Camera::Mode::TwoD ? "2D" : "3D")
         << "\ndocument " << documentLabel_ << "\nmodified " << editor_.modified() << "\nundo " << editor_.undoSteps()
@@ -756,7 +758,7 @@ void App::frameView() {
     }
     // An empty scene counts as flat: what is clicked into it goes on the z = 0 plane.
     const bool empty = !(low.array() <= high.array()).all();
-    const bool flat = empty || ((high - low).z() <= 1e-9 && std::abs(low.z()) < 1e-9);
+    const bool flat = empty || sim.settings().planar || ((high - low).z() <= 1e-9 && std::abs(low.z()) < 1e-9);
     if (flat) {  // in 2D; a 3D view can be turned to follow the motion instead
         const std::vector<Index> component = componentLabels(system);
         for (const Pivot& pivot : pivots) {

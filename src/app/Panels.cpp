@@ -162,6 +162,10 @@ void App::drawSolverPanel() {
     float gravity[3] = {static_cast<float>(s.gravity.x()), static_cast<float>(s.gravity.y()),
                         static_cast<float>(s.gravity.z())};
     if (ImGui::DragFloat3("gravity", gravity, 0.05f)) editor_.setGravity(Vec3(gravity[0], gravity[1], gravity[2]));
+    bool planar = s.planar;
+    if (ImGui::Checkbox("planar (2D)", &planar)) editor_.setPlanar(planar);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Every particle and body stays in the z = 0 plane and turns about z only.");
     double drag = s.drag;
     if (inputDouble("drag", drag, 0.01, "%.3f") && drag >= 0.0) editor_.setDrag(drag);
 
@@ -255,7 +259,7 @@ void App::drawInspector() {
     const Selection& sel = editor_.selection();
     const Scene& scene = editor_.scene();
     if (sel.empty()) {
-        ImGui::TextWrapped("Select with V: a particle, a spring, a rod or a wire.");
+        ImGui::TextWrapped("Select with V: a particle, a body, a spring, a rod or a wire.");
     }
     if (sel.particles.size() == 1) {
         const Index i = *sel.particles.begin();
@@ -337,7 +341,11 @@ void App::drawStats() {
     Simulation& sim = editor_.simulation();
     const World& s = sim.world();
     ImGui::Text("t = %.3f s   %s", sim.time(), editor_.playing() ? "running" : "paused");
-    ImGui::Text("%ld particles, %ld springs", static_cast<long>(s.particleCount()), static_cast<long>(s.springs().size()));
+    if (s.rigidBodyCount() > 0)
+        ImGui::Text("%ld particles, %ld bodies, %ld springs", static_cast<long>(s.particleCount()),
+                    static_cast<long>(s.rigidBodyCount()), static_cast<long>(s.springs().size()));
+    else
+        ImGui::Text("%ld particles, %ld springs", static_cast<long>(s.particleCount()), static_cast<long>(s.springs().size()));
     // A frame still in progress that has already taken longer than the average shows its time so far.
     ImGui::Text("sim %.2f ms  draw %.2f ms  %.0f fps", std::max(stats_.simulationMs, frameWorkMs_), stats_.renderMs,
                 stats_.fps);

@@ -618,6 +618,11 @@ void Editor::setGravity(const Vec3& g) {
     scene_.settings = simulation_->settings();
 }
 
+void Editor::setPlanar(bool planar) {
+    simulation_->setPlanar(planar);
+    scene_.settings = simulation_->settings();
+}
+
 void Editor::setDrag(double kd) {
     simulation_->setDrag(kd);
     scene_.settings = simulation_->settings();

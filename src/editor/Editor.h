@@ -119,6 +119,7 @@ public:
     void setTimeStep(double dt, int substeps);
     void setGravity(const Vec3& g);
     void setDrag(double kd);
+    void setPlanar(bool planar);
     void setSolverSettings(const IntegratorSettings& solver);
     void setConstraintSettings(const ConstraintSettings& constraints);
 

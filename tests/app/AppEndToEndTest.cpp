@@ -26,6 +26,7 @@
 #include "PrivateXServer.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/ExampleScenes.h"
+#include "scene/SceneBuilder.h"
 #include "scene/SceneJson.h"
 
 extern char** environ;
@@ -345,6 +346,72 @@ TEST_F(App, BuildsAModelWithRealInput) {
     EXPECT_LT(scene.particles[1].position.y(), scene.particles[0].position.y() - 0.05);
     EXPECT_GT(scene.particles[1].velocity.norm() + scene.particles[2].velocity.norm(), 0.1);
     EXPECT_LT(scene.particles[2].position.y(), scene.particles[0].position.y() - 2.0);
+}
+
+TEST_F(App, BuildsWithBodiesByHand) {
+    // In a new 2D scene: B and click a box, O and click a sphere below it, S and drag from the
+    // box's corner to the sphere, N and click the box's other corner, Space, wait a second,
+    // Ctrl+Q. The box hangs from the nail at its corner and the sphere from the box.
+    const fs::path saved = dir_ / "bodies.json";
+    start({"--save-on-exit", saved.string(), "--width", "1280", "--height", "800"});
+    const std::string window = output("xdotool search --sync --onlyvisible --name Tinkerbox | head -1");
+    ASSERT_FALSE(window.empty()) << "no Tinkerbox window appeared";
+    const std::string w = " --window " + window + " ";
+    const auto x = [&](const std::string& args, const std::function<bool(const Status&)>& shown) {
+        EXPECT_EQ(sh("xdotool " + args), 0) << args;
+        return waitFor(shown, "effect of xdotool " + args);
+    };
+    const auto field = [](const char* key, const std::string& value) {
+        return [=](const Status& s) { return s.text(key) == value; };
+    };
+    const auto count = [](const char* key, double value) {
+        return [=](const Status& s) { return s.number(key) == value && s.number("buttons") == 0; };
+    };
+    const auto cursor = [](double px, double py, double buttons) {
+        return [=](const Status& s) { return s.cursorAt(px, py) && s.number("buttons") == buttons; };
+    };
+    x("mousemove" + w + "640 600", cursor(640, 600, 0));
+    x("key" + w + "ctrl+n", [](const Status& s) { return s.text("document") == "untitled" && s.number("bodies") == 0; });
+    x("key" + w + "b", field("tool", "Box"));
+    x("mousemove" + w + "640 300 click 1", count("bodies", 1));
+    x("key" + w + "o", field("tool", "Sphere"));
+    x("mousemove" + w + "760 520 click 1", count("bodies", 2));
+    // The new scene's view shows 8 m across 1280 pixels or more: a unit box spans at least
+    // 100 pixels, so 35 pixels from its centre is inside it.
+    x("key" + w + "s", field("tool", "Spring"));
+    x("mousemove" + w + "670 330 mousedown 1", cursor(670, 330, 1));
+    x("mousemove" + w + "720 420", cursor(720, 420, 1));
+    x("mousemove" + w + "760 520 mouseup 1", count("springs", 1));
+    x("key" + w + "n", field("tool", "Nail"));
+    x("mousemove" + w + "610 270 click 1", count("constraints", 1));
+    const double started = x("key" + w + "space", field("playing", "1")).number("time");
+    waitFor([&](const Status& s) { return s.number("time") >= started + 1.0; }, "a second of simulated time");
+    EXPECT_EQ(sh("xdotool key" + w + "ctrl+q"), 0);
+    ASSERT_EQ(wait(), 0) << "the app did not quit on Ctrl+Q";
+
+    const Scene scene = loadScene(saved);
+    ASSERT_EQ(scene.bodies.size(), 2u);
+    EXPECT_TRUE(std::holds_alternative<BoxShape>(scene.bodies[0].shape));
+    EXPECT_TRUE(std::holds_alternative<SphereShape>(scene.bodies[1].shape));
+    ASSERT_EQ(scene.springs.size(), 1u);
+    EXPECT_EQ(scene.springs[0].a.body, (BodyRef{BodyKind::Rigid, 0}));
+    EXPECT_EQ(scene.springs[0].b.body, (BodyRef{BodyKind::Rigid, 1}));
+    ASSERT_EQ(scene.constraints.size(), 1u);
+    const NailSpec nail = std::get<NailSpec>(scene.constraints[0]);
+    EXPECT_EQ(nail.anchor.body, (BodyRef{BodyKind::Rigid, 0}));
+    // The box turned about its nailed corner (its centre, up and right of the nail at the
+    // start, swings down) and the sphere fell below where it was made.
+    const auto sim = buildSimulation(scene);
+    EXPECT_LT((sim->world().anchorPosition(nail.anchor) - nail.point).norm(), 1e-3);
+    EXPECT_GT(std::abs(scene.bodies[0].orientation.z()), 0.05);
+    EXPECT_LT(sim->world().rigidBodies().position(1).y(), scene.bodies[0].position.y() - 1.0);
+
+    // A picture of it running, to look at.
+    const fs::path picture = dir_ / "bodies.png";
+    ASSERT_EQ(run({saved.string(), "--play", "--width", "1280", "--height", "800", "--screenshot", picture.string(),
+                   "--frames", "30"}),
+              0);
+    EXPECT_GT(brightPixels(load(picture)), 400);
 }
 
 TEST_F(App, InputScriptsDriveTheSamePath) {

@@ -55,6 +55,12 @@ void Simulation::setDrag(double kd) {
     drag_->setCoefficient(kd);
 }
 
+void Simulation::setPlanar(bool planar) {
+    settings_.planar = planar;
+    world_.setPlanar(planar);
+    stateEdited();  // a model pressed into the plane is another model
+}
+
 void Simulation::setSolverSettings(const IntegratorSettings& solver) {
     settings_.solver = solver;
     integrator_ = makeIntegrator(settings_.integrator, solver);

@@ -73,6 +73,8 @@ public:
     void setTimeStep(double dt, int substeps);
     void setGravity(const Vec3& g);
     void setDrag(double kd);
+    // Moves everything into z = 0 (planar) and keeps it there, or frees z.
+    void setPlanar(bool planar);
     void setSolverSettings(const IntegratorSettings& solver);
     void setConstraintSettings(const ConstraintSettings& constraints);
 
