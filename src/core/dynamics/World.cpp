@@ -340,7 +340,10 @@ void World::getState(VecX& x) const {
 void World::setState(const VecX& x, double t) {
     if (x.size() != dimension()) throw std::invalid_argument("World::setState: wrong state size");
     setConfiguration(x.head(configurationDimension()));
-    setVelocities(x.tail(velocityDimension()));
+    const auto u = x.tail(velocityDimension());  // as setVelocities, without a copy of u
+    v_ = u.head(3 * particleCount());
+    bodies_.setMomenta(u.segment(3 * particleCount(), 6 * rigidBodyCount()));
+    beads_.setAngularVelocities(u.tail(3 * beadCount()));
     t_ = t;
 }
 

@@ -6,24 +6,11 @@
 
 namespace tinkerbox {
 
-namespace {
-// Below this length the spring direction is undefined: the spring exerts nothing.
-constexpr double kDegenerateLength = 1e-12;
-}  // namespace
-
-Vec3 dampedSpringForce(const DampedSpring& s, const Vec3& xa, const Vec3& xb, const Vec3& va, const Vec3& vb) {
-    const Vec3 l = xa - xb;
-    const double L = l.norm();
-    if (L < kDegenerateLength) return Vec3::Zero();
-    const Vec3 n = l / L;
-    return -(s.stiffness * (L - s.restLength) + s.damping * (va - vb).dot(n)) * n;
-}
-
 void dampedSpringJacobians(const DampedSpring& s, const Vec3& xa, const Vec3& xb, const Vec3& va, const Vec3& vb,
                            JacobianForm form, Mat3& Kx, Mat3& Kv) {
     const Vec3 l = xa - xb;
     const double L = l.norm();
-    if (L < kDegenerateLength) {
+    if (L < kDegenerateSpringLength) {
         Kx.setZero();
         Kv.setZero();
         return;
@@ -84,8 +71,7 @@ void DampedSpringSet::accumulate(const World& world, VecX& f) const {
     const VecX& x = world.positions();
     const VecX& v = world.velocities();
     for (const ParticlePair& p : particlePairs_) {
-        const DampedSpring s{p.a, p.b, p.stiffness, p.damping, p.restLength};
-        const Vec3 fa = dampedSpringForce(s, block3(x, p.a), block3(x, p.b), block3(v, p.a), block3(v, p.b));
+        const Vec3 fa = dampedSpringForce(p, block3(x, p.a), block3(x, p.b), block3(v, p.a), block3(v, p.b));
         block3(f, p.a) += fa;
         block3(f, p.b) -= fa;
     }
@@ -99,8 +85,16 @@ void DampedSpringSet::accumulate(const World& world, VecX& f) const {
 }
 
 double DampedSpringSet::potentialEnergy(const World& world) const {
+    const VecX& x = world.positions();
     double u = 0.0;
-    for (const DampedSpring& s : springs_) u += dampedSpringEnergy(s, world.anchorPosition(s.a), world.anchorPosition(s.b));
+    for (const ParticlePair& p : particlePairs_) {
+        const double stretch = (block3(x, p.a) - block3(x, p.b)).norm() - p.restLength;
+        u += 0.5 * p.stiffness * stretch * stretch;
+    }
+    for (const Index k : anchoredSprings_) {
+        const DampedSpring& s = springs_[k];
+        u += dampedSpringEnergy(s, world.anchorPosition(s.a), world.anchorPosition(s.b));
+    }
     return u;
 }
 

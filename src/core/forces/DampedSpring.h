@@ -22,8 +22,19 @@ struct DampedSpring {
     bool operator==(const DampedSpring&) const = default;
 };
 
-// Force on end a; end b receives the opposite.
-Vec3 dampedSpringForce(const DampedSpring& s, const Vec3& xa, const Vec3& xb, const Vec3& va, const Vec3& vb);
+// Below this length the spring direction is undefined: the spring exerts nothing.
+inline constexpr double kDegenerateSpringLength = 1e-12;
+
+// Force on end a; end b receives the opposite. Spring: anything with the constants
+// stiffness, damping and restLength (a DampedSpring, or the packed copies of a set).
+template <class Spring>
+Vec3 dampedSpringForce(const Spring& s, const Vec3& xa, const Vec3& xb, const Vec3& va, const Vec3& vb) {
+    const Vec3 l = xa - xb;
+    const double L = l.norm();
+    if (L < kDegenerateSpringLength) return Vec3::Zero();
+    const Vec3 n = l / L;
+    return -(s.stiffness * (L - s.restLength) + s.damping * (va - vb).dot(n)) * n;
+}
 
 // The block dfa/dxa (Kx) and dfa/dva (Kv). The other blocks follow by sign:
 // dfa/dxb = -Kx, dfb/dxa = -Kx, dfb/dxb = Kx (same for v).
