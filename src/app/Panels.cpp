@@ -203,9 +203,15 @@ void App::drawSolverPanel() {
         inputDouble("particle mass", n.particleMass, 0.1, "%.3f");
         inputDouble("spring stiffness", n.springStiffness, 10.0, "%.1f");
         inputDouble("spring damping", n.springDamping, 0.1, "%.2f");
+        inputDouble("body mass", n.bodyMass, 0.1, "%.3f");
+        inputDouble("box edge", n.boxSize, 0.1, "%.3f");
+        inputDouble("sphere radius", n.sphereRadius, 0.05, "%.3f");
         n.particleMass = std::max(n.particleMass, 1e-6);
         n.springStiffness = std::max(n.springStiffness, 0.0);
         n.springDamping = std::max(n.springDamping, 0.0);
+        n.bodyMass = std::max(n.bodyMass, 1e-6);
+        n.boxSize = std::max(n.boxSize, 1e-3);
+        n.sphereRadius = std::max(n.sphereRadius, 1e-3);
     }
     ImGui::PopItemWidth();
     ImGui::End();

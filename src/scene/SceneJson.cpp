@@ -448,7 +448,7 @@ ConstraintSpec readConstraint(const Node& c, const Scene& scene) {
         h.axisB = c.has("axis_b") ? c["axis_b"].direction() : Vec3(qb.conjugate() * (qa * h.axisA));
         return h;
     }
-    c["type"].fail("unknown constraint type '" + type + "' (choose one of: nail, rod, wire, slider, pin, hinge)");
+    c["type"].fail("unknown constraint type '" + type + "' (choose one of: " + constraintNames() + ")");
 }
 
 ParametricBead readParametricBead(const Node& b) {

@@ -3,6 +3,8 @@
 // factory that turns one into a Constraint.
 #include <memory>
 #include <array>
+#include <string>
+#include <utility>
 #include <string_view>
 #include <variant>
 
@@ -94,6 +96,14 @@ void forEachAnchor(const ConstraintSpec& spec, F&& f) {
 }
 inline std::string_view constraintName(const ConstraintSpec& spec) {
     return std::visit([](const auto& s) { return std::decay_t<decltype(s)>::kName; }, spec);
+}
+// Every kind's name, in the variant's order: "nail, rod, wire, slider, pin, hinge".
+inline std::string constraintNames() {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        std::string names;
+        ((names += (I ? ", " : "") + std::string(std::variant_alternative_t<I, ConstraintSpec>::kName)), ...);
+        return names;
+    }(std::make_index_sequence<std::variant_size_v<ConstraintSpec>>{});
 }
 
 class Constraint;
