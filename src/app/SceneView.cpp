@@ -171,6 +171,22 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
             frame.segments.push_back({s.anchorPosition(g.anchor), g.current, 2.0f, kGrab, true});
             frame.discs.push_back({g.current, 3.5f, kGrab, kOutline, 1.0f});
             break;
+        case Gesture::Kind::BodySize:
+            if (const auto body = editor.bodyBeingSized()) {
+                BodyInstance b;
+                b.position = body->second;
+                b.fill = {kGesture.r, kGesture.g, kGesture.b, 0.35f};
+                b.outline = kGesture;
+                if (const auto* box = std::get_if<BoxShape>(&body->first)) {
+                    b.shape = BodyInstance::Shape::Box;
+                    b.size = box->size;
+                } else {
+                    b.shape = BodyInstance::Shape::Sphere;
+                    b.radius = std::get<SphereShape>(body->first).radius;
+                }
+                frame.bodies.push_back(b);
+            }
+            break;
         case Gesture::Kind::Move:
         case Gesture::Kind::None:
             break;

@@ -12,6 +12,9 @@ namespace tinkerbox {
 
 namespace {
 
+// Boxes and spheres sized by a drag are at least this big (m), so that a drag along one
+// axis still makes a body with a volume.
+constexpr double kSmallestBodySize = 0.05;
 constexpr double kGrabFrequency = 20.0;  // rad/s: the mouse spring's stiffness is m omega^2
 
 }  // namespace
@@ -173,12 +176,14 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
     if (button == PointerButton::Right || tool_ == Tool::Grab) {
         if (!particle) {
             // A body is pulled at the point where it was grabbed, so it turns as well.
-            if (const std::optional<BodyHit> hit = pickBody(*simulation_, ray); hit && playing_)
-                beginBodyGrab(hit->body, hit->point);
+            if (const std::optional<BodyHit> hit = pickBody(*simulation_, ray)) {
+                if (playing_) beginBodyGrab(hit->body, hit->point);
+                else beginMove(Anchor::onBody(hit->body, Vec3::Zero()), hit->point);
+            }
             return;
         }
         if (playing_) beginGrab(*particle, simulation_->world().position(*particle));
-        else beginMove(*particle);
+        else beginMove(*particle, simulation_->world().position(*particle));
         return;
     }
     switch (tool_) {
@@ -219,21 +224,39 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
         case Tool::Box:
         case Tool::Sphere:
             if (particle || !point || pickBody(*simulation_, ray)) return;
-            if (tool_ == Tool::Box) addBody(BoxShape{Vec3::Constant(newElements_.boxSize)}, *point);
-            else addBody(SphereShape{newElements_.sphereRadius}, *point);
+            gesture_ = {Gesture::Kind::BodySize, tool_, -1, *point, *point, Anchor()};
+            gesturePlanePoint_ = *point;
             return;
         case Tool::Select:
             if (particle) {
                 // Pressing on a selected particle keeps the selection, so that it all moves.
                 if (shift || !selection_.particles.count(*particle)) selectParticle(*particle, shift);
-                if (!playing_) beginMove(*particle);
+                if (!playing_) beginMove(*particle, simulation_->world().position(*particle));
+                return;
+            }
+            // Thin things first: a spring or a rod drawn over a body is picked where it lies.
+            if (const auto spring = pickSpring(*simulation_, ray, tolerance)) {
+                if (!shift) selection_.clear();
+                selection_.springs.insert(*spring);
+                return;
+            }
+            if (const auto rod = pickRod(*simulation_, ray, tolerance)) {
+                if (!shift) selection_.clear();
+                selection_.constraints.insert(*rod);
+                return;
+            }
+            if (const auto body = pickBody(*simulation_, ray)) {
+                // As a particle: pressing on a selected body keeps the selection, so that it all moves.
+                if (!selection_.bodies.count(body->body) || shift) {
+                    if (!shift) selection_.clear();
+                    if (shift && selection_.bodies.count(body->body)) selection_.bodies.erase(body->body);
+                    else selection_.bodies.insert(body->body);
+                }
+                if (!playing_) beginMove(Anchor::onBody(body->body, Vec3::Zero()), body->point);
                 return;
             }
             if (!shift) selection_.clear();
-            if (const auto spring = pickSpring(*simulation_, ray, tolerance)) selection_.springs.insert(*spring);
-            else if (const auto body = pickBody(*simulation_, ray)) selection_.bodies.insert(body->body);
-            else if (const auto rod = pickRod(*simulation_, ray, tolerance)) selection_.constraints.insert(*rod);
-            else if (const auto wire = pickWire(scene_.wires, ray, tolerance)) selection_.wires.insert(*wire);
+            if (const auto wire = pickWire(scene_.wires, ray, tolerance)) selection_.wires.insert(*wire);
             return;
         case Tool::Grab:
             return;  // handled above
@@ -260,6 +283,14 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
             gesture_ = {};
             connect(gesture.anchor, ray, tolerance);
             return;
+        case Gesture::Kind::BodySize: {
+            gesture_ = {};
+            const bool dragged = (gesture.current - gesture.start).norm() >
+                                 tolerance.at((gesture.start - ray.origin).dot(ray.direction));
+            const auto [shape, at] = sizedBody(gesture.tool, gesture.start, gesture.current, dragged);
+            addBody(shape, at);
+            return;
+        }
         case Gesture::Kind::WireRadius: {
             gesture_ = {};
             const double radius = (gesture.current - gesture.start).norm();
@@ -276,9 +307,13 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
                 // One undoable edit for the whole drag. Nails follow the particles they hold.
                 history_.recordBefore(*beforeMove_);
                 scene_ = currentScene();
-                for (ConstraintSpec& spec : scene_.constraints)
-                    if (auto* nail = std::get_if<NailSpec>(&spec); nail && nail->anchor.isParticle())
-                        nail->point = scene_.particles[nail->anchor.index()].position;
+                for (ConstraintSpec& spec : scene_.constraints) {
+                    auto* nail = std::get_if<NailSpec>(&spec);
+                    if (!nail) continue;
+                    if (nail->anchor.isParticle()) nail->point = scene_.particles[nail->anchor.index()].position;
+                    else if (movedBodies_.count(nail->anchor.index()))
+                        nail->point = simulation_->world().anchorPosition(nail->anchor);
+                }
                 rebuild();
                 changed();
             }
@@ -422,6 +457,23 @@ void Editor::addBody(const Shape& shape, const Vec3& at) {
     });
 }
 
+std::pair<Shape, Vec3> Editor::sizedBody(Tool tool, const Vec3& start, const Vec3& end, bool dragged) const {
+    if (tool == Tool::Sphere)
+        return {SphereShape{dragged ? std::max((end - start).norm(), kSmallestBodySize) : newElements_.sphereRadius}, start};
+    if (!dragged) return {BoxShape{Vec3::Constant(newElements_.boxSize)}, start};
+    // The edges in the work plane span the drag; the edge across it is the default edge.
+    Vec3 size = (end - start).cwiseAbs().cwiseMax(kSmallestBodySize);
+    Index across;
+    workNormal_.cwiseAbs().maxCoeff(&across);
+    size[across] = newElements_.boxSize;
+    return {BoxShape{size}, 0.5 * (start + end)};
+}
+
+std::optional<std::pair<Shape, Vec3>> Editor::bodyBeingSized() const {
+    if (gesture_.kind != Gesture::Kind::BodySize) return std::nullopt;
+    return sizedBody(gesture_.tool, gesture_.start, gesture_.current, (gesture_.current - gesture_.start).norm() > 0.0);
+}
+
 void Editor::beginBodyGrab(Index body, const Vec3& at) {
     World& system = simulation_->world();
     const RigidBodies& bodies = system.rigidBodies();
@@ -497,9 +549,8 @@ void Editor::endGrab() {
     gesture_ = {};
 }
 
-void Editor::beginMove(Index particle) {
-    const Vec3 at = simulation_->world().position(particle);
-    gesture_ = {Gesture::Kind::Move, tool_, particle, at, at, Anchor(particle)};
+void Editor::beginMove(const Anchor& pressed, const Vec3& at) {
+    gesture_ = {Gesture::Kind::Move, tool_, pressed.isParticle() ? pressed.index() : -1, at, at, pressed};
     gesturePlanePoint_ = at;
     moveAnchor_ = at;
     gestureMoved_ = false;
@@ -507,17 +558,30 @@ void Editor::beginMove(Index particle) {
 }
 
 void Editor::moveTo(const Vec3& point) {
-    // The pressed particle follows the pointer; with the select tool, so does the rest of
-    // the selection when the pressed particle is part of it.
+    // What was pressed follows the pointer; with the select tool, so does the rest of the
+    // selection when the pressed particle or body is part of it.
     const Vec3 delta = point - moveAnchor_;
-    std::vector<Index> moving{gesture_.particle};
-    if (gesture_.tool == Tool::Select && selection_.particles.count(gesture_.particle))
-        moving.assign(selection_.particles.begin(), selection_.particles.end());
+    const Anchor& pressed = gesture_.anchor;
+    std::set<Index> particles, bodies;
+    (pressed.isParticle() ? particles : bodies).insert(pressed.index());
+    const bool inSelection = pressed.isParticle() ? selection_.particles.count(pressed.index()) > 0
+                                                  : selection_.bodies.count(pressed.index()) > 0;
+    if (gesture_.tool == Tool::Select && inSelection) {
+        particles = selection_.particles;
+        bodies = selection_.bodies;
+    }
     World& system = simulation_->world();
-    for (Index i : moving) {
+    for (Index i : particles) {
         system.setPosition(i, beforeMove_->particles[i].position + delta);
         system.setVelocity(i, Vec3::Zero());
     }
+    RigidBodies& rigid = system.rigidBodies();
+    for (Index k : bodies) {
+        const RigidBodySpec& before = beforeMove_->bodies[k];
+        rigid.setPosition(k, before.position + before.orientation * rigid.centerOfMassInShapeFrame(k) + delta);
+        rigid.setVelocity(k, Vec3::Zero(), Vec3::Zero());
+    }
+    movedBodies_ = bodies;
     simulation_->stateEdited();
     gestureMoved_ = gestureMoved_ || delta.norm() > 0.0;
 }

@@ -35,11 +35,11 @@ struct Selection {
 
 // What the pointer is in the middle of, for drawing.
 struct Gesture {
-    enum class Kind { None, Connect, WireRadius, Grab, Move };
+    enum class Kind { None, Connect, WireRadius, Grab, Move, BodySize };
     Kind kind = Kind::None;
     Tool tool = Tool::Select;   // Connect: Spring or Rod
     Index particle = -1;        // Connect: where it starts; Grab, Move: the particle under the pointer
-    Vec3 start = Vec3::Zero();  // WireRadius: the centre
+    Vec3 start = Vec3::Zero();  // WireRadius: the centre; BodySize: a box's corner, a sphere's centre
     Vec3 current = Vec3::Zero();
     Anchor anchor;  // Connect: where it starts; Grab: what the mouse spring holds (a particle or a body point)
 };
@@ -101,6 +101,8 @@ public:
     void pointerUp(const Ray& ray, const PickTolerance& tolerance);
     const Gesture& gesture() const { return gesture_; }
     std::optional<Index> hovered() const { return hovered_; }
+    // The body the box or sphere tool's gesture makes so far (for drawing it).
+    std::optional<std::pair<Shape, Vec3>> bodyBeingSized() const;
 
     // Selection and the inspector's edits
     const Selection& selection() const { return selection_; }
@@ -143,9 +145,13 @@ private:
     void beginGrab(Index particle, const Vec3& at);
     void beginBodyGrab(Index body, const Vec3& at);
     void addBody(const Shape& shape, const Vec3& at);
+    // What a click (no drag) or a drag from start to end with the box or sphere tool makes,
+    // and where: a box with corners start and end in the work plane, a sphere centred at
+    // start through end.
+    std::pair<Shape, Vec3> sizedBody(Tool tool, const Vec3& start, const Vec3& end, bool dragged) const;
     void updateGrab(double dt);
     void endGrab();
-    void beginMove(Index particle);
+    void beginMove(const Anchor& pressed, const Vec3& at);
     void moveTo(const Vec3& point);
     void connect(const Anchor& from, const Ray& ray, const PickTolerance& tolerance);
     // The particle under the pointer, else the point of the body it hits first.
@@ -180,6 +186,7 @@ private:
     bool gestureMoved_ = false;
     std::optional<Scene> beforeMove_;
     Vec3 moveAnchor_ = Vec3::Zero();
+    std::set<Index> movedBodies_;  // by the move in progress
 
     MouseSpring* grabSpring_ = nullptr;  // owned by the simulation's particle system
     Vec3 grabTargetBefore_ = Vec3::Zero();

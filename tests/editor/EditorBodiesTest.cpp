@@ -50,6 +50,24 @@ TEST(EditorBodies, BoxAndSphereToolsAddBodiesOnEmptySpace) {
     EXPECT_EQ(e.scene().bodies.size(), 2u);
 }
 
+TEST(EditorBodies, DraggingSizesTheBody) {
+    Scene scene;
+    Editor e(scene);
+    e.setTool(Tool::Box);
+    drag(e, Vec3(0, 0, 0), Vec3(2, -1, 0));  // corner to corner
+    ASSERT_EQ(e.scene().bodies.size(), 1u);
+    EXPECT_EQ(std::get<BoxShape>(e.scene().bodies[0].shape).size, Vec3(2, 1, 1));
+    EXPECT_EQ(e.scene().bodies[0].position, Vec3(1, -0.5, 0));
+    e.setTool(Tool::Sphere);
+    drag(e, Vec3(5, 0, 0), Vec3(5, 0.75, 0));  // centre to surface
+    ASSERT_EQ(e.scene().bodies.size(), 2u);
+    EXPECT_EQ(std::get<SphereShape>(e.scene().bodies[1].shape).radius, 0.75);
+    EXPECT_EQ(e.scene().bodies[1].position, Vec3(5, 0, 0));
+    e.setTool(Tool::Box);
+    drag(e, Vec3(8, 0, 0), Vec3(10, 0, 0));  // along one axis: still a box with a volume
+    EXPECT_EQ(std::get<BoxShape>(e.scene().bodies[2].shape).size, Vec3(2, 0.05, 1));
+}
+
 TEST(EditorBodies, SpringFromAParticleHoldsTheClickedPointOfABody) {
     Editor e = boxAndSphere();
     e.setTool(Tool::Particle);
@@ -117,6 +135,22 @@ TEST(EditorBodies, DeletingABodyTakesWhatHangsOnItAndRenumbersTheRest) {
     e.undo();
     EXPECT_EQ(e.scene().bodies.size(), 2u);
     EXPECT_EQ(e.scene().springs.size(), 2u);
+}
+
+// Paused, a body is dragged with the select tool, and its nails come with it.
+TEST(EditorBodies, SelectDragMovesABodyAndItsNails) {
+    Editor e = boxAndSphere();
+    e.setTool(Tool::Nail);
+    click(e, 0.4, 0.4);
+    e.setTool(Tool::Select);
+    drag(e, Vec3(-0.2, -0.2, 0), Vec3(0.8, 1.8, 0));
+    EXPECT_EQ(e.selection().bodies, (std::set<Index>{0}));
+    EXPECT_TRUE(e.scene().bodies[0].position.isApprox(Vec3(1, 2, 0), 1e-12));
+    const NailSpec nail = std::get<NailSpec>(e.scene().constraints[0]);
+    EXPECT_TRUE(nail.point.isApprox(Vec3(1.4, 2.4, 0.5), 1e-12));
+    EXPECT_EQ(e.scene().bodies[1].position, Vec3(3, 0, 0));
+    e.undo();
+    EXPECT_EQ(e.scene().bodies[0].position, Vec3::Zero());
 }
 
 TEST(EditorBodies, InspectorEditsAreUndoable) {
