@@ -17,6 +17,7 @@
 
 #include "core/bodies/ConvexHull.h"
 #include "core/bodies/MassProperties.h"
+#include "core/bodies/RigidBodies.h"
 #include "core/integrators/Integrator.h"
 #include "scene/JsonLocations.h"
 
@@ -354,6 +355,12 @@ RigidBodySpec readBody(const Node& b) {
     if (b.has("velocity")) out.velocity = b["velocity"].vec3();
     if (b.has("angular_velocity")) out.angularVelocity = b["angular_velocity"].vec3();
     if (b.has("fixed")) out.fixed = b["fixed"].boolean();
+    // Mass and size within their bounds can still make a moment of inertia (m size^2) too
+    // small or too large to invert: bound the moments as quantities.
+    const Vec3 moments = principalAxes(rigidBodyMass(out).inertia).moments;
+    if (!(moments.minCoeff() >= kMinScenePositive && moments.maxCoeff() <= kMaxSceneMagnitude))
+        b.fail("its moments of inertia (" + formatNumber(moments.minCoeff()) + " to " + formatNumber(moments.maxCoeff()) +
+               " kg m^2) must be between " + formatNumber(kMinScenePositive) + " and " + formatNumber(kMaxSceneMagnitude));
     return out;
 }
 

@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // Stepping costs grow with the model and the solver settings; small models with
     // capped substeps and iterations keep every input within milliseconds.
     constexpr std::size_t kMaxSteppedBodies = 24;
-    if (scene.particles.size() + scene.parametricBeads.size() > kMaxSteppedBodies) return 0;
+    if (scene.particles.size() + scene.bodies.size() + scene.parametricBeads.size() > kMaxSteppedBodies) return 0;
     IntegratorSettings solver = scene.settings.solver;
     solver.implicitSolver.maxIterations = std::min(solver.implicitSolver.maxIterations, 50);
     solver.adaptiveTolerance = std::max(solver.adaptiveTolerance, 1e-6);
