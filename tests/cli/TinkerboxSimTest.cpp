@@ -75,9 +75,14 @@ TEST_F(TinkerboxSim, RunWritesTheDocumentedCsv) {
     ASSERT_EQ(rows.size(), 1u + 4u);  // header, t = 0, then every 10 of 30 steps
     EXPECT_EQ(rows[0].rfind("t,kinetic,potential,energy,constraint_error,p0_x,p0_y,p0_z,p1_x,", 0), 0u);
     EXPECT_EQ(lines(r.out)[0].find("p4_x"), std::string::npos);  // 4 particles: p0..p3
+    // No rigid bodies: after the particles come the momenta of everything.
+    const std::string momenta = ",p3_z,linear_momentum_x,linear_momentum_y,linear_momentum_z,"
+                                "angular_momentum_x,angular_momentum_y,angular_momentum_z";
+    EXPECT_EQ(rows[0].size() - rows[0].rfind(momenta), momenta.size()) << rows[0];
     const auto first = fields(rows[1]);
     const auto last = fields(rows.back());
-    ASSERT_EQ(first.size(), 5u + 3u * 4u);
+    ASSERT_EQ(first.size(), 5u + 3u * 4u + 6u);
+    for (std::size_t c = 17; c < 23; ++c) EXPECT_EQ(first[c], 0.0) << c;  // released at rest
     EXPECT_EQ(first[0], 0.0);
     EXPECT_NEAR(last[0], 30.0 / 60.0, 1e-12);
     EXPECT_NEAR(first[3], first[1] + first[2], 1e-12);  // energy = kinetic + potential
@@ -267,12 +272,14 @@ TEST_F(TinkerboxSim, RunOnAConstrainedSceneWritesConstraintErrorAndBeadColumns) 
     ASSERT_EQ(rows.size(), 1u + 21u);  // header, t = 0, then every 6 of 120 steps
     const std::string header = rows[0];
     EXPECT_EQ(header.rfind("t,kinetic,potential,energy,constraint_error,p0_x,", 0), 0u) << header;
-    const std::string beadColumns = ",p2_x,p2_y,p2_z,b0_x,b0_y,b0_z";  // 3 particles, then the bead
-    EXPECT_EQ(header.size() - header.rfind(beadColumns), beadColumns.size()) << header;
+    // 3 particles, then the bead, then the momenta (no rigid bodies).
+    const std::string beadColumns = ",p2_x,p2_y,p2_z,b0_x,b0_y,b0_z,linear_momentum_x,";
+    EXPECT_NE(header.find(beadColumns), std::string::npos) << header;
+    EXPECT_EQ(header.find(",r0_x"), std::string::npos) << header;
     double largestError = 0.0;
     for (std::size_t i = 1; i < rows.size(); ++i) {
         const auto f = fields(rows[i]);
-        ASSERT_EQ(f.size(), 5u + 3u * 3u + 3u) << rows[i];
+        ASSERT_EQ(f.size(), 5u + 3u * 3u + 3u + 6u) << rows[i];
         const Vec3 constrained(f[5] + 2.5, f[6], f[7]);  // particle 0 on the wire centred at (-2.5, 0, 0)
         const Vec3 parametric(f[14], f[15], f[16]);       // the parametric bead, centred at the origin
         EXPECT_NEAR(parametric.norm(), 1.0, 1e-12) << rows[i];

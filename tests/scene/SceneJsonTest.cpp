@@ -260,7 +260,7 @@ TEST(SceneJson, DegenerateConstraintsNameThePlace) {
     const std::string at = R"({"position": [0, 0, 0]}, {"position": [0, 0, 0]}, {"position": [1, 0, 0]})";
     const SceneError zeroRod = errorOf(sceneWith("[" + at + "]", "[]", R"( "constraints": [{"type": "rod", "a": 0, "b": 1}],)"));
     EXPECT_EQ(zeroRod.path(), "constraints[0]");
-    EXPECT_EQ(zeroRod.message(), "zero-length rod: particles 0 and 1 are at the same place (give a length)");
+    EXPECT_EQ(zeroRod.message(), "zero-length rod: particle 0 and particle 1 are at the same place (give a length)");
     EXPECT_GT(zeroRod.line(), 0);
     // The same particles with a length given are fine (the rod pushes them apart).
     EXPECT_NO_THROW(parseScene(sceneWith("[" + at + "]", "[]", R"( "constraints": [{"type": "rod", "a": 0, "b": 1, "length": 0.5}],)")));
@@ -300,9 +300,9 @@ TEST(SceneJson, DegenerateConstraintsNameThePlace) {
 }
 
 TEST(SceneJson, UnknownConstraintTypeListsTheTypes) {
-    const SceneError e = constraintError(R"([{"type": "hinge", "a": 0, "b": 1}])");
+    const SceneError e = constraintError(R"([{"type": "weld", "a": 0, "b": 1}])");
     EXPECT_EQ(e.path(), "constraints[0].type");
-    EXPECT_EQ(e.message(), "unknown constraint type 'hinge' (choose one of: nail, rod, wire, slider, pin)");
+    EXPECT_EQ(e.message(), "unknown constraint type 'weld' (choose one of: nail, rod, wire, slider, pin, hinge)");
     EXPECT_GT(e.line(), 0);
     EXPECT_EQ(constraintError(R"([{"a": 0, "b": 1}])").path(), "constraints[0].type");  // no type at all
     // Keys of another type are unknown keys.
