@@ -1,7 +1,8 @@
 #pragma once
 // The scenes `tinkerbox-sim bench` and tinkerbox-bench measure: square cloths of
 // n x n particles (n = 32, 64, 128) with structural, shear and bend springs, a chain
-// of 1000 springs, a chain of 1000 rods, and a 100 x 100 grid joined by 19,800 rods. A cloth keeps its spacing (2 cm), particle mass (1 g) and
+// of 1000 springs, a chain of 1000 rods, a 100 x 100 grid joined by 19,800 rods, and a
+// chain of 1000 boxes on ball joints hanging from a nail. A cloth keeps its spacing (2 cm), particle mass (1 g) and
 // stiffness as n grows, so that every size has the same local stiffness; its springs
 // are stiff enough that rk4 needs about 10 substeps of a 1/60 s frame and euler
 // hundreds, while implicit-euler takes the frame in one step.
@@ -25,7 +26,7 @@ struct BenchmarkScene {
 };
 
 std::span<const BenchmarkScene> benchmarkScenes();
-// cloth-32, cloth-64, cloth-128, chain-1000, rod-chain-1000, rod-grid-100
+// cloth-32, cloth-64, cloth-128, chain-1000, rod-chain-1000, rod-grid-100, box-chain-1000
 std::vector<std::string> benchmarkSceneNames();
 // At dt = 1/60, one substep; throws std::invalid_argument for an unknown name.
 Scene makeBenchmarkScene(const std::string& name, const IntegratorSettings& solver = {});

@@ -246,9 +246,9 @@ TEST_F(TinkerboxSim, BenchPrintsTheDocumentedCsv) {
     const auto rows = lines(r.out);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0],
-              "scene,integrator,particles,springs,dt,ms_per_step,cg_iterations,constraints,ms_per_constraint_solve,"
+              "scene,integrator,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,ms_per_constraint_solve,"
               "constraint_cg_iterations,warm_start,max_constraint_error");
-    EXPECT_EQ(rows[1].rfind("cloth-32,implicit-euler,1024,5826,0.016666666666666666,", 0), 0u) << rows[1];
+    EXPECT_EQ(rows[1].rfind("cloth-32,implicit-euler,1024,0,5826,0.016666666666666666,", 0), 0u) << rows[1];
 }
 
 TEST_F(TinkerboxSim, ExampleWritesALoadableScene) {
