@@ -203,9 +203,13 @@ TEST_F(TinkerboxSim, ValidateSummarizesOrNamesTheError) {
     EXPECT_NE(good.out.find("400 particles, 2202 springs"), std::string::npos) << good.out;
     EXPECT_EQ(lines(good.out).size(), 1u);
     const Result wire = sim("validate " + (kScenes / "bead-on-wire.json").string());
-    EXPECT_NE(wire.out.find("3 particles, 1 springs, 1 constraints, 1 wires, 1 parametric beads, 0 planes"),
+    EXPECT_NE(wire.out.find("3 particles, 1 springs, 1 constraints, 1 wires, 1 parametric beads, 0 planes, 0 bodies"),
               std::string::npos)
         << wire.out;
+    const Result seesaw = sim("validate " + (kScenes / "seesaw.json").string());
+    EXPECT_NE(seesaw.out.find("1 particles, 4 springs, 1 constraints, 0 wires, 0 parametric beads, 0 planes, 4 bodies"),
+              std::string::npos)
+        << seesaw.out;
 
     std::ofstream(dir_ / "bad.json") << R"({"format": "tinkerbox-scene", "version": 1,
  "particles": [{"position": [0, 0, 0]}, {"position": [1, 0, 0], "mass": -1}]})";
@@ -291,6 +295,35 @@ TEST_F(TinkerboxSim, RunOnAConstrainedSceneWritesConstraintErrorAndBeadColumns) 
     const auto first = fields(rows[1]);
     EXPECT_NEAR(first[14], std::cos(0.5), 1e-15);
     EXPECT_NEAR(first[15], std::sin(0.5), 1e-15);
+}
+
+// A body's columns follow the particles and beads: its centre of mass and its orientation.
+// The tumbling box is torque-free: its angular momentum stays I omega(0) =
+// (13/12 0.01, 10/12 4, 5/12 0.01) and its energy 1/2 omega . I omega, while it flips over
+// (the Dzhanibekov effect: spin about the intermediate axis is unstable).
+TEST_F(TinkerboxSim, RunOnARigidBodyWritesItsPoseAndConservesItsMomenta) {
+    const Result r = sim("run " + (kScenes / "tumbling-box.json").string() + " --duration 10 --every 6");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 1u + 101u);
+    EXPECT_EQ(rows[0], "t,kinetic,potential,energy,constraint_error,r0_x,r0_y,r0_z,r0_qw,r0_qx,r0_qy,r0_qz,"
+                       "linear_momentum_x,linear_momentum_y,linear_momentum_z,angular_momentum_x,angular_momentum_y,"
+                       "angular_momentum_z");
+    const Vec3 L(13.0 / 12.0 * 0.01, 10.0 / 12.0 * 4.0, 5.0 / 12.0 * 0.01);
+    const double energy = 0.5 * (L.x() * 0.01 + L.y() * 4.0 + L.z() * 0.01);
+    double lowestY = 1.0;  // the y component of the box's y axis
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        const auto f = fields(rows[i]);
+        ASSERT_EQ(f.size(), 18u) << rows[i];
+        EXPECT_NEAR(f[3], energy, 1e-9 * energy) << rows[i];
+        EXPECT_EQ(Vec3(f[5], f[6], f[7]), Vec3(0.0, 0.5, 0.0)) << rows[i];  // at rest
+        const Quat q(f[8], f[9], f[10], f[11]);
+        EXPECT_NEAR(q.norm(), 1.0, 1e-14) << rows[i];
+        EXPECT_EQ(Vec3(f[12], f[13], f[14]), Vec3::Zero()) << rows[i];
+        EXPECT_LT((Vec3(f[15], f[16], f[17]) - L).norm(), 1e-14) << rows[i];
+        lowestY = std::min(lowestY, (q * Vec3::UnitY()).y());
+    }
+    EXPECT_LT(lowestY, -0.99);  // turned upside down
 }
 
 TEST_F(TinkerboxSim, RunOnThePendulumReportsItsSmallConstraintError) {
