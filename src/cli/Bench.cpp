@@ -21,10 +21,9 @@ constexpr double kStabilityProbe = 1.0;  // seconds simulated per stability tria
 constexpr double kStabilityMargin = 1.5;
 constexpr double kMeasured = 1.0;  // seconds of simulated motion timed per case
 
-std::string stabilityProbe(const std::string& name) {
-    for (const BenchmarkScene& s : benchmarkScenes())
-        if (s.name == name) return std::string(s.stabilityProbe);
-    return {};
+const BenchmarkScene& benchmarkScene(const std::string& name) {
+    const auto scenes = benchmarkScenes();
+    return *std::ranges::find_if(scenes, [&](const BenchmarkScene& s) { return s.name == name; });
 }
 
 }  // namespace
@@ -82,9 +81,9 @@ int runBench(const BenchOptions& options) {
     for (const std::string& name : scenes) {
         const Scene base = makeBenchmarkScene(name, options.solver);
         const bool constrained = !base.constraints.empty();
-        const std::string probeName = stabilityProbe(name);
+        const std::string probeName(benchmarkScene(name).stabilityProbe);
         for (const std::string& integrator : integrators) {
-            int substeps = 1;
+            int substeps = benchmarkScene(name).substeps;
             if (!probeName.empty() && integrator != "adaptive") {  // adaptive chooses its own steps
                 auto [it, fresh] = substepsFound.try_emplace({probeName, integrator}, 0);
                 if (fresh) {

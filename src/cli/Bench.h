@@ -11,7 +11,8 @@
 // spacing, mass and stiffness; a bigger cloth hangs more weight from its pins and so
 // is a little stiffer, hence the margin). Every case is timed over the same second of
 // simulated motion after one warm-up frame (or `seconds` of wall time, if that comes
-// first). The rod grid runs at its own dt, 1/60, where its target is stated. `bodies`
+// first). The rod grid runs at its own dt, 1/60, where its target is stated; the box
+// chain at 64 substeps of it with every integrator (BenchmarkScenes.h says why). `bodies`
 // counts rigid bodies (the box chain's boxes).
 #include <string>
 #include <vector>
