@@ -339,7 +339,7 @@ Scene boxChain() {
         "push out of the plane: the chain swings and folds in 3D.";
     s.settings.integrator = "rk4";
     s.settings.substeps = 8;
-    s.settings.integratorSubsteps = {{"euler", 1024}};
+    s.settings.integratorSubsteps = {{"euler", 256}};  // explicit Euler gains 1 % of the energy in 20 s at 256
     // The push: the straight chain turning rigidly about the vertical through the nail,
     // which every joint allows.
     const Vec3 push(0.0, 0.5, 0.0);
