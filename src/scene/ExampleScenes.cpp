@@ -280,7 +280,8 @@ Scene tumblingBox() {
     box.mass = 1.0;
     box.position = Vec3(0.0, 0.5, 0.0);
     // About y at 4 rad/s: the perturbation grows as exp(lambda t), lambda = 4 sqrt((I1 - I2)(I2 - I3) / (I1 I3))
-    // = 1.9 /s for moments 13/12, 10/12, 5/12 (Landau and Lifshitz, Mechanics, section 37): a flip every few seconds.
+    // = 1.9 /s for moments 13/12, 10/12, 5/12 (Landau and Lifshitz, Mechanics, section 37): the first flip
+    // comes after about 3 s, then one every 8 s or so.
     box.angularVelocity = Vec3(0.01, 4.0, 0.01);
     addBody(s, box);
     return s;

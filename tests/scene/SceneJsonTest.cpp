@@ -332,7 +332,6 @@ const std::string kTwoBoxes = R"([
 // points) and a hinge survive a save and a load, and build.
 TEST(SceneJson, RigidBodiesAnchorsAndHingesRoundTrip) {
     Scene s;
-    s.settings.planar = false;
     s.particles.push_back({Vec3(0, 3, 0), Vec3::Zero(), 1.0, false});
     RigidBodySpec box;
     box.shape = BoxShape{Vec3(1, 2, 3)};
