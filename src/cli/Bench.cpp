@@ -21,10 +21,9 @@ constexpr double kStabilityProbe = 1.0;  // seconds simulated per stability tria
 constexpr double kStabilityMargin = 1.5;
 constexpr double kMeasured = 1.0;  // seconds of simulated motion timed per case
 
-std::string stabilityProbe(const std::string& name) {
-    for (const BenchmarkScene& s : benchmarkScenes())
-        if (s.name == name) return std::string(s.stabilityProbe);
-    return {};
+const BenchmarkScene& benchmarkScene(const std::string& name) {
+    const auto scenes = benchmarkScenes();
+    return *std::ranges::find_if(scenes, [&](const BenchmarkScene& s) { return s.name == name; });
 }
 
 }  // namespace
@@ -76,15 +75,15 @@ int runBench(const BenchOptions& options) {
     if (integrators.empty())
         for (std::string_view n : integratorNames()) integrators.emplace_back(n);
 
-    std::cout << "scene,integrator,particles,springs,dt,ms_per_step,cg_iterations,constraints,"
+    std::cout << "scene,integrator,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,"
                  "ms_per_constraint_solve,constraint_cg_iterations,warm_start,max_constraint_error\n";
     std::map<std::pair<std::string, std::string>, int> substepsFound;
     for (const std::string& name : scenes) {
         const Scene base = makeBenchmarkScene(name, options.solver);
         const bool constrained = !base.constraints.empty();
-        const std::string probeName = stabilityProbe(name);
+        const std::string probeName(benchmarkScene(name).stabilityProbe);
         for (const std::string& integrator : integrators) {
-            int substeps = 1;
+            int substeps = benchmarkScene(name).substeps;
             if (!probeName.empty() && integrator != "adaptive") {  // adaptive chooses its own steps
                 auto [it, fresh] = substepsFound.try_emplace({probeName, integrator}, 0);
                 if (fresh) {
@@ -114,15 +113,17 @@ int runBench(const BenchOptions& options) {
                 }
                 const ConstraintSolveStats& c = m.constraints;
                 const Index particles = static_cast<Index>(scene.particles.size());
-                std::cout << name << ',' << integrator << ',' << particles << ',' << scene.springs.size() << ','
+                const Index bodies = static_cast<Index>(scene.bodies.size());
+                std::cout << name << ',' << integrator << ',' << particles << ',' << bodies << ',' << scene.springs.size()
+                          << ','
                           << formatDouble(scene.settings.dt) << ',' << formatDouble(m.msPerStep) << ','
                           << formatDouble(m.cgIterations) << ',' << scene.constraints.size() << ','
                           << formatDouble(c.solves ? 1e3 * c.seconds / c.solves : 0.0) << ','
                           << formatDouble(c.solves ? static_cast<double>(c.iterations) / c.solves : 0.0) << ','
                           << (constrained ? (warmStart ? "yes" : "no") : "") << ','
                           << formatDouble(m.maxConstraintError) << '\n';
-                std::cerr << name << " " << integrator << ": " << 1e6 * m.msPerStep / particles
-                          << " ns per particle per step\n";
+                std::cerr << name << " " << integrator << ": " << 1e6 * m.msPerStep / (particles + bodies)
+                          << " ns per particle or body per step\n";
             }
         }
     }

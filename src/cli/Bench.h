@@ -1,7 +1,7 @@
 #pragma once
 // `tinkerbox-sim bench`: the benchmark scenes (scene/BenchmarkScenes.h) with each
 // integrator, CSV on stdout:
-// scene,integrator,particles,springs,dt,ms_per_step,cg_iterations,constraints,
+// scene,integrator,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,
 // ms_per_constraint_solve,constraint_cg_iterations,warm_start,max_constraint_error
 // (cg_iterations: implicit-euler's solve per step; constraint_*: per multiplier solve,
 // and scenes with constraints run once with and once without warm start).
@@ -11,7 +11,9 @@
 // spacing, mass and stiffness; a bigger cloth hangs more weight from its pins and so
 // is a little stiffer, hence the margin). Every case is timed over the same second of
 // simulated motion after one warm-up frame (or `seconds` of wall time, if that comes
-// first). The rod grid runs at its own dt, 1/60, where its target is stated.
+// first). The rod grid runs at its own dt, 1/60, where its target is stated; the box
+// chain at 64 substeps of it with every integrator (BenchmarkScenes.h says why). `bodies`
+// counts rigid bodies (the box chain's boxes).
 #include <string>
 #include <vector>
 

@@ -149,7 +149,7 @@ int validateScene(const std::string& file) {
         std::cout << file << ": ok: \"" << scene.name << "\", " << scene.particles.size() << " particles, "
                   << scene.springs.size() << " springs, " << scene.constraints.size() << " constraints, "
                   << scene.wires.size() << " wires, " << scene.parametricBeads.size() << " parametric beads, "
-                  << scene.planes.size() << " planes, integrator " << scene.settings.integrator << ", dt "
+                  << scene.planes.size() << " planes, " << scene.bodies.size() << " bodies, integrator " << scene.settings.integrator << ", dt "
                   << scene.settings.dt << '\n';
         return 0;
     } catch (const SceneError& e) {

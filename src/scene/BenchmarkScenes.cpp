@@ -78,6 +78,23 @@ Scene rodChain(int links) {
     return s;
 }
 
+// 2 cm cubes of 1 g joined at opposite faces by ball joints, the top one nailed, hanging
+// straight down and swinging rigidly about the nail at 0.5 rad/s: under gravity the joints
+// carry the weight of everything below them, as a hanging chain's rods do, and the
+// bodies' rotations add three degrees of freedom per link.
+Scene boxChain(int links) {
+    BoxChainOptions o;
+    o.links = links;
+    o.linkLength = kSpacing;
+    o.width = kSpacing;
+    o.linkMass = kParticleMass;
+    o.pivot = Vec3::Zero();
+    o.spin = 0.5;
+    Scene s = makeBoxChain(o);
+    s.settings.integrator = "midpoint";
+    return s;
+}
+
 Scene byName(const std::string& name) {
     if (name == "cloth-32") return cloth(32);
     if (name == "cloth-64") return cloth(64);
@@ -85,8 +102,10 @@ Scene byName(const std::string& name) {
     if (name == "chain-1000") return chain(1000);
     if (name == "rod-chain-1000") return rodChain(1000);
     if (name == "rod-grid-100") return rodGrid(100);
+    if (name == "box-chain-1000") return boxChain(1000);
     throw std::invalid_argument("unknown benchmark scene '" + name +
-                                "' (choose cloth-32, cloth-64, cloth-128, chain-1000, rod-chain-1000, rod-grid-100)");
+                                "' (choose cloth-32, cloth-64, cloth-128, chain-1000, rod-chain-1000, rod-grid-100, "
+                                "box-chain-1000)");
 }
 
 }  // namespace
@@ -95,6 +114,7 @@ std::span<const BenchmarkScene> benchmarkScenes() {
     static constexpr BenchmarkScene kScenes[] = {
         {"cloth-32", "cloth-32"},   {"cloth-64", "cloth-32"},         {"cloth-128", "cloth-32"},
         {"chain-1000", "chain-1000"}, {"rod-chain-1000", "rod-chain-1000"}, {"rod-grid-100", ""},
+        {"box-chain-1000", "", 64},
     };
     return kScenes;
 }

@@ -5,6 +5,7 @@
 #include <numbers>
 #include <string>
 
+#include "core/bodies/RigidBodies.h"
 #include "scene/SceneBuilder.h"
 
 namespace tinkerbox {
@@ -243,6 +244,187 @@ Scene truss() {
     return s;
 }
 
+Index addBody(Scene& scene, const RigidBodySpec& body) {
+    scene.bodies.push_back(body);
+    return static_cast<Index>(scene.bodies.size()) - 1;
+}
+
+// A point of a body, in world coordinates, as the scene places it.
+Vec3 worldPoint(const Scene& scene, const Anchor& a) {
+    if (a.isParticle()) return scene.particles[a.index()].position;
+    const RigidBodySpec& b = scene.bodies[a.index()];
+    return b.position + b.orientation * a.point;
+}
+
+// A spring at its rest length where the scene places its ends.
+void addSpring(Scene& scene, const Anchor& a, const Anchor& b, double stiffness, double damping) {
+    scene.springs.push_back({a, b, stiffness, damping, (worldPoint(scene, a) - worldPoint(scene, b)).norm()});
+}
+
+// A rotation about z, made unit the way the loader makes it, so that a saved scene
+// loads back bit for bit.
+Quat turnAboutZ(double angle) { return Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ())).normalized(); }
+
+Scene tumblingBox() {
+    Scene s;
+    s.name = "Tumbling box";
+    s.description =
+        "A 1 x 2 x 3 box without gravity, spun about its intermediate axis (the 2 m edge) with a little spin about "
+        "the others: the spin is unstable and the box flips over and back again and again (the Dzhanibekov "
+        "effect), while its angular momentum and energy stay constant.";
+    s.settings.gravity = Vec3::Zero();
+    s.settings.integrator = "rk4";
+    s.settings.substeps = 4;
+    RigidBodySpec box;
+    box.shape = BoxShape{Vec3(1.0, 2.0, 3.0)};
+    box.mass = 1.0;
+    box.position = Vec3(0.0, 0.5, 0.0);
+    // About y at 4 rad/s: the perturbation grows as exp(lambda t), lambda = 4 sqrt((I1 - I2)(I2 - I3) / (I1 I3))
+    // = 1.9 /s for moments 13/12, 10/12, 5/12 (Landau and Lifshitz, Mechanics, section 37): the first flip
+    // comes after about 3 s, then one every 8 s or so.
+    box.angularVelocity = Vec3(0.01, 4.0, 0.01);
+    addBody(s, box);
+    return s;
+}
+
+Scene spinningTop() {
+    Scene s;
+    s.name = "Spinning top";
+    s.description =
+        "A top (the convex hull of a cone and a cap) on a ball joint at its tip, spinning fast, tilted 20 degrees: "
+        "gravity's torque turns its angular momentum, so the top precesses about the vertical instead of falling.";
+    s.settings.integrator = "rk4";
+    s.settings.substeps = 8;
+    s.settings.integratorSubsteps = {{"euler", 256}};
+    RigidBodySpec pedestal;
+    pedestal.shape = BoxShape{Vec3(0.3, 0.3, 0.3)};
+    pedestal.position = Vec3(0.0, -0.15, 0.0);
+    pedestal.fixed = true;
+    const Index base = addBody(s, pedestal);
+
+    // The tip is the shape frame's origin; the axis of symmetry is y.
+    ConvexShape hull{{Vec3::Zero(), Vec3(0.0, 0.5, 0.0)}};
+    constexpr int kAround = 12;
+    for (int i = 0; i < kAround; ++i) {
+        const double phi = 2.0 * std::numbers::pi * i / kAround;
+        const Vec3 around(std::cos(phi), 0.0, std::sin(phi));
+        hull.points.push_back(Vec3(0.0, 0.35, 0.0) + 0.25 * around);
+        hull.points.push_back(Vec3(0.0, 0.45, 0.0) + 0.17 * around);
+    }
+    RigidBodySpec top;
+    top.shape = hull;
+    top.mass = 0.5;
+    top.orientation = turnAboutZ(-0.35);
+    const Vec3 axis = top.orientation * Vec3::UnitY();
+    // Spin about the axis, plus the slow precession of a fast top, Omega = m g d / (I3 omega)
+    // (Goldstein, Classical Mechanics, 3rd ed., section 5.7, the heavy symmetrical top), so that it
+    // starts close to steady precession and nutates little.
+    const RigidBodyMass mass = rigidBodyMass(top);
+    const double spin = 150.0;
+    const double precession = mass.mass * 9.81 * mass.centerOfMass.norm() / (mass.inertia(1, 1) * spin);
+    top.angularVelocity = spin * axis + precession * Vec3::UnitY();
+    const Index topBody = addBody(s, top);
+    s.constraints.push_back(PinSpec{Anchor::onBody(topBody, Vec3::Zero()), Anchor::onBody(base, Vec3(0.0, 0.15, 0.0))});
+    // The tip stays put: the centre of mass moves with omega x (its offset from the tip).
+    s.bodies[topBody].velocity = top.angularVelocity.cross(top.orientation * mass.centerOfMass);
+    return s;
+}
+
+Scene boxChain() {
+    BoxChainOptions o;
+    o.angle = 0.25 * std::numbers::pi;
+    Scene s = makeBoxChain(o);
+    s.name = "Box chain";
+    s.description =
+        "Eight boxes joined end to end by ball joints, hanging from a nail, released 45 degrees from the vertical with a "
+        "push out of the plane: the chain swings and folds in 3D.";
+    s.settings.integrator = "rk4";
+    s.settings.substeps = 8;
+    s.settings.integratorSubsteps = {{"euler", 256}};  // explicit Euler gains 1 % of the energy in 20 s at 256
+    // The push: the straight chain turning rigidly about the vertical through the nail,
+    // which every joint allows.
+    const Vec3 push(0.0, 0.5, 0.0);
+    for (RigidBodySpec& b : s.bodies) {
+        b.velocity = push.cross(b.position - o.pivot);
+        b.angularVelocity = push;
+    }
+    return s;
+}
+
+Scene wreckingBall() {
+    Scene s;
+    s.name = "Wrecking ball";
+    s.description =
+        "A 540 kg sphere (density 2000 kg/m^3) on a 2.5 m rod from a fixed beam, pulled 60 degrees aside and "
+        "pushed sideways: it swings as a spherical pendulum, turning as it goes.";
+    s.settings.integrator = "rk4";
+    s.settings.substeps = 4;
+    s.settings.integratorSubsteps = {{"euler", 256}};
+    RigidBodySpec beam;
+    beam.shape = BoxShape{Vec3(2.0, 0.2, 0.2)};
+    beam.position = Vec3(0.0, 3.0, 0.0);
+    beam.fixed = true;
+    const Index beamBody = addBody(s, beam);
+    const Anchor hook = Anchor::onBody(beamBody, Vec3(0.0, -0.1, 0.0));
+    constexpr double kRod = 2.5, kRadius = 0.4, kAngle = std::numbers::pi / 3.0;
+    RigidBodySpec ball;
+    ball.shape = SphereShape{kRadius};
+    ball.density = 2000.0;
+    ball.mass = 0.0;
+    // Turned so that the point the rod holds, the top of the sphere in its own frame, faces the hook.
+    ball.orientation = turnAboutZ(kAngle);
+    const Vec3 down(std::sin(kAngle), -std::cos(kAngle), 0.0);
+    ball.position = worldPoint(s, hook) + (kRod + kRadius) * down;
+    ball.velocity = Vec3(0.0, 0.0, 2.0);
+    const Index ballBody = addBody(s, ball);
+    s.constraints.push_back(RodSpec{hook, Anchor::onBody(ballBody, Vec3(0.0, kRadius, 0.0)), kRod});
+    return s;
+}
+
+Scene seesaw() {
+    Scene s;
+    s.name = "Seesaw";
+    s.description =
+        "A planar seesaw: a plank on a hinge at the tip of a fixed wedge, a box hanging on a spring from one end "
+        "and a lighter particle from the other, and soft springs to the ground under both ends. Released with "
+        "every spring at its rest length, the weights bounce and the plank rocks.";
+    s.settings.planar = true;
+    s.settings.integrator = "rk4";
+    s.settings.substeps = 4;
+    s.settings.integratorSubsteps = {{"euler", 64}};
+    RigidBodySpec wedge;
+    ConvexShape prism;
+    for (double z : {-0.2, 0.2})
+        for (const Vec3& p : {Vec3(-0.4, -0.8, z), Vec3(0.4, -0.8, z), Vec3(0.0, 0.0, z)}) prism.points.push_back(p);
+    wedge.shape = prism;
+    wedge.fixed = true;
+    const Index wedgeBody = addBody(s, wedge);
+    RigidBodySpec ground;
+    ground.shape = BoxShape{Vec3(5.0, 0.2, 0.4)};
+    ground.position = Vec3(0.0, -0.9, 0.0);
+    ground.fixed = true;
+    const Index groundBody = addBody(s, ground);
+    RigidBodySpec plank;
+    plank.shape = BoxShape{Vec3(4.0, 0.1, 0.4)};
+    plank.mass = 4.0;
+    const Index plankBody = addBody(s, plank);
+    s.constraints.push_back(HingeSpec{Anchor::onBody(plankBody, Vec3::Zero()), Anchor::onBody(wedgeBody, Vec3::Zero()),
+                                      Vec3::UnitZ(), Vec3::UnitZ()});
+    RigidBodySpec weight;
+    weight.shape = BoxShape{Vec3(0.3, 0.3, 0.3)};
+    weight.mass = 1.5;
+    weight.position = Vec3(-1.8, -0.35, 0.0);
+    const Index weightBody = addBody(s, weight);
+    addSpring(s, Anchor::onBody(plankBody, Vec3(-1.8, -0.05, 0.0)), Anchor::onBody(weightBody, Vec3(0.0, 0.15, 0.0)), 60.0,
+              0.2);
+    const Index particle = addParticle(s, Vec3(1.8, -0.3, 0.0));
+    addSpring(s, Anchor::onBody(plankBody, Vec3(1.8, -0.05, 0.0)), particle, 60.0, 0.2);
+    for (double x : {-1.95, 1.95})
+        addSpring(s, Anchor::onBody(plankBody, Vec3(x, -0.05, 0.0)), Anchor::onBody(groundBody, Vec3(x, 0.1, 0.0)), 40.0,
+                  0.5);
+    return s;
+}
+
 constexpr std::array kExamples = {
     ExampleScene{"Springs", "spring-oscillator", springOscillator},
     ExampleScene{"Springs", "hanging-chain", hangingChain},
@@ -255,6 +437,11 @@ constexpr std::array kExamples = {
     ExampleScene{"Constraints", "slider-pendulum", sliderPendulum},
     ExampleScene{"Constraints", "rope-bridge", ropeBridge},
     ExampleScene{"Constraints", "truss", truss},
+    ExampleScene{"Rigid bodies", "tumbling-box", tumblingBox},
+    ExampleScene{"Rigid bodies", "spinning-top", spinningTop},
+    ExampleScene{"Rigid bodies", "box-chain", boxChain},
+    ExampleScene{"Rigid bodies", "wrecking-ball", wreckingBall},
+    ExampleScene{"Rigid bodies", "seesaw", seesaw},
 };
 
 }  // namespace
@@ -302,6 +489,28 @@ Scene makeHangingChain(const ChainOptions& o) {
     const double mass = o.totalMass / o.links;
     for (int i = 0; i <= o.links; ++i) s.particles.push_back({{-1.0 + i * link, 1.5, 0}, Vec3::Zero(), mass, i == 0});
     for (int i = 0; i < o.links; ++i) addSpring(s, i, i + 1, o.stiffness, o.damping);
+    return s;
+}
+
+Scene makeBoxChain(const BoxChainOptions& o) {
+    Scene s;
+    s.name = "Box chain of " + std::to_string(o.links);
+    const Quat orientation = turnAboutZ(o.angle);
+    const Vec3 down = orientation * -Vec3::UnitY();
+    const Vec3 spin = o.spin * Vec3::UnitZ();
+    const Vec3 top(0.0, 0.5 * o.linkLength, 0.0), bottom = -top;  // the joints, in a box's frame
+    for (int i = 0; i < o.links; ++i) {
+        RigidBodySpec box;
+        box.shape = BoxShape{Vec3(o.width, o.linkLength, o.width)};
+        box.mass = o.linkMass;
+        box.orientation = orientation;
+        box.position = o.pivot + (i + 0.5) * o.linkLength * down;
+        box.velocity = spin.cross(box.position - o.pivot);
+        box.angularVelocity = spin;
+        const Index k = addBody(s, box);
+        if (i == 0) s.constraints.push_back(NailSpec{Anchor::onBody(k, top), o.pivot});
+        else s.constraints.push_back(PinSpec{Anchor::onBody(k - 1, bottom), Anchor::onBody(k, top)});
+    }
     return s;
 }
 

@@ -41,4 +41,18 @@ struct ChainOptions {
 };
 Scene makeHangingChain(const ChainOptions& options);
 
+// A chain of boxes joined end to end by ball joints, its top end nailed at `pivot`. The
+// chain starts straight, `angle` from hanging straight down (rotated about z), turning
+// rigidly about the nail at `spin` rad/s about z, which satisfies every joint.
+struct BoxChainOptions {
+    int links = 8;
+    double linkLength = 0.3;  // m, along each box's y axis
+    double width = 0.06;      // m, the box's other two edges
+    double linkMass = 0.25;   // kg
+    Vec3 pivot{0.0, 1.5, 0.0};
+    double angle = 0.0;  // rad
+    double spin = 0.0;   // rad/s
+};
+Scene makeBoxChain(const BoxChainOptions& options);
+
 }  // namespace tinkerbox

@@ -311,6 +311,7 @@ Quat readOrientation(const Node& n) {
 
 Shape readShape(const Node& s) {
     s.expectObject({"box", "sphere", "convex"});
+    if (s.has("box") + s.has("sphere") + s.has("convex") > 1) s.fail("give one of box, sphere, convex, not several");
     if (s.has("box")) {
         const Node box = s["box"];
         box.expectObject({"size"});

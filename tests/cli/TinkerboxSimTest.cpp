@@ -75,9 +75,14 @@ TEST_F(TinkerboxSim, RunWritesTheDocumentedCsv) {
     ASSERT_EQ(rows.size(), 1u + 4u);  // header, t = 0, then every 10 of 30 steps
     EXPECT_EQ(rows[0].rfind("t,kinetic,potential,energy,constraint_error,p0_x,p0_y,p0_z,p1_x,", 0), 0u);
     EXPECT_EQ(lines(r.out)[0].find("p4_x"), std::string::npos);  // 4 particles: p0..p3
+    // No rigid bodies: after the particles come the momenta of everything.
+    const std::string momenta = ",p3_z,linear_momentum_x,linear_momentum_y,linear_momentum_z,"
+                                "angular_momentum_x,angular_momentum_y,angular_momentum_z";
+    EXPECT_EQ(rows[0].size() - rows[0].rfind(momenta), momenta.size()) << rows[0];
     const auto first = fields(rows[1]);
     const auto last = fields(rows.back());
-    ASSERT_EQ(first.size(), 5u + 3u * 4u);
+    ASSERT_EQ(first.size(), 5u + 3u * 4u + 6u);
+    for (std::size_t c = 17; c < 23; ++c) EXPECT_EQ(first[c], 0.0) << c;  // released at rest
     EXPECT_EQ(first[0], 0.0);
     EXPECT_NEAR(last[0], 30.0 / 60.0, 1e-12);
     EXPECT_NEAR(first[3], first[1] + first[2], 1e-12);  // energy = kinetic + potential
@@ -198,9 +203,13 @@ TEST_F(TinkerboxSim, ValidateSummarizesOrNamesTheError) {
     EXPECT_NE(good.out.find("400 particles, 2202 springs"), std::string::npos) << good.out;
     EXPECT_EQ(lines(good.out).size(), 1u);
     const Result wire = sim("validate " + (kScenes / "bead-on-wire.json").string());
-    EXPECT_NE(wire.out.find("3 particles, 1 springs, 1 constraints, 1 wires, 1 parametric beads, 0 planes"),
+    EXPECT_NE(wire.out.find("3 particles, 1 springs, 1 constraints, 1 wires, 1 parametric beads, 0 planes, 0 bodies"),
               std::string::npos)
         << wire.out;
+    const Result seesaw = sim("validate " + (kScenes / "seesaw.json").string());
+    EXPECT_NE(seesaw.out.find("1 particles, 4 springs, 1 constraints, 0 wires, 0 parametric beads, 0 planes, 4 bodies"),
+              std::string::npos)
+        << seesaw.out;
 
     std::ofstream(dir_ / "bad.json") << R"({"format": "tinkerbox-scene", "version": 1,
  "particles": [{"position": [0, 0, 0]}, {"position": [1, 0, 0], "mass": -1}]})";
@@ -241,9 +250,9 @@ TEST_F(TinkerboxSim, BenchPrintsTheDocumentedCsv) {
     const auto rows = lines(r.out);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0],
-              "scene,integrator,particles,springs,dt,ms_per_step,cg_iterations,constraints,ms_per_constraint_solve,"
+              "scene,integrator,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,ms_per_constraint_solve,"
               "constraint_cg_iterations,warm_start,max_constraint_error");
-    EXPECT_EQ(rows[1].rfind("cloth-32,implicit-euler,1024,5826,0.016666666666666666,", 0), 0u) << rows[1];
+    EXPECT_EQ(rows[1].rfind("cloth-32,implicit-euler,1024,0,5826,0.016666666666666666,", 0), 0u) << rows[1];
 }
 
 TEST_F(TinkerboxSim, ExampleWritesALoadableScene) {
@@ -267,12 +276,14 @@ TEST_F(TinkerboxSim, RunOnAConstrainedSceneWritesConstraintErrorAndBeadColumns) 
     ASSERT_EQ(rows.size(), 1u + 21u);  // header, t = 0, then every 6 of 120 steps
     const std::string header = rows[0];
     EXPECT_EQ(header.rfind("t,kinetic,potential,energy,constraint_error,p0_x,", 0), 0u) << header;
-    const std::string beadColumns = ",p2_x,p2_y,p2_z,b0_x,b0_y,b0_z";  // 3 particles, then the bead
-    EXPECT_EQ(header.size() - header.rfind(beadColumns), beadColumns.size()) << header;
+    // 3 particles, then the bead, then the momenta (no rigid bodies).
+    const std::string beadColumns = ",p2_x,p2_y,p2_z,b0_x,b0_y,b0_z,linear_momentum_x,";
+    EXPECT_NE(header.find(beadColumns), std::string::npos) << header;
+    EXPECT_EQ(header.find(",r0_x"), std::string::npos) << header;
     double largestError = 0.0;
     for (std::size_t i = 1; i < rows.size(); ++i) {
         const auto f = fields(rows[i]);
-        ASSERT_EQ(f.size(), 5u + 3u * 3u + 3u) << rows[i];
+        ASSERT_EQ(f.size(), 5u + 3u * 3u + 3u + 6u) << rows[i];
         const Vec3 constrained(f[5] + 2.5, f[6], f[7]);  // particle 0 on the wire centred at (-2.5, 0, 0)
         const Vec3 parametric(f[14], f[15], f[16]);       // the parametric bead, centred at the origin
         EXPECT_NEAR(parametric.norm(), 1.0, 1e-12) << rows[i];
@@ -284,6 +295,35 @@ TEST_F(TinkerboxSim, RunOnAConstrainedSceneWritesConstraintErrorAndBeadColumns) 
     const auto first = fields(rows[1]);
     EXPECT_NEAR(first[14], std::cos(0.5), 1e-15);
     EXPECT_NEAR(first[15], std::sin(0.5), 1e-15);
+}
+
+// A body's columns follow the particles and beads: its centre of mass and its orientation.
+// The tumbling box is torque-free: its angular momentum stays I omega(0) =
+// (13/12 0.01, 10/12 4, 5/12 0.01) and its energy 1/2 omega . I omega, while it flips over
+// (the Dzhanibekov effect: spin about the intermediate axis is unstable).
+TEST_F(TinkerboxSim, RunOnARigidBodyWritesItsPoseAndConservesItsMomenta) {
+    const Result r = sim("run " + (kScenes / "tumbling-box.json").string() + " --duration 10 --every 6");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 1u + 101u);
+    EXPECT_EQ(rows[0], "t,kinetic,potential,energy,constraint_error,r0_x,r0_y,r0_z,r0_qw,r0_qx,r0_qy,r0_qz,"
+                       "linear_momentum_x,linear_momentum_y,linear_momentum_z,angular_momentum_x,angular_momentum_y,"
+                       "angular_momentum_z");
+    const Vec3 L(13.0 / 12.0 * 0.01, 10.0 / 12.0 * 4.0, 5.0 / 12.0 * 0.01);
+    const double energy = 0.5 * (L.x() * 0.01 + L.y() * 4.0 + L.z() * 0.01);
+    double lowestY = 1.0;  // the y component of the box's y axis
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        const auto f = fields(rows[i]);
+        ASSERT_EQ(f.size(), 18u) << rows[i];
+        EXPECT_NEAR(f[3], energy, 1e-9 * energy) << rows[i];
+        EXPECT_EQ(Vec3(f[5], f[6], f[7]), Vec3(0.0, 0.5, 0.0)) << rows[i];  // at rest
+        const Quat q(f[8], f[9], f[10], f[11]);
+        EXPECT_NEAR(q.norm(), 1.0, 1e-14) << rows[i];
+        EXPECT_EQ(Vec3(f[12], f[13], f[14]), Vec3::Zero()) << rows[i];
+        EXPECT_LT((Vec3(f[15], f[16], f[17]) - L).norm(), 1e-14) << rows[i];
+        lowestY = std::min(lowestY, (q * Vec3::UnitY()).y());
+    }
+    EXPECT_LT(lowestY, -0.99);  // turned upside down
 }
 
 TEST_F(TinkerboxSim, RunOnThePendulumReportsItsSmallConstraintError) {

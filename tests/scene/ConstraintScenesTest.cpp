@@ -2,7 +2,10 @@
 // integrator.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <numbers>
 #include <string>
 #include <variant>
 #include <vector>
@@ -52,8 +55,9 @@ INSTANTIATE_TEST_SUITE_P(AllIntegrators, DoublePendulumEveryIntegrator, test::al
 // diverging for 10 s, its state finite and its constraints held to 1e-3 of their size (Euler gets
 // that from the scenes' integrator_substeps; at the 4 substeps the others take on
 // bead-on-wire, its bead drifts 13 % of the wire's radius off the wire).
-constexpr std::array kConstraintScenes = {"bead-on-wire", "double-pendulum", "triple-pendulum",
-                                          "slider-pendulum", "rope-bridge", "truss"};
+constexpr std::array kConstraintScenes = {"bead-on-wire", "double-pendulum", "triple-pendulum", "slider-pendulum",
+                                          "rope-bridge",  "truss",           "spinning-top",    "box-chain",
+                                          "wrecking-ball", "seesaw"};
 
 class ConstraintScenesEveryIntegrator : public ::testing::TestWithParam<std::string_view> {};
 
@@ -66,7 +70,9 @@ TEST_P(ConstraintScenesEveryIntegrator, RunTenSecondsWithTheirOwnSettings) {
             ASSERT_FALSE(report.diverged) << name << ": " << report.message;
             maxError = std::max(maxError, sim->constraintError());
         }
-        EXPECT_TRUE(sim->world().positions().allFinite() && sim->world().velocities().allFinite()) << name;
+        VecX state;
+        sim->world().getState(state);
+        EXPECT_TRUE(state.allFinite()) << name;
         EXPECT_LT(maxError, 1e-3) << name;
         RecordProperty(std::string(name) + "_max_constraint_error", test::scientific(maxError));
     }
@@ -167,6 +173,102 @@ TEST(ConstraintScenes, RopeBridgeHangsFromItsNails) {
     }
     EXPECT_LT(endsMoved, 1e-6);
     EXPECT_LT(sim->constraintError(), 1e-6);
+}
+
+// The top on its ball joint: the tip stays on the pedestal, the tilt stays near its 20
+// degrees, and the axis precesses at the steady rate of a heavy symmetrical top
+// (Goldstein, Classical Mechanics, 3rd ed., section 5.7): with I1 about a transverse
+// axis through the tip, I3 about the symmetry axis, omega3 the spin along it and d the
+// tip's distance from the centre of mass, the slow root of
+//   I1 cos(theta) Omega^2 - I3 omega3 Omega + m g d = 0.
+TEST(RigidBodyScenes, SpinningTopPrecessesAtTheHeavyTopsSteadyRate) {
+    const Scene scene = example("spinning-top");
+    const auto sim = buildSimulation(scene);
+    const RigidBodies& bodies = sim->world().rigidBodies();
+    constexpr Index top = 1;
+    const Vec3 c = bodies.centerOfMassInShapeFrame(top);
+    const double m = bodies.mass(top), d = c.norm();
+    const double I3 = bodies.bodyInertia(top)(1, 1);
+    const double I1 = bodies.bodyInertia(top)(0, 0) + m * d * d;
+    const Vec3 axis0 = scene.bodies[top].orientation * Vec3::UnitY();
+    const double cosTheta = axis0.y();
+    const double omega3 = scene.bodies[top].angularVelocity.dot(axis0);
+    const double b = I3 * omega3, a = I1 * cosTheta, k = m * 9.81 * d;
+    const double steady = (b - std::sqrt(b * b - 4.0 * a * k)) / (2.0 * a);
+
+    const Anchor tip = Anchor::onBody(top, Vec3::Zero());
+    double azimuth = 0.0, previous = 0.0, tipMoved = 0.0, tiltLow = 90.0, tiltHigh = 0.0;
+    constexpr int kFrames = 600;
+    for (int f = 0; f < kFrames; ++f) {
+        ASSERT_FALSE(sim->step().diverged);
+        tipMoved = std::max(tipMoved, sim->world().anchorPosition(tip).norm());
+        const Vec3 axis = bodies.orientation(top) * Vec3::UnitY();
+        const double tilt = std::acos(axis.y()) * 180.0 / std::numbers::pi;
+        tiltLow = std::min(tiltLow, tilt);
+        tiltHigh = std::max(tiltHigh, tilt);
+        const double phi = std::atan2(axis.z(), axis.x());
+        azimuth += std::remainder(phi - previous, 2.0 * std::numbers::pi);
+        previous = phi;
+    }
+    const double rate = -azimuth / sim->time();  // gravity's torque turns the axis from +x towards -z
+    EXPECT_LT(tipMoved, 1e-6);
+    EXPECT_GT(tiltLow, 19.5);
+    EXPECT_LT(tiltHigh, 20.5);
+    EXPECT_NEAR(rate, steady, 0.005 * steady);
+    RecordProperty("precession_rate", test::scientific(rate));
+    RecordProperty("steady_rate", test::scientific(steady));
+}
+
+// The wrecking ball hangs on a rod from a fixed beam: gravity and the rod's pull both have no
+// moment about the vertical through the hook, so the angular momentum about it stays put,
+// and nothing does work, so the energy does too.
+TEST(RigidBodyScenes, WreckingBallKeepsItsRodEnergyAndVerticalAngularMomentum) {
+    const Scene scene = example("wrecking-ball");
+    const auto sim = buildSimulation(scene);
+    const World& world = sim->world();
+    const auto& rod = std::get<RodSpec>(scene.constraints.at(0));
+    const Vec3 hook = world.anchorPosition(rod.a);
+    const auto aboutHook = [&] { return world.angularMomentum().y() - hook.cross(world.linearMomentum()).y(); };
+    const double L0 = aboutHook(), E0 = sim->totalEnergy();
+    double stretch = 0.0, momentum = 0.0, energy = 0.0, swing = 0.0;
+    for (int f = 0; f < 600; ++f) {
+        ASSERT_FALSE(sim->step().diverged);
+        stretch = std::max(stretch, std::abs((world.anchorPosition(rod.b) - hook).norm() - rod.length));
+        momentum = std::max(momentum, std::abs(aboutHook() - L0));
+        energy = std::max(energy, std::abs(sim->totalEnergy() - E0));
+        swing = std::max(swing, (world.rigidBodies().position(1) - scene.bodies[1].position).norm());
+    }
+    EXPECT_GT(std::abs(L0), 100.0);  // it was pushed sideways
+    EXPECT_LT(stretch, 1e-6);
+    EXPECT_LT(momentum, 1e-6 * std::abs(L0));
+    EXPECT_LT(energy, 1e-6 * E0);
+    EXPECT_GT(swing, 3.0);
+}
+
+// The planar seesaw stays in z = 0, its bodies turn about z only, and the plank's hinge
+// point stays at the wedge's tip while the plank rocks.
+TEST(RigidBodyScenes, SeesawStaysInItsPlaneOnItsHinge) {
+    const Scene scene = example("seesaw");
+    ASSERT_TRUE(scene.settings.planar);
+    const auto sim = buildSimulation(scene);
+    const World& world = sim->world();
+    const auto& hinge = std::get<HingeSpec>(scene.constraints.at(0));
+    double offPlane = 0.0, hingeGap = 0.0, rock = 0.0;
+    for (int f = 0; f < 600; ++f) {
+        ASSERT_FALSE(sim->step().diverged);
+        for (Index k = 0; k < world.rigidBodyCount(); ++k) {
+            const Quat& q = world.rigidBodies().orientation(k);
+            offPlane = std::max({offPlane, std::abs(world.rigidBodies().position(k).z()), std::abs(q.x()), std::abs(q.y())});
+        }
+        offPlane = std::max(offPlane, std::abs(world.position(0).z()));
+        hingeGap = std::max(hingeGap, (world.anchorPosition(hinge.a) - world.anchorPosition(hinge.b)).norm());
+        const Quat& plank = world.rigidBodies().orientation(hinge.a.index());
+        rock = std::max(rock, 2.0 * std::abs(std::asin(plank.z())));
+    }
+    EXPECT_LT(offPlane, 1e-12);
+    EXPECT_LT(hingeGap, 1e-6);
+    EXPECT_GT(rock, 0.01);  // radians
+    EXPECT_LT(rock, 0.5);
 }
 
 }  // namespace

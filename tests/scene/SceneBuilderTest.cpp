@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "scene/ExampleScenes.h"
 
 namespace tinkerbox {
@@ -16,10 +18,28 @@ TEST(SceneBuilder, BuildsWhatTheSceneDescribes) {
     EXPECT_EQ(sim->settings(), scene.settings);
 }
 
+bool near(const Vec3& a, const Vec3& b) { return (a - b).norm() <= 1e-14 * std::max(1.0, b.norm()); }
+
+// Particles, springs, constraints and settings come back exactly. A rigid body is kept by
+// its centre of mass and momenta (P = m v, L = I omega), so its position and velocities
+// come back through a product and its inverse: to rounding.
 TEST(SceneBuilder, CaptureAfterBuildIsTheSameScene) {
     for (const ExampleScene& example : exampleScenes()) {
         const Scene scene = example.make();
-        EXPECT_EQ(captureScene(*buildSimulation(scene), scene), scene) << example.name;
+        Scene captured = captureScene(*buildSimulation(scene), scene);
+        ASSERT_EQ(captured.bodies.size(), scene.bodies.size()) << example.name;
+        for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
+            RigidBodySpec& c = captured.bodies[k];
+            const RigidBodySpec& b = scene.bodies[k];
+            EXPECT_TRUE(near(c.position, b.position)) << example.name << " body " << k;
+            EXPECT_TRUE(near(c.velocity, b.velocity)) << example.name << " body " << k;
+            EXPECT_TRUE(near(c.angularVelocity, b.angularVelocity)) << example.name << " body " << k;
+            EXPECT_EQ(c.orientation.coeffs(), b.orientation.coeffs()) << example.name << " body " << k;
+            c.position = b.position;
+            c.velocity = b.velocity;
+            c.angularVelocity = b.angularVelocity;
+        }
+        EXPECT_EQ(captured, scene) << example.name;
     }
 }
 

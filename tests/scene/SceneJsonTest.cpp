@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <numbers>
 #include <filesystem>
 #include <fstream>
 
@@ -260,7 +261,7 @@ TEST(SceneJson, DegenerateConstraintsNameThePlace) {
     const std::string at = R"({"position": [0, 0, 0]}, {"position": [0, 0, 0]}, {"position": [1, 0, 0]})";
     const SceneError zeroRod = errorOf(sceneWith("[" + at + "]", "[]", R"( "constraints": [{"type": "rod", "a": 0, "b": 1}],)"));
     EXPECT_EQ(zeroRod.path(), "constraints[0]");
-    EXPECT_EQ(zeroRod.message(), "zero-length rod: particles 0 and 1 are at the same place (give a length)");
+    EXPECT_EQ(zeroRod.message(), "zero-length rod: particle 0 and particle 1 are at the same place (give a length)");
     EXPECT_GT(zeroRod.line(), 0);
     // The same particles with a length given are fine (the rod pushes them apart).
     EXPECT_NO_THROW(parseScene(sceneWith("[" + at + "]", "[]", R"( "constraints": [{"type": "rod", "a": 0, "b": 1, "length": 0.5}],)")));
@@ -300,13 +301,192 @@ TEST(SceneJson, DegenerateConstraintsNameThePlace) {
 }
 
 TEST(SceneJson, UnknownConstraintTypeListsTheTypes) {
-    const SceneError e = constraintError(R"([{"type": "hinge", "a": 0, "b": 1}])");
+    const SceneError e = constraintError(R"([{"type": "weld", "a": 0, "b": 1}])");
     EXPECT_EQ(e.path(), "constraints[0].type");
-    EXPECT_EQ(e.message(), "unknown constraint type 'hinge' (choose one of: nail, rod, wire, slider, pin)");
+    EXPECT_EQ(e.message(), "unknown constraint type 'weld' (choose one of: nail, rod, wire, slider, pin, hinge)");
     EXPECT_GT(e.line(), 0);
     EXPECT_EQ(constraintError(R"([{"a": 0, "b": 1}])").path(), "constraints[0].type");  // no type at all
     // Keys of another type are unknown keys.
     EXPECT_EQ(constraintError(R"([{"type": "pin", "a": 0, "b": 1, "length": 1}])").path(), "constraints[0].length");
+}
+
+// Version 2: one particle and the given bodies, constraints and springs.
+std::string bodyScene(const std::string& bodies, const std::string& constraints = "[]", const std::string& springs = "[]",
+                      const std::string& extra = "") {
+    return R"({
+  "format": "tinkerbox-scene",
+  "version": 2,)" + extra + R"(
+  "particles": [{"position": [0, 3, 0]}],
+  "bodies": )" + bodies + R"(,
+  "springs": )" + springs + R"(,
+  "constraints": )" + constraints + R"(
+})";
+}
+
+const std::string kTwoBoxes = R"([
+    {"shape": {"box": {"size": [1, 2, 3]}}},
+    {"shape": {"box": {"size": [1, 1, 1]}}, "position": [2, 0, 0]}
+  ])";
+
+// Every shape, mass and density, anchors on body points, a ball joint (a pin between body
+// points) and a hinge survive a save and a load, and build.
+TEST(SceneJson, RigidBodiesAnchorsAndHingesRoundTrip) {
+    Scene s;
+    s.particles.push_back({Vec3(0, 3, 0), Vec3::Zero(), 1.0, false});
+    RigidBodySpec box;
+    box.shape = BoxShape{Vec3(1, 2, 3)};
+    box.mass = 2.0;
+    box.position = Vec3(1, 2, 3);
+    box.orientation = Quat(0.5, 0.5, 0.5, 0.5);  // exactly unit: 120 degrees about (1, 1, 1)
+    box.velocity = Vec3(0.25, 0, -1);
+    box.angularVelocity = Vec3(0, 4, 0.125);
+    RigidBodySpec ball;
+    ball.shape = SphereShape{0.2};
+    ball.mass = 0.0;
+    ball.density = 500.0;
+    ball.position = Vec3(-1, 0, 0);
+    RigidBodySpec tetrahedron;
+    tetrahedron.shape = ConvexShape{{Vec3::Zero(), Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()}};
+    tetrahedron.position = Vec3(0, -2, 0);
+    tetrahedron.fixed = true;
+    s.bodies = {box, ball, tetrahedron};
+    s.springs.push_back({Anchor(0), Anchor::onBody(1, Vec3(0, 0.2, 0)), 10.0, 0.5, 3.0});
+    s.constraints = {PinSpec{Anchor::onBody(0, Vec3(0.5, 1, 1.5)), Anchor::onBody(1, Vec3(0, -0.2, 0))},
+                     HingeSpec{Anchor::onBody(0, Vec3(0, -1, 0)), Anchor::onBody(2, Vec3(0, 0, 1)), Vec3::UnitX(),
+                               Vec3::UnitY()},
+                     NailSpec{Anchor::onBody(1, Vec3(0.2, 0, 0)), Vec3(-0.8, 0, 0)},
+                     RodSpec{Anchor(0), Anchor::onBody(2, Vec3::UnitX()), 2.5}};
+    const std::string text = serializeScene(s);
+    EXPECT_NE(text.find("\"version\": 2"), std::string::npos);
+    EXPECT_NE(text.find(R"({"body": 1, "point": [0.0, 0.2, 0.0]})"), std::string::npos) << text;
+    const Scene loaded = parseScene(text);
+    EXPECT_EQ(loaded, s);
+
+    const auto sim = buildSimulation(loaded);
+    const RigidBodies& bodies = sim->world().rigidBodies();
+    ASSERT_EQ(bodies.count(), 3);
+    EXPECT_EQ(bodies.mass(0), 2.0);
+    EXPECT_NEAR(bodies.mass(1), 500.0 * 4.0 / 3.0 * std::numbers::pi * 0.008, 1e-12);  // density x volume
+    EXPECT_TRUE(bodies.isFixed(2));
+    // `position` is the shape frame's origin: the tetrahedron's centre of mass is a quarter
+    // of the way along each axis from it.
+    EXPECT_TRUE(bodies.position(2).isApprox(Vec3(0.25, -1.75, 0.25), 1e-14));
+    // A body point anchors where the body's orientation puts it: (x, y, z) -> (z, x, y).
+    EXPECT_TRUE(sim->world().anchorPosition(Anchor::onBody(0, Vec3(0.5, 1, 1.5))).isApprox(Vec3(2.5, 2.5, 4), 1e-14));
+    ASSERT_EQ(sim->world().constraints().size(), 4u);
+    for (std::size_t k = 0; k < s.constraints.size(); ++k) EXPECT_EQ(sim->world().constraints()[k]->spec(), s.constraints[k]);
+}
+
+// Body b's hinge axis defaults to body a's axis as a world line, in b's frame; a body
+// point defaults to the body's origin.
+TEST(SceneJson, HingeAxisAndAnchorPointDefaults) {
+    const Scene s = parseScene(bodyScene(R"([
+    {"shape": {"sphere": {"radius": 1}}},
+    {"shape": {"sphere": {"radius": 1}}, "orientation": [0.5, 0.5, 0.5, 0.5]}
+  ])", R"([{"type": "hinge", "a": {"body": 0, "point": [1, 0, 0]}, "b": {"body": 1}, "axis_a": [0, 0, 2]}])"));
+    const auto& hinge = std::get<HingeSpec>(s.constraints.at(0));
+    EXPECT_EQ(hinge.axisA, Vec3::UnitZ());  // normalized
+    EXPECT_TRUE(hinge.axisB.isApprox(Vec3::UnitY(), 1e-15)) << hinge.axisB.transpose();  // z seen from a frame turned x->y->z->x
+    EXPECT_EQ(hinge.b.point, Vec3::Zero());
+    EXPECT_EQ(std::get<HingeSpec>(parseScene(bodyScene(kTwoBoxes, R"([{"type": "hinge", "a": {"body": 0}, "b": {"body": 1},
+      "axis_a": [1, 0, 0], "axis_b": [0, 1, 0]}])")).constraints[0]).axisB, Vec3::UnitY());  // given
+    const SceneError noAxis = errorOf(bodyScene(kTwoBoxes, R"([{"type": "hinge", "a": {"body": 0}, "b": {"body": 1}}])"));
+    EXPECT_EQ(noAxis.path(), "constraints[0].axis_a");
+    EXPECT_EQ(noAxis.message(), "missing");
+}
+
+// Bad bodies are refused with their place and a line to go to.
+TEST(SceneJson, BadBodiesNameThePlace) {
+    const auto bodyError = [](const std::string& body) { return errorOf(bodyScene("[" + body + "]")); };
+    struct Case {
+        std::string body, path, message;
+    };
+    const Case cases[] = {
+        {R"({"shape": {"box": {"size": [1, 1, 1]}}, "orientation": [1, 1, 0, 0]})", "bodies[0].orientation",
+         "must be a unit quaternion [w, x, y, z] (its length is 1.41421)"},
+        {R"({"shape": {"box": {"size": [1, 1, 1]}}, "orientation": [1, 0, 0]})", "bodies[0].orientation",
+         "expected a unit quaternion [w, x, y, z]"},
+        {R"({"shape": {"box": {"size": [1, 0, 1]}}})", "bodies[0].shape.box.size", "edge lengths must be positive (got 0)"},
+        {R"({"shape": {"box": {"size": [1, 1, -2]}}})", "bodies[0].shape.box.size", "edge lengths must be positive (got -2)"},
+        {R"({"shape": {"sphere": {"radius": 0}}})", "bodies[0].shape.sphere.radius", "must be positive (got 0)"},
+        {R"({"shape": {"convex": {"points": [[0, 0, 0], [1, 0, 0], [0, 1, 0]]}}})", "bodies[0].shape.convex.points",
+         "a convex hull needs at least 4 points, got 3"},
+        {R"({"shape": {"convex": {"points": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [0.5, 0.2, 0]]}}})",
+         "bodies[0].shape.convex.points", "all points lie in one plane"},
+        {R"({"shape": {"box": {"size": [1, 1, 1]}, "sphere": {"radius": 1}}})", "bodies[0].shape",
+         "give one of box, sphere, convex, not several"},
+        {R"({"shape": {}})", "bodies[0].shape", "expected one of: box, sphere, convex"},
+        {R"({"shape": {"box": {"size": [1, 1, 1]}}, "mass": 1, "density": 2})", "bodies[0].density",
+         "give mass or density, not both"},
+        {R"({"shape": {"box": {"size": [1, 1, 1]}}, "mass": 0})", "bodies[0].mass", "must be positive (got 0)"},
+        {R"({"position": [0, 0, 0]})", "bodies[0].shape", "missing"},
+    };
+    for (const Case& c : cases) {
+        const SceneError e = bodyError(c.body);
+        EXPECT_EQ(e.path(), c.path) << c.body;
+        EXPECT_EQ(e.message(), c.message) << c.body;
+        EXPECT_GT(e.line(), 0) << c.body;
+    }
+    // A quaternion within 1e-6 of unit length is accepted and normalized.
+    const Scene nearlyUnit = parseScene(bodyScene(R"([{"shape": {"sphere": {"radius": 1}}, "orientation": [1.0000001, 0, 0, 0]}])"));
+    EXPECT_EQ(nearlyUnit.bodies[0].orientation.coeffs(), Quat::Identity().coeffs());
+}
+
+// Anchors name bodies that exist; a hinge joins two bodies.
+TEST(SceneJson, BadAnchorsAndHingesNameThePlace) {
+    const SceneError outOfRange =
+        errorOf(bodyScene(kTwoBoxes, R"([{"type": "nail", "anchor": {"body": 2, "point": [0, 1, 0]}}])"));
+    EXPECT_EQ(outOfRange.path(), "constraints[0].anchor.body");
+    EXPECT_EQ(outOfRange.message(), "body 2 out of range (2 bodies)");
+    EXPECT_GT(outOfRange.line(), 0);
+    const SceneError springEnd = errorOf(bodyScene(kTwoBoxes, "[]", R"([{"a": 0, "b": {"body": -1}, "stiffness": 1}])"));
+    EXPECT_EQ(springEnd.path(), "springs[0].b.body");
+    EXPECT_EQ(springEnd.message(), "body -1 out of range (2 bodies)");
+
+    const SceneError onParticle = errorOf(
+        bodyScene(kTwoBoxes, R"([{"type": "hinge", "a": 0, "b": {"body": 1, "point": [0, 0, 0]}, "axis_a": [0, 0, 1]}])"));
+    EXPECT_EQ(onParticle.path(), "constraints[0].a");
+    EXPECT_EQ(onParticle.message(), R"(a hinge joins points of rigid bodies: expected {"body": i, "point": [x, y, z]})");
+    EXPECT_GT(onParticle.line(), 0);
+    const SceneError toItself = errorOf(
+        bodyScene(kTwoBoxes, R"([{"type": "hinge", "a": {"body": 1}, "b": {"body": 1, "point": [1, 0, 0]}, "axis_a": [0, 0, 1]}])"));
+    EXPECT_EQ(toItself.path(), "constraints[0]");
+    EXPECT_EQ(toItself.message(), "hinge joins body 1 to itself");
+    const SceneError ballToItself =
+        errorOf(bodyScene(kTwoBoxes, R"([{"type": "pin", "a": {"body": 0}, "b": {"body": 0, "point": [0, 1, 0]}}])"));
+    EXPECT_EQ(ballToItself.message(), "pin joins body 0 to itself");
+    const SceneError badPoint = errorOf(bodyScene(kTwoBoxes, R"([{"type": "pin", "a": {"body": 0, "point": [0, 1, 0, 2]}, "b": 0}])"));
+    EXPECT_EQ(badPoint.path(), "constraints[0].a.point");
+}
+
+// Version 1 files (particles only) still load, as they always did; rigid bodies need version 2.
+TEST(SceneJson, VersionOneStillLoadsAndRefusesBodies) {
+    const std::string v1 = sceneWith(kThreeParticles, R"([{"a": 0, "b": 2, "stiffness": 10}])",
+                                     R"( "constraints": [{"type": "nail", "particle": 0}, {"type": "rod", "a": 1, "b": 2}],)");
+    const Scene one = parseScene(v1);
+    std::string v2 = v1;
+    v2.replace(v2.find("\"version\": 1"), 12, "\"version\": 2");
+    EXPECT_EQ(one, parseScene(v2));
+    EXPECT_EQ(one.particles.size(), 3u);
+    EXPECT_EQ(one.constraints.size(), 2u);
+    EXPECT_NE(serializeScene(one).find("\"version\": 2"), std::string::npos);  // saved as the current version
+
+    const SceneError bodies = errorOf(sceneWith(kThreeParticles, "[]", R"( "bodies": [{"shape": {"sphere": {"radius": 1}}}],)"));
+    EXPECT_EQ(bodies.path(), "bodies");
+    EXPECT_EQ(bodies.message(), "rigid bodies need version 2");
+    EXPECT_GT(bodies.line(), 0);
+}
+
+// settings.planar: every body and particle stays in the z = 0 plane.
+TEST(SceneJson, PlanarSettingRoundTripsAndBuilds) {
+    const Scene s = parseScene(bodyScene(R"([{"shape": {"box": {"size": [1, 1, 1]}}, "velocity": [1, 0, 5],
+      "angular_velocity": [3, 0, 1]}])", "[]", "[]", R"( "settings": {"planar": true},)"));
+    ASSERT_TRUE(s.settings.planar);
+    EXPECT_EQ(parseScene(serializeScene(s)), s);
+    const auto sim = buildSimulation(s);
+    EXPECT_EQ(sim->world().rigidBodies().velocity(0), Vec3(1, 0, 0));
+    EXPECT_EQ(sim->world().rigidBodies().angularVelocity(0), Vec3(0, 0, 1));
+    EXPECT_FALSE(parseScene(bodyScene("[]")).settings.planar);  // the default
 }
 
 TEST(SceneJson, ConstraintParticleOutOfRangeNamesTheIndexAndTheCount) {
