@@ -52,6 +52,11 @@ void World::moveNailed(Index i, const Vec3& target, double h) {
 
 Index World::addRigidBody(const RigidBodySpec& spec, const RigidBodyMass& mass) {
     const Index k = bodies_.add(spec, mass, planar_);
+    if (planar_) {  // in the plane, as setPlanar puts the bodies already there and addParticles a particle
+        Vec3 x = bodies_.position(k);
+        x.z() = 0.0;
+        bodies_.setPosition(k, x);
+    }
     patternDirty_ = constraintLayoutDirty_ = true;
     return k;
 }
