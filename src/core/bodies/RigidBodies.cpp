@@ -25,6 +25,9 @@ Index RigidBodies::add(const RigidBodySpec& spec, const RigidBodyMass& mass, boo
     x_.push_back(spec.position + q.toRotationMatrix() * mass.centerOfMass);
     mass_.push_back(mass.mass);
     inertia_.push_back(mass.inertia);
+    const PrincipalAxes principal = principalAxes(mass.inertia);
+    principalAxes_.push_back(principal.rotation);
+    principalMoments_.push_back(principal.moments);
     fixed_.push_back(spec.fixed);
     inverseMass_.push_back(spec.fixed ? 0.0 : 1.0 / mass.mass);
     inverseInertia_.push_back(spec.fixed ? Mat3::Zero() : Mat3(mass.inertia.inverse()));
@@ -100,6 +103,9 @@ void RigidBodies::setMass(Index k, const RigidBodyMass& mass) {
     const Vec3 origin = x_[k] - rotation(k) * centerOfMass_[k];
     mass_[k] = mass.mass;
     inertia_[k] = mass.inertia;
+    const PrincipalAxes principal = principalAxes(mass.inertia);
+    principalAxes_[k] = principal.rotation;
+    principalMoments_[k] = principal.moments;
     centerOfMass_[k] = mass.centerOfMass;
     x_[k] = origin + rotation(k) * mass.centerOfMass;
     inverseMass_[k] = fixed_[k] ? 0.0 : 1.0 / mass.mass;
@@ -146,10 +152,22 @@ void RigidBodies::configurationRate(Eigen::Ref<VecX> out) const {
 }
 
 void RigidBodies::drift(double h) {
+    // The axes in the order of the symmetric composition, and the share of h of each turn.
+    constexpr int kAxis[5] = {0, 1, 2, 1, 0};
+    constexpr double kShare[5] = {0.5, 0.5, 1.0, 0.5, 0.5};
     for (Index k = 0; k < count(); ++k) {
         if (fixed_[k]) continue;
         x_[k] += h * velocity(k);
-        q_[k] = rotateBy(q_[k], h * angularVelocity(k));
+        if (planar_) {
+            q_[k] = rotateBy(q_[k], h * angularVelocity(k));
+            continue;
+        }
+        for (int s = 0; s < 5; ++s) {
+            // A principal axis is fixed in the body, so a turn about it leaves it, and L . a, as they are.
+            const int i = kAxis[s];
+            const Vec3 axis = q_[k] * (principalAxes_[k] * Vec3::Unit(i));
+            q_[k] = rotateBy(q_[k], (kShare[s] * h * L_[k].dot(axis) / principalMoments_[k][i]) * axis);
+        }
     }
 }
 
@@ -163,6 +181,12 @@ void RigidBodies::changeVelocity(Index k, const Vec3& dv, const Vec3& dw) {
     if (fixed_[k]) return;
     P_[k] += mass_[k] * planarLinear(dv);
     L_[k] += inertiaWorld(k) * planarAngular(dw);
+}
+
+void RigidBodies::addImpulse(Index k, const Vec3& linear, const Vec3& angular) {
+    if (fixed_[k]) return;
+    P_[k] += planarLinear(linear);
+    L_[k] += planarAngular(angular);
 }
 
 double RigidBodies::kineticEnergy() const {

@@ -428,6 +428,8 @@ void World::constrainPositions(double h) {
     setState(driftStartConfiguration_, t_);
     evaluateConstraints();
     constraintSolver_.holdStartJacobian(inverseMass());
+    startInertia_.resize(rigidBodyCount());
+    for (Index k = 0; k < rigidBodyCount(); ++k) startInertia_[k] = bodies_.inertiaWorld(k);
     setState(configuration_, t_);
     correction_.setZero(velocityDimension());
     const VecX particlesBefore = x_;
@@ -441,6 +443,17 @@ void World::constrainPositions(double h) {
     // The particles' correction is where they ended minus where they started (one
     // rounding, not a sum); a body's is the sum of its displacements and rotations.
     correction_.head(3 * particleCount()) = x_ - particlesBefore;
+    // The displacements are W0 J0^T nu: the momenta take the impulse J0^T nu / h that
+    // makes them, M0 d / h with the inertia at the drift's start, where W0 was taken. (The
+    // inertia at the end, as changeVelocities would use, differs from it by O(h omega),
+    // and that error fed energy into a tumbling constrained body step after step.)
+    for (Index k = 0; k < rigidBodyCount(); ++k) {
+        const Index b = rigidBlock(k);
+        bodies_.addImpulse(k, (bodies_.mass(k) / h) * block3(correction_, b),
+                           startInertia_[k] * block3(correction_, b + 1) / h);
+        block3(correction_, b).setZero();
+        block3(correction_, b + 1).setZero();
+    }
     changeVelocities(correction_ / h);
 }
 

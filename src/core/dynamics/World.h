@@ -184,6 +184,7 @@ private:
     bool constraintLayoutDirty_ = false;
     VecX force_;  // accumulator
     VecX acceleration_, freeAcceleration_, correction_, driftStartConfiguration_, configuration_, velocityChange_;
+    std::vector<Mat3> startInertia_;  // the bodies' world inertia at the drift's start
     mutable VecX velocityCoordinates_, generalizedVelocities_;
     mutable InverseMass inverseMass_;
     BlockSparseMatrix pattern_;  // the pattern the forces are bound to

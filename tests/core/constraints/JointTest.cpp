@@ -262,6 +262,47 @@ TEST_P(HingeChainEveryIntegrator, TurnsAboutItsAxisOnly) {
 
 INSTANTIATE_TEST_SUITE_P(Integrators, HingeChainEveryIntegrator, test::allIntegrators(), test::IntegratorParamName{});
 
+struct RattleCase {
+    std::string_view integrator;
+    double energyBound;  // max |E - E0| over the energy scale: O(h) for the Euler steps, O(h^2) for Verlet
+};
+
+class RattleNailedTop : public ::testing::TestWithParam<RattleCase> {};
+
+// The integrators that keep constraints by projection (RATTLE) keep the energy of a heavy
+// asymmetric top nailed at a corner within a band for a minute, without drift. (Until the
+// projection's momentum change used the inertia at the drift's start, and the drift the
+// splitting of RigidBodies::drift, the top gained energy step after step: from -3.2 J to
+// 241 J in 59 s under symplectic Euler.)
+TEST_P(RattleNailedTop, KeepsItsEnergy) {
+    const RattleCase c = GetParam();
+    SimulationSettings settings = test::simulationSettings(c.integrator, 1.0 / 60.0);
+    settings.substeps = 10;
+    Simulation sim(settings);
+    addChain(sim.world(), JointKind::Nail);
+    const double E0 = sim.totalEnergy();
+    const double scale = 2.0 * 9.81 * 0.5;  // m g times the plank's length: the swing's energy
+    double maxDeviation = 0.0, firstMean = 0.0, lastMean = 0.0;
+    for (int frame = 1; frame <= 3600; ++frame) {
+        ASSERT_FALSE(sim.step().diverged);
+        const double deviation = (sim.totalEnergy() - E0) / scale;
+        maxDeviation = std::max(maxDeviation, std::abs(deviation));
+        if (frame <= 600) firstMean += deviation / 600;
+        if (frame > 3000) lastMean += deviation / 600;
+    }
+    RecordProperty("max_energy_deviation", test::scientific(maxDeviation));
+    RecordProperty("mean_drift", test::scientific(lastMean - firstMean));
+    EXPECT_LT(maxDeviation, c.energyBound);
+    EXPECT_LT(std::abs(lastMean - firstMean), 5e-4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Integrators, RattleNailedTop,
+                         ::testing::Values(RattleCase{"symplectic-euler", 5e-3}, RattleCase{"verlet", 5e-4},
+                                           RattleCase{"implicit-euler", 5e-3}),
+                         [](const ::testing::TestParamInfo<RattleCase>& info) {
+                             return test::IntegratorParamName{}({info.param.integrator, info.index});
+                         });
+
 // ---- Convergence ----
 
 // A plank on a ball joint at a corner (a body point nailed in place), spinning and swinging
