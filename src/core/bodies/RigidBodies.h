@@ -87,6 +87,18 @@ public:
     // q, is first order and pumps energy into a tumbling body step after step.
     // A planar body turns about z, where that is exact: q = exp(h omega) q.
     void drift(double h);
+    // x += h v, and q turned by backward Euler: q' = exp(h omega') q with omega' = I(q')^-1 L,
+    // the angular velocity at the end. In the principal frame at the start, with D the
+    // principal moments and lambda = L there, the end's omega' (the same vector in both
+    // frames, as the turn is about it) solves D omega' = exp(-h omega') lambda. L stays
+    // exact, and the energy cannot grow: lambda is lambda' = D omega' turned about omega',
+    // so omega' . (lambda - lambda') = 0, and E(lambda) - E(lambda') = 1/2 (lambda -
+    // lambda') . D^-1 (lambda - lambda') >= 0, E being quadratic with gradient omega.
+    // (Turning by the start's omega, or by the splitting of drift, lets the energy of a fast
+    // spin about the intermediate axis grow towards |L|^2 / (2 I_min).) Solved by Newton's
+    // method; where it does not converge (turns of radians per step), by two backward steps
+    // of h/2, each of which has the same property.
+    void driftBackward(double h);
     // Moves body k by the displacement d (linear) and the rotation vector theta.
     void displace(Index k, const Vec3& d, const Vec3& theta);
     // Adds (m dv, I dw) to the momenta: a change of velocity (dv, dw) made by an impulse.
@@ -101,6 +113,10 @@ public:
     double kineticEnergy() const;
 
 private:
+    // One backward turn of body k by h (driftBackward), halved where Newton's method fails.
+    void turnBackward(Index k, double h, int depth);
+    static constexpr int kMaxBackwardHalvings = 12;
+
     std::vector<Vec3> x_, P_, L_;
     std::vector<Quat> q_;
     std::vector<double> mass_, inverseMass_;  // inverse 0 when fixed

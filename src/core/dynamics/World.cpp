@@ -400,10 +400,15 @@ void World::unconstrainedAccelerations(VecX& a) {
     velocityRates(force_, a);
 }
 
-void World::drift(double h) {
+void World::drift(double h) { drift(h, false); }
+
+void World::driftBackward(double h) { drift(h, true); }
+
+void World::drift(double h, bool backward) {
     if (!constraints_.empty()) getState(driftStartConfiguration_);  // where constrainPositions takes its gradients
     x_ += h * (particleInverseMass_.array() > 0.0).select(v_, 0.0);
-    bodies_.drift(h);
+    if (backward) bodies_.driftBackward(h);
+    else bodies_.drift(h);
     beads_.drift(h);
 }
 

@@ -32,6 +32,10 @@ public:
     virtual void unconstrainedAccelerations(VecX& a) = 0;
     // Moves the configuration by h along the current velocities; fixed dof stay put.
     virtual void drift(double h) = 0;
+    // The same with the velocities at the drift's end where they depend on the
+    // configuration (a rigid body's omega = I(q)^-1 L): backward Euler for the configuration,
+    // for implicit Euler.
+    virtual void driftBackward(double h) = 0;
     // How symplectic Euler, Verlet and implicit Euler keep constraints (RATTLE): after a
     // drift of h the positions are projected back onto C = 0 and the velocities take the
     // same correction divided by h; then the velocities are projected onto J v = 0.

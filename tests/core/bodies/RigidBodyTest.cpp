@@ -328,6 +328,31 @@ TEST(RigidBody, ImplicitEulerKeepsAFastSpinBounded) {
     EXPECT_LE(maxEnergy, E0 * (1.0 + 1e-12));
 }
 
+// One backward turn (RigidBodies::driftBackward) ends at the orientation the end's own
+// angular velocity turns the start to, q' = exp(h omega(q')) q, keeps L, and does not add
+// energy, for turns of a fraction of a radian to many radians per step.
+TEST(RigidBody, BackwardTurnUsesTheAngularVelocityAtItsEnd) {
+    for (const double h : {0.003, 0.02, 0.2}) {
+        World world;
+        world.addRigidBody(box123(kTilted, kTilted * Vec3(2.0, 10.0, -3.0)));
+        RigidBodies& bodies = world.rigidBodies();
+        const Quat q0 = bodies.orientation(0);
+        const Vec3 L0 = bodies.angularMomentum(0);
+        const double E0 = bodies.kineticEnergy();
+        bodies.driftBackward(h);
+        const Quat expected = rotateBy(q0, h * bodies.angularVelocity(0));
+        SCOPED_TRACE("h |omega| = " + std::to_string(h * bodies.angularVelocity(0).norm()));
+        if (h < 0.1) {  // one Newton solve, not halved: the end's omega is the turn's
+            EXPECT_LT(std::min((bodies.orientation(0).coeffs() - expected.coeffs()).norm(),
+                               (bodies.orientation(0).coeffs() + expected.coeffs()).norm()),
+                      1e-12);
+        }
+        EXPECT_EQ(bodies.angularMomentum(0), L0);
+        EXPECT_LE(bodies.kineticEnergy(), E0 * (1.0 + 1e-14));
+        EXPECT_LT(bodies.kineticEnergy(), E0) << "a turn of backward Euler loses energy";
+    }
+}
+
 // In a planar simulation a body tilted in its velocity and spin (and pulled by a gravity
 // with a z part) stays in z = 0 and turns about z only.
 TEST(RigidBody, PlanarBodyStaysInThePlaneAndTurnsAboutZ) {

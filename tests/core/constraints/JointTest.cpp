@@ -297,11 +297,31 @@ TEST_P(RattleNailedTop, KeepsItsEnergy) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, RattleNailedTop,
-                         ::testing::Values(RattleCase{"symplectic-euler", 5e-3}, RattleCase{"verlet", 5e-4},
-                                           RattleCase{"implicit-euler", 5e-3}),
+                         ::testing::Values(RattleCase{"symplectic-euler", 5e-3}, RattleCase{"verlet", 5e-4}),
                          [](const ::testing::TestParamInfo<RattleCase>& info) {
                              return test::IntegratorParamName{}({info.param.integrator, info.index});
                          });
+
+// Implicit Euler turns bodies by backward Euler (RigidBodies::driftBackward), which takes
+// energy out of a tumbling body and never puts it in: the nailed top's energy only falls
+// (to the projection's rounding), as implicit Euler's does for a spring.
+TEST(Joint, ImplicitEulerTakesEnergyOutOfANailedTop) {
+    SimulationSettings settings = test::simulationSettings("implicit-euler", 1.0 / 60.0);
+    settings.substeps = 10;
+    Simulation sim(settings);
+    addChain(sim.world(), JointKind::Nail);
+    const double E0 = sim.totalEnergy();
+    const double scale = 2.0 * 9.81 * 0.5;
+    double maxGain = -1.0;
+    for (int frame = 1; frame <= 3600; ++frame) {
+        ASSERT_FALSE(sim.step().diverged);
+        maxGain = std::max(maxGain, (sim.totalEnergy() - E0) / scale);
+    }
+    RecordProperty("max_energy_gain", test::scientific(maxGain));
+    RecordProperty("energy_loss", test::scientific((E0 - sim.totalEnergy()) / scale));
+    EXPECT_LT(maxGain, 1e-6);
+    EXPECT_GT((E0 - sim.totalEnergy()) / scale, 1e-3);
+}
 
 // ---- Convergence ----
 
