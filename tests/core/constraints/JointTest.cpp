@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <string>
 #include <tuple>
@@ -183,29 +184,87 @@ void addChain(World& world, JointKind kind) {
     }
 }
 
+// The chains run at dt = 1/60 in 10 substeps. The steps that keep constraints by projection
+// (symplectic Euler, Verlet, implicit Euler) hold them to the projection's tolerance, rk4 and
+// adaptive rk by the feedback C'' = -ks C - kd C' to far below 1e-6. Explicit Euler and
+// midpoint hold them by the feedback alone against their truncation error, which leaves
+// each step off C = 0 by O(h^(p+1)): |C| settles at O(h^p) (kd / ks times the drift rate).
+// Midpoint meets 1e-6 with 160 substeps; explicit Euler would need some 3e5 per frame, so
+// it runs 200 and is held to its O(h) level (measured up to 1.5e-3 at h = 1/12000), and
+// JointChain.ExplicitEulerDriftIsFirstOrder checks that this level is the method's.
+SimulationSettings chainSettings(std::string_view integrator) {
+    SimulationSettings settings = test::simulationSettings(integrator, 1.0 / 60.0);
+    settings.substeps = 10;
+    settings.integratorSubsteps["midpoint"] = 160;
+    settings.integratorSubsteps["euler"] = 200;
+    return settings;
+}
+
+double chainTolerance(std::string_view integrator) { return integrator == "euler" ? 2e-3 : 1e-6; }
+
+// A hinge lets the bodies turn about its axis only: the axis, fixed in each body, stays
+// one line in the world, and the relative angular velocity stays along it. Watches the
+// hinge chain's two hinges (post - first plank about world z, first - second about x).
+class HingeWatch {
+public:
+    HingeWatch(const RigidBodies& bodies, const HingeChain& chain)
+        : bodies_(bodies), chain_(chain),
+          relativeStart_(bodies.orientation(chain.first).conjugate() * bodies.orientation(chain.second)) {}
+
+    void observe() {
+        const Vec3 z1 = bodies_.rotation(chain_.first) * Vec3::UnitZ();
+        const Vec3 w1 = bodies_.angularVelocity(chain_.first);
+        const Vec3 xa = bodies_.rotation(chain_.first) * Vec3::UnitX();
+        const Vec3 xb = bodies_.rotation(chain_.second) * Vec3::UnitX();
+        const Vec3 relative = bodies_.angularVelocity(chain_.second) - w1;
+        // The second plank's turn relative to the first, since the start: about x only.
+        const Quat turn = relativeStart_.conjugate() * bodies_.orientation(chain_.first).conjugate() *
+                          bodies_.orientation(chain_.second);
+        misalignment = std::max({misalignment, z1.cross(Vec3::UnitZ()).norm(), xa.cross(xb).norm(),
+                                 std::hypot(turn.y(), turn.z())});
+        offAxisRate = std::max({offAxisRate, w1.cross(Vec3::UnitZ()).norm(), relative.cross(xa).norm()});
+        turned = std::max(turned, std::abs(turn.x()));
+    }
+
+    double misalignment = 0.0, offAxisRate = 0.0, turned = 0.0;
+
+private:
+    const RigidBodies& bodies_;
+    HingeChain chain_;
+    Quat relativeStart_;
+};
+
 using ChainCase = std::tuple<JointKind, std::string_view>;
 
 class JointChain : public ::testing::TestWithParam<ChainCase> {};
 
-// 60 s of a swinging, spinning chain at dt = 1/60 in 10 substeps (explicit Euler, first
-// order with only the feedback to hold its drift, in more): every joint holds to 1e-6.
+// 60 s of a swinging, spinning chain: every joint holds (see chainSettings), and the
+// hinges turn about their axes only.
 TEST_P(JointChain, HoldsForAMinuteUnderEveryIntegrator) {
     const auto [kind, integrator] = GetParam();
-    SimulationSettings settings = test::simulationSettings(integrator, 1.0 / 60.0);
-    settings.substeps = 10;
-    settings.integratorSubsteps["euler"] = 200;
-    Simulation sim(settings);
+    Simulation sim(chainSettings(integrator));
     World& world = sim.world();
-    addChain(world, kind);
+    std::optional<HingeWatch> hinges;
+    if (kind == JointKind::Hinge) hinges.emplace(world.rigidBodies(), addHingeChain(world));
+    else addChain(world, kind);
     ASSERT_LT(sim.constraintError(), 1e-14);
     double maxError = 0.0;
     for (int frame = 0; frame < 3600; ++frame) {
         const FrameReport report = sim.step();
         ASSERT_FALSE(report.diverged) << report.message;
         maxError = std::max(maxError, sim.constraintError());
+        if (hinges) hinges->observe();
     }
     RecordProperty("max_constraint_error", test::scientific(maxError));
-    EXPECT_LE(maxError, 1e-6);
+    EXPECT_LE(maxError, chainTolerance(integrator));
+    if (hinges) {
+        RecordProperty("max_axis_misalignment", test::scientific(hinges->misalignment));
+        RecordProperty("max_off_axis_rate", test::scientific(hinges->offAxisRate));
+        EXPECT_LE(hinges->misalignment, chainTolerance(integrator));
+        // The feedback holds Cdot near -(ks / kd) C: 10/s times the misalignment.
+        EXPECT_LE(hinges->offAxisRate, 10.0 * chainTolerance(integrator));
+        EXPECT_GT(hinges->turned, 0.1);  // the planks did turn on the hinge
+    }
     // It moved: no joint held by keeping everything still.
     double speed = 0.0;
     for (Index k = 0; k < world.rigidBodyCount(); ++k) speed = std::max(speed, world.rigidBodies().velocity(k).norm());
@@ -222,45 +281,26 @@ INSTANTIATE_TEST_SUITE_P(
                test::IntegratorParamName{}({std::get<1>(info.param), info.index});
     });
 
-class HingeChainEveryIntegrator : public ::testing::TestWithParam<std::string_view> {};
-
-// A hinge lets the bodies turn about its axis only: the axis, fixed in each body, stays
-// one line in the world, and the relative angular velocity stays along it.
-TEST_P(HingeChainEveryIntegrator, TurnsAboutItsAxisOnly) {
-    SimulationSettings settings = test::simulationSettings(GetParam(), 1.0 / 60.0);
-    settings.substeps = 10;
-    settings.integratorSubsteps["euler"] = 200;
-    Simulation sim(settings);
-    World& world = sim.world();
-    const HingeChain chain = addHingeChain(world);
-    const RigidBodies& bodies = world.rigidBodies();
-    double maxMisalignment = 0.0, maxOffAxisRate = 0.0, maxTurn = 0.0;
-    const Quat relativeStart = bodies.orientation(chain.first).conjugate() * bodies.orientation(chain.second);
-    for (int frame = 0; frame < 3600; ++frame) {
-        ASSERT_FALSE(sim.step().diverged);
-        // Post to first plank: world z in both.
-        const Vec3 z1 = bodies.rotation(chain.first) * Vec3::UnitZ();
-        const Vec3 w1 = bodies.angularVelocity(chain.first);
-        // First to second plank: each one's x.
-        const Vec3 xa = bodies.rotation(chain.first) * Vec3::UnitX();
-        const Vec3 xb = bodies.rotation(chain.second) * Vec3::UnitX();
-        const Vec3 relative = bodies.angularVelocity(chain.second) - w1;
-        maxMisalignment = std::max({maxMisalignment, z1.cross(Vec3::UnitZ()).norm(), xa.cross(xb).norm()});
-        maxOffAxisRate = std::max({maxOffAxisRate, w1.cross(Vec3::UnitZ()).norm(), relative.cross(xa).norm()});
-        // The relative rotation of the two planks is a turn about x.
-        const Quat turn = relativeStart.conjugate() * bodies.orientation(chain.first).conjugate() *
-                          bodies.orientation(chain.second);
-        maxMisalignment = std::max(maxMisalignment, std::hypot(turn.y(), turn.z()));
-        maxTurn = std::max(maxTurn, std::abs(turn.x()));
+// Explicit Euler's constraint error is first order: halving h halves it. 10 s of each chain
+// at 50 and 100 substeps.
+TEST(JointChainEuler, ExplicitEulerDriftIsFirstOrder) {
+    for (const JointKind kind : {JointKind::Ball, JointKind::Rod, JointKind::Hinge, JointKind::Nail, JointKind::Slider}) {
+        double error[2] = {0.0, 0.0};
+        for (int k = 0; k < 2; ++k) {
+            SimulationSettings settings = test::simulationSettings("euler", 1.0 / 60.0);
+            settings.substeps = 50 << k;
+            Simulation sim(settings);
+            addChain(sim.world(), kind);
+            for (int frame = 0; frame < 600; ++frame) {
+                ASSERT_FALSE(sim.step().diverged);
+                error[k] = std::max(error[k], sim.constraintError());
+            }
+        }
+        RecordProperty(std::string(jointName(kind)) + "_error_ratio", std::to_string(error[0] / error[1]));
+        EXPECT_NEAR(error[0] / error[1], 2.0, 0.4) << jointName(kind) << ": " << error[0] << " at 50 substeps, "
+                                                   << error[1] << " at 100";
     }
-    RecordProperty("max_axis_misalignment", test::scientific(maxMisalignment));
-    RecordProperty("max_off_axis_rate", test::scientific(maxOffAxisRate));
-    EXPECT_LE(maxMisalignment, 1e-6);
-    EXPECT_LE(maxOffAxisRate, 1e-5);
-    EXPECT_GT(maxTurn, 0.1);  // the planks did turn on the hinge
 }
-
-INSTANTIATE_TEST_SUITE_P(Integrators, HingeChainEveryIntegrator, test::allIntegrators(), test::IntegratorParamName{});
 
 struct RattleCase {
     std::string_view integrator;
@@ -374,8 +414,8 @@ TEST_P(BodyPendulumOrder, ErrorFallsAsPowerOfStepSize) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, BodyPendulumOrder,
-                         ::testing::Values(OrderCase{"euler", 1.0, 800}, OrderCase{"midpoint", 2.0, 100},
-                                           OrderCase{"rk4", 4.0, 25}),
+                         ::testing::Values(OrderCase{"euler", 1.0, 1600}, OrderCase{"midpoint", 2.0, 100},
+                                           OrderCase{"rk4", 4.0, 50}),
                          [](const auto& info) { return test::IntegratorParamName{}({info.param.integrator, info.index}); });
 
 }  // namespace
