@@ -81,7 +81,7 @@ public:
     // composed symmetrically (1/2, 1/2, 1, 1/2, 1/2 h about the axes 1, 2, 3, 2, 1): a
     // symplectic, second-order, time-reversible map that keeps L exactly and the energy
     // bounded without drift (Dullweber, Leimkuhler and McLachlan, "Symplectic splitting
-    // methods for rigid body molecular dynamics", J. Chem. Phys. 107, 1997, section III;
+    // methods for rigid body molecular dynamics", J. Chem. Phys. 107, 1997;
     // McLachlan, "Explicit Lie-Poisson integration and the Euler equations", Phys. Rev.
     // Lett. 71, 1993). Turning by h omega at the start's omega instead, q = exp(h omega)
     // q, is first order and pumps energy into a tumbling body step after step.

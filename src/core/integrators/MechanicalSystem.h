@@ -7,7 +7,8 @@
 // State layout of the systems that implement it: [configuration | velocity coordinates].
 // The velocity coordinates u are what the integrators step, u += h udot; what they mean
 // is the system's business (a particle's velocity, a rigid body's momenta P and L), and so
-// is how the configuration moves with them (drift() turns quaternions exactly). Only the
+// is how the configuration moves with them (drift() turns a body by exact turns about its
+// principal axes, so its quaternion stays a rotation). Only the
 // implicit step needs more: it solves for a change of the generalized velocities (v,
 // omega) with the mass operator and hands it back through changeVelocities().
 #include "core/math/BlockSparseMatrix.h"
