@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/TestSystems.h"
+#include "core/forces/MouseSpring.h"
 
 namespace tinkerbox {
 namespace {
@@ -377,6 +378,41 @@ TEST(RigidBody, BackwardTurnUsesTheAngularVelocityAtItsEnd) {
     }
 }
 
+// Central differences of World::appliedForces over every velocity block: a particle's
+// position and velocity; a body's position and velocity, and its rotation and angular
+// velocity.
+test::DenseJacobians finiteDifferenceForceJacobians(World& world, double eps = 1e-6) {
+    const Index n = world.velocityDimension();
+    test::DenseJacobians J{Eigen::MatrixXd(n, n), Eigen::MatrixXd(n, n)};
+    VecX start, plus, minus;
+    world.getState(start);
+    RigidBodies& bodies = world.rigidBodies();
+    for (Index column = 0; column < n; ++column) {
+        const Index block = column / 3;
+        const Vec3 e = Vec3::Unit(column % 3);
+        const bool particle = block < world.particleCount();
+        const Index body = (block - world.particleCount()) / 2;
+        const bool angular = !particle && (block - world.particleCount()) % 2 == 1;
+        const Anchor moved = particle ? Anchor(block) : Anchor::onBody(body, Vec3::Zero());
+        for (const double sign : {1.0, -1.0}) {
+            world.setState(start, world.time());
+            test::nudge(world, moved, angular ? 1 : 0, e, sign * eps);
+            world.appliedForces(sign > 0 ? plus : minus);
+        }
+        J.dFdx.col(column) = (plus - minus) / (2.0 * eps);
+        for (const double sign : {1.0, -1.0}) {
+            world.setState(start, world.time());
+            if (particle) world.setVelocity(block, world.velocity(block) + sign * eps * e);
+            else if (!angular) bodies.setVelocity(body, bodies.velocity(body) + sign * eps * e, bodies.angularVelocity(body));
+            else bodies.setVelocity(body, bodies.velocity(body), bodies.angularVelocity(body) + sign * eps * e);
+            world.appliedForces(sign > 0 ? plus : minus);
+        }
+        J.dFdv.col(column) = (plus - minus) / (2.0 * eps);
+    }
+    world.setState(start, world.time());
+    return J;
+}
+
 // A body and a particle on a spring from a body corner. Where the spring is at its rest
 // length and nothing turns, the force's position Jacobian over the velocity blocks (a body's
 // translation and rotation, the particle's translation) is G^T K G exactly; its velocity
@@ -394,39 +430,33 @@ TEST(RigidBody, SpringJacobiansAtABodyPointMatchFiniteDifferences) {
         const double rest = atRest ? (p - world.anchorPosition(corner)).norm() : 0.7;
         world.addSpring({corner, Anchor(0), 30.0, 2.0, rest});
         const test::DenseJacobians analytic = test::analyticJacobians(world, JacobianForm::Definite);
-
-        const double eps = 1e-6;
-        const Index n = world.velocityDimension();  // blocks: particle, body linear, body angular
-        Eigen::MatrixXd dFdx(n, n), dFdv(n, n);
-        VecX start, plus, minus;
-        world.getState(start);
-        for (Index column = 0; column < n; ++column) {
-            const Index block = column / 3;
-            const Vec3 e = Vec3::Unit(column % 3);
-            const Anchor moved = block == 0 ? Anchor(0) : Anchor::onBody(0, Vec3::Zero());
-            for (const double sign : {1.0, -1.0}) {
-                world.setState(start, 0.0);
-                test::nudge(world, moved, block == 2 ? 1 : 0, e, sign * eps);
-                world.appliedForces(sign > 0 ? plus : minus);
-            }
-            dFdx.col(column) = (plus - minus) / (2.0 * eps);
-            for (const double sign : {1.0, -1.0}) {
-                world.setState(start, 0.0);
-                RigidBodies& bodies = world.rigidBodies();
-                if (block == 0) world.setVelocity(0, world.velocity(0) + sign * eps * e);
-                else if (block == 1) bodies.setVelocity(0, bodies.velocity(0) + sign * eps * e, bodies.angularVelocity(0));
-                else bodies.setVelocity(0, bodies.velocity(0), bodies.angularVelocity(0) + sign * eps * e);
-                world.appliedForces(sign > 0 ? plus : minus);
-            }
-            dFdv.col(column) = (plus - minus) / (2.0 * eps);
-        }
-        world.setState(start, 0.0);
+        const test::DenseJacobians numeric = finiteDifferenceForceJacobians(world);
         SCOPED_TRACE(atRest ? "at rest" : "moving");
-        EXPECT_LT(test::relativeMaxDifference(analytic.dFdv, dFdv), 1e-7) << analytic.dFdv << "\n\n" << dFdv;
+        EXPECT_LT(test::relativeMaxDifference(analytic.dFdv, numeric.dFdv), 1e-7) << analytic.dFdv << "\n\n" << numeric.dFdv;
         if (atRest) {
-            EXPECT_LT(test::relativeMaxDifference(analytic.dFdx, dFdx), 1e-7) << analytic.dFdx << "\n\n" << dFdx;
+            EXPECT_LT(test::relativeMaxDifference(analytic.dFdx, numeric.dFdx), 1e-7)
+                << analytic.dFdx << "\n\n" << numeric.dFdx;
         }
     }
+}
+
+// The mouse spring on a grabbed body corner, its target where the corner is and moving
+// with it (no force, so the lever's own turning adds nothing): its Jacobians over the
+// body's translation and rotation against central differences.
+TEST(RigidBody, MouseSpringJacobiansOnABodyMatchFiniteDifferences) {
+    World world;
+    RigidBodySpec spec = box123(kTilted, Vec3::Zero());
+    spec.position = Vec3(0.3, -0.2, 0.1);
+    world.addRigidBody(spec);
+    const Anchor corner = Anchor::onBody(0, Vec3(0.5, -1.0, 1.5));
+    auto& mouse = static_cast<MouseSpring&>(world.addForce(std::make_unique<MouseSpring>(corner, 40.0, 3.0, 1e3)));
+    mouse.setTarget(world.anchorPosition(corner));
+    const test::DenseJacobians analytic = test::analyticJacobians(world, JacobianForm::Definite);
+    const test::DenseJacobians numeric = finiteDifferenceForceJacobians(world);
+    EXPECT_LT(test::relativeMaxDifference(analytic.dFdx, numeric.dFdx), 1e-7) << analytic.dFdx << "\n\n" << numeric.dFdx;
+    EXPECT_LT(test::relativeMaxDifference(analytic.dFdv, numeric.dFdv), 1e-7) << analytic.dFdv << "\n\n" << numeric.dFdv;
+    const test::DenseJacobians exact = test::analyticJacobians(world, JacobianForm::Exact);
+    EXPECT_LT(test::relativeMaxDifference(exact.dFdx, numeric.dFdx), 1e-7);
 }
 
 // Implicit Euler holds a body on stiff springs at dt = 1/60: one from a nail to a corner,
