@@ -252,6 +252,55 @@ TEST(RigidBody, HullOfABoxsCornersMovesLikeTheBox) {
     EXPECT_GT((a.position(0) - (start)).norm(), 0.1);
 }
 
+class TurnedHullEveryStep : public ::testing::TestWithParam<std::string_view> {};
+
+// The same hull with its points turned by Rh in its own frame (and the body turned back by
+// Rh^-1): its inertia in the shape frame is no longer diagonal, so the steps that turn a
+// body about its principal axes (symplectic Euler and Verlet's splitting, implicit Euler's
+// backward turn) must find them. It moves as the box does under every integrator.
+TEST_P(TurnedHullEveryStep, MovesLikeTheBox) {
+    const Vec3 size(1.0, 2.0, 3.0), offset(0.3, -0.2, 0.5);
+    const Vec3 start(0.4, 0.1, -0.3), corner(0.5, 1.0, 1.5);
+    const Quat turn(Eigen::AngleAxisd(1.1, Vec3(0.2, 0.9, -0.4).normalized()));
+    RigidBodySpec boxSpec = box123(kTilted, Vec3(0.5, -0.3, 0.8));
+    boxSpec.position = start;
+    RigidBodySpec hullSpec = boxSpec;
+    ConvexShape hull;
+    for (int i = 0; i < 8; ++i)
+        hull.points.push_back(turn * (offset + 0.5 * size.cwiseProduct(Vec3(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1))));
+    hullSpec.shape = hull;
+    hullSpec.orientation = kTilted * turn.conjugate();
+    hullSpec.position = start - kTilted * offset;
+
+    const auto build = [&](Simulation& sim, const RigidBodySpec& spec, const Vec3& anchorPoint) {
+        World& world = sim.world();
+        const Index body = world.addRigidBody(spec);
+        const Index nail = world.addParticle(Vec3(0.0, 3.0, 0.0), Vec3::Zero(), 1.0, true);
+        world.addSpring({nail, Anchor::onBody(body, anchorPoint), 40.0, 0.5, 1.0});
+    };
+    Simulation boxSim(test::simulationSettings(GetParam(), 1.0 / 600.0));
+    Simulation hullSim(test::simulationSettings(GetParam(), 1.0 / 600.0));
+    build(boxSim, boxSpec, corner);
+    build(hullSim, hullSpec, turn * (corner + offset));
+    const RigidBodies& a = boxSim.world().rigidBodies();
+    const RigidBodies& b = hullSim.world().rigidBodies();
+    ASSERT_GT(std::abs(b.bodyInertia(0)(0, 1)), 0.1);  // not diagonal
+    double maxDifference = 0.0;
+    for (int frame = 0; frame < 1200; ++frame) {  // 2 s
+        ASSERT_FALSE(boxSim.step().diverged);
+        ASSERT_FALSE(hullSim.step().diverged);
+        const Quat hullAsBox = b.orientation(0) * turn;
+        maxDifference = std::max({maxDifference, (b.position(0) - a.position(0)).norm(),
+                                  std::min((hullAsBox.coeffs() - a.orientation(0).coeffs()).norm(),
+                                           (hullAsBox.coeffs() + a.orientation(0).coeffs()).norm()),
+                                  (b.angularVelocity(0) - a.angularVelocity(0)).norm()});
+    }
+    RecordProperty("max_difference", test::scientific(maxDifference));
+    EXPECT_LE(maxDifference, 1e-9);
+}
+
+INSTANTIATE_TEST_SUITE_P(Integrators, TurnedHullEveryStep, test::allIntegrators(), test::IntegratorParamName{});
+
 // A particle on a spring from a point of a fixed, tilted body, in gravity: a spring
 // pendulum whose energy 1/2 m v^2 + 1/2 k (|x - p| - l)^2 - m g . x is what the world
 // reports and what rk4 keeps.
