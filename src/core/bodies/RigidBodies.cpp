@@ -193,14 +193,17 @@ Mat3 rotationMatrix(const Vec3& theta) {
 // driftBackward), by Newton's method with a halving line search from the start's
 // D^-1 lambda. False when it does not converge.
 bool solveBackwardTurn(const Vec3& moments, const Vec3& lambda, double h, Vec3& omega) {
-    const auto residual = [&](const Vec3& w) { return Vec3(moments.cwiseProduct(w) - rotationMatrix(-h * w) * lambda); };
+    const auto residual = [&](const Vec3& w) {
+        return Vec3(moments.cwiseProduct(w) - rotationMatrix(-h * w) * lambda);
+    };
     const double tolerance = 1e-14 * lambda.norm();
     omega = lambda.cwiseQuotient(moments);
     Vec3 r = residual(omega);
     for (int iteration = 0; iteration < 50; ++iteration) {
         if (r.norm() <= tolerance) return true;
         const Vec3 theta = -h * omega;
-        const Mat3 jacobian = Mat3(moments.asDiagonal()) - h * rotationMatrix(theta) * skew(lambda) * rightJacobian(theta);
+        const Mat3 jacobian =
+            Mat3(moments.asDiagonal()) - h * rotationMatrix(theta) * skew(lambda) * rightJacobian(theta);
         const Vec3 step = jacobian.partialPivLu().solve(-r);
         double s = 1.0;
         Vec3 next = omega + step, rNext = residual(next);

@@ -170,7 +170,8 @@ void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& re
                         J.at(p.block, q.block) += (p.sign * q.sign) * (p.G.transpose() * K * q.G);
             if (request.dFdxTimesVelocity) {
                 const Vec3 product = Kx * (va - vb);
-                for (const EndBlock& p : ends) block3(*request.dFdxTimesVelocity, p.block) += p.sign * (p.G.transpose() * product);
+                for (const EndBlock& p : ends)
+                    block3(*request.dFdxTimesVelocity, p.block) += p.sign * (p.G.transpose() * product);
             }
             continue;
         }

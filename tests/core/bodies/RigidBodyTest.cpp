@@ -153,7 +153,8 @@ TEST(RigidBody, IsotropicBodyTurnsAsTheClosedFormRotation) {
             const Quat expected = Quat(Eigen::AngleAxisd(t * omega.norm(), omega.normalized())) * kTilted;
             const Quat& q = world.rigidBodies().orientation(0);
             // q and -q are the same rotation.
-            const double error = std::min((q.coeffs() - expected.coeffs()).norm(), (q.coeffs() + expected.coeffs()).norm());
+            const double error =
+                std::min((q.coeffs() - expected.coeffs()).norm(), (q.coeffs() + expected.coeffs()).norm());
             maxError = std::max(maxError, error);
             ASSERT_LT((world.rigidBodies().angularVelocity(0) - omega).norm(), 1e-12);
         }
@@ -189,7 +190,8 @@ TEST(RigidBody, IntermediateAxisFlipsWithTheEllipticPeriod) {
     ASSERT_NEAR(world.kineticEnergy(), E, 1e-12 * E);
     ASSERT_NEAR(world.angularMomentum().squaredNorm(), M2, 1e-12 * M2);
     const double k2 = (I2 - I1) * (2.0 * E * I3 - M2) / ((I3 - I2) * (M2 - 2.0 * E * I1));
-    const double period = 4.0 * std::comp_ellint_1(std::sqrt(k2)) * std::sqrt(I1 * I2 * I3 / ((I3 - I2) * (M2 - 2.0 * E * I1)));
+    const double period =
+        4.0 * std::comp_ellint_1(std::sqrt(k2)) * std::sqrt(I1 * I2 * I3 / ((I3 - I2) * (M2 - 2.0 * E * I1)));
 
     std::vector<double> t, omegaY;
     while (sim.time() < 4.5 * period) {
@@ -227,7 +229,8 @@ TEST(RigidBody, HullOfABoxsCornersMovesLikeTheBox) {
         const Index nail = world.addParticle(Vec3(0.0, 3.0, 0.0), Vec3::Zero(), 1.0, true);
         world.addSpring({nail, Anchor::onBody(body, anchorPoint), 40.0, 0.5, 1.0});
     };
-    Simulation boxSim(test::simulationSettings("rk4", 1.0 / 600.0)), hullSim(test::simulationSettings("rk4", 1.0 / 600.0));
+    Simulation boxSim(test::simulationSettings("rk4", 1.0 / 600.0)),
+        hullSim(test::simulationSettings("rk4", 1.0 / 600.0));
     build(boxSim, boxSpec, corner);
     build(hullSim, hullSpec, corner + offset);
     const RigidBodies& a = boxSim.world().rigidBodies();
@@ -267,7 +270,8 @@ TEST_P(TurnedHullEveryStep, MovesLikeTheBox) {
     RigidBodySpec hullSpec = boxSpec;
     ConvexShape hull;
     for (int i = 0; i < 8; ++i)
-        hull.points.push_back(turn * (offset + 0.5 * size.cwiseProduct(Vec3(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1))));
+        hull.points.push_back(turn *
+                              (offset + 0.5 * size.cwiseProduct(Vec3(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1))));
     hullSpec.shape = hull;
     hullSpec.orientation = kTilted * turn.conjugate();
     hullSpec.position = start - kTilted * offset;
@@ -452,7 +456,8 @@ test::DenseJacobians finiteDifferenceForceJacobians(World& world, double eps = 1
         for (const double sign : {1.0, -1.0}) {
             world.setState(start, world.time());
             if (particle) world.setVelocity(block, world.velocity(block) + sign * eps * e);
-            else if (!angular) bodies.setVelocity(body, bodies.velocity(body) + sign * eps * e, bodies.angularVelocity(body));
+            else if (!angular)
+                bodies.setVelocity(body, bodies.velocity(body) + sign * eps * e, bodies.angularVelocity(body));
             else bodies.setVelocity(body, bodies.velocity(body), bodies.angularVelocity(body) + sign * eps * e);
             world.appliedForces(sign > 0 ? plus : minus);
         }
@@ -481,7 +486,8 @@ TEST(RigidBody, SpringJacobiansAtABodyPointMatchFiniteDifferences) {
         const test::DenseJacobians analytic = test::analyticJacobians(world, JacobianForm::Definite);
         const test::DenseJacobians numeric = finiteDifferenceForceJacobians(world);
         SCOPED_TRACE(atRest ? "at rest" : "moving");
-        EXPECT_LT(test::relativeMaxDifference(analytic.dFdv, numeric.dFdv), 1e-7) << analytic.dFdv << "\n\n" << numeric.dFdv;
+        EXPECT_LT(test::relativeMaxDifference(analytic.dFdv, numeric.dFdv), 1e-7) << analytic.dFdv << "\n\n"
+                                                                                  << numeric.dFdv;
         if (atRest) {
             EXPECT_LT(test::relativeMaxDifference(analytic.dFdx, numeric.dFdx), 1e-7)
                 << analytic.dFdx << "\n\n" << numeric.dFdx;
@@ -502,8 +508,10 @@ TEST(RigidBody, MouseSpringJacobiansOnABodyMatchFiniteDifferences) {
     mouse.setTarget(world.anchorPosition(corner));
     const test::DenseJacobians analytic = test::analyticJacobians(world, JacobianForm::Definite);
     const test::DenseJacobians numeric = finiteDifferenceForceJacobians(world);
-    EXPECT_LT(test::relativeMaxDifference(analytic.dFdx, numeric.dFdx), 1e-7) << analytic.dFdx << "\n\n" << numeric.dFdx;
-    EXPECT_LT(test::relativeMaxDifference(analytic.dFdv, numeric.dFdv), 1e-7) << analytic.dFdv << "\n\n" << numeric.dFdv;
+    EXPECT_LT(test::relativeMaxDifference(analytic.dFdx, numeric.dFdx), 1e-7) << analytic.dFdx << "\n\n"
+                                                                              << numeric.dFdx;
+    EXPECT_LT(test::relativeMaxDifference(analytic.dFdv, numeric.dFdv), 1e-7) << analytic.dFdv << "\n\n"
+                                                                              << numeric.dFdv;
     const test::DenseJacobians exact = test::analyticJacobians(world, JacobianForm::Exact);
     EXPECT_LT(test::relativeMaxDifference(exact.dFdx, numeric.dFdx), 1e-7);
 }

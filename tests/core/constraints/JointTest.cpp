@@ -134,10 +134,10 @@ HingeChain addHingeChain(World& world) {
     const Vec3 jointVelocity = world.anchorVelocity(Anchor::onBody(chain.first, kBottom));
     const Quat q2 = q1 * Quat(Eigen::AngleAxisd(-0.7, Vec3::UnitX()));
     chain.second = addPlankAt(world, joint, jointVelocity, kTop, q2, w1 + 2.0 * (q1 * Vec3::UnitX()));
-    world.addConstraint(makeConstraint(HingeSpec{Anchor::onBody(chain.post, kPostFoot), Anchor::onBody(chain.first, kTop),
-                                                 Vec3::UnitZ(), Vec3::UnitZ()}));
-    world.addConstraint(makeConstraint(HingeSpec{Anchor::onBody(chain.first, kBottom), Anchor::onBody(chain.second, kTop),
-                                                 Vec3::UnitX(), Vec3::UnitX()}));
+    world.addConstraint(makeConstraint(HingeSpec{Anchor::onBody(chain.post, kPostFoot),
+                                                 Anchor::onBody(chain.first, kTop), Vec3::UnitZ(), Vec3::UnitZ()}));
+    world.addConstraint(makeConstraint(HingeSpec{Anchor::onBody(chain.first, kBottom),
+                                                 Anchor::onBody(chain.second, kTop), Vec3::UnitX(), Vec3::UnitX()}));
     return chain;
 }
 
@@ -284,7 +284,8 @@ INSTANTIATE_TEST_SUITE_P(
 // Explicit Euler's constraint error is first order: halving h halves it. 10 s of each chain
 // at 50 and 100 substeps.
 TEST(JointChainEuler, ExplicitEulerDriftIsFirstOrder) {
-    for (const JointKind kind : {JointKind::Ball, JointKind::Rod, JointKind::Hinge, JointKind::Nail, JointKind::Slider}) {
+    for (const JointKind kind :
+         {JointKind::Ball, JointKind::Rod, JointKind::Hinge, JointKind::Nail, JointKind::Slider}) {
         double error[2] = {0.0, 0.0};
         for (int k = 0; k < 2; ++k) {
             SimulationSettings settings = test::simulationSettings("euler", 1.0 / 60.0);
@@ -416,7 +417,9 @@ TEST_P(BodyPendulumOrder, ErrorFallsAsPowerOfStepSize) {
 INSTANTIATE_TEST_SUITE_P(Integrators, BodyPendulumOrder,
                          ::testing::Values(OrderCase{"euler", 1.0, 1600}, OrderCase{"midpoint", 2.0, 100},
                                            OrderCase{"rk4", 4.0, 50}),
-                         [](const auto& info) { return test::IntegratorParamName{}({info.param.integrator, info.index}); });
+                         [](const auto& info) {
+                             return test::IntegratorParamName{}({info.param.integrator, info.index});
+                         });
 
 }  // namespace
 }  // namespace tinkerbox
