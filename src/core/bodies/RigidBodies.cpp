@@ -1,6 +1,7 @@
 #include "core/bodies/RigidBodies.h"
 
 #include <Eigen/LU>
+#include <cmath>
 #include <stdexcept>
 
 #include "core/bodies/MassProperties.h"
@@ -25,6 +26,9 @@ Index RigidBodies::add(const RigidBodySpec& spec, const RigidBodyMass& mass, boo
     x_.push_back(spec.position + q.toRotationMatrix() * mass.centerOfMass);
     mass_.push_back(mass.mass);
     inertia_.push_back(mass.inertia);
+    const PrincipalAxes principal = principalAxes(mass.inertia);
+    principalAxes_.push_back(principal.rotation);
+    principalMoments_.push_back(principal.moments);
     fixed_.push_back(spec.fixed);
     inverseMass_.push_back(spec.fixed ? 0.0 : 1.0 / mass.mass);
     inverseInertia_.push_back(spec.fixed ? Mat3::Zero() : Mat3(mass.inertia.inverse()));
@@ -100,6 +104,9 @@ void RigidBodies::setMass(Index k, const RigidBodyMass& mass) {
     const Vec3 origin = x_[k] - rotation(k) * centerOfMass_[k];
     mass_[k] = mass.mass;
     inertia_[k] = mass.inertia;
+    const PrincipalAxes principal = principalAxes(mass.inertia);
+    principalAxes_[k] = principal.rotation;
+    principalMoments_[k] = principal.moments;
     centerOfMass_[k] = mass.centerOfMass;
     x_[k] = origin + rotation(k) * mass.centerOfMass;
     inverseMass_[k] = fixed_[k] ? 0.0 : 1.0 / mass.mass;
@@ -146,11 +153,96 @@ void RigidBodies::configurationRate(Eigen::Ref<VecX> out) const {
 }
 
 void RigidBodies::drift(double h) {
+    // The axes in the order of the symmetric composition, and the share of h of each turn.
+    constexpr int kAxis[5] = {0, 1, 2, 1, 0};
+    constexpr double kShare[5] = {0.5, 0.5, 1.0, 0.5, 0.5};
     for (Index k = 0; k < count(); ++k) {
         if (fixed_[k]) continue;
         x_[k] += h * velocity(k);
-        q_[k] = rotateBy(q_[k], h * angularVelocity(k));
+        if (planar_) {
+            q_[k] = rotateBy(q_[k], h * angularVelocity(k));
+            continue;
+        }
+        for (int s = 0; s < 5; ++s) {
+            // A principal axis is fixed in the body, so a turn about it leaves it, and L . a, as they are.
+            const int i = kAxis[s];
+            const Vec3 axis = q_[k] * (principalAxes_[k] * Vec3::Unit(i));
+            q_[k] = rotateBy(q_[k], (kShare[s] * h * L_[k].dot(axis) / principalMoments_[k][i]) * axis);
+        }
     }
+}
+
+namespace {
+
+// d/dtheta of exp(theta) v is -exp(theta) [v]x Jr(theta), with the right Jacobian of the
+// rotation group Jr(theta) = 1 - (1 - cos t)/t^2 [theta]x + (t - sin t)/t^3 [theta]x^2, t = |theta|.
+Mat3 rightJacobian(const Vec3& theta) {
+    const double t = theta.norm();
+    const Mat3 K = skew(theta);
+    if (t < 1e-6) return Mat3::Identity() - 0.5 * K + (1.0 / 6.0) * K * K;
+    return Mat3::Identity() - ((1.0 - std::cos(t)) / (t * t)) * K + ((t - std::sin(t)) / (t * t * t)) * K * K;
+}
+
+Mat3 rotationMatrix(const Vec3& theta) {
+    const double t = theta.norm();
+    if (t == 0.0) return Mat3::Identity();
+    return Eigen::AngleAxisd(t, theta / t).toRotationMatrix();
+}
+
+// The principal-frame angular velocity omega with D omega = exp(-h omega) lambda (see
+// driftBackward), by Newton's method with a halving line search from the start's
+// D^-1 lambda. False when it does not converge.
+bool solveBackwardTurn(const Vec3& moments, const Vec3& lambda, double h, Vec3& omega) {
+    const auto residual = [&](const Vec3& w) {
+        return Vec3(moments.cwiseProduct(w) - rotationMatrix(-h * w) * lambda);
+    };
+    const double tolerance = 1e-14 * lambda.norm();
+    omega = lambda.cwiseQuotient(moments);
+    Vec3 r = residual(omega);
+    for (int iteration = 0; iteration < 50; ++iteration) {
+        if (r.norm() <= tolerance) return true;
+        const Vec3 theta = -h * omega;
+        const Mat3 jacobian =
+            Mat3(moments.asDiagonal()) - h * rotationMatrix(theta) * skew(lambda) * rightJacobian(theta);
+        const Vec3 step = jacobian.partialPivLu().solve(-r);
+        double s = 1.0;
+        Vec3 next = omega + step, rNext = residual(next);
+        while (rNext.norm() >= r.norm() && s > 1e-4) {
+            s *= 0.5;
+            next = omega + s * step;
+            rNext = residual(next);
+        }
+        if (!(rNext.norm() < r.norm())) return false;
+        omega = next;
+        r = rNext;
+    }
+    return r.norm() <= tolerance;
+}
+
+}  // namespace
+
+void RigidBodies::driftBackward(double h) {
+    for (Index k = 0; k < count(); ++k) {
+        if (fixed_[k]) continue;
+        x_[k] += h * velocity(k);
+        if (planar_) {  // omega about z does not change as the body turns about z
+            q_[k] = rotateBy(q_[k], h * angularVelocity(k));
+            continue;
+        }
+        turnBackward(k, h, 0);
+    }
+}
+
+void RigidBodies::turnBackward(Index k, double h, int depth) {
+    const Quat toWorld = q_[k] * principalAxes_[k];
+    const Vec3 lambda = toWorld.conjugate() * L_[k];
+    Vec3 omega;
+    if (solveBackwardTurn(principalMoments_[k], lambda, h, omega) || depth == kMaxBackwardHalvings) {
+        q_[k] = rotateBy(q_[k], h * (toWorld * omega));
+        return;
+    }
+    turnBackward(k, 0.5 * h, depth + 1);
+    turnBackward(k, 0.5 * h, depth + 1);
 }
 
 void RigidBodies::displace(Index k, const Vec3& d, const Vec3& theta) {
@@ -163,6 +255,12 @@ void RigidBodies::changeVelocity(Index k, const Vec3& dv, const Vec3& dw) {
     if (fixed_[k]) return;
     P_[k] += mass_[k] * planarLinear(dv);
     L_[k] += inertiaWorld(k) * planarAngular(dw);
+}
+
+void RigidBodies::addImpulse(Index k, const Vec3& linear, const Vec3& angular) {
+    if (fixed_[k]) return;
+    P_[k] += planarLinear(linear);
+    L_[k] += planarAngular(angular);
 }
 
 double RigidBodies::kineticEnergy() const {

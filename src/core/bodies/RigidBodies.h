@@ -75,12 +75,36 @@ public:
     void setMomenta(const Eigen::Ref<const VecX>& in);
     // d(x, q)/dt = (v, 1/2 [0, omega] q).
     void configurationRate(Eigen::Ref<VecX> out) const;
-    // x += h v, q = exp(h omega / 2) q: the exact rotation by h |omega|, q stays unit.
+    // x += h v, and q turned as the free body turns in the time h with its momenta held:
+    // the kinetic energy split into its parts about the principal axes, T = sum L_i^2 /
+    // (2 I_i), each of whose flows is an exact turn about its axis at the rate L_i / I_i,
+    // composed symmetrically (1/2, 1/2, 1, 1/2, 1/2 h about the axes 1, 2, 3, 2, 1): a
+    // symplectic, second-order, time-reversible map that keeps L exactly and the energy
+    // bounded without drift (Dullweber, Leimkuhler and McLachlan, "Symplectic splitting
+    // methods for rigid body molecular dynamics", J. Chem. Phys. 107, 1997;
+    // McLachlan, "Explicit Lie-Poisson integration and the Euler equations", Phys. Rev.
+    // Lett. 71, 1993). Turning by h omega at the start's omega instead, q = exp(h omega)
+    // q, is first order and pumps energy into a tumbling body step after step.
+    // A planar body turns about z, where that is exact: q = exp(h omega) q.
     void drift(double h);
+    // x += h v, and q turned by backward Euler: q' = exp(h omega') q with omega' = I(q')^-1 L,
+    // the angular velocity at the end. In the principal frame at the start, with D the
+    // principal moments and lambda = L there, the end's omega' (the same vector in both
+    // frames, as the turn is about it) solves D omega' = exp(-h omega') lambda. L stays
+    // exact, and the energy cannot grow: lambda is lambda' = D omega' turned about omega',
+    // so omega' . (lambda - lambda') = 0, and E(lambda) - E(lambda') = 1/2 (lambda -
+    // lambda') . D^-1 (lambda - lambda') >= 0, E being quadratic with gradient omega.
+    // (Turning by the start's omega, or by the splitting of drift, lets the energy of a fast
+    // spin about the intermediate axis grow towards |L|^2 / (2 I_min).) Solved by Newton's
+    // method; where it does not converge (turns of radians per step), by two backward steps
+    // of h/2, each of which has the same property.
+    void driftBackward(double h);
     // Moves body k by the displacement d (linear) and the rotation vector theta.
     void displace(Index k, const Vec3& d, const Vec3& theta);
     // Adds (m dv, I dw) to the momenta: a change of velocity (dv, dw) made by an impulse.
     void changeVelocity(Index k, const Vec3& dv, const Vec3& dw);
+    // Adds a linear and an angular impulse to the momenta.
+    void addImpulse(Index k, const Vec3& linear, const Vec3& angular);
     // Keeps what a force may change: no z force and only a z torque on a planar body.
     Vec3 planarLinear(const Vec3& f) const { return planar_ ? Vec3(f.x(), f.y(), 0.0) : f; }
     Vec3 planarAngular(const Vec3& t) const { return planar_ ? Vec3(0.0, 0.0, t.z()) : t; }
@@ -89,10 +113,16 @@ public:
     double kineticEnergy() const;
 
 private:
+    // One backward turn of body k by h (driftBackward), halved where Newton's method fails.
+    void turnBackward(Index k, double h, int depth);
+    static constexpr int kMaxBackwardHalvings = 12;
+
     std::vector<Vec3> x_, P_, L_;
     std::vector<Quat> q_;
     std::vector<double> mass_, inverseMass_;  // inverse 0 when fixed
     std::vector<Mat3> inertia_, inverseInertia_;  // body frame, about the centre of mass; inverse 0 when fixed
+    std::vector<Quat> principalAxes_;             // body frame to principal axes (MassProperties.h)
+    std::vector<Vec3> principalMoments_;
     std::vector<Vec3> centerOfMass_;
     std::vector<char> fixed_;
     std::vector<RigidBodySpec> spec_;

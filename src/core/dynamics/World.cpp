@@ -52,6 +52,11 @@ void World::moveNailed(Index i, const Vec3& target, double h) {
 
 Index World::addRigidBody(const RigidBodySpec& spec, const RigidBodyMass& mass) {
     const Index k = bodies_.add(spec, mass, planar_);
+    if (planar_) {  // in the plane, as setPlanar puts the bodies already there and addParticles a particle
+        Vec3 x = bodies_.position(k);
+        x.z() = 0.0;
+        bodies_.setPosition(k, x);
+    }
     patternDirty_ = constraintLayoutDirty_ = true;
     return k;
 }
@@ -398,10 +403,15 @@ void World::unconstrainedAccelerations(VecX& a) {
     velocityRates(force_, a);
 }
 
-void World::drift(double h) {
+void World::drift(double h) { drift(h, false); }
+
+void World::driftBackward(double h) { drift(h, true); }
+
+void World::drift(double h, bool backward) {
     if (!constraints_.empty()) getState(driftStartConfiguration_);  // where constrainPositions takes its gradients
     x_ += h * (particleInverseMass_.array() > 0.0).select(v_, 0.0);
-    bodies_.drift(h);
+    if (backward) bodies_.driftBackward(h);
+    else bodies_.drift(h);
     beads_.drift(h);
 }
 
@@ -426,6 +436,8 @@ void World::constrainPositions(double h) {
     setState(driftStartConfiguration_, t_);
     evaluateConstraints();
     constraintSolver_.holdStartJacobian(inverseMass());
+    startInertia_.resize(rigidBodyCount());
+    for (Index k = 0; k < rigidBodyCount(); ++k) startInertia_[k] = bodies_.inertiaWorld(k);
     setState(configuration_, t_);
     correction_.setZero(velocityDimension());
     const VecX particlesBefore = x_;
@@ -439,6 +451,17 @@ void World::constrainPositions(double h) {
     // The particles' correction is where they ended minus where they started (one
     // rounding, not a sum); a body's is the sum of its displacements and rotations.
     correction_.head(3 * particleCount()) = x_ - particlesBefore;
+    // The displacements are W0 J0^T nu: the momenta take the impulse J0^T nu / h that
+    // makes them, M0 d / h with the inertia at the drift's start, where W0 was taken. (The
+    // inertia at the end, as changeVelocities would use, differs from it by O(h omega),
+    // and that error fed energy into a tumbling constrained body step after step.)
+    for (Index k = 0; k < rigidBodyCount(); ++k) {
+        const Index b = rigidBlock(k);
+        bodies_.addImpulse(k, (bodies_.mass(k) / h) * block3(correction_, b),
+                           startInertia_[k] * block3(correction_, b + 1) / h);
+        block3(correction_, b).setZero();
+        block3(correction_, b + 1).setZero();
+    }
     changeVelocities(correction_ / h);
 }
 

@@ -139,6 +139,7 @@ public:
     void setTime(double t) override { t_ = t; }
     void accelerations(VecX& a) override;
     void drift(double h) override;
+    void driftBackward(double h) override;
     void unconstrainedAccelerations(VecX& a) override;
     void constrainPositions(double h) override;
     void constrainVelocities() override;
@@ -165,6 +166,8 @@ private:
     // Moves every body by a displacement in velocity-block space (a rotation vector for a
     // body's angular block).
     void displace(const VecX& d);
+    // drift and driftBackward: the same for everything but the bodies' turn.
+    void drift(double h, bool backward);
     void getConfiguration(Eigen::Ref<VecX> q) const;
     void setConfiguration(const Eigen::Ref<const VecX>& q);
 
@@ -184,6 +187,7 @@ private:
     bool constraintLayoutDirty_ = false;
     VecX force_;  // accumulator
     VecX acceleration_, freeAcceleration_, correction_, driftStartConfiguration_, configuration_, velocityChange_;
+    std::vector<Mat3> startInertia_;  // the bodies' world inertia at the drift's start
     mutable VecX velocityCoordinates_, generalizedVelocities_;
     mutable InverseMass inverseMass_;
     BlockSparseMatrix pattern_;  // the pattern the forces are bound to

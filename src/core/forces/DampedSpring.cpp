@@ -1,10 +1,31 @@
 #include "core/forces/DampedSpring.h"
 
 #include <stdexcept>
+#include <vector>
 
 #include "core/dynamics/World.h"
 
 namespace tinkerbox {
+
+namespace {
+// A velocity block a spring end moves with, and how: its point's velocity is G times the
+// block's velocity, and the block feels G^T F of a force F there.
+struct EndBlock {
+    Index block;
+    Mat3 G;
+    double sign;  // +1 at end a, -1 at end b (which feels -F)
+};
+
+// A particle's block (G = 1); a body's linear block (G = 1) and angular block
+// (G = -[r]x: the point moves with omega x r) (Baraff, Rigid Body Simulation, SIGGRAPH
+// 2001 notes, section 2.6).
+void appendEndBlocks(const World& world, const Anchor& a, double sign, std::vector<EndBlock>& out) {
+    const Index block = world.velocityBlock(a.body);
+    out.push_back({block, Mat3::Identity(), sign});
+    if (a.isRigid())
+        out.push_back({block + 1, -skew(world.anchorPosition(a) - world.rigidBodies().position(a.index())), sign});
+}
+}  // namespace
 
 void dampedSpringJacobians(const DampedSpring& s, const Vec3& xa, const Vec3& xb, const Vec3& va, const Vec3& vb,
                            JacobianForm form, Mat3& Kx, Mat3& Kv) {
@@ -99,10 +120,14 @@ double DampedSpringSet::potentialEnergy(const World& world) const {
 }
 
 void DampedSpringSet::appendCouplings(const World& world, std::vector<std::pair<Index, Index>>& out) const {
+    std::vector<EndBlock> ends;
     for (const DampedSpring& s : springs_) {
-        Index a, b;
-        endBlocks(world, s, a, b);
-        if (a != b) out.emplace_back(a, b);
+        if (s.a.body == s.b.body) continue;  // no net force: nothing to couple
+        ends.clear();
+        appendEndBlocks(world, s.a, 1.0, ends);
+        appendEndBlocks(world, s.b, -1.0, ends);
+        for (std::size_t p = 0; p < ends.size(); ++p)
+            for (std::size_t q = p + 1; q < ends.size(); ++q) out.emplace_back(ends[p].block, ends[q].block);
     }
 }
 
@@ -122,20 +147,37 @@ void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& re
     const VecX& v = world.velocities();
     Mat3 Kx, Kv;
     Vec3 xa, xb, va, vb;
+    std::vector<EndBlock> ends;
     for (std::size_t k = 0; k < springs_.size(); ++k) {
         const DampedSpring& s = springs_[k];
-        if (joinsParticles(s)) {
-            xa = block3(x, s.a.index()), xb = block3(x, s.b.index());
-            va = block3(v, s.a.index()), vb = block3(v, s.b.index());
-        } else {
+        if (!joinsParticles(s)) {
+            if (s.a.body == s.b.body) continue;  // both ends on one body: no net force
             xa = world.anchorPosition(s.a), xb = world.anchorPosition(s.b);
             va = world.anchorVelocity(s.a), vb = world.anchorVelocity(s.b);
+            dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
+            const Mat3 K = request.cx * Kx + request.cv * Kv;
+            ends.clear();
+            appendEndBlocks(world, s.a, 1.0, ends);
+            appendEndBlocks(world, s.b, -1.0, ends);
+            // Block (i, j) of G^T K G; with Upper storage, (j, i) is the transpose of (i, j).
+            for (const EndBlock& p : ends)
+                for (const EndBlock& q : ends)
+                    if (J.storage() == BlockSparseMatrix::Storage::Full || p.block <= q.block)
+                        J.at(p.block, q.block) += (p.sign * q.sign) * (p.G.transpose() * K * q.G);
+            if (request.dFdxTimesVelocity) {
+                const Vec3 product = Kx * (va - vb);
+                for (const EndBlock& p : ends)
+                    block3(*request.dFdxTimesVelocity, p.block) += p.sign * (p.G.transpose() * product);
+            }
+            continue;
         }
+        xa = block3(x, s.a.index()), xb = block3(x, s.b.index());
+        va = block3(v, s.a.index()), vb = block3(v, s.b.index());
         dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
         const Mat3 K = request.cx * Kx + request.cv * Kv;
         // With Upper storage only one of ab, ba is stored; the definite blocks are symmetric.
         const auto& [aa, ab, ba, bb] = blocks_[k];
-        if (ab < 0 && ba < 0 && aa == bb) continue;  // both ends on one body: no net force
+        if (ab < 0 && ba < 0 && aa == bb) continue;  // both ends on one particle: no net force
         J.value(aa) += K;
         J.value(bb) += K;
         for (const Index off : {ab, ba})

@@ -49,8 +49,12 @@ double dampedSpringEnergy(const DampedSpring& s, const Vec3& xa, const Vec3& xb)
 
 // The springs between two particles run in a tight loop over packed copies; a spring
 // with a body point at either end applies its force there, giving the body a torque. Its
-// Jacobians are those of the anchor points' translation: the implicit step treats the
-// turning of the bodies at its ends explicitly.
+// Jacobians follow the anchor points as the bodies move and turn: G^T K G, K the point
+// Jacobian and G the map from an end's velocity blocks to its point's velocity (1 for a
+// particle; [1, -[r]x] for a body, whose point moves with v + omega x r), so that the
+// implicit step holds a stiff spring at a body point in rotation too. Left out are the
+// terms from the turning of the lever r itself (r x F and omega x r as r turns), which
+// vanish with F and omega.
 class DampedSpringSet final : public Force {
 public:
     Index add(const DampedSpring& s);

@@ -39,8 +39,21 @@ void MouseSpring::addJacobians(const World& world, const JacobianRequest& reques
         shape = (maxForce_ / magnitude) * (Mat3::Identity() - gHat * gHat.transpose());
     }
     const Index block = world.velocityBlock(anchor_.body);
-    J.diagonal(block) -= (request.cx * ks_ + request.cv * kd_) * shape;
+    const Mat3 K = -(request.cx * ks_ + request.cv * kd_) * shape;
+    J.diagonal(block) += K;
     if (request.dFdxTimesVelocity) block3(*request.dFdxTimesVelocity, block) -= ks_ * shape * v;
+    if (!anchor_.isRigid()) return;
+    // The grabbed point moves with v + omega x r = v - [r]x omega: the angular block feels
+    // G^T K G with G = -[r]x (Baraff, Rigid Body Simulation, section 2.6).
+    const Mat3 G = -skew(world.anchorPosition(anchor_) - world.rigidBodies().position(anchor_.index()));
+    J.at(block, block + 1) += K * G;
+    if (J.storage() == BlockSparseMatrix::Storage::Full) J.at(block + 1, block) += G.transpose() * K;
+    J.diagonal(block + 1) += G.transpose() * K * G;
+    if (request.dFdxTimesVelocity) block3(*request.dFdxTimesVelocity, block + 1) -= G.transpose() * (ks_ * shape * v);
+}
+
+void MouseSpring::appendCouplings(const World& world, std::vector<std::pair<Index, Index>>& out) const {
+    if (anchor_.isRigid()) out.emplace_back(world.velocityBlock(anchor_.body), world.velocityBlock(anchor_.body) + 1);
 }
 
 }  // namespace tinkerbox

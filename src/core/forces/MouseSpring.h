@@ -25,8 +25,12 @@ public:
     // Energy of the capped spring: ks L^2/2 while ks L <= cap, then grows linearly.
     double potentialEnergy(const World& world) const override;
     // Uncapped: -ks I and -kd I. Capped (f = c g/|g|): both scaled by c/|g| (I - g g^T/|g|^2).
-    // On a body, the block of its translation only.
+    // On a body, K of those is G^T K G over its translation and rotation, G = [1, -[r]x]
+    // the map to the grabbed point's velocity (the terms of the lever's own turning, which
+    // vanish with the force and omega, left out).
     void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override;
+    // A body's translation and rotation blocks are coupled.
+    void appendCouplings(const World& world, std::vector<std::pair<Index, Index>>& out) const override;
 
 private:
     Anchor anchor_;

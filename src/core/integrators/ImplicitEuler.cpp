@@ -18,7 +18,7 @@ void ImplicitEuler::step(MechanicalSystem& system, double h, StepReport& report)
     report.linearSolve = solver_.solve(J_, mass_, fixed_, rhs_, dv_, settings_);
 
     system.changeVelocities(dv_);
-    system.drift(h);
+    system.driftBackward(h);
     // Constraints act after the implicit solve, by projection (see MechanicalSystem).
     system.constrainPositions(h);
     system.constrainVelocities();

@@ -6,7 +6,9 @@
 // definite (the Jacobians are taken in their definite form), and solved by conjugate
 // gradient with a symmetric Gauss-Seidel preconditioner (SgsConjugateGradient), warm
 // started from the last step's dv. Fixed (nailed) particles are filtered out of the
-// solve, as with Baraff & Witkin's filter S.
+// solve, as with Baraff & Witkin's filter S. A rigid body's x1 = x0 + h v1 has for its
+// orientation q1 = exp(h omega1) q0 with omega1 the angular velocity at q1
+// (MechanicalSystem::driftBackward, RigidBodies::driftBackward).
 #include <vector>
 
 #include "core/integrators/Integrator.h"

@@ -7,7 +7,8 @@
 // State layout of the systems that implement it: [configuration | velocity coordinates].
 // The velocity coordinates u are what the integrators step, u += h udot; what they mean
 // is the system's business (a particle's velocity, a rigid body's momenta P and L), and so
-// is how the configuration moves with them (drift() turns quaternions exactly). Only the
+// is how the configuration moves with them (drift() turns a body by exact turns about its
+// principal axes, so its quaternion stays a rotation). Only the
 // implicit step needs more: it solves for a change of the generalized velocities (v,
 // omega) with the mass operator and hands it back through changeVelocities().
 #include "core/math/BlockSparseMatrix.h"
@@ -32,6 +33,10 @@ public:
     virtual void unconstrainedAccelerations(VecX& a) = 0;
     // Moves the configuration by h along the current velocities; fixed dof stay put.
     virtual void drift(double h) = 0;
+    // The same with the velocities at the drift's end where they depend on the
+    // configuration (a rigid body's omega = I(q)^-1 L): backward Euler for the configuration,
+    // for implicit Euler.
+    virtual void driftBackward(double h) = 0;
     // How symplectic Euler, Verlet and implicit Euler keep constraints (RATTLE): after a
     // drift of h the positions are projected back onto C = 0 and the velocities take the
     // same correction divided by h; then the velocities are projected onto J v = 0.
