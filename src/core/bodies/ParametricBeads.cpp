@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/constraints/ConstraintSpec.h"
+#include "core/math/Rotation.h"
 
 namespace tinkerbox {
 

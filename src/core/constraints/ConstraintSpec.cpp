@@ -25,14 +25,4 @@ std::unique_ptr<Constraint> makeConstraint(const ConstraintSpec& spec) {
         spec);
 }
 
-void orthonormalComplement(const Vec3& n, Vec3& u, Vec3& w) {
-    // Gram-Schmidt on the axis least aligned with n, so that u is never short, and for
-    // n = z the frame is (x, y): angles in the xy plane are measured from +x.
-    Index axis;
-    n.cwiseAbs().minCoeff(&axis);
-    const Vec3 e = Vec3::Unit(axis);
-    u = (e - e.dot(n) * n).normalized();
-    w = n.cross(u);
-}
-
 }  // namespace tinkerbox

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "core/bodies/Anchor.h"
+#include "core/math/Rotation.h"
 
 namespace tinkerbox {
 
@@ -111,8 +112,5 @@ class Constraint;
 // direction, a pin or rod from a particle to itself).
 std::unique_ptr<Constraint> makeConstraint(const ConstraintSpec& spec);
 
-// Two unit vectors that complete a unit vector n to a right-handed orthonormal frame
-// (u, w, n); for n = z it is (x, y).
-void orthonormalComplement(const Vec3& n, Vec3& u, Vec3& w);
 
 }  // namespace tinkerbox

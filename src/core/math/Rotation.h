@@ -31,4 +31,16 @@ inline Quat rotateBy(const Quat& q, const Vec3& rotationVector) {
     return (dq * q).normalized();
 }
 
+// Two unit vectors that complete a unit vector n to a right-handed orthonormal frame
+// (u, w, n); for n = z it is (x, y).
+inline void orthonormalComplement(const Vec3& n, Vec3& u, Vec3& w) {
+    // Gram-Schmidt on the axis least aligned with n, so that u is never short, and for
+    // n = z the frame is (x, y): angles in the xy plane are measured from +x.
+    Index axis;
+    n.cwiseAbs().minCoeff(&axis);
+    const Vec3 e = Vec3::Unit(axis);
+    u = (e - e.dot(n) * n).normalized();
+    w = n.cross(u);
+}
+
 }  // namespace tinkerbox
