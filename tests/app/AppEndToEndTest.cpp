@@ -78,6 +78,19 @@ Status readStatus(const fs::path& file) {
 // Waits bound an app that hangs; they never pace what the test checks, so they are generous.
 constexpr double kHang = 120.0;
 
+int sh(const std::string& command) { return std::system(command.c_str()); }
+
+std::string output(const std::string& command) {
+    std::string text;
+    if (FILE* pipe = ::popen(command.c_str(), "r")) {
+        char buffer[256];
+        while (std::fgets(buffer, sizeof buffer, pipe)) text += buffer;
+        ::pclose(pipe);
+    }
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    return text;
+}
+
 class App : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -160,6 +173,29 @@ protected:
         return status;
     }
 
+    // Sends one xdotool command and waits until the app shows its effect.
+    Status xdotool(const std::string& args, const std::function<bool(const Status&)>& shown) {
+        EXPECT_EQ(sh("xdotool " + args), 0) << args;
+        return waitFor(shown, "effect of xdotool " + args);
+    }
+    // " --window ID ": the app's window, for xdotool's commands.
+    std::string appWindow() {
+        const std::string window = output("xdotool search --sync --onlyvisible --name Tinkerbox | head -1");
+        EXPECT_FALSE(window.empty()) << "no Tinkerbox window appeared";
+        return " --window " + window + " ";
+    }
+    // What the status shows after an input: a field's text; a count with the buttons up;
+    // the pointer at a place with these buttons down.
+    static std::function<bool(const Status&)> field(const char* key, const std::string& value) {
+        return [=](const Status& s) { return s.text(key) == value; };
+    }
+    static std::function<bool(const Status&)> count(const char* key, double value, double buttons = 0) {
+        return [=](const Status& s) { return s.number(key) == value && s.number("buttons") == buttons; };
+    }
+    static std::function<bool(const Status&)> cursor(double px, double py, double buttons) {
+        return [=](const Status& s) { return s.cursorAt(px, py) && s.number("buttons") == buttons; };
+    }
+
     fs::path dir_, status_;
     pid_t pid_ = -1;
 
@@ -172,19 +208,6 @@ private:
 
     int watch_ = -1, process_ = -1;
 };
-
-int sh(const std::string& command) { return std::system(command.c_str()); }
-
-std::string output(const std::string& command) {
-    std::string text;
-    if (FILE* pipe = ::popen(command.c_str(), "r")) {
-        char buffer[256];
-        while (std::fgets(buffer, sizeof buffer, pipe)) text += buffer;
-        ::pclose(pipe);
-    }
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-    return text;
-}
 
 std::string writeFile(const fs::path& file, const std::string& text) {
     std::ofstream(file) << text;
@@ -290,21 +313,10 @@ TEST_F(App, BuildsAModelWithRealInput) {
     // effect, and the moments are measured in simulated time: the machine may be as slow as it likes.
     const fs::path saved = dir_ / "saved.json";
     start({"--save-on-exit", saved.string(), "--width", "1280", "--height", "800"});
-    const std::string window = output("xdotool search --sync --onlyvisible --name Tinkerbox | head -1");
-    ASSERT_FALSE(window.empty()) << "no Tinkerbox window appeared";
-    const std::string w = " --window " + window + " ";
-    const auto x = [&](const std::string& args, const std::function<bool(const Status&)>& shown) {
-        EXPECT_EQ(sh("xdotool " + args), 0) << args;
-        return waitFor(shown, "effect of xdotool " + args);
-    };
-    const auto field = [](const char* key, const std::string& value) {
-        return [=](const Status& s) { return s.text(key) == value; };
-    };
-    const auto count = [](const char* key, double value, double buttons = 0) {
-        return [=](const Status& s) { return s.number(key) == value && s.number("buttons") == buttons; };
-    };
-    const auto cursor = [](double px, double py, double buttons) {
-        return [=](const Status& s) { return s.cursorAt(px, py) && s.number("buttons") == buttons; };
+    const std::string w = appWindow();
+    ASSERT_FALSE(HasFailure());
+    const auto x = [this](const std::string& args, const std::function<bool(const Status&)>& shown) {
+        return xdotool(args, shown);
     };
     // Focus the scene area (no panel under the pointer) first.
     x("mousemove" + w + "640 600", cursor(640, 600, 0));
@@ -354,21 +366,10 @@ TEST_F(App, BuildsWithBodiesByHand) {
     // Ctrl+Q. The box hangs from the nail at its corner and the sphere from the box.
     const fs::path saved = dir_ / "bodies.json";
     start({"--save-on-exit", saved.string(), "--width", "1280", "--height", "800"});
-    const std::string window = output("xdotool search --sync --onlyvisible --name Tinkerbox | head -1");
-    ASSERT_FALSE(window.empty()) << "no Tinkerbox window appeared";
-    const std::string w = " --window " + window + " ";
-    const auto x = [&](const std::string& args, const std::function<bool(const Status&)>& shown) {
-        EXPECT_EQ(sh("xdotool " + args), 0) << args;
-        return waitFor(shown, "effect of xdotool " + args);
-    };
-    const auto field = [](const char* key, const std::string& value) {
-        return [=](const Status& s) { return s.text(key) == value; };
-    };
-    const auto count = [](const char* key, double value) {
-        return [=](const Status& s) { return s.number(key) == value && s.number("buttons") == 0; };
-    };
-    const auto cursor = [](double px, double py, double buttons) {
-        return [=](const Status& s) { return s.cursorAt(px, py) && s.number("buttons") == buttons; };
+    const std::string w = appWindow();
+    ASSERT_FALSE(HasFailure());
+    const auto x = [this](const std::string& args, const std::function<bool(const Status&)>& shown) {
+        return xdotool(args, shown);
     };
     x("mousemove" + w + "640 600", cursor(640, 600, 0));
     x("key" + w + "ctrl+n", [](const Status& s) { return s.text("document") == "untitled" && s.number("bodies") == 0; });

@@ -25,10 +25,6 @@ struct InverseMass {
         y.resize(x.size());
         for (Index b = 0; b < blocks(); ++b) block3(y, b) = apply(b, block3(x, b));
     }
-    bool isFixed(Index b) const {
-        const std::int32_t k = full[b];
-        return k < 0 ? block3(diagonal, b).isZero(0.0) : fullBlocks[k].isZero(0.0);
-    }
 };
 
 }  // namespace tinkerbox

@@ -60,7 +60,6 @@ Index DampedSpringSet::add(const DampedSpring& s) {
     const Index k = size() - 1;
     if (joinsParticles(s)) {
         particlePairs_.push_back({s.a.index(), s.b.index(), s.stiffness, s.damping, s.restLength});
-        pairSpring_.push_back(k);
     } else {
         anchoredSprings_.push_back(k);
     }
@@ -78,7 +77,6 @@ void DampedSpringSet::set(Index k, const DampedSpring& s) {
 void DampedSpringSet::clear() {
     springs_.clear();
     particlePairs_.clear();
-    pairSpring_.clear();
     anchoredSprings_.clear();
     blocks_.clear();
 }

@@ -81,7 +81,6 @@ private:
 
     std::vector<DampedSpring> springs_;
     std::vector<ParticlePair> particlePairs_;  // the particle-particle springs, packed
-    std::vector<Index> pairSpring_;            // per packed pair: its spring
     std::vector<Index> anchoredSprings_;       // the others
     std::vector<std::array<Index, 4>> blocks_;  // per spring: blocks aa, ab, ba, bb in the bound pattern
 };
