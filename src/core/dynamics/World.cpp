@@ -408,7 +408,7 @@ void World::drift(double h) { drift(h, false); }
 void World::driftBackward(double h) { drift(h, true); }
 
 void World::drift(double h, bool backward) {
-    if (!constraints_.empty()) getState(driftStartConfiguration_);  // where constrainPositions takes its gradients
+    if (!constraints_.empty()) getState(driftStartState_);  // where constrainPositions takes its gradients
     x_ += h * (particleInverseMass_.array() > 0.0).select(v_, 0.0);
     if (backward) bodies_.driftBackward(h);
     else bodies_.drift(h);
@@ -432,13 +432,13 @@ void World::constrainPositions(double h) {
     if (constraints_.empty()) return;
     // SHAKE: back onto C(x) = 0 along the gradients at the drift's start; the velocity
     // takes the same correction, so that it stays the step's displacement over h.
-    getState(configuration_);
-    setState(driftStartConfiguration_, t_);
+    getState(driftEndState_);
+    setState(driftStartState_, t_);
     evaluateConstraints();
     constraintSolver_.holdStartJacobian(inverseMass());
     startInertia_.resize(rigidBodyCount());
     for (Index k = 0; k < rigidBodyCount(); ++k) startInertia_[k] = bodies_.inertiaWorld(k);
-    setState(configuration_, t_);
+    setState(driftEndState_, t_);
     correction_.setZero(velocityDimension());
     const VecX particlesBefore = x_;
     for (int iteration = 0; iteration < ConstraintSolver::kProjectionIterations; ++iteration) {

@@ -186,7 +186,7 @@ private:
     ConstraintSettings constraintSettings_;
     bool constraintLayoutDirty_ = false;
     VecX force_;  // accumulator
-    VecX acceleration_, freeAcceleration_, correction_, driftStartConfiguration_, configuration_, velocityChange_;
+    VecX acceleration_, freeAcceleration_, correction_, driftStartState_, driftEndState_, velocityChange_;
     std::vector<Mat3> startInertia_;  // the bodies' world inertia at the drift's start
     mutable VecX velocityCoordinates_, generalizedVelocities_;
     mutable InverseMass inverseMass_;
