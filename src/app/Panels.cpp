@@ -375,7 +375,7 @@ void App::drawStats() {
         const auto [low, high] = std::minmax_element(r.integrator.stepSizes.begin(), r.integrator.stepSizes.end());
         ImGui::Text("adaptive: %zu steps, h %.2e .. %.2e", r.integrator.stepSizes.size(), *low, *high);
     }
-    if (r.contacts > 0) ImGui::Text("%d plane contacts", r.contacts);
+    if (r.contact.contacts > 0) ImGui::Text("%d plane contacts", r.contact.contacts);
 
     // Energy: kinetic, potential and total on one scale.
     ImGui::Separator();

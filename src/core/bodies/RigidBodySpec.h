@@ -40,11 +40,16 @@ struct RigidBodySpec {
     Vec3 velocity = Vec3::Zero();         // of the centre of mass
     Vec3 angularVelocity = Vec3::Zero();  // world frame, rad/s
     bool fixed = false;                   // infinite mass: never moves
+    // The surface: Coulomb friction coefficient and coefficient of restitution (0 no bounce,
+    // 1 elastic), combined with the other surface's at a contact (core/collision/Contact.h).
+    double friction = 0.5;
+    double restitution = 0.2;
 
     bool operator==(const RigidBodySpec& o) const {
         return shape == o.shape && mass == o.mass && density == o.density && position == o.position &&
                orientation.coeffs() == o.orientation.coeffs() && velocity == o.velocity &&
-               angularVelocity == o.angularVelocity && fixed == o.fixed;
+               angularVelocity == o.angularVelocity && fixed == o.fixed && friction == o.friction &&
+               restitution == o.restitution;
     }
 };
 

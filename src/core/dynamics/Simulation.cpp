@@ -18,6 +18,13 @@ Simulation::Simulation(const SimulationSettings& settings) : settings_(settings)
     world_.setConstraintSettings(settings.constraints);
     world_.setPlanar(settings.planar);
     integrator_ = makeIntegrator(settings.integrator, settings.solver);
+    contact_ = makeContactModel(settings.contactModel);
+}
+
+void Simulation::setContactModel(const std::string& name) {
+    contact_ = makeContactModel(name);  // throws before anything changes
+    settings_.contactModel = name;
+    endFrameEarly();
 }
 
 void Simulation::setIntegrator(const std::string& name) {
@@ -156,7 +163,10 @@ FrameReport Simulation::advance(int maxSubsteps) {
             substepsDone_ = 0;
             return std::exchange(frame_, {});
         }
-        report.contacts += world_.resolveContacts(substepStart_.head(n3), substepStart_.segment(configuration, n3), h);
+        ContactReport contact;
+        contact.contacts = world_.resolveContacts(substepStart_.head(n3), substepStart_.segment(configuration, n3), h);
+        contact_->afterStep(world_, substepStart_, h, contact);
+        report.contact.add(contact);
     }
     if (substepsDone_ < substepCount) {
         FrameReport sofar = report;

@@ -1,7 +1,7 @@
 #pragma once
 // A running model: the world (particles, rigid bodies and parametric beads, with their
 // forces and constraints), its settings, the chosen integrator, and the stepping loop
-// (integrator step, then plane contacts, per substep). The integrator can be changed at any moment: the state lives in the system, so the
+// (integrator step, then the contact model, per substep). The integrator can be changed at any moment: the state lives in the system, so the
 // model keeps moving from where it is. A frame that makes the state non-finite is
 // rolled back to its start; an energy explosion (DivergenceGuard) is rolled back to
 // a state from before it began. Both are reported, never propagated.
@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "core/contact/ContactModel.h"
 #include "core/dynamics/DivergenceGuard.h"
 #include "core/forces/Gravity.h"
 #include "core/integrators/Integrator.h"
@@ -34,6 +35,7 @@ struct SimulationSettings {
     double drag = 0.0;
     // Every body and particle in the z = 0 plane, turning about z only (2D scenes).
     bool planar = false;
+    std::string contactModel = "baraff";  // contactModelNames()
     IntegratorSettings solver;
     ConstraintSettings constraints;
 
@@ -45,7 +47,7 @@ struct FrameReport {
     bool finished = true;
     bool diverged = false;
     std::string message;  // why it diverged, and what to try
-    int contacts = 0;
+    ContactReport contact;  // summed over the substeps
     StepReport integrator;  // summed over the substeps
 };
 
@@ -61,6 +63,7 @@ public:
     // Integrator steps per frame for the chosen integrator.
     int substeps() const;
     const Integrator& integrator() const { return *integrator_; }
+    const ContactModel& contactModel() const { return *contact_; }
     double time() const { return world_.time(); }
     void setTime(double t);  // e.g. to keep the clock when a model is rebuilt after an edit
 
@@ -69,6 +72,7 @@ public:
     // it is (see advance()); gravity, drag and constraint settings apply from the next
     // substep.
     void setIntegrator(const std::string& name);  // throws std::invalid_argument on an unknown name
+    void setContactModel(const std::string& name);  // the same
     // Sets dt and the substeps of the chosen integrator (its override, if it has one).
     void setTimeStep(double dt, int substeps);
     void setGravity(const Vec3& g);
@@ -116,6 +120,7 @@ private:
     Gravity* gravity_;
     ViscousDrag* drag_;
     std::unique_ptr<Integrator> integrator_;
+    std::unique_ptr<ContactModel> contact_;
     DivergenceGuard guard_;
     bool drivenByInput_ = false;
     // The clock: time = clockStart_ + frames_ * dt, one rounding instead of a sum of

@@ -50,7 +50,7 @@ TEST_P(PlaneContact, BounceScalesNormalSpeedByRestitution) {
         const FrameReport report = sim.step();
         ASSERT_FALSE(report.diverged) << report.message;
         const double v = ps.velocity(0).y();
-        if (report.contacts > 0 && vBefore < 0.0 && v > 0.0) {
+        if (report.contact.contacts > 0 && vBefore < 0.0 && v > 0.0) {
             if (!rebounds.empty()) apexes.push_back(apex);
             rebounds.push_back(v);
             apex = 0.0;
@@ -82,7 +82,7 @@ TEST_P(PlaneContact, BounceOnTiltedPlaneReflectsOnlyTheNormalComponent) {
         const Vec3 before = sim.world().velocity(0);
         const FrameReport report = sim.step();
         ASSERT_FALSE(report.diverged);
-        if (report.contacts == 0) continue;
+        if (report.contact.contacts == 0) continue;
         const Vec3 after = sim.world().velocity(0);
         const double vn = before.dot(plane.normal);
         // The step adds at most g dt to the velocity before the contact.
@@ -98,7 +98,7 @@ void expectStaysExactlyAtRest(Simulation& sim, int frames) {
     for (int k = 0; k < frames; ++k) {
         const FrameReport report = sim.step();
         ASSERT_FALSE(report.diverged) << report.message;
-        ASSERT_EQ(report.contacts, 1) << "frame " << k;
+        ASSERT_EQ(report.contact.contacts, 1) << "frame " << k;
         ASSERT_EQ(sim.world().position(0), x0) << "frame " << k;
         ASSERT_EQ(sim.world().velocity(0), Vec3::Zero()) << "frame " << k;
     }

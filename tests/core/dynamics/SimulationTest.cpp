@@ -74,7 +74,7 @@ TEST_P(SimulationEveryIntegrator, IdenticalRunsAreBitwiseIdentical) {
         const FrameReport report = a.step();
         ASSERT_FALSE(report.diverged) << report.message;
         ASSERT_FALSE(b.step().diverged);
-        contacts += report.contacts;
+        contacts += report.contact.contacts;
     }
     EXPECT_GT(contacts, 0) << "the run should include plane contacts";
     EXPECT_TRUE(test::stateOf(a.world()) == test::stateOf(b.world()));
@@ -101,13 +101,13 @@ TEST_P(SimulationEveryIntegrator, AFrameSplitOverCallsIsBitwiseTheWholeFrame) {
         }
         EXPECT_EQ(split.substepsDone(), 0);
         EXPECT_FALSE(report.diverged);
-        EXPECT_EQ(report.contacts, expected.contacts);
+        EXPECT_EQ(report.contact.contacts, expected.contact.contacts);
         EXPECT_EQ(report.integrator.derivativeEvaluations, expected.integrator.derivativeEvaluations);
         EXPECT_EQ(report.integrator.stepSizes, expected.integrator.stepSizes);
         EXPECT_EQ(report.integrator.linearSolve.iterations, expected.integrator.linearSolve.iterations);
         ASSERT_TRUE(test::stateOf(split.world()) == test::stateOf(whole.world())) << "frame " << k;
         ASSERT_EQ(split.time(), whole.time());
-        contacts += report.contacts;
+        contacts += report.contact.contacts;
     }
     EXPECT_GT(contacts, 0) << "the run should include plane contacts";
     EXPECT_EQ(split.time(), 30.0 * (1.0 / 120.0));  // t0 + n dt, not a sum
@@ -335,7 +335,7 @@ TEST(Simulation, AChangeInTheMiddleOfAFrameEndsItWhereItIs) {
             const FrameReport report = sim.step(), expected = fresh.step();
             ASSERT_TRUE(report.finished);
             ASSERT_FALSE(report.diverged);
-            EXPECT_EQ(report.contacts, expected.contacts);
+            EXPECT_EQ(report.contact.contacts, expected.contact.contacts);
             EXPECT_EQ(report.integrator.derivativeEvaluations, expected.integrator.derivativeEvaluations);
         }
         EXPECT_TRUE(test::stateOf(sim.world()) == test::stateOf(fresh.world()));
@@ -387,7 +387,7 @@ TEST(Simulation, SubstepsEqualShorterFrames) {
     for (int k = 0; k < 40; ++k) {  // 0.31 s: the cloth lands on the floor on the way
         const FrameReport report = a.step();
         ASSERT_FALSE(report.diverged);
-        contacts += report.contacts;
+        contacts += report.contact.contacts;
         for (int s = 0; s < 8; ++s) ASSERT_FALSE(b.step().diverged);
     }
     EXPECT_GT(contacts, 0);

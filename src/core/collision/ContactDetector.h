@@ -1,0 +1,42 @@
+#pragma once
+// Contact detection over a whole world (Baraff, Rigid Body Simulation II: Nonpenetration
+// Constraints, SIGGRAPH 2001 notes, sections 8 and 9): a broad phase finds the pairs whose
+// bounding boxes overlap, a narrow phase their contact manifolds. Rigid bodies meet rigid
+// bodies, planes and particles; particles meet planes only through World::resolveContacts.
+// Bodies joined by a constraint do not collide with each other, nor does a fixed body with
+// a fixed body.
+#include <memory>
+#include <vector>
+
+#include "core/collision/Contact.h"
+
+namespace tinkerbox {
+
+class World;
+
+struct DetectionStats {
+    long candidatePairs = 0;  // broad-phase overlaps in the last detect()
+    long manifolds = 0;
+};
+
+class ContactDetector {
+public:
+    ContactDetector();
+    ~ContactDetector();
+    ContactDetector(ContactDetector&&) noexcept;
+    ContactDetector& operator=(ContactDetector&&) noexcept;
+
+    // Every manifold of the world's colliders at its current state with points whose
+    // separation is below margin (> 0: speculative contacts, found before they touch).
+    // Keeps what it learns between calls (sorted bounds, separating axes), so that a world
+    // that moves a little costs little.
+    void detect(const World& world, double margin, std::vector<ContactManifold>& out);
+    const DetectionStats& stats() const { return stats_; }
+
+private:
+    struct Cache;
+    std::unique_ptr<Cache> cache_;
+    DetectionStats stats_;
+};
+
+}  // namespace tinkerbox

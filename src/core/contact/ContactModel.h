@@ -1,0 +1,45 @@
+#pragma once
+// How a simulation keeps bodies from passing through each other: a contact model runs after
+// every integrator step (Simulation::advance), finds the contacts at the step's end and
+// changes velocities and positions so that nothing approaches or overlaps. Models are chosen
+// by name, live, like integrators.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/collision/Contact.h"
+
+namespace tinkerbox {
+
+class World;
+
+// What the contact step did, summed over the substeps of a frame (maxPenetration: the
+// largest).
+struct ContactReport {
+    int contacts = 0;             // contact points (and particle-plane contacts)
+    double maxPenetration = 0.0;  // metres, at the step's end before correction
+    long iterations = 0;          // of the contact solver
+    double seconds = 0.0;         // spent detecting and solving
+
+    void add(const ContactReport& r);
+};
+
+class ContactModel {
+public:
+    virtual ~ContactModel() = default;
+    virtual std::string name() const = 0;
+    // After an integrator step of length h that started at the state `start` (the world's
+    // getState layout): resolves collisions and resting contact at the world's state.
+    virtual void afterStep(World& world, const VecX& start, double h, ContactReport& report) = 0;
+    // The manifolds of the last step, for drawing and statistics.
+    virtual const std::vector<ContactManifold>& manifolds() const = 0;
+    // Forget what was learnt about the contacts (warm starts, cached axes): call when the
+    // world changed in a way the model cannot see (bodies removed or renumbered).
+    virtual void reset() = 0;
+};
+
+// "baraff" (the names in contactModelNames()). Throws std::invalid_argument on an unknown name.
+std::unique_ptr<ContactModel> makeContactModel(const std::string& name);
+const std::vector<std::string>& contactModelNames();
+
+}  // namespace tinkerbox
