@@ -672,6 +672,11 @@ void Editor::setIntegrator(const std::string& name) {
     scene_.settings = simulation_->settings();
 }
 
+void Editor::setContactModel(const std::string& name) {
+    simulation_->setContactModel(name);
+    scene_.settings = simulation_->settings();
+}
+
 void Editor::setTimeStep(double dt, int substeps) {
     simulation_->setTimeStep(dt, std::clamp(substeps, 1, SimulationSettings::kMaxSubsteps));
     scene_.settings = simulation_->settings();
