@@ -339,6 +339,16 @@ void App::drawInspector() {
         }
         bool fixed = spec.fixed;
         if (ImGui::Checkbox("fixed (infinite mass)", &fixed)) editor_.setBodyFixed(k, fixed);
+        double friction = spec.friction, restitution = spec.restitution;
+        inputDouble("friction", friction, 0.05, "%.3f");
+        bool surface = ImGui::IsItemDeactivatedAfterEdit();
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Coulomb coefficient; at a contact, the geometric mean of the two surfaces'.");
+        inputDouble("restitution", restitution, 0.05, "%.3f");
+        surface |= ImGui::IsItemDeactivatedAfterEdit();
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("0: no bounce, 1: elastic; at a contact, the larger of the two surfaces'.");
+        if (surface) editor_.setBodySurface(k, friction, restitution);
     }
     if (sel.wires.size() == 1) {
         const Wire& w = scene.wires[*sel.wires.begin()];

@@ -114,6 +114,8 @@ public:
     void setBodyMass(Index body, double mass);
     void setBodyFixed(Index body, bool fixed);
     void setBodyShape(Index body, const Shape& shape);  // ignored when the shape has no volume
+    // Ignored for a friction below 0 or a restitution outside 0..1, which no scene file holds.
+    void setBodySurface(Index body, double friction, double restitution);
     NewElementSettings& newElements() { return newElements_; }
 
     // Live settings (not part of the undo history)
