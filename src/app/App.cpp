@@ -338,6 +338,7 @@ void App::onKey(int key, int action, int mods) {
             break;
         case GLFW_KEY_HOME: frameView(); break;
         case GLFW_KEY_A: viewOptions_.bodyAxes = !viewOptions_.bodyAxes; break;
+        case GLFW_KEY_K: viewOptions_.contacts = !viewOptions_.contacts; break;
         case GLFW_KEY_F1: showHelp_ = !showHelp_; break;
         case GLFW_KEY_F12: screenshot(""); break;
         case GLFW_KEY_ESCAPE: editor_.dismissDivergence(); break;
@@ -609,6 +610,12 @@ void App::chooseIntegrator(const std::string& name) {
     messageUntil_ = glfwGetTime() + 2.0;
 }
 
+void App::chooseContactModel(const std::string& name) {
+    editor_.setContactModel(name);
+    message_ = "Contact model: " + name;
+    messageUntil_ = glfwGetTime() + 2.0;
+}
+
 void App::quit() {
     if (quitRequested_) return;
     quitRequested_ = true;
@@ -694,6 +701,7 @@ bool App::writeStatus() const {
         << (mouseDown_[0] ? 1 : 0) + (mouseDown_[1] ? 2 : 0) + (mouseDown_[2] ? 4 : 0)
         << "\nparticles " << system.particleCount() << "\nbodies " << system.rigidBodyCount() << "\nsprings " << system.springs().size() << "\nconstraints "
         << system.constraints().size() << "\nnailed " << nailed << "\nintegrator " << sim.settings().integrator
+        << "\ncontact_model " << sim.settings().contactModel << "\ncontacts " << stats_.last.contact.contacts
         << "\nsubsteps " << sim.substeps() << "\nview " << (camera_.mode() == Camera::Mode::TwoD ? "2D" : "3D")
         << "\ndocument " << documentLabel_ << "\nmodified " << editor_.modified() << "\nundo " << editor_.undoSteps()
         << "\nautosave " << (autosaveSchedule_.current() && !autosaveWrite_.valid() ? "current" : "pending")

@@ -103,6 +103,7 @@ private:
     void save();
     void screenshot(const std::filesystem::path& path);
     void chooseIntegrator(const std::string& name);
+    void chooseContactModel(const std::string& name);
     void quit();
     // Runs the action now, or, when it would drop unsaved edits, after the user saves or
     // discards them.

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/App.h"
+#include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/ExampleScenes.h"
@@ -101,6 +102,8 @@ void App::drawMenu() {
             camera_.setMode(camera_.mode() == Camera::Mode::TwoD ? Camera::Mode::ThreeD : Camera::Mode::TwoD);
         if (ImGui::MenuItem("Frame the model", "Home")) frameView();
         if (ImGui::MenuItem("Body axes and spin", "A", viewOptions_.bodyAxes)) viewOptions_.bodyAxes = !viewOptions_.bodyAxes;
+        if (ImGui::MenuItem("Contact points and normals", "K", viewOptions_.contacts))
+            viewOptions_.contacts = !viewOptions_.contacts;
         if (ImGui::MenuItem("Keys and mouse", "F1", showHelp_)) showHelp_ = !showHelp_;
         ImGui::EndMenu();
     }
@@ -152,6 +155,13 @@ void App::drawSolverPanel() {
         }
         ImGui::EndCombo();
     }
+    if (ImGui::BeginCombo("contact", s.contactModel.c_str())) {
+        for (const std::string& name : contactModelNames())
+            if (ImGui::Selectable(name.c_str(), name == s.contactModel)) chooseContactModel(name);
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("How bodies are kept from passing through each other and through planes; K shows the contacts.");
     double dt = s.dt;
     int substeps = editor_.simulation().substeps();
     if (inputDouble("dt (s)", dt, 0.001, "%.5f") && dt > 0.0) editor_.setTimeStep(dt, substeps);
@@ -329,6 +339,16 @@ void App::drawInspector() {
         }
         bool fixed = spec.fixed;
         if (ImGui::Checkbox("fixed (infinite mass)", &fixed)) editor_.setBodyFixed(k, fixed);
+        double friction = spec.friction, restitution = spec.restitution;
+        inputDouble("friction", friction, 0.05, "%.3f");
+        bool surface = ImGui::IsItemDeactivatedAfterEdit();
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Coulomb coefficient; at a contact, the geometric mean of the two surfaces'.");
+        inputDouble("restitution", restitution, 0.05, "%.3f");
+        surface |= ImGui::IsItemDeactivatedAfterEdit();
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("0: no bounce, 1: elastic; at a contact, the larger of the two surfaces'.");
+        if (surface) editor_.setBodySurface(k, friction, restitution);
     }
     if (sel.wires.size() == 1) {
         const Wire& w = scene.wires[*sel.wires.begin()];
@@ -375,7 +395,13 @@ void App::drawStats() {
         const auto [low, high] = std::minmax_element(r.integrator.stepSizes.begin(), r.integrator.stepSizes.end());
         ImGui::Text("adaptive: %zu steps, h %.2e .. %.2e", r.integrator.stepSizes.size(), *low, *high);
     }
-    if (r.contact.contacts > 0) ImGui::Text("%d plane contacts", r.contact.contacts);
+    if (r.contact.contacts > 0 || s.rigidBodyCount() > 0) {
+        ImGui::Text("%d contacts, max penetration %.2f mm", r.contact.contacts, 1e3 * r.contact.maxPenetration);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Contact points found in the last frame (summed over its substeps) and the deepest overlap among them.");
+        ImGui::Text("contact solve %.2f ms, %ld iterations", 1e3 * r.contact.seconds, r.contact.iterations);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("The contact model's detection and solve in the last frame (%s).", sim.settings().contactModel.c_str());
+    }
 
     // Energy: kinetic, potential and total on one scale.
     ImGui::Separator();
@@ -596,7 +622,8 @@ void App::drawHelp() {
     ImGui::BulletText("Ctrl+N new   Ctrl+O open (or drop a .json file)   Ctrl+S save   F12 screenshot   Ctrl+Q quit");
     ImGui::BulletText("Wheel zooms about the cursor, middle-drag pans, right-drag grabs with any tool");
     ImGui::BulletText("C  2D / 3D view; in 3D, left-drag on empty space (or Alt+drag) orbits   Home  frame the model");
-    ImGui::BulletText("A  each body's axes and angular velocity   Springs, rods and nails attach to the clicked point of a body");
+    ImGui::BulletText("A  each body's axes and angular velocity   K  contact points and normals");
+    ImGui::BulletText("Springs, rods and nails attach to the clicked point of a body");
     ImGui::End();
 }
 

@@ -25,6 +25,7 @@ constexpr Color kGesture{0.40f, 0.85f, 1.00f, 0.9f};
 constexpr Color kGrab{1.00f, 0.35f, 0.35f, 0.9f};
 constexpr Color kBody{0.45f, 0.62f, 0.85f, 1.0f};
 constexpr Color kFixedBody{0.50f, 0.52f, 0.56f, 1.0f};
+constexpr double kContactNormalLength = 0.2;  // m
 
 // A body as the renderer draws it: its shape frame's origin and orientation (the shape is
 // given in that frame), and the shape.
@@ -106,6 +107,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
             addAngularVelocity(frame, bodies.position(k), bodies.angularVelocity(k), 0.1 * size, 0.5 * size);
         }
     }
+    if (options.contacts) addContacts(frame, simulation.contactModel().manifolds(), kContactNormalLength);
     for (std::size_t k = 0; k < editor.scene().wires.size(); ++k) {
         const Wire& w = editor.scene().wires[k];
         frame.circles.push_back({w.center, w.normal, w.radius, selection.wires.count(static_cast<Index>(k)) ? 3.5f : 2.0f,

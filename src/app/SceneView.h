@@ -12,6 +12,7 @@ Color strainColor(double strain);
 
 struct SceneViewOptions {
     bool bodyAxes = false;  // each body's axes and angular velocity
+    bool contacts = false;  // the contact model's points and normals of the last step
 };
 
 // Bodies are drawn shaded with their centres of mass marked.

@@ -1,10 +1,13 @@
 #pragma once
 // `tinkerbox-sim bench`: the benchmark scenes (scene/BenchmarkScenes.h) with each
-// integrator, CSV on stdout:
-// scene,integrator,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,
-// ms_per_constraint_solve,constraint_cg_iterations,warm_start,max_constraint_error
+// integrator and contact model, CSV on stdout:
+// scene,integrator,contact_model,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,
+// ms_per_constraint_solve,constraint_cg_iterations,warm_start,max_constraint_error,
+// contacts,max_penetration,ms_per_contact_solve,contact_iterations
 // (cg_iterations: implicit-euler's solve per step; constraint_*: per multiplier solve,
-// and scenes with constraints run once with and once without warm start).
+// and scenes with constraints run once with and once without warm start; contacts,
+// ms_per_contact_solve and contact_iterations: the contact model's, per step;
+// max_penetration: the deepest over the run, in metres).
 // Each integrator runs at a dt it is stable at: 1/60 divided by 1.5 times the fewest
 // substeps that kept a one-second run bounded on the family's smallest member, or at
 // 1/60 itself when that is bounded (same
@@ -24,6 +27,7 @@ namespace tinkerbox {
 struct BenchOptions {
     std::vector<std::string> scenes;       // benchmark scene names; empty: all
     std::vector<std::string> integrators;  // empty: all
+    std::vector<std::string> contactModels;  // empty: all
     double seconds = 2.0;                  // wall time cap per case
     IntegratorSettings solver;             // CG tolerance and cap, adaptive tolerance
 };

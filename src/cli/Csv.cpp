@@ -17,11 +17,12 @@ void writeRunHeader(std::ostream& out, const Simulation& simulation) {
     for (Index i = 0; i < world.beadCount(); ++i) out << ",b" << i << "_x,b" << i << "_y,b" << i << "_z";
     for (Index k = 0; k < world.rigidBodyCount(); ++k)
         for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz"}) out << ",r" << k << '_' << c;
+    out << ",contacts,max_penetration";
     out << ",linear_momentum_x,linear_momentum_y,linear_momentum_z"
            ",angular_momentum_x,angular_momentum_y,angular_momentum_z\n";
 }
 
-void writeRunRow(std::ostream& out, Simulation& simulation) {
+void writeRunRow(std::ostream& out, Simulation& simulation, const ContactReport& contact) {
     const double kinetic = simulation.kineticEnergy();
     const double potential = simulation.potentialEnergy();
     out << formatDouble(simulation.time());
@@ -39,6 +40,7 @@ void writeRunRow(std::ostream& out, Simulation& simulation) {
         const Quat& q = bodies.orientation(k);
         for (double c : {q.w(), q.x(), q.y(), q.z()}) out << ',' << formatDouble(c);
     }
+    out << ',' << contact.contacts << ',' << formatDouble(contact.maxPenetration);
     write(world.linearMomentum());
     write(world.angularMomentum());
     out << '\n';

@@ -1,6 +1,7 @@
 #pragma once
 // CSV output of a run: t, energies, constraint error, every particle position, then
-// every parametric bead's position.
+// every parametric bead's position, every rigid body's pose, the frame's contacts and the
+// total momenta.
 #include <ostream>
 #include <string>
 
@@ -11,8 +12,11 @@ namespace tinkerbox {
 // Shortest text that reads back as the same double.
 std::string formatDouble(double value);
 
-// t,kinetic,potential,energy,constraint_error,p0_x,p0_y,p0_z,...,b0_x,b0_y,b0_z,...
+// t,kinetic,potential,energy,constraint_error,p0_x,p0_y,p0_z,...,b0_x,b0_y,b0_z,...,
+// r0_x,...,r0_qz,...,contacts,max_penetration,linear_momentum_x,...,angular_momentum_z
 void writeRunHeader(std::ostream& out, const Simulation& simulation);
-void writeRunRow(std::ostream& out, Simulation& simulation);
+// `contact`: what the contact model did in the frame that led to this row (zero for the
+// row at t = 0).
+void writeRunRow(std::ostream& out, Simulation& simulation, const ContactReport& contact);
 
 }  // namespace tinkerbox

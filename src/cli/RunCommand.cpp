@@ -48,6 +48,7 @@ int runScene(const RunOptions& o) {
         return 1;
     }
     if (o.integrator) scene.settings.integrator = *o.integrator;
+    if (o.contactModel) scene.settings.contactModel = *o.contactModel;
     if (const std::string why = inapplicableOption(o, scene.settings.integrator); !why.empty()) {
         std::cerr << "error: " << why << ", but this run uses " << scene.settings.integrator
                   << " (for the constraint multipliers' solve use --constraint-tolerance)\n";
@@ -103,7 +104,7 @@ int runScene(const RunOptions& o) {
     if (stepLog.is_open()) stepLog << "t,h\n";
 
     writeRunHeader(csv, *simulation);
-    writeRunRow(csv, *simulation);
+    writeRunRow(csv, *simulation, ContactReport{});
     ProgressBar progress;
     const auto start = std::chrono::steady_clock::now();
     long internalSteps = 0;
@@ -130,7 +131,7 @@ int runScene(const RunOptions& o) {
             hMax = std::max(hMax, h);
         }
         internalSteps += static_cast<long>(sizes.size());
-        if (s % o.every == 0 || s == frames) writeRunRow(csv, *simulation);
+        if (s % o.every == 0 || s == frames) writeRunRow(csv, *simulation, report.contact);
         progress.update(static_cast<double>(s) / frames, simulation->time(), endTime);
     }
     csv.flush();
@@ -149,7 +150,8 @@ int validateScene(const std::string& file) {
         std::cout << file << ": ok: \"" << scene.name << "\", " << scene.particles.size() << " particles, "
                   << scene.springs.size() << " springs, " << scene.constraints.size() << " constraints, "
                   << scene.wires.size() << " wires, " << scene.parametricBeads.size() << " parametric beads, "
-                  << scene.planes.size() << " planes, " << scene.bodies.size() << " bodies, integrator " << scene.settings.integrator << ", dt "
+                  << scene.planes.size() << " planes, " << scene.bodies.size() << " bodies, integrator " << scene.settings.integrator
+                  << ", contact model " << scene.settings.contactModel << ", dt "
                   << scene.settings.dt << '\n';
         return 0;
     } catch (const SceneError& e) {

@@ -7,6 +7,7 @@ namespace tinkerbox {
 struct RunOptions {
     std::string scene;
     std::optional<std::string> integrator;
+    std::optional<std::string> contactModel;
     std::optional<double> dt;
     std::optional<int> substeps;
     std::optional<double> cgTolerance;

@@ -1,9 +1,11 @@
 // tinkerbox-sim: the headless runner, validator and benchmark.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 
 #include "cli/Bench.h"
 #include "cli/RunCommand.h"
+#include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/ExampleScenes.h"
@@ -25,6 +27,21 @@ const CLI::Validator kIntegratorName(
                                       : "unknown integrator '" + name + "' (choose one of: " + integratorList() + ")";
     },
     "INTEGRATOR", "integrator");
+
+std::string contactModelList() {
+    std::string list;
+    for (const std::string& n : contactModelNames()) list += (list.empty() ? "" : ", ") + n;
+    return list;
+}
+
+const CLI::Validator kContactModelName(
+    [](std::string& name) {
+        const std::vector<std::string>& names = contactModelNames();
+        return std::ranges::find(names, name) != names.end()
+                   ? std::string()
+                   : "unknown contact model '" + name + "' (choose one of: " + contactModelList() + ")";
+    },
+    "MODEL", "contact model");
 
 // A built-in example, or a benchmark scene (to open in the app and watch what bench measures).
 int exportExample(const std::string& name, const std::string& out) {
@@ -50,7 +67,7 @@ int exportExample(const std::string& name, const std::string& out) {
 
 int main(int argc, char** argv) {
     CLI::App app{"tinkerbox-sim: run, check and benchmark Tinkerbox scenes without a window.\n"
-                 "Integrators: " + integratorList()};
+                 "Integrators: " + integratorList() + "\nContact models: " + contactModelList()};
     app.require_subcommand(1);
     app.set_version_flag("--version", "tinkerbox-sim 0.1.0");
 
@@ -58,6 +75,8 @@ int main(int argc, char** argv) {
     CLI::App* runCmd = app.add_subcommand("run", "Simulate a scene and write CSV (t, energies, constraint error, positions)");
     runCmd->add_option("scene", run.scene, "Scene file (.json)")->required()->check(CLI::ExistingFile);
     runCmd->add_option("--integrator", run.integrator, "Integrator: " + integratorList())->check(kIntegratorName);
+    runCmd->add_option("--contact", run.contactModel, "Contact model: " + contactModelList() + " (default: the scene's)")
+        ->check(kContactModelName);
     runCmd->add_option("--dt", run.dt, "Frame time step in seconds (default: the scene's)")->check(CLI::PositiveNumber);
     runCmd->add_option("--substeps", run.substeps, "Integrator steps per frame (default: the scene's)")
         ->check(CLI::Range(1, SimulationSettings::kMaxSubsteps));
@@ -88,6 +107,8 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--scene", bench.scenes, "Benchmark scene (repeatable; default all)")
         ->check(CLI::IsMember(benchmarkSceneNames()));
     benchCmd->add_option("--integrator", bench.integrators, "Integrator (repeatable; default all)")->check(kIntegratorName);
+    benchCmd->add_option("--contact", bench.contactModels, "Contact model (repeatable; default all)")
+        ->check(kContactModelName);
     benchCmd->add_option("--cg-tolerance", bench.solver.implicitSolver.tolerance,
                          "implicit-euler: CG relative residual (default 1e-4)")
         ->check(CLI::PositiveNumber);

@@ -518,6 +518,14 @@ void Editor::setBodyShape(Index body, const Shape& shape) {
     edit([&](Scene& scene) { scene.bodies[body].shape = shape; });
 }
 
+void Editor::setBodySurface(Index body, double friction, double restitution) {
+    if (!(friction >= 0.0 && restitution >= 0.0 && restitution <= 1.0)) return;
+    edit([&](Scene& scene) {
+        scene.bodies[body].friction = friction;
+        scene.bodies[body].restitution = restitution;
+    });
+}
+
 void Editor::setBodyFixed(Index body, bool fixed) {
     edit([&](Scene& scene) {
         scene.bodies[body].fixed = fixed;
@@ -669,6 +677,11 @@ void Editor::setRodLength(Index constraint, double length) {
 
 void Editor::setIntegrator(const std::string& name) {
     simulation_->setIntegrator(name);
+    scene_.settings = simulation_->settings();
+}
+
+void Editor::setContactModel(const std::string& name) {
+    simulation_->setContactModel(name);
     scene_.settings = simulation_->settings();
 }
 

@@ -114,10 +114,13 @@ public:
     void setBodyMass(Index body, double mass);
     void setBodyFixed(Index body, bool fixed);
     void setBodyShape(Index body, const Shape& shape);  // ignored when the shape has no volume
+    // Ignored for a friction below 0 or a restitution outside 0..1, which no scene file holds.
+    void setBodySurface(Index body, double friction, double restitution);
     NewElementSettings& newElements() { return newElements_; }
 
     // Live settings (not part of the undo history)
     void setIntegrator(const std::string& name);
+    void setContactModel(const std::string& name);  // throws std::invalid_argument on an unknown name
     void setTimeStep(double dt, int substeps);
     void setGravity(const Vec3& g);
     void setDrag(double kd);

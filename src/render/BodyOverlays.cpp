@@ -12,6 +12,9 @@ constexpr Color kCentreOfMassRim{0.05f, 0.05f, 0.06f, 1.0f};
 constexpr Color kAxisColors[3] = {
     {0.95f, 0.30f, 0.30f, 1.0f}, {0.35f, 0.85f, 0.35f, 1.0f}, {0.35f, 0.55f, 1.00f, 1.0f}};
 constexpr Color kAngularVelocity{1.00f, 0.55f, 0.90f, 1.0f};
+constexpr Color kContact{1.00f, 0.85f, 0.20f, 1.0f};      // touching, or within the margin
+constexpr Color kPenetrating{1.00f, 0.35f, 0.20f, 1.0f};  // overlapping
+constexpr Color kContactRim{0.05f, 0.05f, 0.06f, 1.0f};
 constexpr float kOverlayWidth = 2.0f;  // pixels
 
 // Two strokes from tip back along -direction, 25 degrees either side in the plane of
@@ -58,6 +61,16 @@ void addAngularVelocity(RenderFrame& frame, const Vec3& centre, const Vec3& omeg
     const Vec3 tangent = -std::sin(end) * u + std::cos(end) * v;
     const Vec3 outward = std::cos(end) * u + std::sin(end) * v;
     addArrowHead(frame, at(end), tangent, outward, 0.35 * arcRadius);
+}
+
+void addContacts(RenderFrame& frame, std::span<const ContactManifold> manifolds, double normalLength) {
+    for (const ContactManifold& m : manifolds)
+        for (int i = 0; i < m.count; ++i) {
+            const ContactPoint& p = m.points[static_cast<std::size_t>(i)];
+            const Color color = p.separation < 0.0 ? kPenetrating : kContact;
+            frame.overlaySegments.push_back({p.position, p.position + normalLength * m.normal, 1.5f, color});
+            frame.overlayDiscs.push_back({p.position, 3.0f, color, kContactRim, 1.0f});
+        }
 }
 
 }  // namespace tinkerbox

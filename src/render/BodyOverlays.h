@@ -1,6 +1,10 @@
 #pragma once
 // Markers for rigid bodies, as plain overlay segments and discs of a RenderFrame (seen
-// through the bodies): the centre of mass, the body axes and the angular velocity.
+// through the bodies): the centre of mass, the body axes, the angular velocity and the
+// contacts.
+#include <span>
+
+#include "core/collision/Contact.h"
 #include "render/RenderFrame.h"
 
 namespace tinkerbox {
@@ -17,5 +21,10 @@ void addBodyAxes(RenderFrame& frame, const Vec3& origin, const Eigen::Quaternion
 // at the viewer, as it does in the 2D view. Nothing for omega = 0.
 void addAngularVelocity(RenderFrame& frame, const Vec3& centre, const Vec3& omega, double metresPerRadianPerSecond,
                         double arcRadius);
+
+// Each contact point of the manifolds as a small dot, and its manifold's normal (from a
+// toward b) as a line `normalLength` long from the point. Points that overlap (separation
+// < 0) are drawn in a warmer colour than those that touch or are about to.
+void addContacts(RenderFrame& frame, std::span<const ContactManifold> manifolds, double normalLength);
 
 }  // namespace tinkerbox

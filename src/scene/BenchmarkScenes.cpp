@@ -95,6 +95,15 @@ Scene boxChain(int links) {
     return s;
 }
 
+// Resting contact at scale: unit cubes of 1 kg on a ground plane (ExampleScenes.h), with the
+// scene's own integrator, symplectic Euler.
+Scene pyramid(int base, bool planar) {
+    PyramidOptions o;
+    o.base = base;
+    o.planar = planar;
+    return makePyramid(o);
+}
+
 Scene byName(const std::string& name) {
     if (name == "cloth-32") return cloth(32);
     if (name == "cloth-64") return cloth(64);
@@ -103,9 +112,12 @@ Scene byName(const std::string& name) {
     if (name == "rod-chain-1000") return rodChain(1000);
     if (name == "rod-grid-100") return rodGrid(100);
     if (name == "box-chain-1000") return boxChain(1000);
+    if (name == "stack-10") return makeBoxStack(10);
+    if (name == "pyramid-20") return pyramid(20, false);
+    if (name == "large-pyramid-100") return pyramid(100, true);
     throw std::invalid_argument("unknown benchmark scene '" + name +
                                 "' (choose cloth-32, cloth-64, cloth-128, chain-1000, rod-chain-1000, rod-grid-100, "
-                                "box-chain-1000)");
+                                "box-chain-1000, stack-10, pyramid-20, large-pyramid-100)");
 }
 
 }  // namespace
@@ -115,6 +127,7 @@ std::span<const BenchmarkScene> benchmarkScenes() {
         {"cloth-32", "cloth-32"},   {"cloth-64", "cloth-32"},         {"cloth-128", "cloth-32"},
         {"chain-1000", "chain-1000"}, {"rod-chain-1000", "rod-chain-1000"}, {"rod-grid-100", ""},
         {"box-chain-1000", "", 64},
+        {"stack-10", "", 4},        {"pyramid-20", "", 4},           {"large-pyramid-100", "", 4},
     };
     return kScenes;
 }

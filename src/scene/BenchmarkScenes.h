@@ -2,7 +2,9 @@
 // The scenes `tinkerbox-sim bench` and tinkerbox-bench measure: square cloths of
 // n x n particles (n = 32, 64, 128) with structural, shear and bend springs, a chain
 // of 1000 springs, a chain of 1000 rods, a 100 x 100 grid joined by 19,800 rods, and a
-// chain of 1000 boxes on ball joints hanging from a nail. A cloth keeps its spacing (2 cm), particle mass (1 g) and
+// chain of 1000 boxes on ball joints hanging from a nail; and for contact, unit cubes resting
+// on a ground plane: a stack of 10, a pyramid of base 20 (210 boxes) standing in a vertical
+// plane, and a pyramid of base 100 (5,050 boxes) in a planar world. A cloth keeps its spacing (2 cm), particle mass (1 g) and
 // stiffness as n grows, so that every size has the same local stiffness; its springs
 // are stiff enough that rk4 needs about 10 substeps of a 1/60 s frame and euler
 // hundreds, while implicit-euler takes the frame in one step.
@@ -27,12 +29,13 @@ struct BenchmarkScene {
     // The box chain has no probe because a search over 1000 bodies at a few hundred
     // milliseconds per step takes most of an hour per integrator; it runs at 64 (32
     // diverges under midpoint within 0.1 s, 64 stays bounded under midpoint and
-    // implicit-euler).
+    // implicit-euler). The contact scenes run at 4, as the example stacks do.
     int substeps = 1;
 };
 
 std::span<const BenchmarkScene> benchmarkScenes();
-// cloth-32, cloth-64, cloth-128, chain-1000, rod-chain-1000, rod-grid-100, box-chain-1000
+// cloth-32, cloth-64, cloth-128, chain-1000, rod-chain-1000, rod-grid-100, box-chain-1000,
+// stack-10, pyramid-20, large-pyramid-100
 std::vector<std::string> benchmarkSceneNames();
 // At dt = 1/60, one substep; throws std::invalid_argument for an unknown name.
 Scene makeBenchmarkScene(const std::string& name, const IntegratorSettings& solver = {});

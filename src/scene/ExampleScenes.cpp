@@ -392,13 +392,12 @@ Scene seesaw() {
     s.settings.integrator = "rk4";
     s.settings.substeps = 4;
     s.settings.integratorSubsteps = {{"euler", 64}};
-    RigidBodySpec wedge;
     ConvexShape prism;
     for (double z : {-0.2, 0.2})
         for (const Vec3& p : {Vec3(-0.4, -0.8, z), Vec3(0.4, -0.8, z), Vec3(0.0, 0.0, z)}) prism.points.push_back(p);
-    wedge.shape = prism;
-    wedge.fixed = true;
-    const Index wedgeBody = addBody(s, wedge);
+    // Made with its shape (GCC 12 warns of an uninitialized vector when a default-made body's
+    // shape is assigned a hull).
+    const Index wedgeBody = addBody(s, RigidBodySpec{.shape = std::move(prism), .fixed = true});
     RigidBodySpec ground;
     ground.shape = BoxShape{Vec3(5.0, 0.2, 0.4)};
     ground.position = Vec3(0.0, -0.9, 0.0);
@@ -425,12 +424,219 @@ Scene seesaw() {
     return s;
 }
 
+// Contact scenes step with symplectic Euler: one force evaluation per substep, and the
+// contact model corrects velocities after each step, which it keeps as it left them.
+void useContactSettings(Scene& s, int substeps) {
+    s.settings.integrator = "symplectic-euler";
+    s.settings.dt = 1.0 / 60.0;
+    s.settings.substeps = substeps;
+}
+
+// A ground at y = 0 that does not bounce.
+Plane ground(double friction = 0.5) { return Plane{Vec3::Zero(), Vec3::UnitY(), 0.0, friction}; }
+
+RigidBodySpec boxBody(const Vec3& size, const Vec3& position, double mass = 1.0) {
+    RigidBodySpec b;
+    b.shape = BoxShape{size};
+    b.mass = mass;
+    b.position = position;
+    return b;
+}
+
+RigidBodySpec fixedBox(const Vec3& size, const Vec3& position, double angle = 0.0) {
+    RigidBodySpec b = boxBody(size, position);
+    b.orientation = turnAboutZ(angle);
+    b.fixed = true;
+    return b;
+}
+
+RigidBodySpec sphereBody(double radius, const Vec3& position, double mass) {
+    RigidBodySpec b;
+    b.shape = SphereShape{radius};
+    b.mass = mass;
+    b.position = position;
+    return b;
+}
+
+Scene boxStack() {
+    Scene s = makeBoxStack(10);
+    s.name = "Box stack";
+    s.description =
+        "Ten unit cubes stacked on the ground, at rest: resting contact must carry the weight of everything "
+        "above each box without the stack sinking, jittering or sliding apart.";
+    return s;
+}
+
+Scene pyramid() {
+    Scene s = makePyramid(PyramidOptions{});
+    s.name = "Pyramid";
+    s.description =
+        "210 unit cubes in a pyramid standing on the ground (rows of 20 down to 1, each row offset by half a box): "
+        "many simultaneous resting contacts; the pyramid should stand still.";
+    return s;
+}
+
+Scene dominoes() {
+    Scene s;
+    s.name = "Dominoes";
+    s.description =
+        "Fifteen thin tall boxes in a row, the first tipped 15 degrees onto its front edge, past the point where "
+        "it falls: each one knocks over the next, and the row falls in a wave.";
+    useContactSettings(s, 4);
+    s.planes.push_back(ground());
+    constexpr int kCount = 15;
+    constexpr double kSpacing = 0.4, kThickness = 0.08, kHeight = 0.8, kWidth = 0.4;
+    const Vec3 size(kThickness, kHeight, kWidth);
+    for (int i = 0; i < kCount; ++i) addBody(s, boxBody(size, Vec3(i * kSpacing, 0.5 * kHeight, 0.0), 0.2));
+    // The first one turned clockwise about its front bottom edge, which stays on the ground.
+    constexpr double kTip = 15.0 * std::numbers::pi / 180.0;
+    RigidBodySpec& first = s.bodies.front();
+    first.orientation = turnAboutZ(-kTip);
+    const Vec3 frontEdge(0.5 * kThickness, 0.0, 0.0);
+    first.position = frontEdge + first.orientation * Vec3(-0.5 * kThickness, 0.5 * kHeight, 0.0);
+    return s;
+}
+
+Scene newtonsCradle() {
+    Scene s;
+    s.name = "Newton's cradle";
+    s.description =
+        "Five balls touching in a row, each hung on two rods from a fixed beam so that it swings in one plane, "
+        "with restitution 1 and no friction. The first is pulled out 40 degrees and let go: on impact the "
+        "momentum passes through the row and the last ball flies out.";
+    useContactSettings(s, 8);
+    constexpr double kRadius = 0.1, kHang = 1.0, kSpread = 0.3, kPull = 40.0 * std::numbers::pi / 180.0;
+    const Index beam = addBody(s, fixedBox(Vec3(1.4, 0.05, 2.0 * kSpread + 0.1), Vec3(0.0, kHang + 0.025, 0.0)));
+    for (int i = 0; i < 5; ++i) {
+        const double x = 2.0 * kRadius * (i - 2);
+        // Each ball turns about the line through its two suspension points (x, kHang, +-kSpread).
+        const double angle = i == 0 ? kPull : 0.0;
+        RigidBodySpec ball = sphereBody(kRadius, Vec3(x - kHang * std::sin(angle), kHang - kHang * std::cos(angle), 0.0), 0.5);
+        ball.friction = 0.0;
+        ball.restitution = 1.0;
+        const Index k = addBody(s, ball);
+        for (double z : {-kSpread, kSpread}) {
+            const Anchor top = Anchor::onBody(beam, Vec3(x, -0.025, z));
+            const Anchor centre = Anchor::onBody(k, Vec3::Zero());
+            s.constraints.push_back(RodSpec{top, centre, (worldPoint(s, top) - worldPoint(s, centre)).norm()});
+        }
+    }
+    return s;
+}
+
+Scene slidingBox() {
+    Scene s;
+    s.name = "Sliding box";
+    s.description =
+        "A unit cube sent along the ground at 1 m/s, friction 0.3 on both surfaces: Coulomb friction decelerates "
+        "it at 0.3 g, so it stops after v^2 / (2 mu g) = 0.17 m, in v / (mu g) = 0.34 s.";
+    useContactSettings(s, 4);
+    s.planes.push_back(ground(0.3));
+    RigidBodySpec box = boxBody(Vec3::Ones(), Vec3(0.0, 0.5, 0.0));
+    box.velocity = Vec3(1.0, 0.0, 0.0);
+    box.friction = 0.3;
+    box.restitution = 0.0;
+    addBody(s, box);
+    return s;
+}
+
+Scene incline() {
+    Scene s;
+    s.name = "Box on an incline";
+    s.description =
+        "A box at rest on a 30 degree slope (a fixed box), friction 0.7 on both: static friction holds it, "
+        "since tan 30 = 0.58 < 0.7. Lower the friction below 0.58 and it slides.";
+    useContactSettings(s, 4);
+    s.planes.push_back(Plane{Vec3(0.0, -2.0, 0.0), Vec3::UnitY(), 0.0, 0.5});
+    constexpr double kAngle = 30.0 * std::numbers::pi / 180.0, kThickness = 0.4, kBox = 0.5;
+    RigidBodySpec slope = fixedBox(Vec3(6.0, kThickness, 2.0), Vec3::Zero(), kAngle);
+    slope.friction = 0.7;
+    addBody(s, slope);
+    const Vec3 along = slope.orientation * Vec3::UnitX(), up = slope.orientation * Vec3::UnitY();
+    RigidBodySpec box = boxBody(Vec3::Constant(kBox), (0.5 * kThickness + 0.5 * kBox) * up + 1.0 * along);
+    box.orientation = slope.orientation;
+    box.friction = 0.7;
+    box.restitution = 0.0;
+    addBody(s, box);
+    return s;
+}
+
+Scene marbles() {
+    Scene s;
+    s.name = "Marbles";
+    s.description =
+        "Twenty balls and thirty particles poured into an open box made of five fixed boxes: they bounce off the "
+        "walls and each other and settle in a heap.";
+    useContactSettings(s, 4);
+    s.planes.push_back(ground());
+    constexpr double kInside = 1.6, kWall = 0.1, kHeight = 0.8;
+    addBody(s, fixedBox(Vec3(kInside + 2.0 * kWall, kWall, kInside + 2.0 * kWall), Vec3(0.0, 0.5 * kWall, 0.0)));
+    const double wallY = kWall + 0.5 * kHeight, offset = 0.5 * (kInside + kWall);
+    addBody(s, fixedBox(Vec3(kWall, kHeight, kInside + 2.0 * kWall), Vec3(-offset, wallY, 0.0)));
+    addBody(s, fixedBox(Vec3(kWall, kHeight, kInside + 2.0 * kWall), Vec3(offset, wallY, 0.0)));
+    addBody(s, fixedBox(Vec3(kInside, kHeight, kWall), Vec3(0.0, wallY, -offset)));
+    addBody(s, fixedBox(Vec3(kInside, kHeight, kWall), Vec3(0.0, wallY, offset)));
+    // A stream falling from above the box, spread on a slanted grid so that nothing starts
+    // on top of anything else.
+    for (int i = 0; i < 50; ++i) {
+        const double angle = 2.39996 * i;  // the golden angle: an even, non-repeating spread
+        const double r = 0.1 + 0.5 * std::sqrt(i / 50.0);
+        const Vec3 at(r * std::cos(angle), 1.5 + 0.12 * i, r * std::sin(angle));
+        if (i % 5 < 2) {
+            RigidBodySpec ball = sphereBody(0.1, at, 0.2);
+            ball.restitution = 0.5;
+            addBody(s, ball);
+        } else {
+            s.particles.push_back({at, Vec3::Zero(), 0.05, false});
+        }
+    }
+    return s;
+}
+
+Scene tinkertoyCar() {
+    Scene s;
+    s.name = "Tinkertoy car";
+    s.description =
+        "A flat car: a box on two wheels (spheres on hinges about z) set on a 15 degree slope made of a fixed box. "
+        "Friction turns the wheels, and the car rolls down onto the ground.";
+    useContactSettings(s, 8);
+    s.settings.planar = true;
+    s.planes.push_back(Plane{Vec3(0.0, -1.6, 0.0), Vec3::UnitY(), 0.0, 0.8});
+    constexpr double kAngle = -15.0 * std::numbers::pi / 180.0, kThickness = 0.4, kRadius = 0.25;
+    const RigidBodySpec slope = fixedBox(Vec3(8.0, kThickness, 1.0), Vec3::Zero(), kAngle);
+    addBody(s, slope);
+    const Vec3 along = slope.orientation * Vec3::UnitX(), up = slope.orientation * Vec3::UnitY();
+    // The car's frame: on the slope, 2.5 m up it from the middle.
+    const Vec3 axle = (0.5 * kThickness + kRadius) * up - 2.5 * along;
+    const Vec3 chassisOffset(0.0, 0.2, 0.0);
+    RigidBodySpec chassis = boxBody(Vec3(1.2, 0.2, 0.4), axle + slope.orientation * chassisOffset, 2.0);
+    chassis.orientation = slope.orientation;
+    const Index body = addBody(s, chassis);
+    for (double x : {-0.45, 0.45}) {
+        RigidBodySpec wheel = sphereBody(kRadius, axle + x * along, 0.5);
+        wheel.friction = 1.0;
+        wheel.restitution = 0.0;
+        const Index w = addBody(s, wheel);
+        s.constraints.push_back(HingeSpec{Anchor::onBody(body, Vec3(x, 0.0, 0.0) - chassisOffset),
+                                          Anchor::onBody(w, Vec3::Zero()), Vec3::UnitZ(), Vec3::UnitZ()});
+    }
+    return s;
+}
+
 constexpr std::array kExamples = {
     ExampleScene{"Springs", "spring-oscillator", springOscillator},
     ExampleScene{"Springs", "hanging-chain", hangingChain},
     ExampleScene{"Springs", "stiff-spring", stiffSpring},
     ExampleScene{"Cloth", "cloth", cloth},
     ExampleScene{"Contact", "bouncing-particles", bouncingParticles},
+    ExampleScene{"Contact", "box-stack", boxStack},
+    ExampleScene{"Contact", "pyramid", pyramid},
+    ExampleScene{"Contact", "dominoes", dominoes},
+    ExampleScene{"Contact", "newtons-cradle", newtonsCradle},
+    ExampleScene{"Contact", "sliding-box", slidingBox},
+    ExampleScene{"Contact", "incline", incline},
+    ExampleScene{"Contact", "marbles", marbles},
+    ExampleScene{"Contact", "tinkertoy-car", tinkertoyCar},
     ExampleScene{"Constraints", "bead-on-wire", beadOnWire},
     ExampleScene{"Constraints", "double-pendulum", doublePendulum},
     ExampleScene{"Constraints", "triple-pendulum", triplePendulum},
@@ -510,6 +716,30 @@ Scene makeBoxChain(const BoxChainOptions& o) {
         const Index k = addBody(s, box);
         if (i == 0) s.constraints.push_back(NailSpec{Anchor::onBody(k, top), o.pivot});
         else s.constraints.push_back(PinSpec{Anchor::onBody(k - 1, bottom), Anchor::onBody(k, top)});
+    }
+    return s;
+}
+
+Scene makeBoxStack(int count) {
+    Scene s;
+    s.name = "Stack of " + std::to_string(count);
+    useContactSettings(s, 4);
+    s.planes.push_back(ground());
+    for (int i = 0; i < count; ++i) addBody(s, boxBody(Vec3::Ones(), Vec3(0.0, 0.5 + i, 0.0)));
+    return s;
+}
+
+Scene makePyramid(const PyramidOptions& o) {
+    Scene s;
+    s.name = "Pyramid of " + std::to_string(o.base * (o.base + 1) / 2);
+    useContactSettings(s, 4);
+    s.settings.planar = o.planar;
+    s.planes.push_back(ground());
+    const double pitch = 1.0 + o.gap;
+    for (int row = 0; row < o.base; ++row) {
+        const int count = o.base - row;
+        const double left = -0.5 * pitch * (count - 1);  // centred on x = 0; each row offset by half a pitch
+        for (int i = 0; i < count; ++i) addBody(s, boxBody(Vec3::Ones(), Vec3(left + pitch * i, 0.5 + row, 0.0)));
     }
     return s;
 }

@@ -55,4 +55,18 @@ struct BoxChainOptions {
 };
 Scene makeBoxChain(const BoxChainOptions& options);
 
+// A column of `count` unit cubes of 1 kg, each resting on the one below, the lowest on a
+// ground plane at y = 0.
+Scene makeBoxStack(int count);
+
+// A pyramid of unit cubes of 1 kg standing in the z = 0 plane on a ground plane at y = 0:
+// rows of base, base - 1, ..., 1 boxes (base (base + 1) / 2 in all), neighbours in a row
+// `gap` apart, each row resting on the one below and offset by half a box.
+struct PyramidOptions {
+    int base = 20;
+    double gap = 0.05;     // m, between neighbours in a row
+    bool planar = false;  // a flat world (settings.planar)
+};
+Scene makePyramid(const PyramidOptions& options);
+
 }  // namespace tinkerbox

@@ -18,6 +18,7 @@
 #include "core/bodies/ConvexHull.h"
 #include "core/bodies/MassProperties.h"
 #include "core/bodies/RigidBodies.h"
+#include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "scene/JsonLocations.h"
 
@@ -241,7 +242,7 @@ void readConstraintSettings(const Node& c, ConstraintSettings& out) {
 
 void readSettings(const Node& s, SimulationSettings& out) {
     s.expectObject({"gravity", "drag", "integrator", "dt", "substeps", "integrator_substeps", "implicit", "adaptive",
-                    "constraints", "planar"});
+                    "constraints", "planar", "contact_model"});
     if (s.has("planar")) out.planar = s["planar"].boolean();
     if (s.has("gravity")) out.gravity = s["gravity"].vec3();
     if (s.has("drag")) out.drag = s["drag"].numberAtLeast(0.0);
@@ -252,6 +253,16 @@ void readSettings(const Node& s, SimulationSettings& out) {
             std::string choices;
             for (std::string_view name : integratorNames()) choices += (choices.empty() ? "" : ", ") + std::string(name);
             n.fail("unknown integrator '" + out.integrator + "' (choose one of: " + choices + ")");
+        }
+    }
+    if (s.has("contact_model")) {
+        const Node n = s["contact_model"];
+        out.contactModel = n.string();
+        const std::vector<std::string>& names = contactModelNames();
+        if (std::find(names.begin(), names.end(), out.contactModel) == names.end()) {
+            std::string choices;
+            for (const std::string& name : names) choices += (choices.empty() ? "" : ", ") + name;
+            n.fail("unknown contact model '" + out.contactModel + "' (choose one of: " + choices + ")");
         }
     }
     if (s.has("dt")) out.dt = s["dt"].positive();
@@ -309,6 +320,13 @@ Quat readOrientation(const Node& n) {
     return Quat(q[0], q[1], q[2], q[3]).normalized();
 }
 
+// A coefficient of restitution: 0 (no bounce) to 1 (elastic).
+double restitutionCoefficient(const Node& n) {
+    const double e = n.numberAtLeast(0.0);
+    if (e > 1.0) n.fail("must be between 0 and 1 (got " + formatNumber(e) + ")");
+    return e;
+}
+
 Shape readShape(const Node& s) {
     s.expectObject({"box", "sphere", "convex"});
     if (s.has("box") + s.has("sphere") + s.has("convex") > 1) s.fail("give one of box, sphere, convex, not several");
@@ -338,7 +356,8 @@ Shape readShape(const Node& s) {
 }
 
 RigidBodySpec readBody(const Node& b) {
-    b.expectObject({"shape", "mass", "density", "position", "orientation", "velocity", "angular_velocity", "fixed"});
+    b.expectObject({"shape", "mass", "density", "position", "orientation", "velocity", "angular_velocity", "fixed",
+                    "friction", "restitution"});
     RigidBodySpec out;
     out.shape = readShape(b["shape"]);
     if (b.has("mass") && b.has("density")) b["density"].fail("give mass or density, not both");
@@ -356,6 +375,8 @@ RigidBodySpec readBody(const Node& b) {
     if (b.has("velocity")) out.velocity = b["velocity"].vec3();
     if (b.has("angular_velocity")) out.angularVelocity = b["angular_velocity"].vec3();
     if (b.has("fixed")) out.fixed = b["fixed"].boolean();
+    if (b.has("friction")) out.friction = b["friction"].numberAtLeast(0.0);
+    if (b.has("restitution")) out.restitution = restitutionCoefficient(b["restitution"]);
     // Mass and size within their bounds can still make a moment of inertia (m size^2) too
     // small or too large to invert: bound the moments as quantities.
     const Vec3 moments = principalAxes(rigidBodyMass(out).inertia).moments;
@@ -370,11 +391,7 @@ Plane readPlane(const Node& p) {
     Plane out;
     if (p.has("point")) out.point = p["point"].vec3();
     out.normal = p["normal"].direction();
-    if (p.has("restitution")) {
-        const Node r = p["restitution"];
-        out.restitution = r.numberAtLeast(0.0);
-        if (out.restitution > 1.0) r.fail("must be between 0 and 1 (got " + formatNumber(out.restitution) + ")");
-    }
+    if (p.has("restitution")) out.restitution = restitutionCoefficient(p["restitution"]);
     if (p.has("friction")) out.friction = p["friction"].numberAtLeast(0.0);
     return out;
 }
@@ -541,6 +558,8 @@ ordered_json toJson(const RigidBodySpec& b) {
     out["velocity"] = toJson(b.velocity);
     out["angular_velocity"] = toJson(b.angularVelocity);
     out["fixed"] = b.fixed;
+    out["friction"] = b.friction;
+    out["restitution"] = b.restitution;
     return out;
 }
 
@@ -653,6 +672,7 @@ std::string serializeScene(const Scene& scene) {
         {"gravity", toJson(s.gravity)},
         {"drag", s.drag},
         {"integrator", s.integrator},
+        {"contact_model", s.contactModel},
         {"dt", s.dt},
         {"substeps", s.substeps},
         {"integrator_substeps", ordered_json(s.integratorSubsteps)},

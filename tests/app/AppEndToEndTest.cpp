@@ -501,6 +501,19 @@ TEST_F(App, ANewSceneOpensInTwoD) {
     EXPECT_EQ(scene.particles[0].position.z(), 0.0);
 }
 
+// A contact scene runs with the K overlay on, and the status file names the contact model
+// and counts the last frame's contacts.
+TEST_F(App, AContactSceneReportsItsContactModelAndContacts) {
+    const std::string script = writeFile(dir_ / "input.txt", "2 key K\n20 key Q ctrl\n");
+    ASSERT_EQ(run(withWindow({(kScenes / "box-stack.json").string(), "--play", "--script", script})), 0);
+    const Status status = readStatus(status_);
+    EXPECT_EQ(status.text("contact_model"), "baraff");
+    EXPECT_EQ(status.number("bodies"), 10.0);
+    const double contacts = status.number("contacts");
+    EXPECT_GE(contacts, 0.0) << status.text("contacts");  // NaN when the line is missing
+    EXPECT_EQ(contacts, std::floor(contacts));
+}
+
 // Five particles added, the app killed once the autosave has them: the next start offers the
 // autosave (Enter restores it) and all five are back.
 TEST_F(App, ACrashLosesNoEditOnceTheAutosaveIsCurrent) {

@@ -75,14 +75,15 @@ TEST_F(TinkerboxSim, RunWritesTheDocumentedCsv) {
     ASSERT_EQ(rows.size(), 1u + 4u);  // header, t = 0, then every 10 of 30 steps
     EXPECT_EQ(rows[0].rfind("t,kinetic,potential,energy,constraint_error,p0_x,p0_y,p0_z,p1_x,", 0), 0u);
     EXPECT_EQ(lines(r.out)[0].find("p4_x"), std::string::npos);  // 4 particles: p0..p3
-    // No rigid bodies: after the particles come the momenta of everything.
-    const std::string momenta = ",p3_z,linear_momentum_x,linear_momentum_y,linear_momentum_z,"
+    // No rigid bodies: after the particles come the frame's contacts and the momenta of everything.
+    const std::string momenta = ",p3_z,contacts,max_penetration,linear_momentum_x,linear_momentum_y,linear_momentum_z,"
                                 "angular_momentum_x,angular_momentum_y,angular_momentum_z";
     EXPECT_EQ(rows[0].size() - rows[0].rfind(momenta), momenta.size()) << rows[0];
     const auto first = fields(rows[1]);
     const auto last = fields(rows.back());
-    ASSERT_EQ(first.size(), 5u + 3u * 4u + 6u);
-    for (std::size_t c = 17; c < 23; ++c) EXPECT_EQ(first[c], 0.0) << c;  // released at rest
+    ASSERT_EQ(first.size(), 5u + 3u * 4u + 2u + 6u);
+    for (std::size_t c = 17; c < 25; ++c) EXPECT_EQ(first[c], 0.0) << c;  // no contacts; released at rest
+    EXPECT_EQ(last[17], 0.0);                                                // nothing to touch
     EXPECT_EQ(first[0], 0.0);
     EXPECT_NEAR(last[0], 30.0 / 60.0, 1e-12);
     EXPECT_NEAR(first[3], first[1] + first[2], 1e-12);  // energy = kinetic + potential
@@ -210,6 +211,7 @@ TEST_F(TinkerboxSim, ValidateSummarizesOrNamesTheError) {
     EXPECT_NE(seesaw.out.find("1 particles, 4 springs, 1 constraints, 0 wires, 0 parametric beads, 0 planes, 4 bodies"),
               std::string::npos)
         << seesaw.out;
+    EXPECT_NE(seesaw.out.find("integrator rk4, contact model baraff, dt "), std::string::npos) << seesaw.out;
 
     std::ofstream(dir_ / "bad.json") << R"({"format": "tinkerbox-scene", "version": 1,
  "particles": [{"position": [0, 0, 0]}, {"position": [1, 0, 0], "mass": -1}]})";
@@ -250,9 +252,59 @@ TEST_F(TinkerboxSim, BenchPrintsTheDocumentedCsv) {
     const auto rows = lines(r.out);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0],
-              "scene,integrator,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,ms_per_constraint_solve,"
-              "constraint_cg_iterations,warm_start,max_constraint_error");
-    EXPECT_EQ(rows[1].rfind("cloth-32,implicit-euler,1024,0,5826,0.016666666666666666,", 0), 0u) << rows[1];
+              "scene,integrator,contact_model,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,"
+              "ms_per_constraint_solve,constraint_cg_iterations,warm_start,max_constraint_error,contacts,max_penetration,"
+              "ms_per_contact_solve,contact_iterations");
+    EXPECT_EQ(rows[1].rfind("cloth-32,implicit-euler,baraff,1024,0,5826,0.016666666666666666,", 0), 0u) << rows[1];
+}
+
+// The contact scenes: 10 and 210 unit cubes, and 5,050 in a planar world, at 4 substeps of
+// a 1/60 s frame; a row per contact model asked for.
+TEST_F(TinkerboxSim, BenchMeasuresTheContactScenes) {
+    const Result r = sim("bench --scene stack-10 --scene pyramid-20 --scene large-pyramid-100 --integrator "
+                         "symplectic-euler --contact baraff --seconds 0.05");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 4u) << r.out;
+    const std::string dt = ",0.004166666666666667,";  // (1/60) / 4
+    EXPECT_EQ(rows[1].rfind("stack-10,symplectic-euler,baraff,0,10,0" + dt, 0), 0u) << rows[1];
+    EXPECT_EQ(rows[2].rfind("pyramid-20,symplectic-euler,baraff,0,210,0" + dt, 0), 0u) << rows[2];
+    EXPECT_EQ(rows[3].rfind("large-pyramid-100,symplectic-euler,baraff,0,5050,0" + dt, 0), 0u) << rows[3];
+    for (std::size_t i = 1; i < rows.size(); ++i) {  // every column of the header, warm_start empty (no constraints)
+        EXPECT_EQ(std::count(rows[i].begin(), rows[i].end(), ','), std::count(rows[0].begin(), rows[0].end(), ','));
+        EXPECT_NE(rows[i].find(",,"), std::string::npos) << rows[i];
+    }
+    const Result unknown = sim("bench --scene stack-10 --contact springs");
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_NE(unknown.err.find("unknown contact model 'springs' (choose one of: baraff"), std::string::npos) << unknown.err;
+}
+
+// --contact chooses the run's contact model; the contacts and max_penetration columns
+// report what it did in each frame.
+TEST_F(TinkerboxSim, RunChoosesTheContactModelAndReportsContacts) {
+    const std::string stack = (kScenes / "box-stack.json").string();
+    const Result r = sim("run " + stack + " --contact baraff --steps 10");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 1u + 11u);
+    const std::string header = rows[0];
+    const std::string columns = ",r9_qz,contacts,max_penetration,linear_momentum_x,";
+    EXPECT_NE(header.find(columns), std::string::npos) << header;
+    const std::size_t contactsColumn = 5 + 7 * 10;
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        const auto f = fields(rows[i]);
+        ASSERT_EQ(f.size(), contactsColumn + 2u + 6u) << rows[i];
+        EXPECT_GE(f[contactsColumn], 0.0) << rows[i];
+        EXPECT_EQ(f[contactsColumn], std::floor(f[contactsColumn])) << rows[i];  // a count
+        EXPECT_GE(f[contactsColumn + 1], 0.0) << rows[i];                         // a depth
+    }
+    EXPECT_EQ(fields(rows[1])[contactsColumn], 0.0);  // t = 0: no frame has run
+
+    const Result unknown = sim("run " + stack + " --contact penalty");
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_NE(unknown.err.find("unknown contact model 'penalty' (choose one of: baraff"), std::string::npos) << unknown.err;
+    const Result help = sim("run --help");
+    EXPECT_NE(help.out.find("--contact"), std::string::npos) << help.out;
 }
 
 TEST_F(TinkerboxSim, ExampleWritesALoadableScene) {
@@ -277,13 +329,13 @@ TEST_F(TinkerboxSim, RunOnAConstrainedSceneWritesConstraintErrorAndBeadColumns) 
     const std::string header = rows[0];
     EXPECT_EQ(header.rfind("t,kinetic,potential,energy,constraint_error,p0_x,", 0), 0u) << header;
     // 3 particles, then the bead, then the momenta (no rigid bodies).
-    const std::string beadColumns = ",p2_x,p2_y,p2_z,b0_x,b0_y,b0_z,linear_momentum_x,";
+    const std::string beadColumns = ",p2_x,p2_y,p2_z,b0_x,b0_y,b0_z,contacts,max_penetration,linear_momentum_x,";
     EXPECT_NE(header.find(beadColumns), std::string::npos) << header;
     EXPECT_EQ(header.find(",r0_x"), std::string::npos) << header;
     double largestError = 0.0;
     for (std::size_t i = 1; i < rows.size(); ++i) {
         const auto f = fields(rows[i]);
-        ASSERT_EQ(f.size(), 5u + 3u * 3u + 3u + 6u) << rows[i];
+        ASSERT_EQ(f.size(), 5u + 3u * 3u + 3u + 2u + 6u) << rows[i];
         const Vec3 constrained(f[5] + 2.5, f[6], f[7]);  // particle 0 on the wire centred at (-2.5, 0, 0)
         const Vec3 parametric(f[14], f[15], f[16]);       // the parametric bead, centred at the origin
         EXPECT_NEAR(parametric.norm(), 1.0, 1e-12) << rows[i];
@@ -307,20 +359,21 @@ TEST_F(TinkerboxSim, RunOnARigidBodyWritesItsPoseAndConservesItsMomenta) {
     const auto rows = lines(r.out);
     ASSERT_EQ(rows.size(), 1u + 101u);
     EXPECT_EQ(rows[0], "t,kinetic,potential,energy,constraint_error,r0_x,r0_y,r0_z,r0_qw,r0_qx,r0_qy,r0_qz,"
-                       "linear_momentum_x,linear_momentum_y,linear_momentum_z,angular_momentum_x,angular_momentum_y,"
+                       "contacts,max_penetration,linear_momentum_x,linear_momentum_y,linear_momentum_z,angular_momentum_x,angular_momentum_y,"
                        "angular_momentum_z");
     const Vec3 L(13.0 / 12.0 * 0.01, 10.0 / 12.0 * 4.0, 5.0 / 12.0 * 0.01);
     const double energy = 0.5 * (L.x() * 0.01 + L.y() * 4.0 + L.z() * 0.01);
     double lowestY = 1.0;  // the y component of the box's y axis
     for (std::size_t i = 1; i < rows.size(); ++i) {
         const auto f = fields(rows[i]);
-        ASSERT_EQ(f.size(), 18u) << rows[i];
+        ASSERT_EQ(f.size(), 20u) << rows[i];
         EXPECT_NEAR(f[3], energy, 1e-9 * energy) << rows[i];
         EXPECT_EQ(Vec3(f[5], f[6], f[7]), Vec3(0.0, 0.5, 0.0)) << rows[i];  // at rest
         const Quat q(f[8], f[9], f[10], f[11]);
         EXPECT_NEAR(q.norm(), 1.0, 1e-14) << rows[i];
-        EXPECT_EQ(Vec3(f[12], f[13], f[14]), Vec3::Zero()) << rows[i];
-        EXPECT_LT((Vec3(f[15], f[16], f[17]) - L).norm(), 1e-14) << rows[i];
+        EXPECT_EQ(f[12], 0.0) << rows[i];  // alone in space: no contacts
+        EXPECT_EQ(Vec3(f[14], f[15], f[16]), Vec3::Zero()) << rows[i];
+        EXPECT_LT((Vec3(f[17], f[18], f[19]) - L).norm(), 1e-14) << rows[i];
         lowestY = std::min(lowestY, (q * Vec3::UnitY()).y());
     }
     EXPECT_LT(lowestY, -0.99);  // turned upside down

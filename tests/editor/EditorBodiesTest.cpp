@@ -163,6 +163,16 @@ TEST(EditorBodies, InspectorEditsAreUndoable) {
     EXPECT_EQ(std::get<BoxShape>(e.scene().bodies[0].shape).size, Vec3(1, 2, 3));
     e.setBodyFixed(1, true);
     EXPECT_TRUE(e.simulation().world().rigidBodies().isFixed(1));
+    e.setBodySurface(0, 0.9, 1.0);
+    EXPECT_EQ(e.simulation().world().rigidBodies().spec(0).friction, 0.9);
+    EXPECT_EQ(e.simulation().world().rigidBodies().spec(0).restitution, 1.0);
+    e.setBodySurface(0, -0.1, 0.5);  // what a scene file may not hold: ignored
+    e.setBodySurface(0, 0.5, 1.5);
+    EXPECT_EQ(e.scene().bodies[0].friction, 0.9);
+    EXPECT_EQ(e.scene().bodies[0].restitution, 1.0);
+    e.undo();
+    EXPECT_EQ(e.scene().bodies[0].friction, 0.5);
+    EXPECT_EQ(e.scene().bodies[0].restitution, 0.2);
     e.undo();
     e.undo();
     e.undo();

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "core/constraints/RodConstraint.h"
 #include "scene/ExampleScenes.h"
 #include "scene/SceneJson.h"
@@ -331,6 +333,9 @@ TEST(Editor, EveryGestureEditUndoesAndRedoesExactly) {
 TEST(Editor, UndoKeepsTheLiveSettings) {
     Editor e = threeParticles();
     e.setIntegrator("verlet");
+    e.setContactModel("baraff");
+    EXPECT_THROW(e.setContactModel("springs"), std::invalid_argument);
+    EXPECT_EQ(e.scene().settings.contactModel, "baraff");
     e.setTimeStep(0.01, 3);
     e.undo();
     EXPECT_EQ(e.scene().particles.size(), 2u);

@@ -81,5 +81,45 @@ TEST(BodyOverlays, AngularVelocityArrowAndArcTurnTheWayTheBodyTurns) {
     EXPECT_TRUE(still.overlaySegments.empty());
 }
 
+// One dot per contact point (count of them, not the whole array) and one line per point
+// along its manifold's normal, normalLength long; overlapping points in another colour.
+TEST(BodyOverlays, ContactsAreDotsWithTheirNormals) {
+    ContactManifold onPlane;
+    onPlane.a = {ColliderKind::Rigid, 0};
+    onPlane.b = {ColliderKind::Plane, 0};
+    onPlane.normal = -Vec3::UnitY();  // from the body down into the plane
+    onPlane.count = 2;
+    onPlane.points[0] = {Vec3(-0.5, 0, 0.5), -0.01, 0};
+    onPlane.points[1] = {Vec3(0.5, 0, 0.5), 0.0, 1};
+    onPlane.points[2] = {Vec3(9, 9, 9), 0.0, 2};  // beyond count: not a contact
+    ContactManifold between;
+    between.a = {ColliderKind::Rigid, 0};
+    between.b = {ColliderKind::Rigid, 1};
+    between.normal = Vec3(0.6, 0.8, 0);
+    between.count = 1;
+    between.points[0] = {Vec3(1, 2, 3), 0.002, 0};
+    const std::vector<ContactManifold> manifolds{onPlane, between};
+    RenderFrame frame;
+    addContacts(frame, manifolds, 0.25);
+    ASSERT_EQ(frame.overlayDiscs.size(), 3u);
+    ASSERT_EQ(frame.overlaySegments.size(), 3u);
+    const Vec3 expected[3] = {Vec3(-0.5, 0, 0.5), Vec3(0.5, 0, 0.5), Vec3(1, 2, 3)};
+    const Vec3 normals[3] = {-Vec3::UnitY(), -Vec3::UnitY(), Vec3(0.6, 0.8, 0)};
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(frame.overlayDiscs[i].center, expected[i]);
+        EXPECT_EQ(frame.overlaySegments[i].a, expected[i]);
+        EXPECT_TRUE(frame.overlaySegments[i].b.isApprox(expected[i] + 0.25 * normals[i], 1e-15)) << i;
+        EXPECT_NEAR((frame.overlaySegments[i].b - frame.overlaySegments[i].a).norm(), 0.25, 1e-15);
+    }
+    // The overlapping point stands out from the touching ones.
+    EXPECT_NE(frame.overlayDiscs[0].fill.g, frame.overlayDiscs[1].fill.g);
+    EXPECT_EQ(frame.overlayDiscs[1].fill.g, frame.overlayDiscs[2].fill.g);
+
+    RenderFrame none;
+    addContacts(none, {}, 0.25);
+    EXPECT_TRUE(none.overlayDiscs.empty());
+    EXPECT_TRUE(none.overlaySegments.empty());
+}
+
 }  // namespace
 }  // namespace tinkerbox

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "core/constraints/Constraint.h"
+#include "core/contact/ContactModel.h"
 #include "scene/ExampleScenes.h"
 #include "scene/SceneBuilder.h"
 
@@ -487,6 +488,52 @@ TEST(SceneJson, PlanarSettingRoundTripsAndBuilds) {
     EXPECT_EQ(sim->world().rigidBodies().velocity(0), Vec3(1, 0, 0));
     EXPECT_EQ(sim->world().rigidBodies().angularVelocity(0), Vec3(0, 0, 1));
     EXPECT_FALSE(parseScene(bodyScene("[]")).settings.planar);  // the default
+}
+
+// A body's surface (friction, restitution) and the contact model round-trip; defaults apply
+// when the file leaves them out; out-of-range values are refused at their place.
+TEST(SceneJson, ContactModelAndSurfacesRoundTripAndAreValidated) {
+    const Scene defaults = parseScene(bodyScene(R"([{"shape": {"box": {"size": [1, 1, 1]}}}])"));
+    EXPECT_EQ(defaults.bodies[0].friction, 0.5);
+    EXPECT_EQ(defaults.bodies[0].restitution, 0.2);
+    EXPECT_EQ(defaults.settings.contactModel, "baraff");
+
+    const Scene s = parseScene(bodyScene(R"([{"shape": {"box": {"size": [1, 1, 1]}}, "friction": 0.75,
+      "restitution": 1}, {"shape": {"sphere": {"radius": 0.5}}, "friction": 0, "restitution": 0}])",
+                                         "[]", "[]", R"( "settings": {"contact_model": "baraff"},)"));
+    EXPECT_EQ(s.bodies[0].friction, 0.75);
+    EXPECT_EQ(s.bodies[0].restitution, 1.0);
+    EXPECT_EQ(s.bodies[1].friction, 0.0);
+    EXPECT_EQ(s.bodies[1].restitution, 0.0);
+    const std::string text = serializeScene(s);
+    EXPECT_NE(text.find(R"("contact_model": "baraff")"), std::string::npos) << text;
+    EXPECT_NE(text.find(R"("friction": 0.75, "restitution": 1.0)"), std::string::npos) << text;
+    EXPECT_EQ(parseScene(text), s);
+    EXPECT_EQ(buildSimulation(s)->contactModel().name(), "baraff");
+
+    struct Case {
+        std::string body, path, message;
+    };
+    const Case cases[] = {
+        {R"({"shape": {"sphere": {"radius": 1}}, "friction": -0.1})", "bodies[0].friction", "must be at least 0 (got -0.1)"},
+        {R"({"shape": {"sphere": {"radius": 1}}, "restitution": 1.5})", "bodies[0].restitution",
+         "must be between 0 and 1 (got 1.5)"},
+        {R"({"shape": {"sphere": {"radius": 1}}, "restitution": -1})", "bodies[0].restitution", "must be at least 0 (got -1)"},
+        {R"({"shape": {"sphere": {"radius": 1}}, "friction": "high"})", "bodies[0].friction", "expected a number, got a string"},
+    };
+    for (const Case& c : cases) {
+        const SceneError e = errorOf(bodyScene("[" + c.body + "]"));
+        EXPECT_EQ(e.path(), c.path) << c.body;
+        EXPECT_EQ(e.message(), c.message) << c.body;
+        EXPECT_GT(e.line(), 0) << c.body;
+    }
+    std::string names;
+    for (const std::string& n : contactModelNames()) names += (names.empty() ? "" : ", ") + n;
+    const SceneError model = errorOf(sceneWith("[]", "[]", R"( "settings": {"contact_model": "penalty"},)"));
+    EXPECT_EQ(model.path(), "settings.contact_model");
+    EXPECT_EQ(model.message(), "unknown contact model 'penalty' (choose one of: " + names + ")");
+    EXPECT_EQ(errorOf(sceneWith("[]", "[]", R"( "settings": {"contact_model": 1},)")).message(),
+              "expected a string, got a number");
 }
 
 TEST(SceneJson, ConstraintParticleOutOfRangeNamesTheIndexAndTheCount) {
