@@ -48,6 +48,13 @@ struct ClipVertex {
     std::uint16_t in, out;
 };
 
+// An edge of B in A's frame: a point, its direction, and its faces' normals negated (c, d)
+// and d x c for the Gauss map test.
+struct PlacedEdge {
+    Vec3 point, direction, c, d, dxc;
+    double length;
+};
+
 struct ContactCandidate {
     Vec3 position;
     double separation;
@@ -57,7 +64,8 @@ struct ContactCandidate {
 // Per-thread scratch, so that the hot path allocates nothing once it has grown: everything
 // is expressed in A's shape frame.
 struct Scratch {
-    std::vector<Vec3> verticesB, normalsB, edgesB, edgeNormalsB;
+    std::vector<Vec3> verticesB, normalsB;
+    std::vector<PlacedEdge> edgesB;
     std::vector<double> offsetsB;
     std::vector<ClipVertex> polygon, clipped;
     std::vector<ContactCandidate> candidates;
@@ -82,8 +90,10 @@ double maxProjection(const std::vector<Vec3>& vertices, const Vec3& direction) {
 // Test between Convex Polyhedra", GDC 2013). c and d are B's normals negated; bxa = b x a
 // and dxc = d x c.
 bool isMinkowskiFace(const Vec3& a, const Vec3& b, const Vec3& bxa, const Vec3& c, const Vec3& d, const Vec3& dxc) {
-    const double cba = c.dot(bxa), dba = d.dot(bxa), adc = a.dot(dxc), bdc = b.dot(dxc);
-    return cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0;
+    const double cba = c.dot(bxa), dba = d.dot(bxa);
+    if (!(cba * dba < 0.0)) return false;  // most pairs stop here
+    const double adc = a.dot(dxc), bdc = b.dot(dxc);
+    return adc * bdc < 0.0 && cba * bdc > 0.0;
 }
 
 // The closest points of the segments p0-p1 and q0-q1 (Ericson, Real-Time Collision
@@ -252,6 +262,179 @@ bool writeManifold(const std::vector<ContactCandidate>& candidates, const Pose& 
 
 }  // namespace
 
+// The least separations found along each kind of axis, and the features they belong to.
+struct AxisSearch {
+    double separationA = -kInfinity, separationB = -kInfinity, separationEdges = -kInfinity;
+    int faceA = -1, faceB = -1, edgeA = -1, edgeB = -1;
+    Vec3 edgeAxis = Vec3::UnitY();  // from A to B
+};
+
+// The edge of a box between two of its vertices.
+int boxEdge(const Polyhedron& box, int from, int to) {
+    for (int e = 0; e < static_cast<int>(box.edges.size()); ++e)
+        if (box.edges[e] == std::pair(from, to) || box.edges[e] == std::pair(to, from)) return e;
+    return -1;
+}
+
+// The separating axis test over the faces of A and B and their edges' cross products,
+// with B's vertices, face normals and offsets in A's frame left in scratch. Returns false,
+// with the axis cached, as soon as one separates by more than margin.
+bool searchAxes(const Polyhedron& a, const Polyhedron& b, const Pose& relative, double margin, SeparatingAxisCache& cache,
+                AxisSearch& found) {
+    Scratch& s = scratch;
+    s.verticesB.resize(b.vertices.size());
+    for (std::size_t i = 0; i < b.vertices.size(); ++i) s.verticesB[i] = relative.apply(b.vertices[i]);
+
+    for (int i = 0; i < static_cast<int>(a.faces.size()); ++i) {
+        const double separation = minProjection(s.verticesB, a.faces[i].normal) - a.faces[i].offset;
+        if (separation > margin) {
+            cache = {SeparatingAxisCache::Kind::FaceA, i, -1};
+            return false;
+        }
+        if (separation > found.separationA) {
+            found.separationA = separation;
+            found.faceA = i;
+        }
+    }
+
+    s.normalsB.resize(b.faces.size());
+    s.offsetsB.resize(b.faces.size());
+    for (int j = 0; j < static_cast<int>(b.faces.size()); ++j) {
+        s.normalsB[j] = relative.rotation * b.faces[j].normal;
+        s.offsetsB[j] = b.faces[j].offset + s.normalsB[j].dot(relative.translation);
+        const double separation = minProjection(a.vertices, s.normalsB[j]) - s.offsetsB[j];
+        if (separation > margin) {
+            cache = {SeparatingAxisCache::Kind::FaceB, j, -1};
+            return false;
+        }
+        if (separation > found.separationB) {
+            found.separationB = separation;
+            found.faceB = j;
+        }
+    }
+
+    // Edge pairs. B's edges first, with what the Gauss map test needs of them.
+    const int edgeCountB = static_cast<int>(b.edges.size());
+    s.edgesB.resize(edgeCountB);
+    for (int j = 0; j < edgeCountB; ++j) {
+        PlacedEdge& edge = s.edgesB[j];
+        edge.point = s.verticesB[b.edges[j].first];
+        edge.direction = s.verticesB[b.edges[j].second] - edge.point;
+        edge.length = edge.direction.norm();
+        edge.c = -s.normalsB[b.edgeFaces[j].first];
+        edge.d = -s.normalsB[b.edgeFaces[j].second];
+        edge.dxc = edge.d.cross(edge.c);
+    }
+    for (int i = 0; i < static_cast<int>(a.edges.size()); ++i) {
+        const Vec3& n1 = a.faces[a.edgeFaces[i].first].normal;
+        const Vec3& n2 = a.faces[a.edgeFaces[i].second].normal;
+        const Vec3 n2xn1 = n2.cross(n1);
+        const Vec3& pointA = a.vertices[a.edges[i].first];
+        const Vec3 directionA = a.vertices[a.edges[i].second] - pointA;
+        const double lengthA = directionA.norm();
+        for (int j = 0; j < edgeCountB; ++j) {
+            const PlacedEdge& edge = s.edgesB[j];
+            if (!isMinkowskiFace(n1, n2, n2xn1, edge.c, edge.d, edge.dxc)) continue;
+            Vec3 axis = directionA.cross(edge.direction);
+            const double length = axis.norm();
+            if (!(length > kParallelEdges * lengthA * edge.length)) continue;
+            axis /= length;
+            if (axis.dot(pointA - a.center) < 0.0) axis = -axis;  // out of A
+            const double separation = axis.dot(edge.point - pointA);
+            if (separation > margin) {
+                cache = {SeparatingAxisCache::Kind::Edges, i, j};
+                return false;
+            }
+            if (separation > found.separationEdges) {
+                found.separationEdges = separation;
+                found.edgeA = i;
+                found.edgeB = j;
+                found.edgeAxis = axis;
+            }
+        }
+    }
+    return true;
+}
+
+// The same for two boxes (boxPolyhedron), in closed form over their 15 axes (Gottschalk, Lin
+// and Manocha, "OBBTree: A Hierarchical Structure for Rapid Interference Detection",
+// SIGGRAPH 1996, section 4.2): the relative rotation's entries are the cosines between the
+// boxes' axes. Every edge pair of two boxes meets on the Gauss map, so the test over edges
+// needs no pruning; their support edges are found from the signs of the axis.
+bool searchBoxAxes(const Polyhedron& a, const Polyhedron& b, const Pose& relative, double margin,
+                   SeparatingAxisCache& cache, AxisSearch& found) {
+    const Vec3 halfA = a.vertices[7], halfB = b.vertices[7];
+    const Mat3& r = relative.rotation;  // column j: B's axis j in A's frame
+    const Vec3& t = relative.translation;
+    const Mat3 absolute = r.cwiseAbs();
+    for (int i = 0; i < 3; ++i) {
+        const int face = 2 * i + (t[i] >= 0.0 ? 1 : 0);  // A's face towards B's centre
+        const double separation = std::abs(t[i]) - halfA[i] - absolute.row(i).dot(halfB);
+        if (separation > margin) {
+            cache = {SeparatingAxisCache::Kind::FaceA, face, -1};
+            return false;
+        }
+        if (separation > found.separationA) {
+            found.separationA = separation;
+            found.faceA = face;
+        }
+    }
+    const Vec3 tInB = r.transpose() * t;  // B's centre from A's, along B's axes
+    for (int j = 0; j < 3; ++j) {
+        const int face = 2 * j + (tInB[j] < 0.0 ? 1 : 0);  // B's face towards A's centre
+        const double separation = std::abs(tInB[j]) - halfB[j] - absolute.col(j).dot(halfA);
+        if (separation > margin) {
+            cache = {SeparatingAxisCache::Kind::FaceB, face, -1};
+            return false;
+        }
+        if (separation > found.separationB) {
+            found.separationB = separation;
+            found.faceB = face;
+        }
+    }
+    for (int i = 0; i < 3; ++i) {
+        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        for (int j = 0; j < 3; ++j) {
+            const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+            const double length = std::sqrt(std::max(0.0, 1.0 - r(i, j) * r(i, j)));  // |e_i x r_j|
+            if (!(length > kParallelEdges)) continue;
+            // Along e_i x r_j: the centres' distance and the two boxes' half widths.
+            const double distance = t[i2] * r(i1, j) - t[i1] * r(i2, j);
+            const double widthA = halfA[i1] * absolute(i2, j) + halfA[i2] * absolute(i1, j);
+            const double widthB = halfB[j1] * absolute(i, j2) + halfB[j2] * absolute(i, j1);
+            const double separation = (std::abs(distance) - widthA - widthB) / length;
+            if (separation > margin || separation > found.separationEdges) {
+                Vec3 axis = Vec3::Unit(i).cross(r.col(j)) / length;
+                if (distance < 0.0) axis = -axis;  // from A to B
+                // A's edge along e_i at the corner farthest along the axis, B's along r_j
+                // at its corner farthest against it.
+                const Vec3 axisInB = r.transpose() * axis;
+                const int fromA = (axis[i1] > 0.0 ? 1 << i1 : 0) | (axis[i2] > 0.0 ? 1 << i2 : 0);
+                const int fromB = (axisInB[j1] < 0.0 ? 1 << j1 : 0) | (axisInB[j2] < 0.0 ? 1 << j2 : 0);
+                const int edgeA = boxEdge(a, fromA, fromA | 1 << i), edgeB = boxEdge(b, fromB, fromB | 1 << j);
+                if (separation > margin) {
+                    cache = {SeparatingAxisCache::Kind::Edges, edgeA, edgeB};
+                    return false;
+                }
+                found.separationEdges = separation;
+                found.edgeA = edgeA;
+                found.edgeB = edgeB;
+                found.edgeAxis = axis;
+            }
+        }
+    }
+    Scratch& s = scratch;
+    s.verticesB.resize(8);
+    for (int k = 0; k < 8; ++k) s.verticesB[k] = relative.apply(b.vertices[k]);
+    s.normalsB.resize(6);
+    s.offsetsB.resize(6);
+    for (int f = 0; f < 6; ++f) {
+        s.normalsB[f] = r * b.faces[f].normal;
+        s.offsetsB[f] = b.faces[f].offset + s.normalsB[f].dot(t);
+    }
+    return true;
+}
+
 bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& b, const Pose& poseB, double margin,
                       SeparatingAxisCache& cache, ContactManifold& out) {
     out.count = 0;
@@ -262,83 +445,12 @@ bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& 
     // separating plane): most pairs that were apart still are, along the same axis.
     if (cachedSeparation(cache, a, b, relative) > margin) return false;
 
+    AxisSearch found;
+    if (!(a.isBox && b.isBox ? searchBoxAxes(a, b, relative, margin, cache, found)
+                             : searchAxes(a, b, relative, margin, cache, found)))
+        return false;
+    const auto [separationA, separationB, separationEdges, faceA, faceB, edgeA, edgeB, edgeAxis] = found;
     Scratch& s = scratch;
-    s.verticesB.resize(b.vertices.size());
-    for (std::size_t i = 0; i < b.vertices.size(); ++i) s.verticesB[i] = relative.apply(b.vertices[i]);
-
-    double separationA = -kInfinity;
-    int faceA = -1;
-    for (int i = 0; i < static_cast<int>(a.faces.size()); ++i) {
-        const double separation = minProjection(s.verticesB, a.faces[i].normal) - a.faces[i].offset;
-        if (separation > margin) {
-            cache = {SeparatingAxisCache::Kind::FaceA, i, -1};
-            return false;
-        }
-        if (separation > separationA) {
-            separationA = separation;
-            faceA = i;
-        }
-    }
-
-    s.normalsB.resize(b.faces.size());
-    s.offsetsB.resize(b.faces.size());
-    double separationB = -kInfinity;
-    int faceB = -1;
-    for (int j = 0; j < static_cast<int>(b.faces.size()); ++j) {
-        s.normalsB[j] = relative.rotation * b.faces[j].normal;
-        s.offsetsB[j] = b.faces[j].offset + s.normalsB[j].dot(relative.translation);
-        const double separation = minProjection(a.vertices, s.normalsB[j]) - s.offsetsB[j];
-        if (separation > margin) {
-            cache = {SeparatingAxisCache::Kind::FaceB, j, -1};
-            return false;
-        }
-        if (separation > separationB) {
-            separationB = separation;
-            faceB = j;
-        }
-    }
-
-    // Edge pairs: B's edge directions and d x c of their (negated) face normals first.
-    const int edgeCountB = static_cast<int>(b.edges.size());
-    s.edgesB.resize(edgeCountB);
-    s.edgeNormalsB.resize(edgeCountB);
-    for (int j = 0; j < edgeCountB; ++j) {
-        s.edgesB[j] = s.verticesB[b.edges[j].second] - s.verticesB[b.edges[j].first];
-        s.edgeNormalsB[j] = s.normalsB[b.edgeFaces[j].second].cross(s.normalsB[b.edgeFaces[j].first]);
-    }
-    double separationEdges = -kInfinity;
-    int edgeA = -1, edgeB = -1;
-    Vec3 edgeAxis = Vec3::UnitY();
-    for (int i = 0; i < static_cast<int>(a.edges.size()); ++i) {
-        const Vec3& n1 = a.faces[a.edgeFaces[i].first].normal;
-        const Vec3& n2 = a.faces[a.edgeFaces[i].second].normal;
-        const Vec3 n2xn1 = n2.cross(n1);
-        const Vec3& pointA = a.vertices[a.edges[i].first];
-        const Vec3 directionA = a.vertices[a.edges[i].second] - pointA;
-        const double lengthA = directionA.norm();
-        for (int j = 0; j < edgeCountB; ++j) {
-            const Vec3& m1 = s.normalsB[b.edgeFaces[j].first];
-            const Vec3& m2 = s.normalsB[b.edgeFaces[j].second];
-            if (!isMinkowskiFace(n1, n2, n2xn1, -m1, -m2, s.edgeNormalsB[j])) continue;
-            Vec3 axis = directionA.cross(s.edgesB[j]);
-            const double length = axis.norm();
-            if (!(length > kParallelEdges * lengthA * s.edgesB[j].norm())) continue;
-            axis /= length;
-            if (axis.dot(pointA - a.center) < 0.0) axis = -axis;  // out of A
-            const double separation = axis.dot(s.verticesB[b.edges[j].first] - pointA);
-            if (separation > margin) {
-                cache = {SeparatingAxisCache::Kind::Edges, i, j};
-                return false;
-            }
-            if (separation > separationEdges) {
-                separationEdges = separation;
-                edgeA = i;
-                edgeB = j;
-                edgeAxis = axis;
-            }
-        }
-    }
-
     const double tolerance = kAbsolutePreference * std::min(a.radius, b.radius);
     const double tie = kTie * std::min(a.radius, b.radius);
     auto clearlyGreater = [&](double x, double y) { return x > y + kRelativePreference * std::abs(y) + tolerance; };

@@ -67,6 +67,7 @@ Polyhedron boxPolyhedron(const Vec3& size) {
         }
     }
     addEdgesAndBounds(box);
+    box.isBox = true;
     return box;
 }
 

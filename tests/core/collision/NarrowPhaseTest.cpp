@@ -321,9 +321,18 @@ double gapAlong(const Vec3& axis, const std::vector<Vec3>& a, const std::vector<
     return std::max(gapFromAToB(axis, a, b), gapFromAToB(-axis, a, b));
 }
 
-// Two boxes are apart by the largest gap over their 15 axes (3 + 3 face normals, 9 edge
-// cross products), and no other axis gives more: random axes check that second part.
-TEST(CollidePolyhedra, RandomBoxPairsAgreeWithBruteForce) {
+// Boxes as boxes (tested in closed form) and as hulls of their corners (the general test
+// over faces and Gauss-map-pruned edge pairs).
+class RandomBoxPairs : public ::testing::TestWithParam<bool> {};
+
+Polyhedron boxShape(const Vec3& size, bool asHull) {
+    const Polyhedron box = boxPolyhedron(size);
+    return asHull ? hullPolyhedron(box.vertices) : box;
+}
+
+// Two boxes overlap least along one of their 15 axes (3 + 3 face normals, 9 edge cross
+// products), and no other axis gives more: random axes check that second part.
+TEST_P(RandomBoxPairs, AgreeWithBruteForce) {
     std::mt19937 random(20261125);
     std::uniform_real_distribution<double> unit(-1.0, 1.0), size(0.2, 2.0);
     auto randomRotation = [&] {
@@ -333,7 +342,7 @@ TEST(CollidePolyhedra, RandomBoxPairsAgreeWithBruteForce) {
     int touching = 0, apart = 0, edgeContacts = 0;
     for (int trial = 0; trial < 1000; ++trial) {
         const Vec3 sizeA(size(random), size(random), size(random)), sizeB(size(random), size(random), size(random));
-        const Polyhedron a = boxPolyhedron(sizeA), b = boxPolyhedron(sizeB);
+        const Polyhedron a = boxShape(sizeA, GetParam()), b = boxShape(sizeB, GetParam());
         const Pose poseA = at(Vec3(unit(random), unit(random), unit(random)), randomRotation());
         const Pose poseB = at(Vec3(unit(random), unit(random), unit(random)) * 1.5, randomRotation());
         const double margin = trial % 2 ? 0.05 : 0.0;
@@ -417,6 +426,9 @@ TEST(CollidePolyhedra, RandomBoxPairsAgreeWithBruteForce) {
     EXPECT_GT(apart, 200);
     EXPECT_GT(edgeContacts, 50);
 }
+
+INSTANTIATE_TEST_SUITE_P(CollidePolyhedra, RandomBoxPairs, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Hulls" : "Boxes"; });
 
 }  // namespace
 }  // namespace tinkerbox
