@@ -160,6 +160,17 @@ void reduceToFour(std::vector<ContactCandidate>& candidates, const Vec3& normal,
 // The separation along the cached axis, or -infinity when the cache names no axis of these
 // shapes. relative is B's pose in A's frame.
 double cachedSeparation(const SeparatingAxisCache& cache, const Polyhedron& a, const Polyhedron& b, const Pose& relative) {
+    if (a.isBox && b.isBox && (cache.kind == SeparatingAxisCache::Kind::FaceA || cache.kind == SeparatingAxisCache::Kind::FaceB) &&
+        cache.first >= 0 && cache.first < 6) {
+        // A box's extent along an axis is sum |axis . e_k| half_k (as in searchBoxAxes).
+        const int axis = cache.first / 2;
+        const double side = cache.first % 2 ? 1.0 : -1.0;
+        const Vec3 halfA = a.vertices[7], halfB = b.vertices[7];
+        const Mat3& r = relative.rotation;
+        if (cache.kind == SeparatingAxisCache::Kind::FaceA)
+            return side * relative.translation[axis] - halfA[axis] - r.row(axis).cwiseAbs().dot(halfB);
+        return -side * r.col(axis).dot(relative.translation) - halfB[axis] - r.col(axis).cwiseAbs().dot(halfA);
+    }
     switch (cache.kind) {
     case SeparatingAxisCache::Kind::FaceA: {
         if (cache.first < 0 || cache.first >= static_cast<int>(a.faces.size())) return -kInfinity;
@@ -404,23 +415,32 @@ bool searchBoxAxes(const Polyhedron& a, const Polyhedron& b, const Pose& relativ
             const double widthB = halfB[j1] * absolute(i, j2) + halfB[j2] * absolute(i, j1);
             const double separation = (std::abs(distance) - widthA - widthB) / length;
             if (separation > margin || separation > found.separationEdges) {
-                Vec3 axis = Vec3::Unit(i).cross(r.col(j)) / length;
-                if (distance < 0.0) axis = -axis;  // from A to B
-                // A's edge along e_i at the corner farthest along the axis, B's along r_j
-                // at its corner farthest against it.
-                const Vec3 axisInB = r.transpose() * axis;
-                const int fromA = (axis[i1] > 0.0 ? 1 << i1 : 0) | (axis[i2] > 0.0 ? 1 << i2 : 0);
-                const int fromB = (axisInB[j1] < 0.0 ? 1 << j1 : 0) | (axisInB[j2] < 0.0 ? 1 << j2 : 0);
-                const int edgeA = boxEdge(a, fromA, fromA | 1 << i), edgeB = boxEdge(b, fromB, fromB | 1 << j);
-                if (separation > margin) {
-                    cache = {SeparatingAxisCache::Kind::Edges, edgeA, edgeB};
-                    return false;
-                }
                 found.separationEdges = separation;
-                found.edgeA = edgeA;
-                found.edgeB = edgeB;
-                found.edgeAxis = axis;
+                found.edgeA = i;  // the axes for now: the edges are found below
+                found.edgeB = j;
+                found.edgeAxis = Vec3::Unit(i).cross(r.col(j)) / length;
+                if (distance < 0.0) found.edgeAxis = -found.edgeAxis;  // from A to B
+                if (separation > margin) break;
             }
+        }
+        if (found.separationEdges > margin) break;
+    }
+    if (found.edgeA >= 0) {
+        // A's edge along its axis i at its corner farthest along the axis, B's along its
+        // axis j at its corner farthest against it.
+        const int i = found.edgeA, j = found.edgeB;
+        const Vec3& axis = found.edgeAxis;
+        const Vec3 axisInB = r.transpose() * axis;
+        int fromA = 0, fromB = 0;
+        for (int k = 0; k < 3; ++k) {
+            if (k != i && axis[k] > 0.0) fromA |= 1 << k;
+            if (k != j && axisInB[k] < 0.0) fromB |= 1 << k;
+        }
+        found.edgeA = boxEdge(a, fromA, fromA | 1 << i);
+        found.edgeB = boxEdge(b, fromB, fromB | 1 << j);
+        if (found.separationEdges > margin) {
+            cache = {SeparatingAxisCache::Kind::Edges, found.edgeA, found.edgeB};
+            return false;
         }
     }
     Scratch& s = scratch;

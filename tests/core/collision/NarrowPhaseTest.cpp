@@ -296,6 +296,53 @@ TEST(CollideSpherePolyhedron, FaceEdgeCornerAndInside) {
     EXPECT_NEAR(m.points[0].separation, 0.1, kTolerance);
 }
 
+TEST(CollideSpherePolyhedron, HullVertexAndFace) {
+    const Polyhedron octahedron =
+        hullPolyhedron({Vec3(1, 0, 0), Vec3(-1, 0, 0), Vec3(0, 1, 0), Vec3(0, -1, 0), Vec3(0, 0, 1), Vec3(0, 0, -1)});
+    const Pose pose = at(Vec3(0.0, 2.0, 0.0));
+    ContactManifold m;
+    // Above the top vertex, within its cone of normals (|x| + |z| < y): the vertex is closest.
+    const Vec3 overVertex(0.1, 2.0 + 1.5, 0.0);
+    ASSERT_TRUE(collideSpherePolyhedron(overVertex, 0.2, octahedron, pose, 0.5, m));
+    EXPECT_NEAR(m.points[0].separation, std::sqrt(0.01 + 0.25) - 0.2, kTolerance);
+    EXPECT_NEAR((m.normal - (Vec3(0.0, 3.0, 0.0) - overVertex).normalized()).norm(), 0.0, kTolerance);
+    // Over the middle of the face x + y + z = 1, 0.3 from it.
+    const Vec3 faceNormal = Vec3::Ones().normalized();
+    const Vec3 overFace = pose.apply(Vec3::Constant(1.0 / 3.0) + 0.3 * faceNormal);
+    ASSERT_TRUE(collideSpherePolyhedron(overFace, 0.25, octahedron, pose, 0.1, m));
+    EXPECT_NEAR(m.points[0].separation, 0.05, kTolerance);
+    EXPECT_NEAR((m.normal + faceNormal).norm(), 0.0, kTolerance);
+    EXPECT_FALSE(collideSpherePolyhedron(overFace, 0.25, octahedron, pose, 0.0, m));
+}
+
+// The signed distance of a point to a box in the box's frame: out of it, the distance to
+// the point clamped into it; in it, minus the distance to the nearest face.
+TEST(CollideSpherePolyhedron, RandomSpheresAgreeWithTheBoxDistance) {
+    std::mt19937 random(7);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0), size(0.2, 2.0);
+    for (int trial = 0; trial < 2000; ++trial) {
+        const Vec3 half = 0.5 * Vec3(size(random), size(random), size(random));
+        const Polyhedron box = boxPolyhedron(2.0 * half);
+        const Pose pose = at(Vec3(unit(random), unit(random), unit(random)),
+                             rotation(Vec3(unit(random), unit(random), unit(random)), 3.0 * unit(random)));
+        const Vec3 local = Vec3(unit(random), unit(random), unit(random)).cwiseProduct(half) * 2.0;
+        const double radius = trial % 3 == 0 ? 0.0 : 0.5 * (1.0 + unit(random));
+        const Vec3 clamped = local.cwiseMax(-half).cwiseMin(half);
+        const double distance = clamped == local ? -(half - local.cwiseAbs()).minCoeff() : (local - clamped).norm();
+        ContactManifold m;
+        const double margin = 0.1;
+        const bool touches = collideSpherePolyhedron(pose.apply(local), radius, box, pose, margin, m);
+        ASSERT_EQ(touches, distance - radius < margin) << "trial " << trial;
+        if (!touches) continue;
+        EXPECT_NEAR(m.points[0].separation, distance - radius, 1e-12) << "trial " << trial;
+        EXPECT_NEAR(m.normal.norm(), 1.0, 1e-12);
+        if (distance > 0.0) {
+            // From the centre towards the closest point of the box.
+            EXPECT_NEAR((pose.rotation.transpose() * m.normal - (clamped - local) / distance).norm(), 0.0, 1e-9);
+        }
+    }
+}
+
 TEST(CollideSpheres, SeparationAlongTheLineOfCentres) {
     ContactManifold m;
     ASSERT_TRUE(collideSpheres(Vec3(1, 1, 1), 1.0, Vec3(1, 1, 2.5), 0.75, 0.0, m));
