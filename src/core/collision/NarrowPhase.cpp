@@ -1,3 +1,5 @@
+// The narrow phase (core/collision/NarrowPhase.h): the separating axis test of two convex
+// polyhedra, their clipped contact manifolds, and spheres and points against them.
 #include "core/collision/NarrowPhase.h"
 
 #include <algorithm>
@@ -255,10 +257,13 @@ void clipFaces(const Vec3* referenceVertices, const Polyhedron::Face& reference,
     }
 }
 
-int mostAntiParallelFace(const std::vector<Vec3>& normals, const Vec3& direction) {
+// The face whose normal is most against the direction: the incident face. Of two faces
+// equally against it (a box standing on an edge), the first, whatever the rounding.
+template <typename NormalOf>
+int mostAntiParallelFace(int count, NormalOf normalOf, const Vec3& direction) {
     int best = 0;
-    for (int i = 1; i < static_cast<int>(normals.size()); ++i)
-        if (normals[i].dot(direction) < normals[best].dot(direction)) best = i;
+    for (int i = 1; i < count; ++i)
+        if (normalOf(i).dot(direction) < normalOf(best).dot(direction) - kTie) best = i;
     return best;
 }
 
@@ -270,8 +275,6 @@ bool writeManifold(const std::vector<ContactCandidate>& candidates, const Pose& 
         out.points[i] = {frame.apply(candidates[i].position), candidates[i].separation, candidates[i].feature};
     return out.count > 0;
 }
-
-}  // namespace
 
 // The least separations found along each kind of axis, and the features they belong to.
 struct AxisSearch {
@@ -455,6 +458,8 @@ bool searchBoxAxes(const Polyhedron& a, const Polyhedron& b, const Pose& relativ
     return true;
 }
 
+}  // namespace
+
 bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& b, const Pose& poseB, double margin,
                       SeparatingAxisCache& cache, ContactManifold& out) {
     out.count = 0;
@@ -481,10 +486,8 @@ bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& 
         if (referenceIsB) {
             cache = {SeparatingAxisCache::Kind::FaceB, faceB, -1};
             const Vec3& normal = s.normalsB[faceB];
-            // A's face most against B's normal: A's normals are already in this frame.
-            int incident = 0;
-            for (int i = 1; i < static_cast<int>(a.faces.size()); ++i)
-                if (a.faces[i].normal.dot(normal) < a.faces[incident].normal.dot(normal)) incident = i;
+            const int incident = mostAntiParallelFace(
+                static_cast<int>(a.faces.size()), [&](int i) -> const Vec3& { return a.faces[i].normal; }, normal);
             clipFaces(s.verticesB.data(), b.faces[faceB], normal, s.offsetsB[faceB], a.vertices.data(),
                       a.faces[incident].vertices, margin, true, faceB, incident);
             reduceToFour(s.candidates, normal, tie);
@@ -492,7 +495,8 @@ bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& 
         } else {
             cache = {SeparatingAxisCache::Kind::FaceA, faceA, -1};
             const Polyhedron::Face& reference = a.faces[faceA];
-            const int incident = mostAntiParallelFace(s.normalsB, reference.normal);
+            const int incident = mostAntiParallelFace(
+                static_cast<int>(b.faces.size()), [&](int i) -> const Vec3& { return s.normalsB[i]; }, reference.normal);
             clipFaces(a.vertices.data(), reference, reference.normal, reference.offset, s.verticesB.data(),
                       b.faces[incident].vertices, margin, false, faceA, incident);
             reduceToFour(s.candidates, reference.normal, tie);

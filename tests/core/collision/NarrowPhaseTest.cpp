@@ -171,6 +171,18 @@ TEST(CollidePolyhedra, CubeTurnedOnCubeClipsTheOctagonToFourOfItsCorners) {
     EXPECT_EQ(featuresOf(m), before);
 }
 
+TEST(CollidePolyhedra, CubeOnItsEdgeTouchesAtTheEdgesEnds) {
+    const Polyhedron cube = boxPolyhedron(Vec3::Ones());
+    // Turned 45 degrees about z: its lowest edge, along z, is 1/sqrt(2) below its centre.
+    const Pose onEdge = at(Vec3(0.0, 0.5 + 1.0 / kRoot2 - 0.01, 0.0), rotation(Vec3::UnitZ(), std::numbers::pi / 4));
+    SeparatingAxisCache cache;
+    ContactManifold m;
+    ASSERT_TRUE(collidePolyhedra(cube, at(Vec3::Zero()), cube, onEdge, 0.0, cache, m));
+    EXPECT_NEAR((m.normal - Vec3::UnitY()).norm(), 0.0, kTolerance);
+    for (int i = 0; i < m.count; ++i) EXPECT_NEAR(m.points[i].separation, -0.01, kTolerance);
+    expectPointsAt(m, {Vec3(0.0, 0.495, 0.5), Vec3(0.0, 0.495, -0.5)}, 1e-12);
+}
+
 TEST(CollidePolyhedra, CrossedEdgesTouchAtOnePoint) {
     const Polyhedron cube = boxPolyhedron(Vec3::Ones());
     const double depth = 0.01;
