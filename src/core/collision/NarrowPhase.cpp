@@ -474,6 +474,7 @@ bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& 
     if (!(a.isBox && b.isBox ? searchBoxAxes(a, b, relative, margin, cache, found)
                              : searchAxes(a, b, relative, margin, cache, found)))
         return false;
+    if (found.faceA < 0 || found.faceB < 0) return false;  // a pose that is not finite compares as nothing
     const auto [separationA, separationB, separationEdges, faceA, faceB, edgeA, edgeB, edgeAxis] = found;
     Scratch& s = scratch;
     const double tolerance = kAbsolutePreference * std::min(a.radius, b.radius);
@@ -526,6 +527,7 @@ bool collideSpherePolyhedron(const Vec3& center, double radius, const Polyhedron
                              ContactManifold& out) {
     out.count = 0;
     const Vec3 local = poseB.rotation.transpose() * (center - poseB.translation);
+    if (!local.allFinite()) return false;
     double deepest = -kInfinity;  // the largest height of the centre above a face's plane
     int deepestFace = 0;
     for (int f = 0; f < static_cast<int>(b.faces.size()); ++f) {
@@ -601,7 +603,7 @@ bool collideSpheres(const Vec3& centerA, double radiusA, const Vec3& centerB, do
     const Vec3 between = centerB - centerA;
     const double distance = between.norm();
     const double separation = distance - radiusA - radiusB;
-    if (separation >= margin) return false;
+    if (!(separation < margin)) return false;  // nor when a centre is not finite
     // Concentric spheres have no direction of their own: any will do, up is the usual one.
     out.normal = distance > 0.0 ? Vec3(between / distance) : Vec3::UnitY();
     const Vec3 onA = centerA + radiusA * out.normal, onB = centerB - radiusB * out.normal;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <random>
 #include <set>
@@ -325,6 +326,19 @@ TEST(CollideSpherePolyhedron, HullVertexAndFace) {
     EXPECT_NEAR(m.points[0].separation, 0.05, kTolerance);
     EXPECT_NEAR((m.normal + faceNormal).norm(), 0.0, kTolerance);
     EXPECT_FALSE(collideSpherePolyhedron(overFace, 0.25, octahedron, pose, 0.0, m));
+}
+
+TEST(NarrowPhase, PosesThatAreNotFiniteTouchNothing) {
+    const Polyhedron cube = boxPolyhedron(Vec3::Ones());
+    const Polyhedron hull = hullPolyhedron(cube.vertices);
+    const Vec3 nan = Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
+    SeparatingAxisCache cache;
+    ContactManifold m;
+    EXPECT_FALSE(collidePolyhedra(cube, at(Vec3::Zero()), cube, at(nan), 0.1, cache, m));
+    EXPECT_FALSE(collidePolyhedra(hull, at(nan), hull, at(Vec3::Zero()), 0.1, cache, m));
+    EXPECT_FALSE(collideSpherePolyhedron(nan, 0.5, cube, at(Vec3::Zero()), 0.1, m));
+    EXPECT_FALSE(collideSpheres(nan, 0.5, Vec3::Zero(), 0.5, 0.1, m));
+    EXPECT_EQ(m.count, 0);
 }
 
 // The signed distance of a point to a box in the box's frame: out of it, the distance to
