@@ -91,6 +91,33 @@ TEST(Polyhedron, HullsOfTetrahedronAndOctahedron) {
     expectValidPolyhedron(octahedron);
 }
 
+std::vector<Vec3> hexagonalPrism(double radius, double height) {
+    std::vector<Vec3> corners;
+    for (int k = 0; k < 6; ++k) {
+        const double angle = k * std::numbers::pi / 3;
+        for (const double y : {-height / 2, height / 2})
+            corners.emplace_back(radius * std::cos(angle), y, radius * std::sin(angle));
+    }
+    return corners;
+}
+
+TEST(Polyhedron, HullOfHexagonalPrismHasTwoHexagonsAndSixQuads) {
+    const Mat3 turn = rotation(Vec3(0.3, -1.0, 0.2), 1.1);
+    std::vector<Vec3> corners = hexagonalPrism(0.5, 1.0);
+    for (Vec3& x : corners) x = turn * x;
+    const Polyhedron prism = hullPolyhedron(corners);
+    ASSERT_EQ(prism.faces.size(), 8u);
+    EXPECT_EQ(prism.edges.size(), 18u);
+    expectValidPolyhedron(prism);
+    int hexagons = 0, quads = 0;
+    for (const Polyhedron::Face& face : prism.faces) {
+        hexagons += face.vertices.size() == 6;
+        quads += face.vertices.size() == 4;
+    }
+    EXPECT_EQ(hexagons, 2);
+    EXPECT_EQ(quads, 6);
+}
+
 TEST(Polyhedron, HullOfCoplanarPointsThrows) {
     EXPECT_THROW(hullPolyhedron({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 1, 0)}), std::invalid_argument);
 }
@@ -254,6 +281,20 @@ TEST(CollidePolyhedra, HullsTouchBoxesLikeTheirShapes) {
     EXPECT_NEAR((m.normal - Vec3::UnitY()).norm(), 0.0, kTolerance);
     for (int i = 0; i < m.count; ++i) EXPECT_NEAR(m.points[i].separation, -0.02, kTolerance);
     expectPointsAt(m, {corners[0] + Vec3(0.1, 0.49, 0.0), corners[1] + Vec3(0.1, 0.49, 0.0), corners[2] + Vec3(0.1, 0.49, 0.0)});
+
+    // A hexagonal prism standing on its end: four of the six corners, spanning the hexagon.
+    const std::vector<Vec3> prismCorners = hexagonalPrism(0.5, 1.0);
+    const Polyhedron prism = hullPolyhedron(prismCorners);
+    ASSERT_TRUE(collidePolyhedra(box, at(Vec3::Zero()), prism, at(Vec3(0.2, 0.99, 0.3)), 0.0, cache, m));
+    ASSERT_EQ(m.count, 4);
+    Vec3 sum = Vec3::Zero();
+    for (int i = 0; i < m.count; ++i) {
+        EXPECT_NEAR(m.points[i].separation, -0.01, kTolerance);
+        const Vec3 offset = m.points[i].position - Vec3(0.2, 0.495, 0.3);
+        EXPECT_NEAR(offset.norm(), 0.5, 1e-12) << "a corner of the hexagon";
+        sum += offset;
+    }
+    EXPECT_NEAR(sum.norm(), 0.0, 1e-12) << "two pairs of opposite corners";
 
     // The hull of a box's corners touches as the box does.
     const Polyhedron cube = boxPolyhedron(Vec3::Ones());
