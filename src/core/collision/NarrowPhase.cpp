@@ -257,13 +257,23 @@ void clipFaces(const Vec3* referenceVertices, const Polyhedron::Face& reference,
     }
 }
 
-// The face whose normal is most against the direction: the incident face. Of two faces
-// equally against it (a box standing on an edge), the first, whatever the rounding.
+// The incident face: of the faces around the incident shape's deepest vertex (the one
+// farthest against the normal), the one most against the normal. The deepest vertex is
+// then one of its corners: the face most against the normal overall need not have it (a
+// sharp corner of a hull poking through the reference face) and could clip to nothing. Of
+// two vertices or faces equally deep or against it (a box standing on an edge), the first,
+// whatever the rounding.
 template <typename NormalOf>
-int mostAntiParallelFace(int count, NormalOf normalOf, const Vec3& direction) {
-    int best = 0;
-    for (int i = 1; i < count; ++i)
-        if (normalOf(i).dot(direction) < normalOf(best).dot(direction) - kTie) best = i;
+int incidentFace(const Polyhedron& incident, const Vec3* vertices, NormalOf normalOf, const Vec3& normal) {
+    int deepest = 0;
+    for (int v = 1; v < static_cast<int>(incident.vertices.size()); ++v)
+        if (vertices[v].dot(normal) < vertices[deepest].dot(normal) - kTie * incident.radius) deepest = v;
+    int best = -1;
+    for (int f = 0; f < static_cast<int>(incident.faces.size()); ++f) {
+        const std::vector<int>& loop = incident.faces[f].vertices;
+        if (std::find(loop.begin(), loop.end(), deepest) == loop.end()) continue;
+        if (best < 0 || normalOf(f).dot(normal) < normalOf(best).dot(normal) - kTie) best = f;
+    }
     return best;
 }
 
@@ -487,8 +497,8 @@ bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& 
         if (referenceIsB) {
             cache = {SeparatingAxisCache::Kind::FaceB, faceB, -1};
             const Vec3& normal = s.normalsB[faceB];
-            const int incident = mostAntiParallelFace(
-                static_cast<int>(a.faces.size()), [&](int i) -> const Vec3& { return a.faces[i].normal; }, normal);
+            const int incident =
+                incidentFace(a, a.vertices.data(), [&](int i) -> const Vec3& { return a.faces[i].normal; }, normal);
             clipFaces(s.verticesB.data(), b.faces[faceB], normal, s.offsetsB[faceB], a.vertices.data(),
                       a.faces[incident].vertices, margin, true, faceB, incident);
             reduceToFour(s.candidates, normal, tie);
@@ -496,8 +506,8 @@ bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& 
         } else {
             cache = {SeparatingAxisCache::Kind::FaceA, faceA, -1};
             const Polyhedron::Face& reference = a.faces[faceA];
-            const int incident = mostAntiParallelFace(
-                static_cast<int>(b.faces.size()), [&](int i) -> const Vec3& { return s.normalsB[i]; }, reference.normal);
+            const int incident = incidentFace(
+                b, s.verticesB.data(), [&](int i) -> const Vec3& { return s.normalsB[i]; }, reference.normal);
             clipFaces(a.vertices.data(), reference, reference.normal, reference.offset, s.verticesB.data(),
                       b.faces[incident].vertices, margin, false, faceA, incident);
             reduceToFour(s.candidates, reference.normal, tie);

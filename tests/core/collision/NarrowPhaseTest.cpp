@@ -541,6 +541,54 @@ TEST_P(RandomBoxPairs, AgreeWithBruteForce) {
     EXPECT_GT(edgeContacts, 50);
 }
 
+// Hulls of random points: the Gauss map pruning of edge pairs keeps the pair that
+// overlaps least, as the separation over all face normals and all edge pairs shows.
+TEST(CollidePolyhedra, RandomHullPairsAgreeWithEveryEdgePair) {
+    std::mt19937 random(5);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    auto randomHull = [&] {
+        std::vector<Vec3> points;
+        for (int k = 0; k < 10; ++k) points.emplace_back(unit(random), unit(random), unit(random));
+        return hullPolyhedron(points);
+    };
+    auto randomRotation = [&] {
+        return Eigen::Quaterniond(Eigen::Vector4d(unit(random), unit(random), unit(random), unit(random)).normalized())
+            .toRotationMatrix();
+    };
+    int overlapping = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        const Polyhedron a = randomHull(), b = randomHull();
+        const Pose poseA = at(Vec3(unit(random), unit(random), unit(random)), randomRotation());
+        const Pose poseB = at(Vec3(unit(random), unit(random), unit(random)) * 2.0, randomRotation());
+        std::vector<Vec3> cornersA, cornersB;
+        for (const Vec3& x : a.vertices) cornersA.push_back(poseA.apply(x));
+        for (const Vec3& x : b.vertices) cornersB.push_back(poseB.apply(x));
+        double separation = -INFINITY;
+        for (const Polyhedron::Face& face : a.faces)
+            separation = std::max(separation, gapAlong(poseA.rotation * face.normal, cornersA, cornersB));
+        for (const Polyhedron::Face& face : b.faces)
+            separation = std::max(separation, gapAlong(poseB.rotation * face.normal, cornersA, cornersB));
+        for (const auto& [a0, a1] : a.edges)
+            for (const auto& [b0, b1] : b.edges) {
+                const Vec3 axis = (cornersA[a1] - cornersA[a0]).cross(cornersB[b1] - cornersB[b0]);
+                if (axis.norm() > 1e-9) separation = std::max(separation, gapAlong(axis.normalized(), cornersA, cornersB));
+            }
+        SeparatingAxisCache cache;
+        ContactManifold m;
+        const bool touches = collidePolyhedra(a, poseA, b, poseB, 0.0, cache, m);
+        if (std::abs(separation) < 1e-9) continue;  // too close to call
+        ASSERT_EQ(touches, separation < 0.0) << "trial " << trial << ", separation " << separation;
+        if (!touches) continue;
+        ++overlapping;
+        const double gap = gapFromAToB(m.normal, cornersA, cornersB);
+        const double slack = 0.11 * std::abs(separation) + 2.5e-3 * std::min(a.radius, b.radius);
+        EXPECT_GE(gap, separation - slack - 1e-9) << "trial " << trial;
+        EXPECT_LE(gap, separation + 1e-9) << "trial " << trial;
+        for (int i = 0; i < m.count; ++i) EXPECT_GE(m.points[i].separation, gap - 1e-9);
+    }
+    EXPECT_GT(overlapping, 50);
+}
+
 INSTANTIATE_TEST_SUITE_P(CollidePolyhedra, RandomBoxPairs, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "Hulls" : "Boxes"; });
 
