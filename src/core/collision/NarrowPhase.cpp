@@ -265,6 +265,13 @@ void clipFaces(const Vec3* referenceVertices, const Polyhedron::Face& reference,
 // whatever the rounding.
 template <typename NormalOf>
 int incidentFace(const Polyhedron& incident, const Vec3* vertices, NormalOf normalOf, const Vec3& normal) {
+    if (incident.isBox) {
+        // A box's face most against the normal always has the deepest corner.
+        int best = 0;
+        for (int f = 1; f < 6; ++f)
+            if (normalOf(f).dot(normal) < normalOf(best).dot(normal) - kTie) best = f;
+        return best;
+    }
     int deepest = 0;
     for (int v = 1; v < static_cast<int>(incident.vertices.size()); ++v)
         if (vertices[v].dot(normal) < vertices[deepest].dot(normal) - kTie * incident.radius) deepest = v;
