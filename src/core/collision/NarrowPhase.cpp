@@ -32,7 +32,8 @@ constexpr double kTie = 1e-9;
 // polygon arrives on (bits 0-8) and the one it leaves on (bits 9-17); then the incident
 // face (bits 18-23) and the reference face (bits 24-29), modulo 64. Edge contacts: the
 // edges of A (bits 0-14) and B (bits 15-29). Sphere contacts: what of the polyhedron is
-// closest (bits 28-29) and its index (bits 0-27).
+// closest (bits 28-29: 0 the face the centre is inside of, 1 a face, 2 an edge, 3 a vertex)
+// and its index (bits 0-27; an edge by its two vertices, 14 bits each).
 constexpr std::uint32_t kFeatureFaceA = 0u << 30, kFeatureFaceB = 1u << 30, kFeatureEdges = 2u << 30,
                         kFeatureSphere = 3u << 30;
 constexpr std::uint16_t kReferenceLine = 1u << 8;
