@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numbers>
 #include <random>
 #include <set>
@@ -149,6 +150,19 @@ TEST(CollidePolyhedra, CubesFaceToFaceGiveTheFourCornersOfTheOverlap) {
     expectPointsAt(m, {Vec3(0.5, 0.495, 0.5), Vec3(-0.5, 0.495, 0.5), Vec3(0.5, 0.495, -0.5), Vec3(-0.5, 0.495, -0.5)});
     EXPECT_EQ(featuresOf(m).size(), 4u);
     EXPECT_EQ(cache.kind, SeparatingAxisCache::Kind::FaceA);
+
+    // Sliding across: the overlap's corners move, and each keeps its id (the lines that
+    // cross there stay the same), which is what warm starts match on.
+    ASSERT_TRUE(collidePolyhedra(cube, at(Vec3::Zero()), cube, at(Vec3(0.2, 0.99, 0.1)), 0.0, cache, m));
+    std::map<std::uint32_t, Vec3> before;
+    for (int i = 0; i < m.count; ++i) before[m.points[i].feature] = m.points[i].position;
+    ASSERT_EQ(before.size(), 4u);
+    ASSERT_TRUE(collidePolyhedra(cube, at(Vec3::Zero()), cube, at(Vec3(0.21, 0.99, 0.1)), 0.0, cache, m));
+    ASSERT_EQ(m.count, 4);
+    for (int i = 0; i < m.count; ++i) {
+        ASSERT_EQ(before.count(m.points[i].feature), 1u);
+        EXPECT_LE((m.points[i].position - before[m.points[i].feature]).norm(), 0.01 + 1e-12);
+    }
 
     // Swapped, the normal still points from the first to the second.
     ASSERT_TRUE(collidePolyhedra(cube, at(Vec3(0.0, 0.99, 0.0)), cube, at(Vec3::Zero()), 0.0, cache, m));
