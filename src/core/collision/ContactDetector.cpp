@@ -93,7 +93,8 @@ int reduceToFour(const std::vector<ContactPoint>& candidates, const Vec3& n, std
         const Vec3 d = position(i) - position(deepest);
         return (d - n.dot(d) * n).squaredNorm();
     });
-    const int third = best(deepest, [&](int i) { return std::abs(area(position(deepest), position(farthest), position(i))); });
+    const int third =
+        best(deepest, [&](int i) { return std::abs(area(position(deepest), position(farthest), position(i))); });
     std::array<int, 3> triangle{deepest, farthest, third};
     if (area(position(deepest), position(farthest), position(third)) < 0.0) std::swap(triangle[1], triangle[2]);
     // Outside an edge of the counter-clockwise triangle, a point makes a negative area with it.
@@ -145,7 +146,7 @@ struct ContactDetector::Cache {
         if (colliders.size() != n) {
             colliders.clear();
             axes.clear();
-            for (std::size_t k = 0; k < n; ++k) colliders.push_back(makeCollider(bodies.spec(static_cast<Index>(k)).shape));
+            for (Index k = 0; k < bodies.count(); ++k) colliders.push_back(makeCollider(bodies.spec(k).shape));
             shapeChanged.assign(n, 0);
             return;
         }
@@ -158,9 +159,9 @@ struct ContactDetector::Cache {
 
     void updateJoined(const World& world) {
         const auto& constraints = world.constraints();
+        const auto isSeen = [](const std::unique_ptr<Constraint>& c, const Constraint* seen) { return c.get() == seen; };
         const bool same = constraints.size() == constraintsSeen.size() &&
-                          std::equal(constraints.begin(), constraints.end(), constraintsSeen.begin(),
-                                     [](const std::unique_ptr<Constraint>& c, const Constraint* seen) { return c.get() == seen; });
+                          std::equal(constraints.begin(), constraints.end(), constraintsSeen.begin(), isSeen);
         if (same) return;
         constraintsSeen.clear();
         joined.clear();
@@ -169,8 +170,10 @@ struct ContactDetector::Cache {
             const std::vector<Anchor> anchors = constraint->anchors();
             for (std::size_t i = 0; i < anchors.size(); ++i)
                 for (std::size_t j = i + 1; j < anchors.size(); ++j) {
+                    // Particles meet only bodies here: a rod between two particles joins nothing.
                     const ColliderRef a = colliderOf(anchors[i]), b = colliderOf(anchors[j]);
-                    if (a != b) joined.push_back(orderedPair(a, b));
+                    if (a != b && (anchors[i].isRigid() || anchors[j].isRigid()))
+                        joined.push_back(orderedPair(a, b));
                 }
         }
         std::sort(joined.begin(), joined.end());
@@ -263,10 +266,12 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
             if (ci.sphere && cj.sphere) {
                 touching = collideSpheres(poseI.translation, ci.radius, poseJ.translation, cj.radius, margin, manifold);
             } else if (ci.sphere) {
-                touching = collideSpherePolyhedron(poseI.translation, ci.radius, cj.polyhedron, poseJ, margin, manifold);
+                touching =
+                    collideSpherePolyhedron(poseI.translation, ci.radius, cj.polyhedron, poseJ, margin, manifold);
             } else if (cj.sphere) {
                 // Found from j to i: the normal turned round makes it from i to j.
-                touching = collideSpherePolyhedron(poseJ.translation, cj.radius, ci.polyhedron, poseI, margin, manifold);
+                touching =
+                    collideSpherePolyhedron(poseJ.translation, cj.radius, ci.polyhedron, poseI, margin, manifold);
                 manifold.normal = -manifold.normal;
             } else {
                 touching = collidePolyhedra(ci.polyhedron, poseI, cj.polyhedron, poseJ, margin,

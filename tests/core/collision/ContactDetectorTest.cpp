@@ -139,7 +139,8 @@ TEST(ContactDetector, TiltedBoxTouchesAtItsLowestEdgeOrCorner) {
     // Turned about a skew axis: one lowest corner, at the height the corners' formula gives.
     const Quat skew(Eigen::AngleAxisd(0.4, Vec3(1.0, 0.3, 0.7).normalized()));
     const std::vector<Vec3> turned = corners(Vec3::Ones(), Vec3::Zero(), skew);
-    const Vec3 low = *std::min_element(turned.begin(), turned.end(), [](const Vec3& a, const Vec3& b) { return a.y() < b.y(); });
+    const Vec3 low =
+        *std::min_element(turned.begin(), turned.end(), [](const Vec3& a, const Vec3& b) { return a.y() < b.y(); });
     world.rigidBodies().setOrientation(0, skew);
     world.rigidBodies().setPosition(0, Vec3(0.0, -low.y() + 0.005, 0.0));
     contacts = detect(world);
@@ -180,7 +181,10 @@ TEST(ContactDetector, HullOnThePlaneKeepsTheFourPointsSpanningMostArea) {
     std::sort(quad.begin(), quad.end(),
               [](const Vec3& a, const Vec3& b) { return std::atan2(a.z(), a.x()) < std::atan2(b.z(), b.x()); });
     double area = 0.0;
-    for (int k = 0; k < 4; ++k) area += 0.5 * (quad[k].z() * quad[(k + 1) % 4].x() - quad[k].x() * quad[(k + 1) % 4].z());
+    for (int k = 0; k < 4; ++k) {
+        const Vec3& next = quad[(k + 1) % 4];
+        area += 0.5 * (quad[k].z() * next.x() - quad[k].x() * next.z());
+    }
     EXPECT_NEAR(std::abs(area), 2.0 * r * r, 1e-12);
 }
 
