@@ -238,10 +238,10 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
         if ((world.isNailed(p) && bodies.isFixed(k)) || cache.areJoined(a, b)) continue;
         const Collider& body = cache.colliders[k];
         manifold = {};
+        const Vec3& x = cache.particlePositions[p];
         const bool touching =
-            body.sphere
-                ? collideSpheres(world.position(p), 0.0, cache.poses[k].translation, body.radius, margin, manifold)
-                : collideSpherePolyhedron(world.position(p), 0.0, body.polyhedron, cache.poses[k], margin, manifold);
+            body.sphere ? collideSpheres(x, 0.0, cache.poses[k].translation, body.radius, margin, manifold)
+                        : collideSpherePolyhedron(x, 0.0, body.polyhedron, cache.poses[k], margin, manifold);
         if (!touching) continue;
         manifold.a = a;
         manifold.b = b;
@@ -291,16 +291,16 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
         const Vec3 center = 0.5 * (box.min + box.max), half = 0.5 * (box.max - box.min);
         for (std::size_t q = 0; q < planes.size(); ++q) {
             const Plane& plane = planes[q];
-            // The enlarged box's lowest corner on the legal side: every point of the shape is
-            // at least the margin above the plane.
-            if (plane.signedDistance(center) - half.dot(plane.normal.cwiseAbs()) >= 0.0) continue;
+            // Unless the enlarged box's lowest corner is below the plane, every point of the
+            // shape is at least the margin above it (or the body's pose is not finite).
+            if (!(plane.signedDistance(center) - half.dot(plane.normal.cwiseAbs()) < 0.0)) continue;
             manifold = {};
             manifold.a = a;
             manifold.b = {ColliderKind::Plane, static_cast<Index>(q)};
             manifold.normal = -plane.normal;
             if (ci.sphere) {
                 const double separation = plane.signedDistance(poseI.translation) - ci.radius;
-                if (separation >= margin) continue;
+                if (!(separation < margin)) continue;
                 manifold.points[0] = {poseI.translation - (ci.radius + 0.5 * separation) * plane.normal, separation, 0};
                 manifold.count = 1;
             } else {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <numbers>
 #include <random>
@@ -432,6 +433,24 @@ TEST(ContactDetector, BodiesAddedOrChangedBetweenCalls) {
     std::vector<ContactManifold> fresh;
     ContactDetector().detect(small, kMargin, fresh);
     expectSameManifolds(contacts, fresh);
+}
+
+TEST(ContactDetector, BodiesWithoutAFinitePoseTouchNothing) {
+    World world;
+    world.addPlane(ground());
+    world.addRigidBody(boxAt(Vec3(0.0, 0.5, 0.0)));
+    world.addRigidBody(boxAt(Vec3(0.2, 0.5, 0.0)));
+    world.addRigidBody(sphereAt(Vec3(0.0, 0.4, 0.0), 0.5));
+    world.addParticle(Vec3(0.0, 0.4, 0.0), Vec3::Zero(), 1.0);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    world.rigidBodies().setPosition(1, Vec3(nan, 0.5, 0.0));
+    world.rigidBodies().setPosition(2, Vec3(0.0, nan, 0.0));
+    const std::vector<ContactManifold> contacts = detect(world);
+    ASSERT_EQ(contacts.size(), 2u);  // the particle in box 0, and box 0 on the plane
+    EXPECT_EQ(contacts[0].a, (ColliderRef{ColliderKind::Particle, 0}));
+    EXPECT_EQ(contacts[0].b, (ColliderRef{ColliderKind::Rigid, 0}));
+    EXPECT_EQ(contacts[1].a, (ColliderRef{ColliderKind::Rigid, 0}));
+    EXPECT_EQ(contacts[1].b, (ColliderRef{ColliderKind::Plane, 0}));
 }
 
 TEST(ContactDetector, PlanarWorldsAndParticleOnlyWorlds) {
