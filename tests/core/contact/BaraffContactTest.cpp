@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/TestSystems.h"
+#include "core/constraints/ConstraintSpec.h"
 #include "core/dynamics/World.h"
 #include "core/forces/Gravity.h"
 #include "core/integrators/Integrator.h"
@@ -60,7 +61,25 @@ void planeManifolds(const World& world, double margin, std::vector<ContactManifo
         }
 }
 
-// An integrator, then the contact solver on the hand-built manifolds: Simulation's substep.
+// Neighbouring spheres i and i + 1 (a row of balls) closer than margin.
+void sphereRowManifolds(const World& world, double radius, double margin, std::vector<ContactManifold>& out) {
+    const RigidBodies& bodies = world.rigidBodies();
+    for (Index k = 0; k + 1 < bodies.count(); ++k) {
+        const Vec3 d = bodies.position(k + 1) - bodies.position(k);
+        const double s = d.norm() - 2.0 * radius;
+        if (s >= margin) continue;
+        ContactManifold m;
+        m.a = {ColliderKind::Rigid, k};
+        m.b = {ColliderKind::Rigid, k + 1};
+        m.normal = d.normalized();
+        m.points[0] = {bodies.position(k) + (radius + 0.5 * s) * m.normal, s, 0};
+        m.count = 1;
+        out.push_back(m);
+    }
+}
+
+// An integrator, then the contact solver on the hand-built manifolds and the joints'
+// velocity projection: Simulation's substep with BaraffContact.
 struct Bench {
     World world;
     std::unique_ptr<Integrator> integrator;
@@ -68,6 +87,7 @@ struct Bench {
     std::vector<ContactManifold> manifolds;
     ContactReport report;
     double h;
+    double sphereRowRadius = 0.0;  // > 0: the bodies are a row of balls of this radius
 
     Bench(std::string_view name, double step) : integrator(makeIntegrator(name)), h(step) {
         world.addForce(std::make_unique<Gravity>(Vec3(0.0, -kG, 0.0)));
@@ -78,12 +98,14 @@ struct Bench {
         StepReport stepReport;
         integrator->step(world, h, stepReport);
         planeManifolds(world, BaraffContact::kMargin, manifolds);
+        if (sphereRowRadius > 0.0) sphereRowManifolds(world, sphereRowRadius, BaraffContact::kMargin, manifolds);
         ContactStep contactStep;
         contactStep.h = h;
         contactStep.gravity = gravityMagnitude(world);
         contactStep.start = &start;
         report = {};
         solver.solve(world, manifolds, contactStep, report);
+        if (!manifolds.empty() && !world.constraints().empty()) world.constrainVelocities();
     }
 };
 
@@ -160,6 +182,44 @@ TEST_P(BounceTest, BallBouncesToRestitutionSquaredTimesTheHeight) {
     RecordProperty("apex", test::scientific(apex));
     EXPECT_TRUE(bounced);
     EXPECT_NEAR(apex / (e * e * H), 1.0, 0.01);
+    EXPECT_LE(maxEnergyGain, 1e-3 * E0);
+}
+
+// Newton's cradle: five touching balls on rods from fixed pivots, e = 1. The first, let go
+// from 30 degrees, passes its momentum through the three at rest to the last, which leaves
+// at the speed it came in with (sequential impulses along the row, Baraff's notes II,
+// section 8, one point at a time until none approaches).
+TEST_P(BounceTest, NewtonsCradlePassesOneBallsSpeedToTheLast) {
+    const double radius = 0.1, length = 0.9, angle = std::numbers::pi / 6.0;
+    Bench bench(GetParam(), 1.0 / 600.0);
+    bench.sphereRowRadius = radius;
+    World& world = bench.world;
+    for (int i = 0; i < 5; ++i) {
+        const Vec3 pivot(2.0 * radius * i, 1.0, 0.0);
+        RigidBodySpec ball;
+        ball.shape = SphereShape{radius};
+        ball.friction = 0.0;
+        ball.restitution = 1.0;
+        ball.position = pivot + length * (i == 0 ? Vec3(-std::sin(angle), -std::cos(angle), 0.0) : -Vec3::UnitY());
+        const Index body = world.addRigidBody(ball);
+        const Index fixed = world.addParticle(pivot, Vec3::Zero(), 1.0, true);
+        world.addConstraint(makeConstraint(RodSpec{Anchor(fixed), Anchor::onBody(body, Vec3::Zero()), length}));
+    }
+    const double E0 = world.totalEnergy();
+    double speedIn = 0.0, speedOut = 0.0, middle = 0.0, maxEnergyGain = 0.0;
+    for (int step = 0; step < 600; ++step) {  // one swing in and out: 1 s
+        bench.step();
+        const RigidBodies& bodies = world.rigidBodies();
+        speedIn = std::max(speedIn, bodies.velocity(0).norm());
+        speedOut = std::max(speedOut, bodies.velocity(4).norm());
+        for (Index k = 1; k < 4; ++k) middle = std::max(middle, (bodies.position(k) - Vec3(2.0 * radius * k, 0.1, 0.0)).norm());
+        maxEnergyGain = std::max(maxEnergyGain, world.totalEnergy() - E0);
+    }
+    RecordProperty("speed_ratio", test::scientific(speedOut / speedIn));
+    RecordProperty("middle_motion", test::scientific(middle));
+    EXPECT_NEAR(speedIn, std::sqrt(2.0 * kG * length * (1.0 - std::cos(angle))), 0.01 * speedIn);
+    EXPECT_GE(speedOut, 0.95 * speedIn);
+    EXPECT_LT(middle, 0.01);
     EXPECT_LE(maxEnergyGain, 1e-3 * E0);
 }
 
