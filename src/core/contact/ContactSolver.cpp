@@ -239,7 +239,11 @@ int ContactSolver::solveResting(double h, double hPrevious) {
     while (sweeps < kMaxIterations) {
         ++sweeps;
         double largestChange = 0.0, largestImpulse = 0.0;
-        for (Row& row : rows_) {
+        // Symmetric Gauss-Seidel: sweeps forwards and backwards in turn, so that the order
+        // of the points biases no side (a symmetric stack stays symmetric).
+        const bool backwards = sweeps % 2 == 0;
+        for (std::size_t i = 0; i < rows_.size(); ++i) {
+            Row& row = rows_[backwards ? rows_.size() - 1 - i : i];
             if (row.normal.inverseMass == 0.0) continue;
             const double vn = velocityAlong(row.normal, row);
             const double pn = std::max(0.0, row.normalImpulse + (row.targetVelocity - vn) * row.normal.inverseMass);
@@ -293,7 +297,9 @@ void ContactSolver::projectPositions(double h) {
     // were already put where they bounced to.
     for (int iteration = 0; iteration < kPositionIterations; ++iteration) {
         double worst = 0.0;
-        for (Row& row : rows_) {
+        const bool backwards = iteration % 2 == 1;
+        for (std::size_t i = 0; i < rows_.size(); ++i) {
+            Row& row = rows_[backwards ? rows_.size() - 1 - i : i];
             if (row.collided || row.normal.inverseMass == 0.0) continue;
             const bool held = row.separation <= 0.0 && row.normalImpulse > 0.0;
             const double error = -kSlop - separationNow(row);

@@ -40,10 +40,10 @@ double positionResponse(const World& world, const VecX& start, double h);
 class ContactSolver {
 public:
     static constexpr int kMaxCollisionPasses = 100;
-    static constexpr int kMaxIterations = 30;
+    static constexpr int kMaxIterations = 200;
     static constexpr double kRelativeTolerance = 1e-6;  // largest impulse change per sweep / largest impulse
     static constexpr double kSlop = 5e-5;               // metres of overlap left alone
-    static constexpr int kPositionIterations = 8;
+    static constexpr int kPositionIterations = 50;
 
     // Changes the world's velocities and positions; adds to the report its contacts
     // (points that overlap or took an impulse), the largest overlap, and its iterations

@@ -78,6 +78,28 @@ void sphereRowManifolds(const World& world, double radius, double margin, std::v
     }
 }
 
+// Box k + 1's bottom corners on box k's top face (a stack of boxes k = 0, 1, ...), the
+// normal up through box k.
+void stackManifolds(const World& world, double margin, std::vector<ContactManifold>& out) {
+    const RigidBodies& bodies = world.rigidBodies();
+    for (Index k = 0; k + 1 < bodies.count(); ++k) {
+        const Vec3 half = 0.5 * std::get<BoxShape>(bodies.spec(k + 1).shape).size;
+        const Vec3 n = bodies.rotation(k).col(1);
+        const Vec3 top = bodies.position(k) + 0.5 * std::get<BoxShape>(bodies.spec(k).shape).size.y() * n;
+        ContactManifold m;
+        m.a = {ColliderKind::Rigid, k};
+        m.b = {ColliderKind::Rigid, k + 1};
+        m.normal = n;
+        for (std::uint32_t c = 0; c < 4; ++c) {
+            const Vec3 corner((c & 1) ? half.x() : -half.x(), -half.y(), (c & 2) ? half.z() : -half.z());
+            const Vec3 x = bodies.position(k + 1) + bodies.rotation(k + 1) * corner;
+            const double s = n.dot(x - top);
+            if (s < margin) m.points[static_cast<std::size_t>(m.count++)] = {x - 0.5 * s * n, s, c};
+        }
+        if (m.count > 0) out.push_back(m);
+    }
+}
+
 // An integrator, then the contact solver on the hand-built manifolds and the joints'
 // velocity projection: Simulation's substep with BaraffContact.
 struct Bench {
@@ -88,6 +110,7 @@ struct Bench {
     ContactReport report;
     double h;
     double sphereRowRadius = 0.0;  // > 0: the bodies are a row of balls of this radius
+    bool stack = false;            // the bodies are a stack of boxes
 
     Bench(std::string_view name, double step) : integrator(makeIntegrator(name)), h(step) {
         world.addForce(std::make_unique<Gravity>(Vec3(0.0, -kG, 0.0)));
@@ -98,6 +121,7 @@ struct Bench {
         StepReport stepReport;
         integrator->step(world, h, stepReport);
         planeManifolds(world, BaraffContact::kMargin, manifolds);
+        if (stack) stackManifolds(world, BaraffContact::kMargin, manifolds);
         if (sphereRowRadius > 0.0) sphereRowManifolds(world, sphereRowRadius, BaraffContact::kMargin, manifolds);
         ContactStep contactStep;
         contactStep.h = h;
@@ -298,6 +322,40 @@ TEST_P(IntegratorContactTest, SlidingCubeStopsAfterTheCoulombDistance) {
     EXPECT_NEAR(distance / (v * v / (2.0 * mu * kG)), 1.0, 0.02);
     EXPECT_LT(highest - 0.5, 1e-4);
     EXPECT_LE(maxEnergyGain, 1e-6);
+}
+
+// Ten unit cubes stacked on the ground stand still for 10 s: the warm-started impulses
+// carry the weights down the stack, and nothing sinks. The overlap found after a step is
+// the integrator's own sink, g h^2 with symplectic Euler; after the response the cubes
+// overlap by the slop.
+TEST(BaraffContact, StackOfTenCubesStands) {
+    Bench bench("symplectic-euler", 1.0 / 60.0);
+    bench.stack = true;
+    bench.world.addPlane(ground(0.5, 0.2));
+    for (int k = 0; k < 10; ++k) {
+        RigidBodySpec cube = unitCube(0.5, 0.2);
+        cube.position = Vec3(0.0, 0.5 + k, 0.0);
+        bench.world.addRigidBody(cube);
+    }
+    const RigidBodies& bodies = bench.world.rigidBodies();
+    const Vec3 top0 = bodies.position(9);
+    double found = 0.0, overlap = 0.0, topMotion = 0.0;
+    long iterations = 0;
+    for (int step = 0; step < 600; ++step) {
+        bench.step();
+        found = std::max(found, bench.report.maxPenetration);
+        overlap = std::max(overlap, 0.5 - bodies.position(0).y());
+        for (Index k = 1; k < 10; ++k) overlap = std::max(overlap, 1.0 - (bodies.position(k).y() - bodies.position(k - 1).y()));
+        topMotion = std::max(topMotion, (bodies.position(9) - top0).norm());
+        iterations += bench.report.iterations;
+    }
+    RecordProperty("top_motion", test::scientific(topMotion));
+    RecordProperty("overlap", test::scientific(overlap));
+    RecordProperty("found_penetration", test::scientific(found));
+    RecordProperty("iterations_per_step", test::scientific(static_cast<double>(iterations) / 600.0));
+    EXPECT_LT(topMotion, 1e-3);
+    EXPECT_LT(overlap, 1e-3);
+    EXPECT_LT(found, kG * bench.h * bench.h + 1e-3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, IntegratorContactTest, test::allIntegrators(),
