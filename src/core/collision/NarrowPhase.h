@@ -16,7 +16,9 @@ namespace tinkerbox {
 
 // A convex polyhedron in its shape frame: every face a planar convex polygon with its
 // vertices counter-clockwise seen from outside and its outward unit normal, n . x = offset
-// on it; coplanar triangles of a hull are merged into one face. Each edge is listed once.
+// on it; coplanar triangles of a hull are merged into one face. Each edge is listed once,
+// running first -> second as in the loop of edgeFaces[e].first (the other face has it the
+// other way round).
 struct Polyhedron {
     struct Face {
         Vec3 normal = Vec3::UnitY();
@@ -26,6 +28,12 @@ struct Polyhedron {
     std::vector<Vec3> vertices;
     std::vector<Face> faces;
     std::vector<std::pair<int, int>> edges;
+    std::vector<std::pair<int, int>> edgeFaces;  // the two faces each edge borders
+    Vec3 center = Vec3::Zero();  // the mean of the vertices: a point inside
+    double radius = 0.0;         // the largest distance of a vertex from center
+    // Made by boxPolyhedron: vertex i at +-size / 2 by the bits of i (x, y, z), faces -x, +x,
+    // -y, +y, -z, +z. Two boxes are tested in closed form.
+    bool isBox = false;
 };
 
 Polyhedron boxPolyhedron(const Vec3& size);  // centred on the origin
@@ -51,9 +59,9 @@ struct SeparatingAxisCache {
 // left to the caller.
 bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& b, const Pose& poseB,
                       double margin, SeparatingAxisCache& cache, ContactManifold& out);
+// A point (a particle) against a polyhedron is radius 0 of this one.
 bool collideSpherePolyhedron(const Vec3& center, double radius, const Polyhedron& b, const Pose& poseB,
                              double margin, ContactManifold& out);
-// A point (a particle) against a polyhedron: radius 0 of the above.
 bool collideSpheres(const Vec3& centerA, double radiusA, const Vec3& centerB, double radiusB, double margin,
                     ContactManifold& out);
 

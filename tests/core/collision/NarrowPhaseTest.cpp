@@ -1,0 +1,434 @@
+// The narrow phase against closed forms: boxes and hulls face to face, vertex to face and
+// edge to edge, speculative contacts within the margin, the cached separating axis, spheres
+// and points against polyhedra; and random box pairs against a brute-force separating axis
+// test.
+#include "core/collision/NarrowPhase.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <set>
+#include <stdexcept>
+
+namespace tinkerbox {
+namespace {
+
+constexpr double kTolerance = 1e-12;
+const double kRoot2 = std::numbers::sqrt2;
+
+Mat3 rotation(const Vec3& axis, double angle) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
+
+Pose at(const Vec3& translation, const Mat3& orientation = Mat3::Identity()) { return {orientation, translation}; }
+
+void expectValidPolyhedron(const Polyhedron& p) {
+    const long v = static_cast<long>(p.vertices.size()), e = static_cast<long>(p.edges.size()),
+               f = static_cast<long>(p.faces.size());
+    EXPECT_EQ(v - e + f, 2);
+    ASSERT_EQ(p.edgeFaces.size(), p.edges.size());
+    for (const auto& [first, second] : p.edgeFaces) {
+        EXPECT_GE(first, 0);
+        EXPECT_GE(second, 0);
+        EXPECT_NE(first, second);
+    }
+    for (const Polyhedron::Face& face : p.faces) {
+        EXPECT_NEAR(face.normal.norm(), 1.0, kTolerance);
+        const int n = static_cast<int>(face.vertices.size());
+        ASSERT_GE(n, 3);
+        for (int i = 0; i < n; ++i) {
+            const Vec3& x0 = p.vertices[face.vertices[i]];
+            const Vec3& x1 = p.vertices[face.vertices[(i + 1) % n]];
+            const Vec3& x2 = p.vertices[face.vertices[(i + 2) % n]];
+            EXPECT_NEAR(face.normal.dot(x0), face.offset, 1e-12);
+            EXPECT_GT((x1 - x0).cross(x2 - x1).dot(face.normal), 0.0) << "a convex, counter-clockwise loop";
+        }
+        for (const Vec3& x : p.vertices) EXPECT_LE(face.normal.dot(x), face.offset + 1e-12);
+    }
+    for (const Vec3& x : p.vertices) EXPECT_LE((x - p.center).norm(), p.radius + kTolerance);
+}
+
+TEST(Polyhedron, BoxHasEightCornersSixQuadsAndTwelveEdges) {
+    const Polyhedron box = boxPolyhedron(Vec3(1.0, 2.0, 3.0));
+    ASSERT_EQ(box.vertices.size(), 8u);
+    ASSERT_EQ(box.faces.size(), 6u);
+    EXPECT_EQ(box.edges.size(), 12u);
+    expectValidPolyhedron(box);
+    for (const Vec3& x : box.vertices) EXPECT_EQ(x.cwiseAbs(), Vec3(0.5, 1.0, 1.5));
+    for (const Polyhedron::Face& face : box.faces) EXPECT_EQ(face.vertices.size(), 4u);
+    EXPECT_EQ(box.center, Vec3::Zero());
+    EXPECT_NEAR(box.radius, std::sqrt(0.25 + 1.0 + 2.25), kTolerance);
+}
+
+TEST(Polyhedron, HullOfBoxCornersMergesTrianglesIntoTheBoxFaces) {
+    const Polyhedron box = boxPolyhedron(Vec3(1.0, 2.0, 3.0));
+    const Mat3 turn = rotation(Vec3(1.0, 2.0, 3.0), 0.7);
+    std::vector<Vec3> corners;
+    for (const Vec3& x : box.vertices) corners.push_back(turn * x);
+    corners.push_back(Vec3(0.1, 0.2, 0.3));  // inside: not a vertex
+    const Polyhedron hull = hullPolyhedron(corners);
+    EXPECT_EQ(hull.vertices.size(), 8u);
+    ASSERT_EQ(hull.faces.size(), 6u);
+    EXPECT_EQ(hull.edges.size(), 12u);
+    expectValidPolyhedron(hull);
+    for (const Polyhedron::Face& face : hull.faces) EXPECT_EQ(face.vertices.size(), 4u);
+}
+
+TEST(Polyhedron, HullsOfTetrahedronAndOctahedron) {
+    const Polyhedron tetrahedron =
+        hullPolyhedron({Vec3(1, 1, 1), Vec3(1, -1, -1), Vec3(-1, 1, -1), Vec3(-1, -1, 1)});
+    EXPECT_EQ(tetrahedron.faces.size(), 4u);
+    EXPECT_EQ(tetrahedron.edges.size(), 6u);
+    expectValidPolyhedron(tetrahedron);
+    for (const Polyhedron::Face& face : tetrahedron.faces) EXPECT_NEAR(face.offset, 1.0 / std::sqrt(3.0), kTolerance);
+
+    const Polyhedron octahedron =
+        hullPolyhedron({Vec3(1, 0, 0), Vec3(-1, 0, 0), Vec3(0, 1, 0), Vec3(0, -1, 0), Vec3(0, 0, 1), Vec3(0, 0, -1)});
+    EXPECT_EQ(octahedron.faces.size(), 8u);
+    EXPECT_EQ(octahedron.edges.size(), 12u);
+    expectValidPolyhedron(octahedron);
+}
+
+TEST(Polyhedron, HullOfCoplanarPointsThrows) {
+    EXPECT_THROW(hullPolyhedron({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 1, 0)}), std::invalid_argument);
+}
+
+// The points of a manifold as a set of (rounded) positions, for comparing with corners.
+void expectPointsAt(const ContactManifold& m, std::vector<Vec3> expected, double tolerance = 1e-12) {
+    ASSERT_EQ(m.count, static_cast<int>(expected.size()));
+    for (int i = 0; i < m.count; ++i) {
+        const auto match = std::find_if(expected.begin(), expected.end(),
+                                        [&](const Vec3& x) { return (x - m.points[i].position).norm() < tolerance; });
+        ASSERT_NE(match, expected.end()) << "unexpected point " << m.points[i].position.transpose();
+        expected.erase(match);
+    }
+}
+
+std::set<std::uint32_t> featuresOf(const ContactManifold& m) {
+    std::set<std::uint32_t> features;
+    for (int i = 0; i < m.count; ++i) features.insert(m.points[i].feature);
+    return features;
+}
+
+TEST(CollidePolyhedra, CubesFaceToFaceGiveTheFourCornersOfTheOverlap) {
+    const Polyhedron cube = boxPolyhedron(Vec3::Ones());
+    SeparatingAxisCache cache;
+    ContactManifold m;
+    ASSERT_TRUE(collidePolyhedra(cube, at(Vec3::Zero()), cube, at(Vec3(0.0, 0.99, 0.0)), 0.0, cache, m));
+    EXPECT_NEAR((m.normal - Vec3::UnitY()).norm(), 0.0, kTolerance);
+    for (int i = 0; i < m.count; ++i) EXPECT_NEAR(m.points[i].separation, -0.01, kTolerance);
+    expectPointsAt(m, {Vec3(0.5, 0.495, 0.5), Vec3(-0.5, 0.495, 0.5), Vec3(0.5, 0.495, -0.5), Vec3(-0.5, 0.495, -0.5)});
+    EXPECT_EQ(featuresOf(m).size(), 4u);
+    EXPECT_EQ(cache.kind, SeparatingAxisCache::Kind::FaceA);
+
+    // Swapped, the normal still points from the first to the second.
+    ASSERT_TRUE(collidePolyhedra(cube, at(Vec3(0.0, 0.99, 0.0)), cube, at(Vec3::Zero()), 0.0, cache, m));
+    EXPECT_NEAR((m.normal + Vec3::UnitY()).norm(), 0.0, kTolerance);
+    EXPECT_EQ(m.count, 4);
+}
+
+TEST(CollidePolyhedra, CubeRestingExactlyOnCubeHasZeroSeparation) {
+    const Polyhedron cube = boxPolyhedron(Vec3::Ones());
+    SeparatingAxisCache cache;
+    ContactManifold m;
+    // Shifted sideways by a quarter: the overlap is [-0.25, 0.5] x [-0.5, 0.5].
+    ASSERT_TRUE(collidePolyhedra(cube, at(Vec3(2.0, 1.0, 3.0)), cube, at(Vec3(2.25, 2.0, 3.0)), 1e-3, cache, m));
+    for (int i = 0; i < m.count; ++i) EXPECT_EQ(m.points[i].separation, 0.0);
+    expectPointsAt(m, {Vec3(2.5, 1.5, 3.5), Vec3(1.75, 1.5, 3.5), Vec3(2.5, 1.5, 2.5), Vec3(1.75, 1.5, 2.5)});
+}
+
+TEST(CollidePolyhedra, CubeTurnedOnCubeClipsTheOctagonToFourOfItsCorners) {
+    const Polyhedron cube = boxPolyhedron(Vec3::Ones());
+    SeparatingAxisCache cache;
+    ContactManifold m;
+    const Pose top = at(Vec3(0.0, 0.98, 0.0), rotation(Vec3::UnitY(), std::numbers::pi / 4));
+    ASSERT_TRUE(collidePolyhedra(cube, at(Vec3::Zero()), cube, top, 0.0, cache, m));
+    ASSERT_EQ(m.count, 4);
+    EXPECT_NEAR((m.normal - Vec3::UnitY()).norm(), 0.0, kTolerance);
+    // The octagon where the squares |x|, |z| <= 1/2 and |x +- z| <= 1/sqrt(2) meet has its
+    // corners at (+-1/2, +-(1/sqrt(2) - 1/2)) and (+-(1/sqrt(2) - 1/2), +-1/2).
+    const double shortSide = 1.0 / kRoot2 - 0.5;
+    std::set<std::pair<long, long>> corners;
+    for (int i = 0; i < m.count; ++i) {
+        const Vec3& x = m.points[i].position;
+        EXPECT_NEAR(m.points[i].separation, -0.02, kTolerance);
+        EXPECT_NEAR(x.y(), 0.49, kTolerance);
+        EXPECT_NEAR(std::max(std::abs(x.x()), std::abs(x.z())), 0.5, 1e-12);
+        EXPECT_NEAR(std::min(std::abs(x.x()), std::abs(x.z())), shortSide, 1e-12);
+        corners.insert({std::lround(x.x() * 1e6), std::lround(x.z() * 1e6)});
+    }
+    EXPECT_EQ(corners.size(), 4u);
+    // Kept so that they span the octagon: two pairs of opposite corners.
+    Vec3 sum = Vec3::Zero();
+    for (int i = 0; i < m.count; ++i) sum += m.points[i].position;
+    EXPECT_NEAR(sum.x(), 0.0, 1e-12);
+    EXPECT_NEAR(sum.z(), 0.0, 1e-12);
+
+    // A step later, a little lower: the same features touch, with the same ids.
+    const std::set<std::uint32_t> before = featuresOf(m);
+    ASSERT_TRUE(collidePolyhedra(cube, at(Vec3::Zero()), cube, at(Vec3(0.0, 0.979, 0.0), top.rotation), 0.0, cache, m));
+    EXPECT_EQ(featuresOf(m), before);
+}
+
+TEST(CollidePolyhedra, CrossedEdgesTouchAtOnePoint) {
+    const Polyhedron cube = boxPolyhedron(Vec3::Ones());
+    const double depth = 0.01;
+    // A's top is the edge along z at y = 1/sqrt(2); B's bottom the edge along x at y = 1/sqrt(2) - depth.
+    const Pose poseA = at(Vec3::Zero(), rotation(Vec3::UnitZ(), std::numbers::pi / 4));
+    const Pose poseB = at(Vec3(0.0, kRoot2 - depth, 0.0), rotation(Vec3::UnitX(), std::numbers::pi / 4));
+    SeparatingAxisCache cache;
+    ContactManifold m;
+    ASSERT_TRUE(collidePolyhedra(cube, poseA, cube, poseB, 0.0, cache, m));
+    ASSERT_EQ(m.count, 1);
+    EXPECT_EQ(cache.kind, SeparatingAxisCache::Kind::Edges);
+    EXPECT_NEAR((m.normal - Vec3::UnitY()).norm(), 0.0, 1e-12);
+    EXPECT_NEAR(m.points[0].separation, -depth, 1e-12);
+    EXPECT_NEAR((m.points[0].position - Vec3(0.0, 1.0 / kRoot2 - depth / 2, 0.0)).norm(), 0.0, 1e-12);
+}
+
+TEST(CollidePolyhedra, MarginFindsSpeculativeContactsAndTheCacheSkipsSeparatedPairs) {
+    const Polyhedron cube = boxPolyhedron(Vec3::Ones());
+    const Pose below = at(Vec3::Zero()), above = at(Vec3(0.2, 1.1, -0.1));
+    SeparatingAxisCache cache;
+    ContactManifold m;
+    EXPECT_FALSE(collidePolyhedra(cube, below, cube, above, 0.05, cache, m));
+    EXPECT_EQ(m.count, 0);
+    ASSERT_NE(cache.kind, SeparatingAxisCache::Kind::None);
+    // Its separating axis: a face normal along y.
+    const Vec3 axis = cache.kind == SeparatingAxisCache::Kind::FaceA ? cube.faces[cache.first].normal
+                                                                     : Vec3(-cube.faces[cache.first].normal);
+    EXPECT_EQ(axis, Vec3::UnitY());
+    // The same poses again: the cached axis alone decides, and leaves the cache as it was.
+    const SeparatingAxisCache witness = cache;
+    EXPECT_FALSE(collidePolyhedra(cube, below, cube, above, 0.05, cache, m));
+    EXPECT_EQ(cache.kind, witness.kind);
+    EXPECT_EQ(cache.first, witness.first);
+
+    // A wider margin: four speculative points 0.1 apart, whatever the cache says.
+    ASSERT_TRUE(collidePolyhedra(cube, below, cube, above, 0.2, cache, m));
+    ASSERT_EQ(m.count, 4);
+    for (int i = 0; i < m.count; ++i) {
+        EXPECT_NEAR(m.points[i].separation, 0.1, kTolerance);
+        EXPECT_NEAR(m.points[i].position.y(), 0.55, kTolerance);
+    }
+    expectPointsAt(m, {Vec3(0.5, 0.55, 0.4), Vec3(-0.3, 0.55, 0.4), Vec3(0.5, 0.55, -0.5), Vec3(-0.3, 0.55, -0.5)},
+                   1e-12);
+    // An axis that no longer separates does not hide a contact.
+    cache = witness;
+    EXPECT_TRUE(collidePolyhedra(cube, below, cube, at(Vec3(0.2, 0.95, -0.1)), 0.05, cache, m));
+}
+
+TEST(CollidePolyhedra, HullsTouchBoxesLikeTheirShapes) {
+    const Polyhedron box = boxPolyhedron(Vec3(4.0, 1.0, 4.0));
+    // An octahedron standing on its bottom vertex, 0.01 into the box's top.
+    const Polyhedron octahedron =
+        hullPolyhedron({Vec3(1, 0, 0), Vec3(-1, 0, 0), Vec3(0, 1, 0), Vec3(0, -1, 0), Vec3(0, 0, 1), Vec3(0, 0, -1)});
+    SeparatingAxisCache cache;
+    ContactManifold m;
+    ASSERT_TRUE(collidePolyhedra(box, at(Vec3::Zero()), octahedron, at(Vec3(0.3, 1.49, 0.2)), 0.0, cache, m));
+    EXPECT_NEAR((m.normal - Vec3::UnitY()).norm(), 0.0, kTolerance);
+    expectPointsAt(m, {Vec3(0.3, 0.495, 0.2)});
+    EXPECT_NEAR(m.points[0].separation, -0.01, kTolerance);
+
+    // A tetrahedron on one face (an equilateral triangle of circumradius 1), 0.02 into it:
+    // three points at the triangle's corners.
+    const double h = std::sqrt(2.0);
+    const std::vector<Vec3> corners{Vec3(1.0, 0.0, 0.0), Vec3(-0.5, 0.0, std::sqrt(3.0) / 2),
+                                    Vec3(-0.5, 0.0, -std::sqrt(3.0) / 2), Vec3(0.0, h, 0.0)};
+    const Polyhedron tetrahedron = hullPolyhedron(corners);
+    ASSERT_TRUE(collidePolyhedra(box, at(Vec3::Zero()), tetrahedron, at(Vec3(0.1, 0.48, 0.0)), 0.0, cache, m));
+    EXPECT_NEAR((m.normal - Vec3::UnitY()).norm(), 0.0, kTolerance);
+    for (int i = 0; i < m.count; ++i) EXPECT_NEAR(m.points[i].separation, -0.02, kTolerance);
+    expectPointsAt(m, {corners[0] + Vec3(0.1, 0.49, 0.0), corners[1] + Vec3(0.1, 0.49, 0.0), corners[2] + Vec3(0.1, 0.49, 0.0)});
+
+    // The hull of a box's corners touches as the box does.
+    const Polyhedron cube = boxPolyhedron(Vec3::Ones());
+    const Polyhedron hull = hullPolyhedron(cube.vertices);
+    ASSERT_TRUE(collidePolyhedra(hull, at(Vec3::Zero()), hull, at(Vec3(0.0, 0.99, 0.0)), 0.0, cache, m));
+    for (int i = 0; i < m.count; ++i) EXPECT_NEAR(m.points[i].separation, -0.01, kTolerance);
+    expectPointsAt(m, {Vec3(0.5, 0.495, 0.5), Vec3(-0.5, 0.495, 0.5), Vec3(0.5, 0.495, -0.5), Vec3(-0.5, 0.495, -0.5)});
+}
+
+TEST(CollideSpherePolyhedron, FaceEdgeCornerAndInside) {
+    const Polyhedron cube = boxPolyhedron(Vec3::Ones());
+    // Placed away from the origin and turned, to exercise the frames: checked in the cube's frame.
+    const Pose pose = at(Vec3(1.0, -2.0, 0.5), rotation(Vec3(1.0, 1.0, 0.0), 0.4));
+    auto world = [&](const Vec3& local) { return pose.apply(local); };
+    auto local = [&](const Vec3& x) { return Vec3(pose.rotation.transpose() * (x - pose.translation)); };
+    ContactManifold m;
+
+    // Above the top face, 0.05 into it.
+    ASSERT_TRUE(collideSpherePolyhedron(world(Vec3(0.1, 0.7, -0.2)), 0.25, cube, pose, 0.0, m));
+    ASSERT_EQ(m.count, 1);
+    EXPECT_NEAR(m.points[0].separation, -0.05, kTolerance);
+    EXPECT_NEAR((pose.rotation.transpose() * m.normal - Vec3(0, -1, 0)).norm(), 0.0, kTolerance);
+    EXPECT_NEAR((local(m.points[0].position) - Vec3(0.1, 0.475, -0.2)).norm(), 0.0, kTolerance);
+
+    // Beside the edge x = y = 1/2: the distance is sqrt(0.2^2 + 0.2^2).
+    ASSERT_TRUE(collideSpherePolyhedron(world(Vec3(0.7, 0.7, 0.1)), 0.25, cube, pose, 0.1, m));
+    EXPECT_NEAR(m.points[0].separation, 0.2 * kRoot2 - 0.25, kTolerance);
+    EXPECT_NEAR((pose.rotation.transpose() * m.normal - Vec3(-1, -1, 0) / kRoot2).norm(), 0.0, kTolerance);
+    EXPECT_FALSE(collideSpherePolyhedron(world(Vec3(0.7, 0.7, 0.1)), 0.25, cube, pose, 0.0, m));
+
+    // Off the corner (1/2, 1/2, 1/2).
+    const Vec3 offCorner(0.7, 0.8, 0.9);
+    ASSERT_TRUE(collideSpherePolyhedron(world(offCorner), 0.5, cube, pose, 0.1, m));
+    EXPECT_NEAR(m.points[0].separation, std::sqrt(0.29) - 0.5, kTolerance);
+    const Vec3 direction = (Vec3(0.5, 0.5, 0.5) - offCorner).normalized();
+    EXPECT_NEAR((pose.rotation.transpose() * m.normal - direction).norm(), 0.0, kTolerance);
+    EXPECT_NEAR((local(m.points[0].position) - 0.5 * (Vec3(0.5, 0.5, 0.5) + offCorner + 0.5 * direction)).norm(), 0.0,
+                kTolerance);
+
+    // Centre inside, 0.2 below the top and deeper under every other face: out through the top.
+    ASSERT_TRUE(collideSpherePolyhedron(world(Vec3(0.1, 0.3, 0.05)), 0.1, cube, pose, 0.0, m));
+    EXPECT_NEAR(m.points[0].separation, -0.3, kTolerance);
+    EXPECT_NEAR((pose.rotation.transpose() * m.normal - Vec3(0, -1, 0)).norm(), 0.0, kTolerance);
+
+    // A point (radius 0) inside: its depth under the nearest face, here the -x face.
+    ASSERT_TRUE(collideSpherePolyhedron(world(Vec3(-0.45, 0.1, 0.05)), 0.0, cube, pose, 0.0, m));
+    EXPECT_NEAR(m.points[0].separation, -0.05, kTolerance);
+    EXPECT_NEAR((pose.rotation.transpose() * m.normal - Vec3(1, 0, 0)).norm(), 0.0, kTolerance);
+    EXPECT_NEAR((local(m.points[0].position) - Vec3(-0.475, 0.1, 0.05)).norm(), 0.0, kTolerance);
+    // And outside, beyond the margin.
+    EXPECT_FALSE(collideSpherePolyhedron(world(Vec3(0.0, 0.6, 0.0)), 0.0, cube, pose, 0.05, m));
+    EXPECT_TRUE(collideSpherePolyhedron(world(Vec3(0.0, 0.6, 0.0)), 0.0, cube, pose, 0.15, m));
+    EXPECT_NEAR(m.points[0].separation, 0.1, kTolerance);
+}
+
+TEST(CollideSpheres, SeparationAlongTheLineOfCentres) {
+    ContactManifold m;
+    ASSERT_TRUE(collideSpheres(Vec3(1, 1, 1), 1.0, Vec3(1, 1, 2.5), 0.75, 0.0, m));
+    EXPECT_NEAR(m.points[0].separation, -0.25, kTolerance);
+    EXPECT_NEAR((m.normal - Vec3::UnitZ()).norm(), 0.0, kTolerance);
+    EXPECT_NEAR((m.points[0].position - Vec3(1, 1, 1.875)).norm(), 0.0, kTolerance);
+    EXPECT_FALSE(collideSpheres(Vec3(0, 0, 0), 1.0, Vec3(3, 0, 0), 1.0, 0.5, m));
+    EXPECT_TRUE(collideSpheres(Vec3(0, 0, 0), 1.0, Vec3(3, 0, 0), 1.0, 1.5, m));
+    EXPECT_NEAR(m.points[0].separation, 1.0, kTolerance);
+}
+
+// How far B's shadow on the axis starts beyond A's: < 0 where they overlap.
+double gapFromAToB(const Vec3& axis, const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+    double highA = -INFINITY, lowB = INFINITY;
+    for (const Vec3& x : a) highA = std::max(highA, axis.dot(x));
+    for (const Vec3& x : b) lowB = std::min(lowB, axis.dot(x));
+    return lowB - highA;
+}
+
+// The gap between the shadows of two point sets on an axis, either way round: > 0 when
+// it separates them.
+double gapAlong(const Vec3& axis, const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+    return std::max(gapFromAToB(axis, a, b), gapFromAToB(-axis, a, b));
+}
+
+// Boxes as boxes (tested in closed form) and as hulls of their corners (the general test
+// over faces and Gauss-map-pruned edge pairs).
+class RandomBoxPairs : public ::testing::TestWithParam<bool> {};
+
+Polyhedron boxShape(const Vec3& size, bool asHull) {
+    const Polyhedron box = boxPolyhedron(size);
+    return asHull ? hullPolyhedron(box.vertices) : box;
+}
+
+// Two boxes overlap least along one of their 15 axes (3 + 3 face normals, 9 edge cross
+// products), and no other axis gives more: random axes check that second part.
+TEST_P(RandomBoxPairs, AgreeWithBruteForce) {
+    std::mt19937 random(20261125);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0), size(0.2, 2.0);
+    auto randomRotation = [&] {
+        return Eigen::Quaterniond(Eigen::Vector4d(unit(random), unit(random), unit(random), unit(random)).normalized())
+            .toRotationMatrix();
+    };
+    int touching = 0, apart = 0, edgeContacts = 0;
+    for (int trial = 0; trial < 1000; ++trial) {
+        const Vec3 sizeA(size(random), size(random), size(random)), sizeB(size(random), size(random), size(random));
+        const Polyhedron a = boxShape(sizeA, GetParam()), b = boxShape(sizeB, GetParam());
+        const Pose poseA = at(Vec3(unit(random), unit(random), unit(random)), randomRotation());
+        const Pose poseB = at(Vec3(unit(random), unit(random), unit(random)) * 1.5, randomRotation());
+        const double margin = trial % 2 ? 0.05 : 0.0;
+        std::vector<Vec3> cornersA, cornersB;
+        for (const Vec3& x : a.vertices) cornersA.push_back(poseA.apply(x));
+        for (const Vec3& x : b.vertices) cornersB.push_back(poseB.apply(x));
+
+        double separation = -INFINITY;
+        for (int i = 0; i < 3; ++i) {
+            separation = std::max(separation, gapAlong(poseA.rotation.col(i), cornersA, cornersB));
+            separation = std::max(separation, gapAlong(poseB.rotation.col(i), cornersA, cornersB));
+            for (int j = 0; j < 3; ++j) {
+                const Vec3 axis = poseA.rotation.col(i).cross(poseB.rotation.col(j));
+                if (axis.norm() > 1e-9) separation = std::max(separation, gapAlong(axis.normalized(), cornersA, cornersB));
+            }
+        }
+        double sampled = -INFINITY;
+        for (int k = 0; k < 500; ++k) {
+            const Vec3 axis = Vec3(unit(random), unit(random), unit(random)).normalized();
+            sampled = std::max(sampled, gapAlong(axis, cornersA, cornersB));
+        }
+        // Overlapping boxes overlap least along one of the 15 axes; separated ones are
+        // separated along one of them (though their distance may be along another).
+        if (separation <= 0.0) {
+            ASSERT_LE(sampled, separation + 1e-12);
+        }
+        if (sampled > 0.0) {
+            ASSERT_GT(separation, 0.0);
+        }
+
+        SeparatingAxisCache cache;
+        ContactManifold m;
+        const bool touches = collidePolyhedra(a, poseA, b, poseB, margin, cache, m);
+        if (std::abs(separation - margin) < 1e-9) continue;  // too close to call
+        // Overlapping, they touch; apart by more than the margin along an axis, they do not.
+        // In between, a speculative contact is found unless it would be an edge-edge point
+        // beside the edges (a pair of edges that are not what comes closest).
+        if (separation < 0.0 || separation >= margin) {
+            ASSERT_EQ(touches, separation < margin) << "trial " << trial << ", separation " << separation;
+        }
+        if (sampled > 0.0 && margin == 0.0) {
+            EXPECT_FALSE(touches);
+        }
+        if (!touches) {
+            ++apart;
+            // The cache holds the witness: the same call stops at it.
+            EXPECT_FALSE(collidePolyhedra(a, poseA, b, poseB, margin, cache, m));
+            continue;
+        }
+        ++touching;
+        if (cache.kind == SeparatingAxisCache::Kind::Edges) ++edgeContacts;
+        ASSERT_GE(m.count, 1);
+        ASSERT_LE(m.count, 4);
+        EXPECT_NEAR(m.normal.norm(), 1.0, 1e-12);
+        // The normal is the axis chosen: the gap along it is the deepest point's separation.
+        // Overlapping, it is the least overlap within the preferences' slack; apart (a
+        // speculative contact), it may be less than the distance, never more.
+        const double gap = gapFromAToB(m.normal, cornersA, cornersB);
+        double deepest = INFINITY;
+        for (int i = 0; i < m.count; ++i) deepest = std::min(deepest, m.points[i].separation);
+        EXPECT_GE(deepest, gap - 1e-9);
+        EXPECT_LE(gap, separation + 1e-9);
+        if (separation < 0.0) {
+            const double slack = 0.11 * std::abs(separation) + 2.5e-3 * std::min(a.radius, b.radius);
+            EXPECT_GE(gap, separation - slack - 1e-9) << "trial " << trial;
+        }
+        // Each point of an overlap is midway between the surfaces, within half its depth of
+        // both boxes; a speculative one is within the margin of both.
+        for (int i = 0; i < m.count; ++i) {
+            const ContactPoint& p = m.points[i];
+            EXPECT_LT(p.separation, margin);
+            const double reach = p.separation < 0.0 ? 0.5 * std::abs(p.separation) : margin;
+            const Vec3 inA = poseA.rotation.transpose() * (p.position - poseA.translation);
+            const Vec3 inB = poseB.rotation.transpose() * (p.position - poseB.translation);
+            EXPECT_LE((inA.cwiseAbs() - 0.5 * sizeA).maxCoeff(), reach + 1e-9) << "trial " << trial;
+            EXPECT_LE((inB.cwiseAbs() - 0.5 * sizeB).maxCoeff(), reach + 1e-9) << "trial " << trial;
+        }
+    }
+    // Each kind of case comes up often enough to be tested.
+    EXPECT_GT(touching, 200);
+    EXPECT_GT(apart, 200);
+    EXPECT_GT(edgeContacts, 50);
+}
+
+INSTANTIATE_TEST_SUITE_P(CollidePolyhedra, RandomBoxPairs, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Hulls" : "Boxes"; });
+
+}  // namespace
+}  // namespace tinkerbox
