@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <utility>
 
 #include "core/dynamics/World.h"
@@ -105,6 +106,10 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
             const ContactPoint& p = m.points[static_cast<std::size_t>(i)];
             Row& row = rows_.emplace_back();
             row.key = {m.a, m.b, p.feature};
+            row.onA = m.a.kind == ColliderKind::Rigid
+                          ? Vec3(world.rigidBodies().rotation(m.a.index).transpose() *
+                                 (p.position - world.rigidBodies().position(m.a.index)))
+                          : Vec3(p.position - world.position(m.a.index));
             Vec3 ra, rb;
             blocksOf(world, m.a, p.position, row.linearA, row.angularA, ra);
             blocksOf(world, m.b, p.position, row.linearB, row.angularB, rb);
@@ -211,13 +216,30 @@ int ContactSolver::collide(double threshold, double h) {
     return passes;
 }
 
+const ContactSolver::Warm* ContactSolver::findWarm(const Row& row) const {
+    // The previous points of the pair are contiguous in warm_ (sorted by pair, then feature).
+    const auto samePair = [](const Key& x, const Key& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); };
+    const auto [first, last] = std::equal_range(warm_.begin(), warm_.end(), Warm{row.key, Vec3::Zero(), 0.0, Vec3::Zero()},
+                                                [&](const Warm& x, const Warm& y) { return samePair(x.key, y.key); });
+    const Warm* nearest = nullptr;
+    double nearestDistance = kWarmMatchDistance;
+    for (auto w = first; w != last; ++w) {
+        if (w->key.feature == row.key.feature) return &*w;
+        const double distance = (w->onA - row.onA).norm();
+        if (distance <= nearestDistance) {
+            nearest = &*w;
+            nearestDistance = distance;
+        }
+    }
+    return nearest;
+}
+
 int ContactSolver::solveResting(double h, double hPrevious) {
     // Warm start: last step's impulses of the same (pair, feature), scaled to this step.
     const double scale = hPrevious > 0.0 ? h / hPrevious : 0.0;
     for (Row& row : rows_) {
-        const auto found = std::lower_bound(warm_.begin(), warm_.end(), row.key,
-                                            [](const Warm& w, const Key& k) { return w.key < k; });
-        if (found == warm_.end() || found->key != row.key || row.collided) continue;
+        const Warm* found = row.collided ? nullptr : findWarm(row);
+        if (found == nullptr) continue;
         row.normalImpulse = scale * found->normal;
         row.tangentImpulse1 = scale * found->tangent.dot(row.tangent1.linearB);
         if (row.tangents == 2) row.tangentImpulse2 = scale * found->tangent.dot(row.tangent2.linearB);
@@ -271,7 +293,7 @@ int ContactSolver::solveResting(double h, double hPrevious) {
     nextWarm_.clear();
     for (const Row& row : rows_) {
         if (row.normalImpulse == 0.0 && row.tangentImpulse1 == 0.0 && row.tangentImpulse2 == 0.0) continue;
-        nextWarm_.push_back({row.key, row.normalImpulse,
+        nextWarm_.push_back({row.key, row.onA, row.normalImpulse,
                              row.tangentImpulse1 * row.tangent1.linearB + row.tangentImpulse2 * row.tangent2.linearB});
     }
     std::sort(nextWarm_.begin(), nextWarm_.end(), [](const Warm& x, const Warm& y) { return x.key < y.key; });
@@ -292,16 +314,18 @@ void ContactSolver::projectPositions(double h) {
     }
     // Non-linear Gauss-Seidel on the positions alone (no velocity changes): overlaps deeper
     // than the slop are pushed out, the separations following the displacements linearly.
-    // A point that touched and bears a resting force is held at the slop from both sides
-    // (the force says the surfaces touch); the others are only pushed. Points that collided
-    // were already put where they bounced to.
+    // A point that touched at the step's end and does not now move apart by the slop in a
+    // step is held at the slop from both sides: it stays in touch (the displacements for the
+    // contact forces above may have lifted it, and a corner that carries no load in an
+    // indeterminate support must not let its box rock); the others are only pushed. Points
+    // that collided were already put where they bounced to.
     for (int iteration = 0; iteration < kPositionIterations; ++iteration) {
         double worst = 0.0;
         const bool backwards = iteration % 2 == 1;
         for (std::size_t i = 0; i < rows_.size(); ++i) {
             Row& row = rows_[backwards ? rows_.size() - 1 - i : i];
             if (row.collided || row.normal.inverseMass == 0.0) continue;
-            const bool held = row.separation <= 0.0 && row.normalImpulse > 0.0;
+            const bool held = row.separation <= 0.0 && velocityAlong(row.normal, row) * h < kSlop;
             const double error = -kSlop - separationNow(row);
             if (!held && error <= 0.0 && row.positionImpulse == 0.0) continue;
             double step = error * row.normal.inverseMass;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <numbers>
 #include <string>
@@ -17,6 +18,7 @@
 
 #include "core/TestSystems.h"
 #include "core/constraints/ConstraintSpec.h"
+#include "core/dynamics/Simulation.h"
 #include "core/dynamics/World.h"
 #include "core/forces/Gravity.h"
 #include "core/integrators/Integrator.h"
@@ -209,42 +211,60 @@ TEST_P(BounceTest, BallBouncesToRestitutionSquaredTimesTheHeight) {
     EXPECT_LE(maxEnergyGain, 1e-3 * E0);
 }
 
-// Newton's cradle: five touching balls on rods from fixed pivots, e = 1. The first, let go
-// from 30 degrees, passes its momentum through the three at rest to the last, which leaves
-// at the speed it came in with (sequential impulses along the row, Baraff's notes II,
-// section 8, one point at a time until none approaches).
-TEST_P(BounceTest, NewtonsCradlePassesOneBallsSpeedToTheLast) {
-    const double radius = 0.1, length = 0.9, angle = std::numbers::pi / 6.0;
-    Bench bench(GetParam(), 1.0 / 600.0);
-    bench.sphereRowRadius = radius;
-    World& world = bench.world;
+// Newton's cradle: five touching balls of radius 0.1 on rods of 0.9 m from fixed pivots,
+// e = 1; the first is let go from 30 degrees.
+constexpr double kCradleRadius = 0.1, kCradleLength = 0.9, kCradleAngle = std::numbers::pi / 6.0;
+
+void addCradle(World& world) {
     for (int i = 0; i < 5; ++i) {
-        const Vec3 pivot(2.0 * radius * i, 1.0, 0.0);
+        const Vec3 pivot(2.0 * kCradleRadius * i, 1.0, 0.0);
         RigidBodySpec ball;
-        ball.shape = SphereShape{radius};
+        ball.shape = SphereShape{kCradleRadius};
         ball.friction = 0.0;
         ball.restitution = 1.0;
-        ball.position = pivot + length * (i == 0 ? Vec3(-std::sin(angle), -std::cos(angle), 0.0) : -Vec3::UnitY());
+        ball.position = pivot + kCradleLength * (i == 0 ? Vec3(-std::sin(kCradleAngle), -std::cos(kCradleAngle), 0.0)
+                                                        : Vec3(-Vec3::UnitY()));
         const Index body = world.addRigidBody(ball);
         const Index fixed = world.addParticle(pivot, Vec3::Zero(), 1.0, true);
-        world.addConstraint(makeConstraint(RodSpec{Anchor(fixed), Anchor::onBody(body, Vec3::Zero()), length}));
+        world.addConstraint(makeConstraint(RodSpec{Anchor(fixed), Anchor::onBody(body, Vec3::Zero()), kCradleLength}));
     }
+}
+
+// Over one swing in and out (1 s of steps): the first ball passes its momentum through the
+// three at rest to the last, which leaves at the speed the first came in with (sequential
+// impulses along the row, Baraff's notes II, section 8, one point at a time until none
+// approaches).
+void expectCradleSwing(World& world, const std::function<void()>& step) {
     const double E0 = world.totalEnergy();
     double speedIn = 0.0, speedOut = 0.0, middle = 0.0, maxEnergyGain = 0.0;
-    for (int step = 0; step < 600; ++step) {  // one swing in and out: 1 s
-        bench.step();
+    for (int i = 0; i < 600; ++i) {
+        step();
         const RigidBodies& bodies = world.rigidBodies();
         speedIn = std::max(speedIn, bodies.velocity(0).norm());
         speedOut = std::max(speedOut, bodies.velocity(4).norm());
-        for (Index k = 1; k < 4; ++k) middle = std::max(middle, (bodies.position(k) - Vec3(2.0 * radius * k, 0.1, 0.0)).norm());
+        for (Index k = 1; k < 4; ++k)
+            middle = std::max(middle, (bodies.position(k) - Vec3(2.0 * kCradleRadius * k, 0.1, 0.0)).norm());
         maxEnergyGain = std::max(maxEnergyGain, world.totalEnergy() - E0);
     }
-    RecordProperty("speed_ratio", test::scientific(speedOut / speedIn));
-    RecordProperty("middle_motion", test::scientific(middle));
-    EXPECT_NEAR(speedIn, std::sqrt(2.0 * kG * length * (1.0 - std::cos(angle))), 0.01 * speedIn);
+    ::testing::Test::RecordProperty("speed_ratio", test::scientific(speedOut / speedIn));
+    ::testing::Test::RecordProperty("middle_motion", test::scientific(middle));
+    EXPECT_NEAR(speedIn, std::sqrt(2.0 * kG * kCradleLength * (1.0 - std::cos(kCradleAngle))), 0.01 * speedIn);
     EXPECT_GE(speedOut, 0.95 * speedIn);
     EXPECT_LT(middle, 0.01);
     EXPECT_LE(maxEnergyGain, 1e-3 * E0);
+}
+
+TEST_P(BounceTest, NewtonsCradlePassesOneBallsSpeedToTheLast) {
+    Bench bench(GetParam(), 1.0 / 600.0);
+    bench.sphereRowRadius = kCradleRadius;
+    addCradle(bench.world);
+    expectCradleSwing(bench.world, [&] { bench.step(); });
+}
+
+TEST_P(BounceTest, SimulatedNewtonsCradlePassesOneBallsSpeedToTheLast) {
+    Simulation sim(test::simulationSettings(GetParam(), 1.0 / 600.0));
+    addCradle(sim.world());
+    expectCradleSwing(sim.world(), [&] { EXPECT_FALSE(sim.step().diverged); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, BounceTest, ::testing::Values("rk4", "symplectic-euler"));
@@ -356,6 +376,53 @@ TEST(BaraffContact, StackOfTenCubesStands) {
     EXPECT_LT(topMotion, 1e-3);
     EXPECT_LT(overlap, 1e-3);
     EXPECT_LT(found, kG * bench.h * bench.h + 1e-3);
+}
+
+// The same through a Simulation with the contact model "baraff" and its detection.
+TEST_P(BounceTest, SimulatedBallBouncesToRestitutionSquaredTimesTheHeight) {
+    const double H = 1.0, radius = 0.1, e = 0.5;
+    Simulation sim(test::simulationSettings(GetParam(), 1.0 / 60.0));
+    sim.world().addPlane(ground(0.5, 0.0));
+    RigidBodySpec ball;
+    ball.shape = SphereShape{radius};
+    ball.restitution = e;
+    ball.position = Vec3(0.0, H + radius, 0.0);
+    sim.world().addRigidBody(ball);
+    const RigidBodies& bodies = sim.world().rigidBodies();
+    bool bounced = false;
+    double apex = 0.0;
+    for (int frame = 0; frame < 120; ++frame) {
+        ASSERT_FALSE(sim.step().diverged);
+        if (bodies.velocity(0).y() > 0.0) bounced = true;
+        if (bounced) apex = std::max(apex, bodies.position(0).y() - radius);
+        if (bounced && bodies.velocity(0).y() < 0.0) break;
+    }
+    RecordProperty("apex", test::scientific(apex));
+    EXPECT_NEAR(apex / (e * e * H), 1.0, 0.01);
+}
+
+// Ten cubes stacked in a Simulation, found by the detector's box-box and box-plane tests.
+TEST(BaraffContact, SimulatedStackOfTenCubesStands) {
+    Simulation sim(test::simulationSettings("symplectic-euler", 1.0 / 60.0));
+    sim.world().addPlane(ground(0.5, 0.2));
+    for (int k = 0; k < 10; ++k) {
+        RigidBodySpec cube = unitCube(0.5, 0.2);
+        cube.position = Vec3(0.0, 0.5 + k, 0.0);
+        sim.world().addRigidBody(cube);
+    }
+    const RigidBodies& bodies = sim.world().rigidBodies();
+    const Vec3 top0 = bodies.position(9);
+    double overlap = 0.0, topMotion = 0.0;
+    for (int frame = 0; frame < 600; ++frame) {
+        ASSERT_FALSE(sim.step().diverged);
+        overlap = std::max(overlap, 0.5 - bodies.position(0).y());
+        for (Index k = 1; k < 10; ++k) overlap = std::max(overlap, 1.0 - (bodies.position(k).y() - bodies.position(k - 1).y()));
+        topMotion = std::max(topMotion, (bodies.position(9) - top0).norm());
+    }
+    RecordProperty("top_motion", test::scientific(topMotion));
+    RecordProperty("overlap", test::scientific(overlap));
+    EXPECT_LT(topMotion, 1e-3);
+    EXPECT_LT(overlap, 1e-3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, IntegratorContactTest, test::allIntegrators(),
