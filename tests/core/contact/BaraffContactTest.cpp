@@ -425,6 +425,50 @@ TEST(BaraffContact, SimulatedStackOfTenCubesStands) {
     EXPECT_LT(overlap, 1e-3);
 }
 
+// In a planar world the friction has one tangent, in the plane: a cube sliding along x
+// stops after v^2 / (2 mu g) as in 3D.
+TEST(BaraffContact, PlanarCubeStopsAfterTheCoulombDistance) {
+    const double mu = 0.3, v = 1.0;
+    SimulationSettings settings = test::simulationSettings("rk4", 1.0 / 60.0);
+    settings.substeps = 10;
+    settings.planar = true;
+    Simulation sim(settings);
+    sim.world().addPlane(ground(mu, 0.0));
+    RigidBodySpec cube = unitCube(mu, 0.0);
+    cube.position = Vec3(0.0, 0.5, 0.0);
+    cube.velocity = Vec3(v, 0.0, 0.0);
+    sim.world().addRigidBody(cube);
+    for (int frame = 0; frame < 60; ++frame) ASSERT_FALSE(sim.step().diverged);
+    const RigidBodies& bodies = sim.world().rigidBodies();
+    RecordProperty("distance", test::scientific(bodies.position(0).x()));
+    EXPECT_LT(bodies.velocity(0).norm(), 1e-6);
+    EXPECT_NEAR(bodies.position(0).x() / (v * v / (2.0 * mu * kG)), 1.0, 0.02);
+    EXPECT_NEAR(bodies.position(0).y(), 0.5, 1e-4);
+}
+
+// A particle has no surface of its own: dropped on a fixed box it bounces with the box's
+// restitution alone, to e^2 H.
+TEST(BaraffContact, ParticleBouncesOnABoxWithTheBoxsRestitution) {
+    const double H = 1.0, e = 0.5;
+    Simulation sim(test::simulationSettings("rk4", 1.0 / 60.0));
+    RigidBodySpec table = unitCube(0.5, e);
+    table.fixed = true;
+    table.position = Vec3(0.0, -0.5, 0.0);
+    sim.world().addRigidBody(table);
+    sim.world().addParticle(Vec3(0.0, H, 0.0), Vec3::Zero(), 1.0);
+    bool bounced = false;
+    double apex = 0.0;
+    for (int frame = 0; frame < 120; ++frame) {
+        ASSERT_FALSE(sim.step().diverged);
+        const double vy = sim.world().velocity(0).y();
+        if (vy > 0.0) bounced = true;
+        if (bounced) apex = std::max(apex, sim.world().position(0).y());
+        if (bounced && vy < 0.0) break;
+    }
+    RecordProperty("apex", test::scientific(apex));
+    EXPECT_NEAR(apex / (e * e * H), 1.0, 0.01);
+}
+
 INSTANTIATE_TEST_SUITE_P(Integrators, IntegratorContactTest, test::allIntegrators(),
                          [](const auto& info) {
                              std::string name(info.param);
