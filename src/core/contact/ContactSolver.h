@@ -11,7 +11,11 @@
 //      f.a = 0 (section 9, appendix D) over the step, A = J W J^T, b = vrel / h, solved for
 //      the impulses h f by projected Gauss-Seidel (sequential impulses) warm-started from
 //      the previous step;
-//   3. positions: what still overlaps by more than a slop is pushed out, positions only.
+//   3. positions: the contact forces of 2 move the bodies as far as the integrator would
+//      have moved them for those forces had it known them (ContactStep::start), which takes
+//      away the step's sink into a support and a held box's creep down a slope; then what
+//      still overlaps by more than a slop is pushed out, and what touched is kept in touch,
+//      by positions alone (no velocity, so no kinetic energy, changes).
 #include <vector>
 
 #include "core/collision/Contact.h"
