@@ -88,7 +88,9 @@ void ContactSolver::buildAxis(const World& world, const Row& row, const Vec3& di
 
 void ContactSolver::buildRows(const World& world, const std::vector<ContactManifold>& manifolds) {
     rows_.clear();
+    manifoldStart_.clear();
     for (const ContactManifold& m : manifolds) {
+        manifoldStart_.push_back(rows_.size());
         ContactMaterial surfaceA, surfaceB, material;
         const bool hasA = surfaceOf(world, m.a, surfaceA);
         const bool hasB = surfaceOf(world, m.b, surfaceB);
@@ -122,6 +124,7 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
             row.restitution = material.restitution;
         }
     }
+    manifoldStart_.push_back(rows_.size());
 }
 
 double ContactSolver::velocityAlong(const Axis& axis, const Row& row, const VecX& u) const {
@@ -174,42 +177,69 @@ void ContactSolver::measureStep(const World& world, const ContactStep& step) {
 }
 
 int ContactSolver::collide(double threshold, double h) {
-    // Baraff, notes II, section 8 and appendix D: j = -(1 + e) vrel / (J W J^T), one point
-    // at a time; a point collides when it approaches faster than gravity alone makes a
-    // resting contact approach in a step, and it touches or closes its gap before the next
-    // step ends. The bodies move by tau W J^T j, tau the time since impact (< 0: an impact
-    // to come within the next step), so that they end where they would have bounced to.
+    // Baraff, notes II, section 8 and appendix D: j = -(1 + e) vrel / (J W J^T); a point
+    // collides when it approaches faster than gravity alone makes a resting contact approach
+    // in a step, and it touches or closes its gap before the next step ends. The bodies move
+    // by tau W J^T j, tau the time since impact (< 0: an impact to come within the next
+    // step), so that they end where they would have bounced to.
     // The first impulse of a point reflects its velocity at the impact, not at the step's
     // end (gravity went on pulling it in for tau), and the velocity its positions moved
     // with: w = vrel + (c - 1/2) a h (ContactStep), which is vrel for rk4 but differs by
     // g h / 2 for the Euler methods. Then the bounce of a ball is exact whatever the step:
     // its positions, a parabola before the impact, are one after it.
+    // One manifold at a time, pass after pass until no point collides, so that a Newton's
+    // cradle passes its momentum ball to ball; the points of one manifold together (each
+    // reaching at least its own rebound velocity, by Gauss-Seidel on their impulses), so
+    // that a box landing flat bounces flat instead of spinning off the corner taken first.
     int passes = 0;
     while (passes < kMaxCollisionPasses) {
         ++passes;
         bool any = false;
-        for (Row& row : rows_) {
-            if (row.normal.inverseMass == 0.0) continue;
-            const double vn = velocityAlong(row.normal, row);
-            if (vn >= -threshold) continue;
-            double impactVelocity = vn;
-            if (!row.collided) {
-                const double s = separationNow(row), a = row.normalAcceleration;
-                const double w = vn + (positionResponse_ - 0.5) * a * h;
-                if (w >= 0.0) continue;
-                // s - w tau + a tau^2 / 2 = 0, the root nearest 0 (s / w without acceleration).
-                const double discriminant = w * w - 2.0 * a * s;
-                const double tau = discriminant >= 0.0 ? 2.0 * s / (w - std::sqrt(discriminant)) : s / w;
-                if (tau < -h) continue;  // the gap stays open through the next step
-                row.impactTime = std::min(tau, h);
-                impactVelocity = w - a * row.impactTime;
-                if (impactVelocity >= 0.0) continue;
-                row.collided = true;
+        for (std::size_t g = 0; g + 1 < manifoldStart_.size(); ++g) {
+            const std::size_t begin = manifoldStart_[g], end = manifoldStart_[g + 1];
+            bool colliding = false;
+            for (std::size_t i = begin; i < end; ++i) {
+                Row& row = rows_[i];
+                row.colliding = false;
+                row.collisionImpulse = 0.0;
+                if (row.normal.inverseMass == 0.0) continue;
+                const double vn = velocityAlong(row.normal, row);
+                if (vn >= -threshold) continue;
+                double impactVelocity = vn;
+                if (!row.collided) {
+                    const double s = separationNow(row), a = row.normalAcceleration;
+                    const double w = vn + (positionResponse_ - 0.5) * a * h;
+                    if (w >= 0.0) continue;
+                    // s - w tau + a tau^2 / 2 = 0, the root nearest 0 (s / w without acceleration).
+                    const double discriminant = w * w - 2.0 * a * s;
+                    const double tau = discriminant >= 0.0 ? 2.0 * s / (w - std::sqrt(discriminant)) : s / w;
+                    if (tau < -h) continue;  // the gap stays open through the next step
+                    impactVelocity = w - a * std::min(tau, h);
+                    if (impactVelocity >= 0.0) continue;
+                    row.impactTime = std::min(tau, h);
+                    row.collided = true;
+                }
+                row.collisionTarget = vn - (1.0 + row.restitution) * impactVelocity;
+                row.colliding = colliding = true;
             }
-            const double j = -(1.0 + row.restitution) * impactVelocity * row.normal.inverseMass;
-            applyImpulse(row.normal, row, j, u_);
-            applyImpulse(row.normal, row, row.impactTime * j, displacement_);
+            if (!colliding) continue;
             any = true;
+            for (int iteration = 0; iteration < kManifoldCollisionIterations; ++iteration) {
+                double largestChange = 0.0, largestImpulse = 0.0;
+                for (std::size_t i = begin; i < end; ++i) {
+                    Row& row = rows_[i];
+                    if (!row.colliding) continue;
+                    const double vn = velocityAlong(row.normal, row);
+                    const double change =
+                        std::max(-row.collisionImpulse, (row.collisionTarget - vn) * row.normal.inverseMass);
+                    row.collisionImpulse += change;
+                    applyImpulse(row.normal, row, change, u_);
+                    applyImpulse(row.normal, row, row.impactTime * change, displacement_);
+                    largestChange = std::max(largestChange, std::abs(change));
+                    largestImpulse = std::max(largestImpulse, row.collisionImpulse);
+                }
+                if (largestChange <= kRelativeTolerance * largestImpulse) break;
+            }
         }
         if (!any) break;
     }

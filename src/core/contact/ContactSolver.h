@@ -44,6 +44,7 @@ double positionResponse(const World& world, const VecX& start, double h);
 class ContactSolver {
 public:
     static constexpr int kMaxCollisionPasses = 100;
+    static constexpr int kManifoldCollisionIterations = 50;
     // Sweeps: a stack of ten cubes started cold takes hundreds (the weights travel down one
     // box per sweep, and friction converges slowly); warm-started, a few. Fewer left the
     // first steps' residual velocities to rock the stack by millimetres.
@@ -90,6 +91,10 @@ private:
         double normalAcceleration = 0.0;  // of the relative normal velocity over the step, without contact
         double impactTime = 0.0;          // before the step's end (< 0: after it), once collided
         bool collided = false;
+        // In the collision pass at hand: whether the point collides, the normal velocity its
+        // impulse aims at, and the impulse so far.
+        bool colliding = false;
+        double collisionTarget = 0.0, collisionImpulse = 0.0;
     };
     struct Warm {
         Key key;
@@ -113,6 +118,7 @@ private:
     void writeBack(World& world);
 
     std::vector<Row> rows_;
+    std::vector<std::size_t> manifoldStart_;  // the first row of each manifold, and rows_.size()
     std::vector<Warm> warm_, nextWarm_;
     double previousH_ = 0.0;
     double positionResponse_ = 0.5;

@@ -446,6 +446,31 @@ TEST(BaraffContact, PlanarCubeStopsAfterTheCoulombDistance) {
     EXPECT_NEAR(bodies.position(0).y(), 0.5, 1e-4);
 }
 
+// A cube dropped flat lands on its four bottom corners at once: their impulses, solved
+// together, lift it straight to e^2 H without a turn (one corner at a time would send it
+// spinning off the corner taken first).
+TEST(BaraffContact, CubeDroppedFlatBouncesFlat) {
+    const double H = 1.0, e = 0.5;
+    Simulation sim(test::simulationSettings("rk4", 1.0 / 60.0));
+    sim.world().addPlane(ground(0.5, 0.0));
+    RigidBodySpec cube = unitCube(0.5, e);
+    cube.position = Vec3(0.0, H + 0.5, 0.0);
+    sim.world().addRigidBody(cube);
+    const RigidBodies& bodies = sim.world().rigidBodies();
+    bool bounced = false;
+    double apex = 0.0, spin = 0.0;
+    for (int frame = 0; frame < 120; ++frame) {
+        ASSERT_FALSE(sim.step().diverged);
+        if (bodies.velocity(0).y() > 0.0) bounced = true;
+        if (bounced) apex = std::max(apex, bodies.position(0).y() - 0.5);
+        spin = std::max(spin, bodies.angularVelocity(0).norm());
+        if (bounced && bodies.velocity(0).y() < 0.0) break;
+    }
+    RecordProperty("apex", test::scientific(apex));
+    EXPECT_NEAR(apex / (e * e * H), 1.0, 0.01);
+    EXPECT_LT(spin, 1e-5);  // rad/s: the impulses converged to 1e-6 (one corner first: 2.5)
+}
+
 // A particle has no surface of its own: dropped on a fixed box it bounces with the box's
 // restitution alone, to e^2 H.
 TEST(BaraffContact, ParticleBouncesOnABoxWithTheBoxsRestitution) {
