@@ -99,7 +99,9 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
         else if (hasB) material = surfaceB;
         Vec3 t1, t2;
         if (world.planar()) {
-            t1 = Vec3(-m.normal.y(), m.normal.x(), 0.0).normalized();  // the one tangent in the plane
+            // The one tangent in the plane (x for a normal out of it, where nothing can slide).
+            const Vec3 inPlane(-m.normal.y(), m.normal.x(), 0.0);
+            t1 = inPlane.norm() > 1e-12 ? Vec3(inPlane.normalized()) : Vec3(Vec3::UnitX());
             t2.setZero();
         } else {
             orthonormalComplement(m.normal, t1, t2);
