@@ -1,11 +1,13 @@
-// Micro-benchmarks of the kernels behind an implicit cloth step. Each prints a hash of
-// the state it produced (Jolt-style), so that a speed change that also changes the
-// result shows up.
+// Micro-benchmarks of the kernels behind an implicit cloth step, and of contact detection
+// in a pile of boxes. The cloth's print a hash of the state they produced (Jolt-style), so
+// that a speed change that also changes the result shows up.
 #include <benchmark/benchmark.h>
 
 #include <cstring>
 #include <functional>
 
+#include "core/collision/ContactDetector.h"
+#include "core/collision/SortAndSweep.h"
 #include "core/integrators/Integrator.h"
 #include "core/math/SgsConjugateGradient.h"
 #include "scene/BenchmarkScenes.h"
@@ -109,6 +111,56 @@ void BM_SgsSolve(benchmark::State& state) {
     state.counters["cg_iterations"] = static_cast<double>(iterations) / static_cast<double>(solves);
 }
 BENCHMARK(BM_SgsSolve)->Arg(64)->Arg(128)->Unit(benchmark::kMillisecond);
+
+// A pyramid of unit boxes on the ground, `base` of them in the lowest row, each row offset
+// by half a box and touching the one below: base (base + 1) / 2 boxes.
+World boxPyramid(int base, bool planar) {
+    World world;
+    world.setPlanar(planar);
+    world.addPlane(Plane{});
+    for (int row = 0; row < base; ++row)
+        for (int i = 0; i < base - row; ++i) {
+            RigidBodySpec box;
+            box.position = Vec3(i + 0.5 * row - 0.5 * (base - 1), 0.5 + row, 0.0);
+            world.addRigidBody(box);
+        }
+    return world;
+}
+
+constexpr double kContactMargin = 0.02;
+
+// The broad phase alone over the pyramid's bounding boxes, as the detector makes them.
+void BM_BroadPhase(benchmark::State& state) {
+    const World world = boxPyramid(static_cast<int>(state.range(0)), true);
+    std::vector<Aabb> boxes;
+    for (Index k = 0; k < world.rigidBodyCount(); ++k) {
+        const Vec3 x = world.rigidBodies().position(k), half = Vec3::Constant(0.5 + kContactMargin);
+        boxes.push_back({x - half, x + half});
+    }
+    SortAndSweep broadPhase;
+    std::vector<SortAndSweep::Pair> pairs;
+    for (auto _ : state) {
+        broadPhase.update(boxes, pairs);
+        benchmark::DoNotOptimize(pairs.data());
+    }
+    state.counters["boxes"] = static_cast<double>(boxes.size());
+    state.counters["pairs"] = static_cast<double>(pairs.size());
+}
+BENCHMARK(BM_BroadPhase)->Arg(20)->Arg(100)->Unit(benchmark::kMicrosecond);
+
+void BM_ContactDetection(benchmark::State& state, bool planar) {
+    const World world = boxPyramid(static_cast<int>(state.range(0)), planar);
+    ContactDetector detector;
+    std::vector<ContactManifold> manifolds;
+    for (auto _ : state) {
+        detector.detect(world, kContactMargin, manifolds);
+        benchmark::DoNotOptimize(manifolds.data());
+    }
+    state.counters["bodies"] = static_cast<double>(world.rigidBodyCount());
+    state.counters["manifolds"] = static_cast<double>(manifolds.size());
+}
+BENCHMARK_CAPTURE(BM_ContactDetection, planar, true)->Arg(100)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_ContactDetection, spatial, false)->Arg(20)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -93,7 +93,8 @@ int reduceToFour(const std::vector<ContactPoint>& candidates, const Vec3& n, std
         const Vec3 d = position(i) - position(deepest);
         return (d - n.dot(d) * n).squaredNorm();
     });
-    const int third = best(deepest, [&](int i) { return std::abs(area(position(deepest), position(farthest), position(i))); });
+    const int third =
+        best(deepest, [&](int i) { return std::abs(area(position(deepest), position(farthest), position(i))); });
     std::array<int, 3> triangle{deepest, farthest, third};
     if (area(position(deepest), position(farthest), position(third)) < 0.0) std::swap(triangle[1], triangle[2]);
     // Outside an edge of the counter-clockwise triangle, a point makes a negative area with it.
@@ -145,7 +146,7 @@ struct ContactDetector::Cache {
         if (colliders.size() != n) {
             colliders.clear();
             axes.clear();
-            for (std::size_t k = 0; k < n; ++k) colliders.push_back(makeCollider(bodies.spec(static_cast<Index>(k)).shape));
+            for (Index k = 0; k < bodies.count(); ++k) colliders.push_back(makeCollider(bodies.spec(k).shape));
             shapeChanged.assign(n, 0);
             return;
         }
@@ -158,9 +159,9 @@ struct ContactDetector::Cache {
 
     void updateJoined(const World& world) {
         const auto& constraints = world.constraints();
+        const auto isSeen = [](const std::unique_ptr<Constraint>& c, const Constraint* seen) { return c.get() == seen; };
         const bool same = constraints.size() == constraintsSeen.size() &&
-                          std::equal(constraints.begin(), constraints.end(), constraintsSeen.begin(),
-                                     [](const std::unique_ptr<Constraint>& c, const Constraint* seen) { return c.get() == seen; });
+                          std::equal(constraints.begin(), constraints.end(), constraintsSeen.begin(), isSeen);
         if (same) return;
         constraintsSeen.clear();
         joined.clear();
@@ -169,8 +170,10 @@ struct ContactDetector::Cache {
             const std::vector<Anchor> anchors = constraint->anchors();
             for (std::size_t i = 0; i < anchors.size(); ++i)
                 for (std::size_t j = i + 1; j < anchors.size(); ++j) {
+                    // Particles meet only bodies here: a rod between two particles joins nothing.
                     const ColliderRef a = colliderOf(anchors[i]), b = colliderOf(anchors[j]);
-                    if (a != b) joined.push_back(orderedPair(a, b));
+                    if (a != b && (anchors[i].isRigid() || anchors[j].isRigid()))
+                        joined.push_back(orderedPair(a, b));
                 }
         }
         std::sort(joined.begin(), joined.end());
@@ -235,10 +238,10 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
         if ((world.isNailed(p) && bodies.isFixed(k)) || cache.areJoined(a, b)) continue;
         const Collider& body = cache.colliders[k];
         manifold = {};
+        const Vec3& x = cache.particlePositions[p];
         const bool touching =
-            body.sphere
-                ? collideSpheres(world.position(p), 0.0, cache.poses[k].translation, body.radius, margin, manifold)
-                : collideSpherePolyhedron(world.position(p), 0.0, body.polyhedron, cache.poses[k], margin, manifold);
+            body.sphere ? collideSpheres(x, 0.0, cache.poses[k].translation, body.radius, margin, manifold)
+                        : collideSpherePolyhedron(x, 0.0, body.polyhedron, cache.poses[k], margin, manifold);
         if (!touching) continue;
         manifold.a = a;
         manifold.b = b;
@@ -263,10 +266,12 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
             if (ci.sphere && cj.sphere) {
                 touching = collideSpheres(poseI.translation, ci.radius, poseJ.translation, cj.radius, margin, manifold);
             } else if (ci.sphere) {
-                touching = collideSpherePolyhedron(poseI.translation, ci.radius, cj.polyhedron, poseJ, margin, manifold);
+                touching =
+                    collideSpherePolyhedron(poseI.translation, ci.radius, cj.polyhedron, poseJ, margin, manifold);
             } else if (cj.sphere) {
                 // Found from j to i: the normal turned round makes it from i to j.
-                touching = collideSpherePolyhedron(poseJ.translation, cj.radius, ci.polyhedron, poseI, margin, manifold);
+                touching =
+                    collideSpherePolyhedron(poseJ.translation, cj.radius, ci.polyhedron, poseI, margin, manifold);
                 manifold.normal = -manifold.normal;
             } else {
                 touching = collidePolyhedra(ci.polyhedron, poseI, cj.polyhedron, poseJ, margin,
@@ -286,16 +291,16 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
         const Vec3 center = 0.5 * (box.min + box.max), half = 0.5 * (box.max - box.min);
         for (std::size_t q = 0; q < planes.size(); ++q) {
             const Plane& plane = planes[q];
-            // The enlarged box's lowest corner on the legal side: every point of the shape is
-            // at least the margin above the plane.
-            if (plane.signedDistance(center) - half.dot(plane.normal.cwiseAbs()) >= 0.0) continue;
+            // Unless the enlarged box's lowest corner is below the plane, every point of the
+            // shape is at least the margin above it (or the body's pose is not finite).
+            if (!(plane.signedDistance(center) - half.dot(plane.normal.cwiseAbs()) < 0.0)) continue;
             manifold = {};
             manifold.a = a;
             manifold.b = {ColliderKind::Plane, static_cast<Index>(q)};
             manifold.normal = -plane.normal;
             if (ci.sphere) {
                 const double separation = plane.signedDistance(poseI.translation) - ci.radius;
-                if (separation >= margin) continue;
+                if (!(separation < margin)) continue;
                 manifold.points[0] = {poseI.translation - (ci.radius + 0.5 * separation) * plane.normal, separation, 0};
                 manifold.count = 1;
             } else {

@@ -4,7 +4,7 @@
 // bounding boxes overlap, a narrow phase their contact manifolds. Rigid bodies meet rigid
 // bodies, planes and particles; particles meet planes only through World::resolveContacts.
 // Bodies joined by a constraint do not collide with each other, nor does a fixed body with
-// a fixed body.
+// a fixed body or a plane, nor a nailed particle with a fixed body.
 #include <memory>
 #include <vector>
 

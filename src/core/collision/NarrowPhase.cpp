@@ -1,3 +1,5 @@
+// The narrow phase (core/collision/NarrowPhase.h): the separating axis test of two convex
+// polyhedra, their clipped contact manifolds, and spheres and points against them.
 #include "core/collision/NarrowPhase.h"
 
 #include <algorithm>
@@ -30,7 +32,8 @@ constexpr double kTie = 1e-9;
 // polygon arrives on (bits 0-8) and the one it leaves on (bits 9-17); then the incident
 // face (bits 18-23) and the reference face (bits 24-29), modulo 64. Edge contacts: the
 // edges of A (bits 0-14) and B (bits 15-29). Sphere contacts: what of the polyhedron is
-// closest (bits 28-29) and its index (bits 0-27).
+// closest (bits 28-29: 0 the face the centre is inside of, 1 a face, 2 an edge, 3 a vertex)
+// and its index (bits 0-27; an edge by its two vertices, 14 bits each).
 constexpr std::uint32_t kFeatureFaceA = 0u << 30, kFeatureFaceB = 1u << 30, kFeatureEdges = 2u << 30,
                         kFeatureSphere = 3u << 30;
 constexpr std::uint16_t kReferenceLine = 1u << 8;
@@ -160,6 +163,17 @@ void reduceToFour(std::vector<ContactCandidate>& candidates, const Vec3& normal,
 // The separation along the cached axis, or -infinity when the cache names no axis of these
 // shapes. relative is B's pose in A's frame.
 double cachedSeparation(const SeparatingAxisCache& cache, const Polyhedron& a, const Polyhedron& b, const Pose& relative) {
+    if (a.isBox && b.isBox && (cache.kind == SeparatingAxisCache::Kind::FaceA || cache.kind == SeparatingAxisCache::Kind::FaceB) &&
+        cache.first >= 0 && cache.first < 6) {
+        // A box's extent along an axis is sum |axis . e_k| half_k (as in searchBoxAxes).
+        const int axis = cache.first / 2;
+        const double side = cache.first % 2 ? 1.0 : -1.0;
+        const Vec3 halfA = a.vertices[7], halfB = b.vertices[7];
+        const Mat3& r = relative.rotation;
+        if (cache.kind == SeparatingAxisCache::Kind::FaceA)
+            return side * relative.translation[axis] - halfA[axis] - r.row(axis).cwiseAbs().dot(halfB);
+        return -side * r.col(axis).dot(relative.translation) - halfB[axis] - r.col(axis).cwiseAbs().dot(halfA);
+    }
     switch (cache.kind) {
     case SeparatingAxisCache::Kind::FaceA: {
         if (cache.first < 0 || cache.first >= static_cast<int>(a.faces.size())) return -kInfinity;
@@ -244,10 +258,30 @@ void clipFaces(const Vec3* referenceVertices, const Polyhedron::Face& reference,
     }
 }
 
-int mostAntiParallelFace(const std::vector<Vec3>& normals, const Vec3& direction) {
-    int best = 0;
-    for (int i = 1; i < static_cast<int>(normals.size()); ++i)
-        if (normals[i].dot(direction) < normals[best].dot(direction)) best = i;
+// The incident face: of the faces around the incident shape's deepest vertex (the one
+// farthest against the normal), the one most against the normal. The deepest vertex is
+// then one of its corners: the face most against the normal overall need not have it (a
+// sharp corner of a hull poking through the reference face) and could clip to nothing. Of
+// two vertices or faces equally deep or against it (a box standing on an edge), the first,
+// whatever the rounding.
+template <typename NormalOf>
+int incidentFace(const Polyhedron& incident, const Vec3* vertices, NormalOf normalOf, const Vec3& normal) {
+    if (incident.isBox) {
+        // A box's face most against the normal always has the deepest corner.
+        int best = 0;
+        for (int f = 1; f < 6; ++f)
+            if (normalOf(f).dot(normal) < normalOf(best).dot(normal) - kTie) best = f;
+        return best;
+    }
+    int deepest = 0;
+    for (int v = 1; v < static_cast<int>(incident.vertices.size()); ++v)
+        if (vertices[v].dot(normal) < vertices[deepest].dot(normal) - kTie * incident.radius) deepest = v;
+    int best = -1;
+    for (int f = 0; f < static_cast<int>(incident.faces.size()); ++f) {
+        const std::vector<int>& loop = incident.faces[f].vertices;
+        if (std::find(loop.begin(), loop.end(), deepest) == loop.end()) continue;
+        if (best < 0 || normalOf(f).dot(normal) < normalOf(best).dot(normal) - kTie) best = f;
+    }
     return best;
 }
 
@@ -259,8 +293,6 @@ bool writeManifold(const std::vector<ContactCandidate>& candidates, const Pose& 
         out.points[i] = {frame.apply(candidates[i].position), candidates[i].separation, candidates[i].feature};
     return out.count > 0;
 }
-
-}  // namespace
 
 // The least separations found along each kind of axis, and the features they belong to.
 struct AxisSearch {
@@ -404,23 +436,32 @@ bool searchBoxAxes(const Polyhedron& a, const Polyhedron& b, const Pose& relativ
             const double widthB = halfB[j1] * absolute(i, j2) + halfB[j2] * absolute(i, j1);
             const double separation = (std::abs(distance) - widthA - widthB) / length;
             if (separation > margin || separation > found.separationEdges) {
-                Vec3 axis = Vec3::Unit(i).cross(r.col(j)) / length;
-                if (distance < 0.0) axis = -axis;  // from A to B
-                // A's edge along e_i at the corner farthest along the axis, B's along r_j
-                // at its corner farthest against it.
-                const Vec3 axisInB = r.transpose() * axis;
-                const int fromA = (axis[i1] > 0.0 ? 1 << i1 : 0) | (axis[i2] > 0.0 ? 1 << i2 : 0);
-                const int fromB = (axisInB[j1] < 0.0 ? 1 << j1 : 0) | (axisInB[j2] < 0.0 ? 1 << j2 : 0);
-                const int edgeA = boxEdge(a, fromA, fromA | 1 << i), edgeB = boxEdge(b, fromB, fromB | 1 << j);
-                if (separation > margin) {
-                    cache = {SeparatingAxisCache::Kind::Edges, edgeA, edgeB};
-                    return false;
-                }
                 found.separationEdges = separation;
-                found.edgeA = edgeA;
-                found.edgeB = edgeB;
-                found.edgeAxis = axis;
+                found.edgeA = i;  // the axes for now: the edges are found below
+                found.edgeB = j;
+                found.edgeAxis = Vec3::Unit(i).cross(r.col(j)) / length;
+                if (distance < 0.0) found.edgeAxis = -found.edgeAxis;  // from A to B
+                if (separation > margin) break;
             }
+        }
+        if (found.separationEdges > margin) break;
+    }
+    if (found.edgeA >= 0) {
+        // A's edge along its axis i at its corner farthest along the axis, B's along its
+        // axis j at its corner farthest against it.
+        const int i = found.edgeA, j = found.edgeB;
+        const Vec3& axis = found.edgeAxis;
+        const Vec3 axisInB = r.transpose() * axis;
+        int fromA = 0, fromB = 0;
+        for (int k = 0; k < 3; ++k) {
+            if (k != i && axis[k] > 0.0) fromA |= 1 << k;
+            if (k != j && axisInB[k] < 0.0) fromB |= 1 << k;
+        }
+        found.edgeA = boxEdge(a, fromA, fromA | 1 << i);
+        found.edgeB = boxEdge(b, fromB, fromB | 1 << j);
+        if (found.separationEdges > margin) {
+            cache = {SeparatingAxisCache::Kind::Edges, found.edgeA, found.edgeB};
+            return false;
         }
     }
     Scratch& s = scratch;
@@ -434,6 +475,8 @@ bool searchBoxAxes(const Polyhedron& a, const Polyhedron& b, const Pose& relativ
     }
     return true;
 }
+
+}  // namespace
 
 bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& b, const Pose& poseB, double margin,
                       SeparatingAxisCache& cache, ContactManifold& out) {
@@ -449,6 +492,7 @@ bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& 
     if (!(a.isBox && b.isBox ? searchBoxAxes(a, b, relative, margin, cache, found)
                              : searchAxes(a, b, relative, margin, cache, found)))
         return false;
+    if (found.faceA < 0 || found.faceB < 0) return false;  // a pose that is not finite compares as nothing
     const auto [separationA, separationB, separationEdges, faceA, faceB, edgeA, edgeB, edgeAxis] = found;
     Scratch& s = scratch;
     const double tolerance = kAbsolutePreference * std::min(a.radius, b.radius);
@@ -461,10 +505,8 @@ bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& 
         if (referenceIsB) {
             cache = {SeparatingAxisCache::Kind::FaceB, faceB, -1};
             const Vec3& normal = s.normalsB[faceB];
-            // A's face most against B's normal: A's normals are already in this frame.
-            int incident = 0;
-            for (int i = 1; i < static_cast<int>(a.faces.size()); ++i)
-                if (a.faces[i].normal.dot(normal) < a.faces[incident].normal.dot(normal)) incident = i;
+            const int incident =
+                incidentFace(a, a.vertices.data(), [&](int i) -> const Vec3& { return a.faces[i].normal; }, normal);
             clipFaces(s.verticesB.data(), b.faces[faceB], normal, s.offsetsB[faceB], a.vertices.data(),
                       a.faces[incident].vertices, margin, true, faceB, incident);
             reduceToFour(s.candidates, normal, tie);
@@ -472,7 +514,8 @@ bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& 
         } else {
             cache = {SeparatingAxisCache::Kind::FaceA, faceA, -1};
             const Polyhedron::Face& reference = a.faces[faceA];
-            const int incident = mostAntiParallelFace(s.normalsB, reference.normal);
+            const int incident = incidentFace(
+                b, s.verticesB.data(), [&](int i) -> const Vec3& { return s.normalsB[i]; }, reference.normal);
             clipFaces(a.vertices.data(), reference, reference.normal, reference.offset, s.verticesB.data(),
                       b.faces[incident].vertices, margin, false, faceA, incident);
             reduceToFour(s.candidates, reference.normal, tie);
@@ -502,6 +545,7 @@ bool collideSpherePolyhedron(const Vec3& center, double radius, const Polyhedron
                              ContactManifold& out) {
     out.count = 0;
     const Vec3 local = poseB.rotation.transpose() * (center - poseB.translation);
+    if (!local.allFinite()) return false;
     double deepest = -kInfinity;  // the largest height of the centre above a face's plane
     int deepestFace = 0;
     for (int f = 0; f < static_cast<int>(b.faces.size()); ++f) {
@@ -577,7 +621,7 @@ bool collideSpheres(const Vec3& centerA, double radiusA, const Vec3& centerB, do
     const Vec3 between = centerB - centerA;
     const double distance = between.norm();
     const double separation = distance - radiusA - radiusB;
-    if (separation >= margin) return false;
+    if (!(separation < margin)) return false;  // nor when a centre is not finite
     // Concentric spheres have no direction of their own: any will do, up is the usual one.
     out.normal = distance > 0.0 ? Vec3(between / distance) : Vec3::UnitY();
     const Vec3 onA = centerA + radiusA * out.normal, onB = centerB - radiusB * out.normal;

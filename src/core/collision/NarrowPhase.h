@@ -31,8 +31,8 @@ struct Polyhedron {
     std::vector<std::pair<int, int>> edgeFaces;  // the two faces each edge borders
     Vec3 center = Vec3::Zero();  // the mean of the vertices: a point inside
     double radius = 0.0;         // the largest distance of a vertex from center
-    // Made by boxPolyhedron: vertex i at +-size / 2 by the bits of i (x, y, z), faces -x, +x,
-    // -y, +y, -z, +z. Two boxes are tested in closed form.
+    // Made by boxPolyhedron (and left as made): vertex i at +-size / 2 by the bits of i
+    // (x, y, z), faces -x, +x, -y, +y, -z, +z. Two boxes are tested in closed form.
     bool isBox = false;
 };
 

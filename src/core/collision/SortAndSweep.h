@@ -3,11 +3,10 @@
 // Nonpenetration Constraints, SIGGRAPH 2001 notes, collision detection among bounding
 // boxes): the pairs of axis-aligned bounding boxes that overlap. The boxes are kept sorted
 // by their lower endpoints along one axis from one call to the next, and re-sorted by
-// insertion sort:
-// bodies move little between steps, so the list is nearly sorted and the sort costs
-// O(n + swaps) instead of O(n log n) (the notes' coherence). A sweep along the sorted list
-// then meets, for each box, only the boxes whose intervals on that axis overlap its own,
-// and tests those on the other two axes.
+// insertion sort: bodies move little between steps, so the list is nearly sorted and the
+// sort costs O(n + swaps) instead of O(n log n) (the notes' coherence). A sweep along the
+// sorted list then meets, for each box, only the boxes whose intervals on that axis overlap
+// its own, and tests those on the other two axes.
 // The axis swept is the one along which the boxes' centres are most spread, so that the
 // fewest intervals overlap on it; it changes only when another axis is clearly better,
 // since changing it costs a full sort.

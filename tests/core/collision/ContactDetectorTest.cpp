@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <numbers>
 #include <random>
@@ -139,7 +140,8 @@ TEST(ContactDetector, TiltedBoxTouchesAtItsLowestEdgeOrCorner) {
     // Turned about a skew axis: one lowest corner, at the height the corners' formula gives.
     const Quat skew(Eigen::AngleAxisd(0.4, Vec3(1.0, 0.3, 0.7).normalized()));
     const std::vector<Vec3> turned = corners(Vec3::Ones(), Vec3::Zero(), skew);
-    const Vec3 low = *std::min_element(turned.begin(), turned.end(), [](const Vec3& a, const Vec3& b) { return a.y() < b.y(); });
+    const Vec3 low =
+        *std::min_element(turned.begin(), turned.end(), [](const Vec3& a, const Vec3& b) { return a.y() < b.y(); });
     world.rigidBodies().setOrientation(0, skew);
     world.rigidBodies().setPosition(0, Vec3(0.0, -low.y() + 0.005, 0.0));
     contacts = detect(world);
@@ -180,7 +182,10 @@ TEST(ContactDetector, HullOnThePlaneKeepsTheFourPointsSpanningMostArea) {
     std::sort(quad.begin(), quad.end(),
               [](const Vec3& a, const Vec3& b) { return std::atan2(a.z(), a.x()) < std::atan2(b.z(), b.x()); });
     double area = 0.0;
-    for (int k = 0; k < 4; ++k) area += 0.5 * (quad[k].z() * quad[(k + 1) % 4].x() - quad[k].x() * quad[(k + 1) % 4].z());
+    for (int k = 0; k < 4; ++k) {
+        const Vec3& next = quad[(k + 1) % 4];
+        area += 0.5 * (quad[k].z() * next.x() - quad[k].x() * next.z());
+    }
     EXPECT_NEAR(std::abs(area), 2.0 * r * r, 1e-12);
 }
 
@@ -428,6 +433,24 @@ TEST(ContactDetector, BodiesAddedOrChangedBetweenCalls) {
     std::vector<ContactManifold> fresh;
     ContactDetector().detect(small, kMargin, fresh);
     expectSameManifolds(contacts, fresh);
+}
+
+TEST(ContactDetector, BodiesWithoutAFinitePoseTouchNothing) {
+    World world;
+    world.addPlane(ground());
+    world.addRigidBody(boxAt(Vec3(0.0, 0.5, 0.0)));
+    world.addRigidBody(boxAt(Vec3(0.2, 0.5, 0.0)));
+    world.addRigidBody(sphereAt(Vec3(0.0, 0.4, 0.0), 0.5));
+    world.addParticle(Vec3(0.0, 0.4, 0.0), Vec3::Zero(), 1.0);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    world.rigidBodies().setPosition(1, Vec3(nan, 0.5, 0.0));
+    world.rigidBodies().setPosition(2, Vec3(0.0, nan, 0.0));
+    const std::vector<ContactManifold> contacts = detect(world);
+    ASSERT_EQ(contacts.size(), 2u);  // the particle in box 0, and box 0 on the plane
+    EXPECT_EQ(contacts[0].a, (ColliderRef{ColliderKind::Particle, 0}));
+    EXPECT_EQ(contacts[0].b, (ColliderRef{ColliderKind::Rigid, 0}));
+    EXPECT_EQ(contacts[1].a, (ColliderRef{ColliderKind::Rigid, 0}));
+    EXPECT_EQ(contacts[1].b, (ColliderRef{ColliderKind::Plane, 0}));
 }
 
 TEST(ContactDetector, PlanarWorldsAndParticleOnlyWorlds) {

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 #include <numbers>
 #include <random>
 #include <set>
@@ -90,6 +92,33 @@ TEST(Polyhedron, HullsOfTetrahedronAndOctahedron) {
     expectValidPolyhedron(octahedron);
 }
 
+std::vector<Vec3> hexagonalPrism(double radius, double height) {
+    std::vector<Vec3> corners;
+    for (int k = 0; k < 6; ++k) {
+        const double angle = k * std::numbers::pi / 3;
+        for (const double y : {-height / 2, height / 2})
+            corners.emplace_back(radius * std::cos(angle), y, radius * std::sin(angle));
+    }
+    return corners;
+}
+
+TEST(Polyhedron, HullOfHexagonalPrismHasTwoHexagonsAndSixQuads) {
+    const Mat3 turn = rotation(Vec3(0.3, -1.0, 0.2), 1.1);
+    std::vector<Vec3> corners = hexagonalPrism(0.5, 1.0);
+    for (Vec3& x : corners) x = turn * x;
+    const Polyhedron prism = hullPolyhedron(corners);
+    ASSERT_EQ(prism.faces.size(), 8u);
+    EXPECT_EQ(prism.edges.size(), 18u);
+    expectValidPolyhedron(prism);
+    int hexagons = 0, quads = 0;
+    for (const Polyhedron::Face& face : prism.faces) {
+        hexagons += face.vertices.size() == 6;
+        quads += face.vertices.size() == 4;
+    }
+    EXPECT_EQ(hexagons, 2);
+    EXPECT_EQ(quads, 6);
+}
+
 TEST(Polyhedron, HullOfCoplanarPointsThrows) {
     EXPECT_THROW(hullPolyhedron({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 1, 0)}), std::invalid_argument);
 }
@@ -121,6 +150,19 @@ TEST(CollidePolyhedra, CubesFaceToFaceGiveTheFourCornersOfTheOverlap) {
     expectPointsAt(m, {Vec3(0.5, 0.495, 0.5), Vec3(-0.5, 0.495, 0.5), Vec3(0.5, 0.495, -0.5), Vec3(-0.5, 0.495, -0.5)});
     EXPECT_EQ(featuresOf(m).size(), 4u);
     EXPECT_EQ(cache.kind, SeparatingAxisCache::Kind::FaceA);
+
+    // Sliding across: the overlap's corners move, and each keeps its id (the lines that
+    // cross there stay the same), which is what warm starts match on.
+    ASSERT_TRUE(collidePolyhedra(cube, at(Vec3::Zero()), cube, at(Vec3(0.2, 0.99, 0.1)), 0.0, cache, m));
+    std::map<std::uint32_t, Vec3> before;
+    for (int i = 0; i < m.count; ++i) before[m.points[i].feature] = m.points[i].position;
+    ASSERT_EQ(before.size(), 4u);
+    ASSERT_TRUE(collidePolyhedra(cube, at(Vec3::Zero()), cube, at(Vec3(0.21, 0.99, 0.1)), 0.0, cache, m));
+    ASSERT_EQ(m.count, 4);
+    for (int i = 0; i < m.count; ++i) {
+        ASSERT_EQ(before.count(m.points[i].feature), 1u);
+        EXPECT_LE((m.points[i].position - before[m.points[i].feature]).norm(), 0.01 + 1e-12);
+    }
 
     // Swapped, the normal still points from the first to the second.
     ASSERT_TRUE(collidePolyhedra(cube, at(Vec3(0.0, 0.99, 0.0)), cube, at(Vec3::Zero()), 0.0, cache, m));
@@ -169,6 +211,18 @@ TEST(CollidePolyhedra, CubeTurnedOnCubeClipsTheOctagonToFourOfItsCorners) {
     const std::set<std::uint32_t> before = featuresOf(m);
     ASSERT_TRUE(collidePolyhedra(cube, at(Vec3::Zero()), cube, at(Vec3(0.0, 0.979, 0.0), top.rotation), 0.0, cache, m));
     EXPECT_EQ(featuresOf(m), before);
+}
+
+TEST(CollidePolyhedra, CubeOnItsEdgeTouchesAtTheEdgesEnds) {
+    const Polyhedron cube = boxPolyhedron(Vec3::Ones());
+    // Turned 45 degrees about z: its lowest edge, along z, is 1/sqrt(2) below its centre.
+    const Pose onEdge = at(Vec3(0.0, 0.5 + 1.0 / kRoot2 - 0.01, 0.0), rotation(Vec3::UnitZ(), std::numbers::pi / 4));
+    SeparatingAxisCache cache;
+    ContactManifold m;
+    ASSERT_TRUE(collidePolyhedra(cube, at(Vec3::Zero()), cube, onEdge, 0.0, cache, m));
+    EXPECT_NEAR((m.normal - Vec3::UnitY()).norm(), 0.0, kTolerance);
+    for (int i = 0; i < m.count; ++i) EXPECT_NEAR(m.points[i].separation, -0.01, kTolerance);
+    expectPointsAt(m, {Vec3(0.0, 0.495, 0.5), Vec3(0.0, 0.495, -0.5)}, 1e-12);
 }
 
 TEST(CollidePolyhedra, CrossedEdgesTouchAtOnePoint) {
@@ -242,6 +296,20 @@ TEST(CollidePolyhedra, HullsTouchBoxesLikeTheirShapes) {
     for (int i = 0; i < m.count; ++i) EXPECT_NEAR(m.points[i].separation, -0.02, kTolerance);
     expectPointsAt(m, {corners[0] + Vec3(0.1, 0.49, 0.0), corners[1] + Vec3(0.1, 0.49, 0.0), corners[2] + Vec3(0.1, 0.49, 0.0)});
 
+    // A hexagonal prism standing on its end: four of the six corners, spanning the hexagon.
+    const std::vector<Vec3> prismCorners = hexagonalPrism(0.5, 1.0);
+    const Polyhedron prism = hullPolyhedron(prismCorners);
+    ASSERT_TRUE(collidePolyhedra(box, at(Vec3::Zero()), prism, at(Vec3(0.2, 0.99, 0.3)), 0.0, cache, m));
+    ASSERT_EQ(m.count, 4);
+    Vec3 sum = Vec3::Zero();
+    for (int i = 0; i < m.count; ++i) {
+        EXPECT_NEAR(m.points[i].separation, -0.01, kTolerance);
+        const Vec3 offset = m.points[i].position - Vec3(0.2, 0.495, 0.3);
+        EXPECT_NEAR(offset.norm(), 0.5, 1e-12) << "a corner of the hexagon";
+        sum += offset;
+    }
+    EXPECT_NEAR(sum.norm(), 0.0, 1e-12) << "two pairs of opposite corners";
+
     // The hull of a box's corners touches as the box does.
     const Polyhedron cube = boxPolyhedron(Vec3::Ones());
     const Polyhedron hull = hullPolyhedron(cube.vertices);
@@ -294,6 +362,66 @@ TEST(CollideSpherePolyhedron, FaceEdgeCornerAndInside) {
     EXPECT_FALSE(collideSpherePolyhedron(world(Vec3(0.0, 0.6, 0.0)), 0.0, cube, pose, 0.05, m));
     EXPECT_TRUE(collideSpherePolyhedron(world(Vec3(0.0, 0.6, 0.0)), 0.0, cube, pose, 0.15, m));
     EXPECT_NEAR(m.points[0].separation, 0.1, kTolerance);
+}
+
+TEST(CollideSpherePolyhedron, HullVertexAndFace) {
+    const Polyhedron octahedron =
+        hullPolyhedron({Vec3(1, 0, 0), Vec3(-1, 0, 0), Vec3(0, 1, 0), Vec3(0, -1, 0), Vec3(0, 0, 1), Vec3(0, 0, -1)});
+    const Pose pose = at(Vec3(0.0, 2.0, 0.0));
+    ContactManifold m;
+    // Above the top vertex, within its cone of normals (|x| + |z| < y): the vertex is closest.
+    const Vec3 overVertex(0.1, 2.0 + 1.5, 0.0);
+    ASSERT_TRUE(collideSpherePolyhedron(overVertex, 0.2, octahedron, pose, 0.5, m));
+    EXPECT_NEAR(m.points[0].separation, std::sqrt(0.01 + 0.25) - 0.2, kTolerance);
+    EXPECT_NEAR((m.normal - (Vec3(0.0, 3.0, 0.0) - overVertex).normalized()).norm(), 0.0, kTolerance);
+    // Over the middle of the face x + y + z = 1, 0.3 from it.
+    const Vec3 faceNormal = Vec3::Ones().normalized();
+    const Vec3 overFace = pose.apply(Vec3::Constant(1.0 / 3.0) + 0.3 * faceNormal);
+    ASSERT_TRUE(collideSpherePolyhedron(overFace, 0.25, octahedron, pose, 0.1, m));
+    EXPECT_NEAR(m.points[0].separation, 0.05, kTolerance);
+    EXPECT_NEAR((m.normal + faceNormal).norm(), 0.0, kTolerance);
+    EXPECT_FALSE(collideSpherePolyhedron(overFace, 0.25, octahedron, pose, 0.0, m));
+}
+
+TEST(NarrowPhase, PosesThatAreNotFiniteTouchNothing) {
+    const Polyhedron cube = boxPolyhedron(Vec3::Ones());
+    const Polyhedron hull = hullPolyhedron(cube.vertices);
+    const Vec3 nan = Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
+    SeparatingAxisCache cache;
+    ContactManifold m;
+    EXPECT_FALSE(collidePolyhedra(cube, at(Vec3::Zero()), cube, at(nan), 0.1, cache, m));
+    EXPECT_FALSE(collidePolyhedra(hull, at(nan), hull, at(Vec3::Zero()), 0.1, cache, m));
+    EXPECT_FALSE(collideSpherePolyhedron(nan, 0.5, cube, at(Vec3::Zero()), 0.1, m));
+    EXPECT_FALSE(collideSpheres(nan, 0.5, Vec3::Zero(), 0.5, 0.1, m));
+    EXPECT_EQ(m.count, 0);
+}
+
+// The signed distance of a point to a box in the box's frame: out of it, the distance to
+// the point clamped into it; in it, minus the distance to the nearest face.
+TEST(CollideSpherePolyhedron, RandomSpheresAgreeWithTheBoxDistance) {
+    std::mt19937 random(7);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0), size(0.2, 2.0);
+    for (int trial = 0; trial < 2000; ++trial) {
+        const Vec3 half = 0.5 * Vec3(size(random), size(random), size(random));
+        const Polyhedron box = boxPolyhedron(2.0 * half);
+        const Pose pose = at(Vec3(unit(random), unit(random), unit(random)),
+                             rotation(Vec3(unit(random), unit(random), unit(random)), 3.0 * unit(random)));
+        const Vec3 local = Vec3(unit(random), unit(random), unit(random)).cwiseProduct(half) * 2.0;
+        const double radius = trial % 3 == 0 ? 0.0 : 0.5 * (1.0 + unit(random));
+        const Vec3 clamped = local.cwiseMax(-half).cwiseMin(half);
+        const double distance = clamped == local ? -(half - local.cwiseAbs()).minCoeff() : (local - clamped).norm();
+        ContactManifold m;
+        const double margin = 0.1;
+        const bool touches = collideSpherePolyhedron(pose.apply(local), radius, box, pose, margin, m);
+        ASSERT_EQ(touches, distance - radius < margin) << "trial " << trial;
+        if (!touches) continue;
+        EXPECT_NEAR(m.points[0].separation, distance - radius, 1e-12) << "trial " << trial;
+        EXPECT_NEAR(m.normal.norm(), 1.0, 1e-12);
+        if (distance > 0.0) {
+            // From the centre towards the closest point of the box.
+            EXPECT_NEAR((pose.rotation.transpose() * m.normal - (clamped - local) / distance).norm(), 0.0, 1e-9);
+        }
+    }
 }
 
 TEST(CollideSpheres, SeparationAlongTheLineOfCentres) {
@@ -425,6 +553,54 @@ TEST_P(RandomBoxPairs, AgreeWithBruteForce) {
     EXPECT_GT(touching, 200);
     EXPECT_GT(apart, 200);
     EXPECT_GT(edgeContacts, 50);
+}
+
+// Hulls of random points: the Gauss map pruning of edge pairs keeps the pair that
+// overlaps least, as the separation over all face normals and all edge pairs shows.
+TEST(CollidePolyhedra, RandomHullPairsAgreeWithEveryEdgePair) {
+    std::mt19937 random(5);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    auto randomHull = [&] {
+        std::vector<Vec3> points;
+        for (int k = 0; k < 10; ++k) points.emplace_back(unit(random), unit(random), unit(random));
+        return hullPolyhedron(points);
+    };
+    auto randomRotation = [&] {
+        return Eigen::Quaterniond(Eigen::Vector4d(unit(random), unit(random), unit(random), unit(random)).normalized())
+            .toRotationMatrix();
+    };
+    int overlapping = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        const Polyhedron a = randomHull(), b = randomHull();
+        const Pose poseA = at(Vec3(unit(random), unit(random), unit(random)), randomRotation());
+        const Pose poseB = at(Vec3(unit(random), unit(random), unit(random)) * 2.0, randomRotation());
+        std::vector<Vec3> cornersA, cornersB;
+        for (const Vec3& x : a.vertices) cornersA.push_back(poseA.apply(x));
+        for (const Vec3& x : b.vertices) cornersB.push_back(poseB.apply(x));
+        double separation = -INFINITY;
+        for (const Polyhedron::Face& face : a.faces)
+            separation = std::max(separation, gapAlong(poseA.rotation * face.normal, cornersA, cornersB));
+        for (const Polyhedron::Face& face : b.faces)
+            separation = std::max(separation, gapAlong(poseB.rotation * face.normal, cornersA, cornersB));
+        for (const auto& [a0, a1] : a.edges)
+            for (const auto& [b0, b1] : b.edges) {
+                const Vec3 axis = (cornersA[a1] - cornersA[a0]).cross(cornersB[b1] - cornersB[b0]);
+                if (axis.norm() > 1e-9) separation = std::max(separation, gapAlong(axis.normalized(), cornersA, cornersB));
+            }
+        SeparatingAxisCache cache;
+        ContactManifold m;
+        const bool touches = collidePolyhedra(a, poseA, b, poseB, 0.0, cache, m);
+        if (std::abs(separation) < 1e-9) continue;  // too close to call
+        ASSERT_EQ(touches, separation < 0.0) << "trial " << trial << ", separation " << separation;
+        if (!touches) continue;
+        ++overlapping;
+        const double gap = gapFromAToB(m.normal, cornersA, cornersB);
+        const double slack = 0.11 * std::abs(separation) + 2.5e-3 * std::min(a.radius, b.radius);
+        EXPECT_GE(gap, separation - slack - 1e-9) << "trial " << trial;
+        EXPECT_LE(gap, separation + 1e-9) << "trial " << trial;
+        for (int i = 0; i < m.count; ++i) EXPECT_GE(m.points[i].separation, gap - 1e-9);
+    }
+    EXPECT_GT(overlapping, 50);
 }
 
 INSTANTIATE_TEST_SUITE_P(CollidePolyhedra, RandomBoxPairs, ::testing::Values(false, true),
