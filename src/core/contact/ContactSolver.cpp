@@ -1,0 +1,407 @@
+#include "core/contact/ContactSolver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+#include <utility>
+
+#include "core/dynamics/World.h"
+
+namespace tinkerbox {
+
+namespace {
+
+// The surface of one side of a contact: a particle has none (the other surface decides).
+bool surfaceOf(const World& world, const ColliderRef& c, ContactMaterial& material) {
+    switch (c.kind) {
+    case ColliderKind::Rigid: {
+        const RigidBodySpec& spec = world.rigidBodies().spec(c.index);
+        material = {spec.friction, spec.restitution};
+        return true;
+    }
+    case ColliderKind::Plane: {
+        const Plane& plane = world.planes()[static_cast<std::size_t>(c.index)];
+        material = {plane.friction, plane.restitution};
+        return true;
+    }
+    case ColliderKind::Particle: return false;
+    }
+    return false;
+}
+
+// The velocity blocks of a collider and the arm from its centre of mass to the point.
+void blocksOf(const World& world, const ColliderRef& c, const Vec3& point, Index& linear, Index& angular,
+              Vec3& arm) {
+    linear = angular = -1;
+    arm.setZero();
+    if (c.kind == ColliderKind::Particle) {
+        linear = c.index;
+    } else if (c.kind == ColliderKind::Rigid) {
+        linear = world.rigidBlock(c.index);
+        angular = linear + 1;
+        arm = point - world.rigidBodies().position(c.index);
+    }
+}
+
+}  // namespace
+
+double positionResponse(const World& world, const VecX& start, double h) {
+    const RigidBodies& bodies = world.rigidBodies();
+    const Index positions = 3 * world.particleCount();
+    const Index momenta = world.configurationDimension() + 3 * world.particleCount();
+    double along = 0.0, squared = 0.0;
+    for (Index k = 0; k < bodies.count(); ++k) {
+        if (bodies.isFixed(k)) continue;
+        const Vec3 x0 = start.segment<3>(positions + 7 * k);
+        const Vec3 v0 = start.segment<3>(momenta + 6 * k) / bodies.mass(k);
+        const Vec3 dv = bodies.velocity(k) - v0;
+        along += (bodies.position(k) - x0 - h * v0).dot(dv);
+        squared += dv.squaredNorm();
+    }
+    if (!(squared > 0.0) || h <= 0.0) return 0.5;
+    return std::clamp(along / (h * squared), 0.0, 1.0);
+}
+
+void ContactSolver::reset() {
+    warm_.clear();
+    previousH_ = 0.0;
+}
+
+void ContactSolver::buildAxis(const World& world, const Row& row, const Vec3& direction, const Vec3& ra,
+                              const Vec3& rb, Axis& axis) const {
+    // The relative velocity along d at the point, d . (vb + wb x rb - va - wa x ra), is
+    // J u with J = [-d, -(ra x d) | d, rb x d] (Baraff, notes II, appendix D: the terms
+    // n . (I^-1 (r x n)) x r of the denominator are (r x n) . I^-1 (r x n) = J W J^T).
+    const InverseMass& W = world.inverseMass();
+    axis.linearA = -direction;
+    axis.angularA = -ra.cross(direction);
+    axis.linearB = direction;
+    axis.angularB = rb.cross(direction);
+    const auto weigh = [&](Index block, const Vec3& j, Vec3& wj) {
+        wj = block < 0 ? Vec3::Zero() : W.apply(block, j);
+        return block < 0 ? 0.0 : j.dot(wj);
+    };
+    const double k = weigh(row.linearA, axis.linearA, axis.wLinearA) + weigh(row.angularA, axis.angularA, axis.wAngularA) +
+                     weigh(row.linearB, axis.linearB, axis.wLinearB) + weigh(row.angularB, axis.angularB, axis.wAngularB);
+    axis.inverseMass = k > 0.0 ? 1.0 / k : 0.0;
+}
+
+void ContactSolver::buildRows(const World& world, const std::vector<ContactManifold>& manifolds) {
+    rows_.clear();
+    manifoldStart_.clear();
+    for (const ContactManifold& m : manifolds) {
+        manifoldStart_.push_back(rows_.size());
+        ContactMaterial surfaceA, surfaceB, material;
+        const bool hasA = surfaceOf(world, m.a, surfaceA);
+        const bool hasB = surfaceOf(world, m.b, surfaceB);
+        if (hasA && hasB) material = combine(surfaceA, surfaceB);
+        else if (hasA) material = surfaceA;
+        else if (hasB) material = surfaceB;
+        Vec3 t1, t2;
+        if (world.planar()) {
+            // The one tangent in the plane (x for a normal out of it, where nothing can slide).
+            const Vec3 inPlane(-m.normal.y(), m.normal.x(), 0.0);
+            t1 = inPlane.norm() > 1e-12 ? Vec3(inPlane.normalized()) : Vec3(Vec3::UnitX());
+            t2.setZero();
+        } else {
+            orthonormalComplement(m.normal, t1, t2);
+        }
+        for (int i = 0; i < m.count; ++i) {
+            const ContactPoint& p = m.points[static_cast<std::size_t>(i)];
+            Row& row = rows_.emplace_back();
+            row.key = {m.a, m.b, p.feature};
+            row.onA = m.a.kind == ColliderKind::Rigid
+                          ? Vec3(world.rigidBodies().rotation(m.a.index).transpose() *
+                                 (p.position - world.rigidBodies().position(m.a.index)))
+                          : Vec3(p.position - world.position(m.a.index));
+            Vec3 ra, rb;
+            blocksOf(world, m.a, p.position, row.linearA, row.angularA, ra);
+            blocksOf(world, m.b, p.position, row.linearB, row.angularB, rb);
+            row.tangents = world.planar() ? 1 : 2;
+            buildAxis(world, row, m.normal, ra, rb, row.normal);
+            buildAxis(world, row, t1, ra, rb, row.tangent1);
+            if (row.tangents == 2) buildAxis(world, row, t2, ra, rb, row.tangent2);
+            row.separation = p.separation;
+            row.friction = material.friction;
+            row.restitution = material.restitution;
+        }
+    }
+    manifoldStart_.push_back(rows_.size());
+}
+
+double ContactSolver::velocityAlong(const Axis& axis, const Row& row, const VecX& u) const {
+    double v = 0.0;
+    if (row.linearA >= 0) v += axis.linearA.dot(block3(u, row.linearA));
+    if (row.angularA >= 0) v += axis.angularA.dot(block3(u, row.angularA));
+    if (row.linearB >= 0) v += axis.linearB.dot(block3(u, row.linearB));
+    if (row.angularB >= 0) v += axis.angularB.dot(block3(u, row.angularB));
+    return v;
+}
+
+void ContactSolver::applyImpulse(const Axis& axis, const Row& row, double impulse, VecX& target) const {
+    if (row.linearA >= 0) block3(target, row.linearA) += impulse * axis.wLinearA;
+    if (row.angularA >= 0) block3(target, row.angularA) += impulse * axis.wAngularA;
+    if (row.linearB >= 0) block3(target, row.linearB) += impulse * axis.wLinearB;
+    if (row.angularB >= 0) block3(target, row.angularB) += impulse * axis.wAngularB;
+}
+
+double ContactSolver::separationNow(const Row& row) const {
+    // ds = n . (dxb + dthb x rb - dxa - dtha x ra): the normal Jacobian on the displacement.
+    const Axis& n = row.normal;
+    double s = row.separation;
+    if (row.linearA >= 0) s += n.linearA.dot(block3(displacement_, row.linearA));
+    if (row.angularA >= 0) s += n.angularA.dot(block3(displacement_, row.angularA));
+    if (row.linearB >= 0) s += n.linearB.dot(block3(displacement_, row.linearB));
+    if (row.angularB >= 0) s += n.angularB.dot(block3(displacement_, row.angularB));
+    return s;
+}
+
+void ContactSolver::measureStep(const World& world, const ContactStep& step) {
+    positionResponse_ = 0.5;
+    if (step.start == nullptr) return;
+    positionResponse_ = positionResponse(world, *step.start, step.h);
+    // The velocities at the step's start per velocity block (the angular ones with the
+    // inertia at the end: an O(h) error in a term of O(h)), for the free acceleration of
+    // each point along its normal.
+    const VecX& start = *step.start;
+    const RigidBodies& bodies = world.rigidBodies();
+    const Index velocities = world.configurationDimension();
+    uStart_.setZero(u_.size());
+    uStart_.head(3 * world.particleCount()) = start.segment(velocities, 3 * world.particleCount());
+    for (Index k = 0; k < bodies.count(); ++k) {
+        if (bodies.isFixed(k)) continue;
+        const Index at = velocities + 3 * world.particleCount() + 6 * k;
+        block3(uStart_, world.rigidBlock(k)) = bodies.planarLinear(start.segment<3>(at)) / bodies.mass(k);
+        block3(uStart_, world.rigidBlock(k) + 1) = bodies.inverseInertiaWorld(k) * start.segment<3>(at + 3);
+    }
+    for (Row& row : rows_)
+        row.normalAcceleration = (velocityAlong(row.normal, row) - velocityAlong(row.normal, row, uStart_)) / step.h;
+}
+
+int ContactSolver::collide(double threshold, double h) {
+    // Baraff, notes II, section 8 and appendix D: j = -(1 + e) vrel / (J W J^T); a point
+    // collides when it approaches faster than gravity alone makes a resting contact approach
+    // in a step, and it touches or closes its gap before the next step ends. The bodies move
+    // by tau W J^T j, tau the time since impact (< 0: an impact to come within the next
+    // step), so that they end where they would have bounced to.
+    // The first impulse of a point reflects its velocity at the impact, not at the step's
+    // end (gravity went on pulling it in for tau), and the velocity its positions moved
+    // with: w = vrel + (c - 1/2) a h (ContactStep), which is vrel for rk4 but differs by
+    // g h / 2 for the Euler methods. Then the bounce of a ball is exact whatever the step:
+    // its positions, a parabola before the impact, are one after it.
+    // One manifold at a time, pass after pass until no point collides, so that a Newton's
+    // cradle passes its momentum ball to ball; the points of one manifold together (each
+    // reaching at least its own rebound velocity, by Gauss-Seidel on their impulses), so
+    // that a box landing flat bounces flat instead of spinning off the corner taken first.
+    int passes = 0;
+    while (passes < kMaxCollisionPasses) {
+        ++passes;
+        bool any = false;
+        for (std::size_t g = 0; g + 1 < manifoldStart_.size(); ++g) {
+            const std::size_t begin = manifoldStart_[g], end = manifoldStart_[g + 1];
+            bool colliding = false;
+            for (std::size_t i = begin; i < end; ++i) {
+                Row& row = rows_[i];
+                row.colliding = false;
+                row.collisionImpulse = 0.0;
+                if (row.normal.inverseMass == 0.0) continue;
+                const double vn = velocityAlong(row.normal, row);
+                if (vn >= -threshold) continue;
+                double impactVelocity = vn;
+                if (!row.collided) {
+                    const double s = separationNow(row), a = row.normalAcceleration;
+                    const double w = vn + (positionResponse_ - 0.5) * a * h;
+                    if (w >= 0.0) continue;
+                    // s - w tau + a tau^2 / 2 = 0, the root nearest 0 (s / w without acceleration).
+                    const double discriminant = w * w - 2.0 * a * s;
+                    const double tau = discriminant >= 0.0 ? 2.0 * s / (w - std::sqrt(discriminant)) : s / w;
+                    if (tau < -h) continue;  // the gap stays open through the next step
+                    impactVelocity = w - a * std::min(tau, h);
+                    if (impactVelocity >= 0.0) continue;
+                    row.impactTime = std::min(tau, h);
+                    row.collided = true;
+                }
+                row.collisionTarget = vn - (1.0 + row.restitution) * impactVelocity;
+                row.colliding = colliding = true;
+            }
+            if (!colliding) continue;
+            any = true;
+            for (int iteration = 0; iteration < kManifoldCollisionIterations; ++iteration) {
+                double largestChange = 0.0, largestImpulse = 0.0;
+                for (std::size_t i = begin; i < end; ++i) {
+                    Row& row = rows_[i];
+                    if (!row.colliding) continue;
+                    const double vn = velocityAlong(row.normal, row);
+                    const double change =
+                        std::max(-row.collisionImpulse, (row.collisionTarget - vn) * row.normal.inverseMass);
+                    row.collisionImpulse += change;
+                    applyImpulse(row.normal, row, change, u_);
+                    applyImpulse(row.normal, row, row.impactTime * change, displacement_);
+                    largestChange = std::max(largestChange, std::abs(change));
+                    largestImpulse = std::max(largestImpulse, row.collisionImpulse);
+                }
+                if (largestChange <= kRelativeTolerance * largestImpulse) break;
+            }
+        }
+        if (!any) break;
+    }
+    return passes;
+}
+
+const ContactSolver::Warm* ContactSolver::findWarm(const Row& row) const {
+    // The previous points of the pair are contiguous in warm_ (sorted by pair, then feature).
+    const auto samePair = [](const Key& x, const Key& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); };
+    const auto [first, last] = std::equal_range(warm_.begin(), warm_.end(), Warm{row.key, Vec3::Zero(), 0.0, Vec3::Zero()},
+                                                [&](const Warm& x, const Warm& y) { return samePair(x.key, y.key); });
+    const Warm* nearest = nullptr;
+    double nearestDistance = kWarmMatchDistance;
+    for (auto w = first; w != last; ++w) {
+        if (w->key.feature == row.key.feature) return &*w;
+        const double distance = (w->onA - row.onA).norm();
+        if (distance <= nearestDistance) {
+            nearest = &*w;
+            nearestDistance = distance;
+        }
+    }
+    return nearest;
+}
+
+int ContactSolver::solveResting(double h, double hPrevious) {
+    // Warm start: last step's impulses of the same (pair, feature), scaled to this step.
+    const double scale = hPrevious > 0.0 ? h / hPrevious : 0.0;
+    for (Row& row : rows_) {
+        const Warm* found = row.collided ? nullptr : findWarm(row);
+        if (found == nullptr) continue;
+        row.normalImpulse = scale * found->normal;
+        row.tangentImpulse1 = scale * found->tangent.dot(row.tangent1.linearB);
+        if (row.tangents == 2) row.tangentImpulse2 = scale * found->tangent.dot(row.tangent2.linearB);
+        applyImpulse(row.normal, row, row.normalImpulse, u_);
+        applyImpulse(row.tangent1, row, row.tangentImpulse1, u_);
+        if (row.tangents == 2) applyImpulse(row.tangent2, row, row.tangentImpulse2, u_);
+    }
+    // Baraff's LCP over the step (notes II, section 9 and appendix D), a = A f + b with
+    // A = J W J^T and b = vrel / h, in impulses p = h f: vrel + (A p)_i >= 0, p >= 0,
+    // complementary. A gap s > 0 (a speculative point) may close within the step, no more:
+    // vrel >= -s / h. Projected Gauss-Seidel: each point's impulse in turn, clamped.
+    // Coulomb friction per point: tangent impulses that stop the sliding, projected onto
+    // the disk |pt| <= mu pn, the exact friction cone (two tangents in 3D, one in a plane).
+    int sweeps = 0;
+    for (Row& row : rows_) {
+        const double s = separationNow(row);
+        row.targetVelocity = s > 0.0 ? -s / h : 0.0;
+    }
+    while (sweeps < kMaxIterations) {
+        ++sweeps;
+        double largestChange = 0.0, largestImpulse = 0.0;
+        // Symmetric Gauss-Seidel: sweeps forwards and backwards in turn, so that the order
+        // of the points biases no side (a symmetric stack stays symmetric).
+        const bool backwards = sweeps % 2 == 0;
+        for (std::size_t i = 0; i < rows_.size(); ++i) {
+            Row& row = rows_[backwards ? rows_.size() - 1 - i : i];
+            if (row.normal.inverseMass == 0.0) continue;
+            const double vn = velocityAlong(row.normal, row);
+            const double pn = std::max(0.0, row.normalImpulse + (row.targetVelocity - vn) * row.normal.inverseMass);
+            applyImpulse(row.normal, row, pn - row.normalImpulse, u_);
+            largestChange = std::max(largestChange, std::abs(pn - row.normalImpulse));
+            row.normalImpulse = pn;
+            double p1 = row.tangentImpulse1 - velocityAlong(row.tangent1, row) * row.tangent1.inverseMass;
+            double p2 = row.tangents == 2
+                            ? row.tangentImpulse2 - velocityAlong(row.tangent2, row) * row.tangent2.inverseMass
+                            : 0.0;
+            const double limit = row.friction * pn, size = std::hypot(p1, p2);
+            if (size > limit) {
+                p1 *= limit / size;
+                p2 *= limit / size;
+            }
+            applyImpulse(row.tangent1, row, p1 - row.tangentImpulse1, u_);
+            if (row.tangents == 2) applyImpulse(row.tangent2, row, p2 - row.tangentImpulse2, u_);
+            largestChange = std::max({largestChange, std::abs(p1 - row.tangentImpulse1), std::abs(p2 - row.tangentImpulse2)});
+            row.tangentImpulse1 = p1;
+            row.tangentImpulse2 = p2;
+            largestImpulse = std::max({largestImpulse, pn, std::abs(p1), std::abs(p2)});
+        }
+        if (largestChange <= kRelativeTolerance * largestImpulse) break;
+    }
+    nextWarm_.clear();
+    for (const Row& row : rows_) {
+        if (row.normalImpulse == 0.0 && row.tangentImpulse1 == 0.0 && row.tangentImpulse2 == 0.0) continue;
+        nextWarm_.push_back({row.key, row.onA, row.normalImpulse,
+                             row.tangentImpulse1 * row.tangent1.linearB + row.tangentImpulse2 * row.tangent2.linearB});
+    }
+    std::sort(nextWarm_.begin(), nextWarm_.end(), [](const Warm& x, const Warm& y) { return x.key < y.key; });
+    std::swap(warm_, nextWarm_);
+    return sweeps;
+}
+
+void ContactSolver::projectPositions(double h) {
+    // The resting impulses are forces over the step: a point that touched at the step's end
+    // moves as far as the integrator would have moved it for them (ContactStep), so that a
+    // box held by friction on a slope does not creep by the step's unopposed slide.
+    for (const Row& row : rows_) {
+        if (row.separation > 0.0 || row.collided) continue;
+        const double c = positionResponse_ * h;
+        applyImpulse(row.normal, row, c * row.normalImpulse, displacement_);
+        applyImpulse(row.tangent1, row, c * row.tangentImpulse1, displacement_);
+        if (row.tangents == 2) applyImpulse(row.tangent2, row, c * row.tangentImpulse2, displacement_);
+    }
+    // Non-linear Gauss-Seidel on the positions alone (no velocity changes): overlaps deeper
+    // than the slop are pushed out, the separations following the displacements linearly.
+    // A point that touched at the step's end and does not now move apart by the slop in a
+    // step is held at the slop from both sides: it stays in touch (the displacements for the
+    // contact forces above may have lifted it, and a corner that carries no load in an
+    // indeterminate support must not let its box rock); the others are only pushed. Points
+    // that collided were already put where they bounced to.
+    for (int iteration = 0; iteration < kPositionIterations; ++iteration) {
+        double worst = 0.0;
+        const bool backwards = iteration % 2 == 1;
+        for (std::size_t i = 0; i < rows_.size(); ++i) {
+            Row& row = rows_[backwards ? rows_.size() - 1 - i : i];
+            if (row.collided || row.normal.inverseMass == 0.0) continue;
+            const bool held = row.separation <= 0.0 && velocityAlong(row.normal, row) * h < kSlop;
+            const double error = -kSlop - separationNow(row);
+            if (!held && error <= 0.0 && row.positionImpulse == 0.0) continue;
+            double step = error * row.normal.inverseMass;
+            if (!held) step = std::max(step, -row.positionImpulse);
+            row.positionImpulse += step;
+            applyImpulse(row.normal, row, step, displacement_);
+            worst = std::max(worst, held ? std::abs(error) : error);
+        }
+        if (worst <= 0.1 * kSlop) break;
+    }
+}
+
+void ContactSolver::writeBack(World& world) {
+    u0_ = u_ - u0_;
+    world.changeVelocities(u0_);
+    for (Index i = 0; i < world.particleCount(); ++i)
+        if (!block3(displacement_, i).isZero(0.0)) world.setPosition(i, world.position(i) + block3(displacement_, i));
+    RigidBodies& bodies = world.rigidBodies();
+    for (Index k = 0; k < world.rigidBodyCount(); ++k) {
+        const Index b = world.rigidBlock(k);
+        bodies.displace(k, block3(displacement_, b), block3(displacement_, b + 1));
+    }
+}
+
+void ContactSolver::solve(World& world, const std::vector<ContactManifold>& manifolds, const ContactStep& step,
+                          ContactReport& report) {
+    buildRows(world, manifolds);
+    const double hPrevious = std::exchange(previousH_, step.h);
+    if (rows_.empty()) {
+        warm_.clear();
+        return;
+    }
+    u_ = world.generalizedVelocities();
+    u0_ = u_;
+    displacement_.setZero(u_.size());
+    for (const Row& row : rows_) report.maxPenetration = std::max(report.maxPenetration, -row.separation);
+    measureStep(world, step);
+    const int passes = collide(2.0 * step.gravity * step.h, step.h);
+    const int sweeps = solveResting(step.h, hPrevious);
+    projectPositions(step.h);
+    writeBack(world);
+    for (const Row& row : rows_)
+        if (row.separation < 0.0 || row.collided || row.normalImpulse > 0.0) ++report.contacts;
+    report.iterations += passes + sweeps;
+}
+
+}  // namespace tinkerbox

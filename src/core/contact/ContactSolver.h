@@ -1,0 +1,128 @@
+#pragma once
+// Contact response after an integrator step (Baraff, Rigid Body Simulation II:
+// Nonpenetration Constraints, SIGGRAPH 2001 notes): the world is at the step's end, the
+// manifolds are those found there. In order:
+//   1. collisions: a touching point approaching faster than resting contact can (2 |g| h)
+//      takes Baraff's colliding-contact impulse (section 8, appendix D), one point at a
+//      time, pass after pass, until no point approaches so (a Newton's cradle passes its
+//      momentum ball to ball); the bodies are also moved by the time since impact times
+//      the velocity change, so that a body that hit mid-step ends where it bounced to;
+//   2. resting contact and Coulomb friction: Baraff's LCP a = A f + b, a >= 0, f >= 0,
+//      f.a = 0 (section 9, appendix D) over the step, A = J W J^T, b = vrel / h, solved for
+//      the impulses h f by projected Gauss-Seidel (sequential impulses) warm-started from
+//      the previous step;
+//   3. positions: the contact forces of 2 move the bodies as far as the integrator would
+//      have moved them for those forces had it known them (ContactStep::start), which takes
+//      away the step's sink into a support and a held box's creep down a slope; then what
+//      still overlaps by more than a slop is pushed out, and what touched is kept in touch,
+//      by positions alone (no velocity, so no kinetic energy, changes).
+#include <vector>
+
+#include "core/collision/Contact.h"
+#include "core/contact/ContactModel.h"
+
+namespace tinkerbox {
+
+class World;
+
+struct ContactStep {
+    double h = 1.0 / 60.0;   // the step just taken
+    double gravity = 9.81;   // |g|: sets the speed below which an approach rests
+    // The world's state at the step's start (World::getState layout), for how the step
+    // moved the bodies: without it the free acceleration along the normals is taken as 0
+    // and the integrator's positionResponse as 1/2.
+    const VecX* start = nullptr;
+};
+
+// x_end - x_start - h v_start = c h (v_end - v_start) for a body under a steady force: how
+// far the integrator moves a body for the velocity a force gives it in the step (1
+// symplectic and implicit Euler, 1/2 rk4, midpoint and Verlet, 0 explicit Euler), the
+// least-squares c over the free rigid bodies' centres of mass from the step's start state
+// to the world now; 1/2 (exact integration) when no body's velocity changed.
+double positionResponse(const World& world, const VecX& start, double h);
+
+class ContactSolver {
+public:
+    static constexpr int kMaxCollisionPasses = 100;
+    static constexpr int kManifoldCollisionIterations = 50;
+    // Sweeps: a stack of ten cubes started cold takes hundreds (the weights travel down one
+    // box per sweep, and friction converges slowly); warm-started, a few. Fewer left the
+    // first steps' residual velocities to rock the stack by millimetres.
+    static constexpr int kMaxIterations = 1000;
+    static constexpr double kRelativeTolerance = 1e-6;  // largest impulse change per sweep / largest impulse
+    static constexpr double kSlop = 5e-5;               // metres of overlap left alone
+    static constexpr int kPositionIterations = 50;
+    // A point whose feature ids changed (a touching pair's reference face flipped) takes the
+    // warm start of the previous point of its pair nearest it on a, if this close.
+    static constexpr double kWarmMatchDistance = 0.01;
+
+    // Changes the world's velocities and positions; adds to the report its contacts
+    // (points that overlap or took an impulse), the largest overlap, and its iterations
+    // (collision passes and Gauss-Seidel sweeps).
+    void solve(World& world, const std::vector<ContactManifold>& manifolds, const ContactStep& step,
+               ContactReport& report);
+    // Forgets the warm starts.
+    void reset();
+
+private:
+    struct Key {
+        ColliderRef a, b;
+        std::uint32_t feature = 0;
+        auto operator<=>(const Key&) const = default;
+    };
+    // One direction of a contact row: the Jacobian of the relative velocity along it on
+    // each side (linear, angular), W times it, and 1 / (J W J^T).
+    struct Axis {
+        Vec3 linearA, angularA, linearB, angularB;
+        Vec3 wLinearA, wAngularA, wLinearB, wAngularB;
+        double inverseMass = 0.0;
+    };
+    struct Row {
+        Key key;
+        Vec3 onA = Vec3::Zero();  // the point in a's frame (from its centre of mass)
+        Index linearA = -1, angularA = -1, linearB = -1, angularB = -1;  // velocity blocks, -1: none
+        Axis normal, tangent1, tangent2;
+        int tangents = 2;  // 1 in a planar world
+        double separation = 0.0;  // at detection; the linear change from displacements is added on
+        double friction = 0.0, restitution = 0.0;
+        double normalImpulse = 0.0, tangentImpulse1 = 0.0, tangentImpulse2 = 0.0;
+        double targetVelocity = 0.0;  // the least relative normal velocity after the step
+        double positionImpulse = 0.0;   // of the position projection
+        double normalAcceleration = 0.0;  // of the relative normal velocity over the step, without contact
+        double impactTime = 0.0;          // before the step's end (< 0: after it), once collided
+        bool collided = false;
+        // In the collision pass at hand: whether the point collides, the normal velocity its
+        // impulse aims at, and the impulse so far.
+        bool colliding = false;
+        double collisionTarget = 0.0, collisionImpulse = 0.0;
+    };
+    struct Warm {
+        Key key;
+        Vec3 onA = Vec3::Zero();
+        double normal = 0.0;
+        Vec3 tangent = Vec3::Zero();  // world frame, so that a turned tangent basis keeps it
+    };
+
+    void buildRows(const World& world, const std::vector<ContactManifold>& manifolds);
+    const Warm* findWarm(const Row& row) const;
+    void buildAxis(const World& world, const Row& row, const Vec3& direction, const Vec3& ra, const Vec3& rb,
+                   Axis& axis) const;
+    double velocityAlong(const Axis& axis, const Row& row, const VecX& u) const;
+    double velocityAlong(const Axis& axis, const Row& row) const { return velocityAlong(axis, row, u_); }
+    void applyImpulse(const Axis& axis, const Row& row, double impulse, VecX& target) const;
+    double separationNow(const Row& row) const;
+    void measureStep(const World& world, const ContactStep& step);
+    int collide(double threshold, double h);
+    int solveResting(double h, double hPrevious);
+    void projectPositions(double h);
+    void writeBack(World& world);
+
+    std::vector<Row> rows_;
+    std::vector<std::size_t> manifoldStart_;  // the first row of each manifold, and rows_.size()
+    std::vector<Warm> warm_, nextWarm_;
+    double previousH_ = 0.0;
+    double positionResponse_ = 0.5;
+    VecX u_, u0_, uStart_, displacement_;  // (v, omega) per velocity block; the displacement to make
+};
+
+}  // namespace tinkerbox
