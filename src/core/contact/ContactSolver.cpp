@@ -67,12 +67,11 @@ void ContactSolver::reset() {
     previousH_ = 0.0;
 }
 
-void ContactSolver::buildAxis(const World& world, const Row& row, const Vec3& direction, const Vec3& ra,
+void ContactSolver::buildAxis(const InverseMass& W, const Row& row, const Vec3& direction, const Vec3& ra,
                               const Vec3& rb, Axis& axis) const {
     // The relative velocity along d at the point, d . (vb + wb x rb - va - wa x ra), is
     // J u with J = [-d, -(ra x d) | d, rb x d] (Baraff, notes II, appendix D: the terms
     // n . (I^-1 (r x n)) x r of the denominator are (r x n) . I^-1 (r x n) = J W J^T).
-    const InverseMass& W = world.inverseMass();
     axis.linearA = -direction;
     axis.angularA = -ra.cross(direction);
     axis.linearB = direction;
@@ -89,6 +88,7 @@ void ContactSolver::buildAxis(const World& world, const Row& row, const Vec3& di
 void ContactSolver::buildRows(const World& world, const std::vector<ContactManifold>& manifolds) {
     rows_.clear();
     manifoldStart_.clear();
+    const InverseMass& W = world.inverseMass();  // built anew by each call: once per step
     for (const ContactManifold& m : manifolds) {
         manifoldStart_.push_back(rows_.size());
         ContactMaterial surfaceA, surfaceB, material;
@@ -118,9 +118,9 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
             blocksOf(world, m.a, p.position, row.linearA, row.angularA, ra);
             blocksOf(world, m.b, p.position, row.linearB, row.angularB, rb);
             row.tangents = world.planar() ? 1 : 2;
-            buildAxis(world, row, m.normal, ra, rb, row.normal);
-            buildAxis(world, row, t1, ra, rb, row.tangent1);
-            if (row.tangents == 2) buildAxis(world, row, t2, ra, rb, row.tangent2);
+            buildAxis(W, row, m.normal, ra, rb, row.normal);
+            buildAxis(W, row, t1, ra, rb, row.tangent1);
+            if (row.tangents == 2) buildAxis(W, row, t2, ra, rb, row.tangent2);
             row.separation = p.separation;
             row.friction = material.friction;
             row.restitution = material.restitution;
@@ -308,7 +308,7 @@ int ContactSolver::solveResting(double h, double hPrevious) {
             double p2 = row.tangents == 2
                             ? row.tangentImpulse2 - velocityAlong(row.tangent2, row) * row.tangent2.inverseMass
                             : 0.0;
-            const double limit = row.friction * pn, size = std::hypot(p1, p2);
+            const double limit = row.friction * pn, size = std::sqrt(p1 * p1 + p2 * p2);
             if (size > limit) {
                 p1 *= limit / size;
                 p2 *= limit / size;

@@ -18,6 +18,7 @@
 //      by positions alone (no velocity, so no kinetic energy, changes).
 #include <vector>
 
+#include "core/bodies/InverseMass.h"
 #include "core/collision/Contact.h"
 #include "core/contact/ContactModel.h"
 
@@ -105,7 +106,7 @@ private:
 
     void buildRows(const World& world, const std::vector<ContactManifold>& manifolds);
     const Warm* findWarm(const Row& row) const;
-    void buildAxis(const World& world, const Row& row, const Vec3& direction, const Vec3& ra, const Vec3& rb,
+    void buildAxis(const InverseMass& W, const Row& row, const Vec3& direction, const Vec3& ra, const Vec3& rb,
                    Axis& axis) const;
     double velocityAlong(const Axis& axis, const Row& row, const VecX& u) const;
     double velocityAlong(const Axis& axis, const Row& row) const { return velocityAlong(axis, row, u_); }
