@@ -121,6 +121,10 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
             buildAxis(W, row, m.normal, ra, rb, row.normal);
             buildAxis(W, row, t1, ra, rb, row.tangent1);
             if (row.tangents == 2) buildAxis(W, row, t2, ra, rb, row.tangent2);
+            // A side without a block (a plane, a particle's rotation) reads and writes the
+            // spare zero block past the world's, with W J^T = 0 there: no branches per row.
+            for (Index* block : {&row.linearA, &row.angularA, &row.linearB, &row.angularB})
+                if (*block < 0) *block = world.velocityBlocks();
             row.separation = p.separation;
             row.friction = material.friction;
             row.restitution = material.restitution;
@@ -131,28 +135,28 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
 
 double ContactSolver::velocityAlong(const Axis& axis, const Row& row, const VecX& u) const {
     double v = 0.0;
-    if (row.linearA >= 0) v += axis.linearA.dot(block3(u, row.linearA));
-    if (row.angularA >= 0) v += axis.angularA.dot(block3(u, row.angularA));
-    if (row.linearB >= 0) v += axis.linearB.dot(block3(u, row.linearB));
-    if (row.angularB >= 0) v += axis.angularB.dot(block3(u, row.angularB));
+    v += axis.linearA.dot(block3(u, row.linearA));
+    v += axis.angularA.dot(block3(u, row.angularA));
+    v += axis.linearB.dot(block3(u, row.linearB));
+    v += axis.angularB.dot(block3(u, row.angularB));
     return v;
 }
 
 void ContactSolver::applyImpulse(const Axis& axis, const Row& row, double impulse, VecX& target) const {
-    if (row.linearA >= 0) block3(target, row.linearA) += impulse * axis.wLinearA;
-    if (row.angularA >= 0) block3(target, row.angularA) += impulse * axis.wAngularA;
-    if (row.linearB >= 0) block3(target, row.linearB) += impulse * axis.wLinearB;
-    if (row.angularB >= 0) block3(target, row.angularB) += impulse * axis.wAngularB;
+    block3(target, row.linearA) += impulse * axis.wLinearA;
+    block3(target, row.angularA) += impulse * axis.wAngularA;
+    block3(target, row.linearB) += impulse * axis.wLinearB;
+    block3(target, row.angularB) += impulse * axis.wAngularB;
 }
 
 double ContactSolver::separationNow(const Row& row) const {
     // ds = n . (dxb + dthb x rb - dxa - dtha x ra): the normal Jacobian on the displacement.
     const Axis& n = row.normal;
     double s = row.separation;
-    if (row.linearA >= 0) s += n.linearA.dot(block3(displacement_, row.linearA));
-    if (row.angularA >= 0) s += n.angularA.dot(block3(displacement_, row.angularA));
-    if (row.linearB >= 0) s += n.linearB.dot(block3(displacement_, row.linearB));
-    if (row.angularB >= 0) s += n.angularB.dot(block3(displacement_, row.angularB));
+    s += n.linearA.dot(block3(displacement_, row.linearA));
+    s += n.angularA.dot(block3(displacement_, row.angularA));
+    s += n.linearB.dot(block3(displacement_, row.linearB));
+    s += n.angularB.dot(block3(displacement_, row.angularB));
     return s;
 }
 
@@ -269,9 +273,13 @@ const ContactSolver::Warm* ContactSolver::findWarm(const Row& row) const {
 int ContactSolver::solveResting(double h, double hPrevious) {
     // Warm start: last step's impulses of the same (pair, feature), scaled to this step.
     const double scale = hPrevious > 0.0 ? h / hPrevious : 0.0;
+    std::size_t cold = 0;
     for (Row& row : rows_) {
         const Warm* found = row.collided ? nullptr : findWarm(row);
-        if (found == nullptr) continue;
+        if (found == nullptr) {
+            ++cold;
+            continue;
+        }
         row.normalImpulse = scale * found->normal;
         row.tangentImpulse1 = scale * found->tangent.dot(row.tangent1.linearB);
         if (row.tangents == 2) row.tangentImpulse2 = scale * found->tangent.dot(row.tangent2.linearB);
@@ -290,37 +298,73 @@ int ContactSolver::solveResting(double h, double hPrevious) {
         const double s = separationNow(row);
         row.targetVelocity = s > 0.0 ? -s / h : 0.0;
     }
-    while (sweeps < kMaxIterations) {
-        ++sweeps;
+    // Each iteration is a symmetric Gauss-Seidel pass, forwards then backwards, so that the
+    // order of the points biases no side (a symmetric stack stays symmetric), accelerated as
+    // the nonsmooth nonlinear conjugate gradient method does it (Silcowski, Jonsson and
+    // Lacoursiere, "Nonsmooth nonlinear conjugate gradient method for interactive contact
+    // force problems", The Visual Computer 26, 2010): the pass's change r is added to a
+    // direction p <- r + beta p, beta = |r|^2 / |r_previous|^2, and the impulses move on by
+    // beta p, restarting (beta = 0) whenever |r| grows. The next pass projects whatever
+    // that step puts outside the cone. On a pile, whose weights travel one contact per
+    // pass, it needs several times fewer passes than Gauss-Seidel alone.
+    double previousResidual = 0.0;
+    for (Row& row : rows_) row.direction.setZero();
+    // A solve that starts from last step's impulses is close to its answer from the first
+    // sweep; one that starts from nothing (a pile just built, many new points) needs the
+    // weights carried down the whole pile, pass after pass.
+    const int maxSweeps = cold > rows_.size() / 10 ? kMaxIterations : kMaxWarmIterations;
+    while (sweeps < maxSweeps) {
+        for (Row& row : rows_) row.iterationStart = Vec3(row.normalImpulse, row.tangentImpulse1, row.tangentImpulse2);
         double largestChange = 0.0, largestImpulse = 0.0;
-        // Symmetric Gauss-Seidel: sweeps forwards and backwards in turn, so that the order
-        // of the points biases no side (a symmetric stack stays symmetric).
-        const bool backwards = sweeps % 2 == 0;
-        for (std::size_t i = 0; i < rows_.size(); ++i) {
-            Row& row = rows_[backwards ? rows_.size() - 1 - i : i];
-            if (row.normal.inverseMass == 0.0) continue;
-            const double vn = velocityAlong(row.normal, row);
-            const double pn = std::max(0.0, row.normalImpulse + (row.targetVelocity - vn) * row.normal.inverseMass);
-            applyImpulse(row.normal, row, pn - row.normalImpulse, u_);
-            largestChange = std::max(largestChange, std::abs(pn - row.normalImpulse));
-            row.normalImpulse = pn;
-            double p1 = row.tangentImpulse1 - velocityAlong(row.tangent1, row) * row.tangent1.inverseMass;
-            double p2 = row.tangents == 2
-                            ? row.tangentImpulse2 - velocityAlong(row.tangent2, row) * row.tangent2.inverseMass
-                            : 0.0;
-            const double limit = row.friction * pn, size = std::sqrt(p1 * p1 + p2 * p2);
-            if (size > limit) {
-                p1 *= limit / size;
-                p2 *= limit / size;
+        for (int pass = 0; pass < 2; ++pass) {
+            ++sweeps;
+            largestChange = largestImpulse = 0.0;
+            const bool backwards = pass == 1;
+            for (std::size_t i = 0; i < rows_.size(); ++i) {
+                Row& row = rows_[backwards ? rows_.size() - 1 - i : i];
+                if (row.normal.inverseMass == 0.0) continue;
+                const double vn = velocityAlong(row.normal, row);
+                const double pn =
+                    std::max(0.0, row.normalImpulse + (row.targetVelocity - vn) * row.normal.inverseMass);
+                applyImpulse(row.normal, row, pn - row.normalImpulse, u_);
+                largestChange = std::max(largestChange, std::abs(pn - row.normalImpulse));
+                row.normalImpulse = pn;
+                double p1 = row.tangentImpulse1 - velocityAlong(row.tangent1, row) * row.tangent1.inverseMass;
+                double p2 = row.tangents == 2
+                                ? row.tangentImpulse2 - velocityAlong(row.tangent2, row) * row.tangent2.inverseMass
+                                : 0.0;
+                const double limit = row.friction * pn, size = std::sqrt(p1 * p1 + p2 * p2);
+                if (size > limit) {
+                    p1 *= limit / size;
+                    p2 *= limit / size;
+                }
+                applyImpulse(row.tangent1, row, p1 - row.tangentImpulse1, u_);
+                if (row.tangents == 2) applyImpulse(row.tangent2, row, p2 - row.tangentImpulse2, u_);
+                largestChange =
+                    std::max({largestChange, std::abs(p1 - row.tangentImpulse1), std::abs(p2 - row.tangentImpulse2)});
+                row.tangentImpulse1 = p1;
+                row.tangentImpulse2 = p2;
+                largestImpulse = std::max({largestImpulse, pn, std::abs(p1), std::abs(p2)});
             }
-            applyImpulse(row.tangent1, row, p1 - row.tangentImpulse1, u_);
-            if (row.tangents == 2) applyImpulse(row.tangent2, row, p2 - row.tangentImpulse2, u_);
-            largestChange = std::max({largestChange, std::abs(p1 - row.tangentImpulse1), std::abs(p2 - row.tangentImpulse2)});
-            row.tangentImpulse1 = p1;
-            row.tangentImpulse2 = p2;
-            largestImpulse = std::max({largestImpulse, pn, std::abs(p1), std::abs(p2)});
         }
         if (largestChange <= kRelativeTolerance * largestImpulse) break;
+        double residual = 0.0;
+        for (const Row& row : rows_)
+            residual += (Vec3(row.normalImpulse, row.tangentImpulse1, row.tangentImpulse2) - row.iterationStart).squaredNorm();
+        const double beta = previousResidual > 0.0 && residual < previousResidual ? residual / previousResidual : 0.0;
+        previousResidual = residual;
+        for (Row& row : rows_) {
+            const Vec3 change = Vec3(row.normalImpulse, row.tangentImpulse1, row.tangentImpulse2) - row.iterationStart;
+            const Vec3 step = beta * row.direction;
+            row.direction = change + step;
+            if (beta == 0.0 || row.normal.inverseMass == 0.0) continue;
+            row.normalImpulse += step.x();
+            row.tangentImpulse1 += step.y();
+            row.tangentImpulse2 += step.z();
+            applyImpulse(row.normal, row, step.x(), u_);
+            applyImpulse(row.tangent1, row, step.y(), u_);
+            if (row.tangents == 2) applyImpulse(row.tangent2, row, step.z(), u_);
+        }
     }
     nextWarm_.clear();
     for (const Row& row : rows_) {
@@ -372,6 +416,7 @@ void ContactSolver::projectPositions(double h) {
 
 void ContactSolver::writeBack(World& world) {
     u0_ = u_ - u0_;
+    u0_.conservativeResize(world.velocityDimension());
     world.changeVelocities(u0_);
     for (Index i = 0; i < world.particleCount(); ++i)
         if (!block3(displacement_, i).isZero(0.0)) world.setPosition(i, world.position(i) + block3(displacement_, i));
@@ -390,7 +435,9 @@ void ContactSolver::solve(World& world, const std::vector<ContactManifold>& mani
         warm_.clear();
         return;
     }
-    u_ = world.generalizedVelocities();
+    const Index dimension = world.velocityDimension();
+    u_.setZero(dimension + 3);  // and the spare block (buildRows)
+    u_.head(dimension) = world.generalizedVelocities();
     u0_ = u_;
     displacement_.setZero(u_.size());
     for (const Row& row : rows_) report.maxPenetration = std::max(report.maxPenetration, -row.separation);

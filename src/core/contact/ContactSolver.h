@@ -50,6 +50,8 @@ public:
     // box per sweep, and friction converges slowly); warm-started, a few. Fewer left the
     // first steps' residual velocities to rock the stack by millimetres.
     static constexpr int kMaxIterations = 1000;
+    // When at most a tenth of the points start cold (new points of a settled pile).
+    static constexpr int kMaxWarmIterations = 250;
     static constexpr double kRelativeTolerance = 1e-6;  // largest impulse change per sweep / largest impulse
     static constexpr double kSlop = 5e-5;               // metres of overlap left alone
     static constexpr int kPositionIterations = 50;
@@ -87,6 +89,9 @@ private:
         double separation = 0.0;  // at detection; the linear change from displacements is added on
         double friction = 0.0, restitution = 0.0;
         double normalImpulse = 0.0, tangentImpulse1 = 0.0, tangentImpulse2 = 0.0;
+        // The impulses (normal, tangent 1, tangent 2) at the start of an iteration, and the
+        // conjugate direction they move along (solveResting).
+        Vec3 iterationStart = Vec3::Zero(), direction = Vec3::Zero();
         double targetVelocity = 0.0;  // the least relative normal velocity after the step
         double positionImpulse = 0.0;   // of the position projection
         double normalAcceleration = 0.0;  // of the relative normal velocity over the step, without contact
