@@ -292,8 +292,9 @@ TEST_F(App, EveryBuiltInSceneRendersAndMoves) {
         // Every model that moves must be seen to move. (One built to stand, a stack or a box
         // held by friction on a slope, is left to the contact tests: its picture may still
         // change, by the banner that says a heavy model runs slower than real time.)
-        if (movesInFrames(example.make(), 40))
+        if (movesInFrames(example.make(), 40)) {
             EXPECT_GT(differingPixels(a, b), 40) << example.name << ": the picture did not change while running";
+        }
     }
 }
 
