@@ -516,8 +516,14 @@ void App::adopt(Scene scene, const std::string& label) {
 void App::newScene() {
     Scene scene;
     scene.name = "Untitled";
-    // It opens in the 2D view: planar, so that bodies built there turn in it.
+    // It opens in the 2D view: planar, so that bodies built there turn in it, and with a
+    // ground along the bottom of that view for them to land, stack and topple on.
     scene.settings.planar = true;
+    Plane ground;
+    ground.point = Vec3(0.0, -2.5, 0.0);
+    ground.restitution = 0.2;
+    ground.friction = 0.6;
+    scene.planes.push_back(ground);
     adopt(std::move(scene), "untitled");  // an empty model frames the default 8 m x 6 m view
     documentPath_.clear();
 }
@@ -782,7 +788,10 @@ void App::frameView() {
             include(pivot.point + Vec3(reach, reach, 0.0));
         }
     }
-    for (const Plane& p : system.planes()) include(p.point);
+    // A plane's anchor counts beside a model, not alone: a new scene's ground is not a model
+    // to zoom in on.
+    if (!empty)
+        for (const Plane& p : system.planes()) include(p.point);
     for (Index i = 0; i < system.beadCount(); ++i) {
         const ParametricBead b = system.beads().bead(i);
         includeCircle(b.center, b.radius, b.normal);

@@ -431,6 +431,42 @@ TEST_F(App, BuildsWithBodiesByHand) {
     EXPECT_GT(brightPixels(load(picture)), 400);
 }
 
+TEST_F(App, BoxesBuiltByClickingStackOnTheGround) {
+    // In a new 2D scene: B and click three boxes one above the other, a little apart, Space,
+    // wait three seconds, Ctrl+Q. They fall onto the new scene's ground and stand there in a
+    // stack, upright, one on another.
+    const fs::path saved = dir_ / "stack.json";
+    start({"--save-on-exit", saved.string(), "--width", "1280", "--height", "800"});
+    const std::string w = appWindow();
+    ASSERT_FALSE(HasFailure());
+    const auto x = [this](const std::string& args, const std::function<bool(const Status&)>& shown) {
+        return xdotool(args, shown);
+    };
+    x("mousemove" + w + "640 600", cursor(640, 600, 0));
+    x("key" + w + "ctrl+n", [](const Status& s) { return s.text("document") == "untitled" && s.number("bodies") == 0; });
+    x("key" + w + "b", field("tool", "Box"));
+    x("mousemove" + w + "640 520 click 1", count("bodies", 1));
+    x("mousemove" + w + "650 380 click 1", count("bodies", 2));
+    x("mousemove" + w + "632 240 click 1", count("bodies", 3));
+    const double started = x("key" + w + "space", field("playing", "1")).number("time");
+    waitFor([&](const Status& s) { return s.number("time") >= started + 3.0; }, "three seconds of simulated time");
+    EXPECT_EQ(sh("xdotool key" + w + "ctrl+q"), 0);
+    ASSERT_EQ(wait(), 0) << "the app did not quit on Ctrl+Q";
+
+    const Scene scene = loadScene(saved);
+    ASSERT_EQ(scene.bodies.size(), 3u);
+    ASSERT_EQ(scene.planes.size(), 1u);
+    double below = scene.planes[0].point.y();
+    for (const RigidBodySpec& box : scene.bodies) {
+        const double half = std::get<BoxShape>(box.shape).size.y() / 2.0;
+        // On the one below (the ground for the first), within a millimetre, upright and still.
+        EXPECT_NEAR(box.position.y() - half, below, 1e-3);
+        EXPECT_LT(std::abs(box.orientation.z()), 1e-3);
+        EXPECT_LT(box.velocity.norm(), 1e-2);
+        below = box.position.y() + half;
+    }
+}
+
 TEST_F(App, InputScriptsDriveTheSamePath) {
     // A recording: the particle tool, two clicks, undo, quit.
     const fs::path script = dir_ / "input.txt";
