@@ -11,17 +11,14 @@
 #include <vector>
 
 #include "core/TestSystems.h"
+#include "Examples.h"
 #include "scene/ExampleScenes.h"
 #include "scene/SceneBuilder.h"
 
 namespace tinkerbox {
 namespace {
 
-Scene example(std::string_view name) {
-    const ExampleScene* e = findExampleScene(name);
-    EXPECT_NE(e, nullptr) << name;
-    return e ? e->make() : Scene{};
-}
+using test::example;
 
 std::unique_ptr<Simulation> buildWith(Scene scene, std::string_view integrator) {
     scene.settings.integrator = std::string(integrator);

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "Examples.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/ExampleScenes.h"
 #include "scene/SceneBuilder.h"
@@ -16,11 +17,7 @@
 namespace tinkerbox {
 namespace {
 
-Scene example(std::string_view name) {
-    const ExampleScene* e = findExampleScene(name);
-    EXPECT_NE(e, nullptr) << name;
-    return e ? e->make() : Scene{};
-}
+using test::example;
 
 // The signed distance from the plane through `point` with unit normal n to the lowest
 // point of the body along n: for a box, its centre's distance less the half edges

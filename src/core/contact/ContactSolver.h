@@ -9,8 +9,8 @@
 //      the velocity change, so that a body that hit mid-step ends where it bounced to;
 //   2. resting contact and Coulomb friction: Baraff's LCP a = A f + b, a >= 0, f >= 0,
 //      f.a = 0 (section 9, appendix D) over the step, A = J W J^T, b = vrel / h, solved for
-//      the impulses h f by projected Gauss-Seidel (sequential impulses) warm-started from
-//      the previous step;
+//      the impulses h f by projected Gauss-Seidel (sequential impulses), accelerated by the
+//      nonsmooth nonlinear conjugate gradient method and warm-started from the previous step;
 //   3. positions: the contact forces of 2 move the bodies as far as the integrator would
 //      have moved them for those forces had it known them (ContactStep::start), which takes
 //      away the step's sink into a support and a held box's creep down a slope; then what
