@@ -228,13 +228,18 @@ void clipFaces(const Vec3* referenceVertices, const Polyhedron::Face& reference,
         const Vec3& from = referenceVertices[reference.vertices[k]];
         const Vec3& to = referenceVertices[reference.vertices[(k + 1) % referenceCount]];
         const Vec3 outward = (to - from).cross(referenceNormal);  // the loop is counter-clockwise about the normal
+        // A vertex on the side (within kTie of its length: boxes of a pile with flush
+        // sides) is inside, so that rounding does not make it come and go between steps.
+        const double onSide = kTie * outward.squaredNorm();
         const auto side = static_cast<std::uint16_t>(kReferenceLine | (k & 255));
         clipped.clear();
         const int count = static_cast<int>(polygon.size());
         for (int i = 0; i < count; ++i) {
             const ClipVertex& current = polygon[i];
             const ClipVertex& next = polygon[(i + 1) % count];
-            const double dCurrent = outward.dot(current.point - from), dNext = outward.dot(next.point - from);
+            double dCurrent = outward.dot(current.point - from), dNext = outward.dot(next.point - from);
+            if (std::abs(dCurrent) <= onSide) dCurrent = 0.0;
+            if (std::abs(dNext) <= onSide) dNext = 0.0;
             if (dCurrent <= 0.0) clipped.push_back(current);
             if ((dCurrent < 0.0 && dNext > 0.0) || (dCurrent > 0.0 && dNext < 0.0)) {
                 const Vec3 crossing = current.point + (dCurrent / (dCurrent - dNext)) * (next.point - current.point);

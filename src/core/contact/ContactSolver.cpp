@@ -1,6 +1,7 @@
 #include "core/contact/ContactSolver.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <tuple>
 #include <utility>
@@ -270,7 +271,211 @@ const ContactSolver::Warm* ContactSolver::findWarm(const Row& row) const {
     return nearest;
 }
 
-int ContactSolver::solveResting(double h, double hPrevious) {
+namespace {
+
+// The inverse of a velocity block's W where W is not 0, and which of its dofs W moves:
+// the rest (a planar body's rotations out of the plane, its motion across it) are held.
+void blockMass(const InverseMass& W, Index b, Mat3& mass, Vec3& mask) {
+    const std::int32_t k = W.full[static_cast<std::size_t>(b)];
+    const Mat3 w = k < 0 ? Mat3(block3(W.diagonal, b).asDiagonal()) : W.fullBlocks[static_cast<std::size_t>(k)];
+    mass.setZero();
+    mask.setZero();
+    if (w.isDiagonal(0.0)) {
+        for (int i = 0; i < 3; ++i)
+            if (w(i, i) > 0.0) {
+                mass(i, i) = 1.0 / w(i, i);
+                mask[i] = 1.0;
+            }
+        return;
+    }
+    mass = w.inverse();
+    mask.setOnes();
+}
+
+}  // namespace
+
+bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
+    // Subspace minimization (Morales, Nocedal and Smelyanskiy, "An algorithm for the fast
+    // solution of symmetric linear complementarity problems", Numerische Mathematik 111,
+    // 2008): the sweeps so far say which points push (pn > 0) and which of those stick
+    // (inside the friction disk); on that active set the LCP is the linear system
+    // J_S (u + W J_S^T dp) = target_S, which Gauss-Seidel solves slowly on a pile (the
+    // weights travel one contact per sweep) and a factorization solves at once. J_S W J_S^T
+    // is singular wherever a support is indeterminate (four corners on a face), so each row
+    // is regularized by a small E and the system solved in velocity space, where it has the
+    // size of the bodies' dofs rather than of the rows:
+    //   (M + J_S^T E^-1 J_S) du = J_S^T E^-1 r,   dp = E^-1 (r - J_S du),   r = target - J_S u.
+    // Each repetition with the same factor takes E's bias out again (iterated Tikhonov), so
+    // the indeterminate part keeps the split the warm start gave it. The sliding points'
+    // tangent impulses and the others' zeros stay as they are; whatever the solution puts
+    // outside the cone (a point that should let go) is projected back for the sweeps to go
+    // on. Only points that touch take part (a speculative point's gap makes its target
+    // -s / h, which four points on one face cannot all meet), and the step is not kept
+    // when it leaves the system unsolved or many points outside the cone: the sweeps had
+    // not yet found the active set. Returns whether it was kept.
+    const Index spare = W.blocks();
+    activeAxes_.clear();
+    activeDof_.assign(static_cast<std::size_t>(spare) + 1, -1);
+    activeDofMask_.resize(static_cast<std::size_t>(spare) + 1);
+    activeEntries_.clear();
+    Index dofs = 0;
+    for (Row& row : rows_) {
+        if (row.normal.inverseMass == 0.0 || row.normalImpulse <= 0.0 || row.targetVelocity != 0.0) continue;
+        activeAxes_.push_back({&row, 0, row.normal.inverseMass / kSubspaceRegularization});
+        const double limit = row.friction * row.normalImpulse;
+        const double tangent = std::hypot(row.tangentImpulse1, row.tangentImpulse2);
+        if (limit > 0.0 && tangent < (1.0 - 1e-9) * limit) {
+            activeAxes_.push_back({&row, 1, row.tangent1.inverseMass / kSubspaceRegularization});
+            if (row.tangents == 2) activeAxes_.push_back({&row, 2, row.tangent2.inverseMass / kSubspaceRegularization});
+        }
+        for (const Index b : {row.linearA, row.angularA, row.linearB, row.angularB}) {
+            if (b == spare || activeDof_[static_cast<std::size_t>(b)] >= 0) continue;
+            Mat3 mass;
+            Vec3& mask = activeDofMask_[static_cast<std::size_t>(b)];
+            blockMass(W, b, mass, mask);
+            if (mask.isZero()) continue;  // a fixed body's block: it does not move
+            activeDof_[static_cast<std::size_t>(b)] = dofs;
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j <= i; ++j) {
+                    const double m = mask[i] == 0.0 ? (i == j ? 1.0 : 0.0) : mass(i, j);
+                    if (m != 0.0) activeEntries_.emplace_back(dofs + i, dofs + j, m);
+                }
+            dofs += 3;
+        }
+    }
+    if (activeAxes_.empty() || dofs == 0) return false;
+    const auto axisOf = [](const ActiveAxis& a) -> const Axis& {
+        return a.axis == 0 ? a.row->normal : a.axis == 1 ? a.row->tangent1 : a.row->tangent2;
+    };
+    const auto impulseOf = [](const ActiveAxis& a) -> double& {
+        return a.axis == 0 ? a.row->normalImpulse : a.axis == 1 ? a.row->tangentImpulse1 : a.row->tangentImpulse2;
+    };
+    // The row's Jacobian on each of its four blocks, without the dofs that W holds.
+    const auto jacobian = [&](const ActiveAxis& a, std::array<Vec3, 4>& j, std::array<Index, 4>& at) {
+        const Axis& axis = axisOf(a);
+        const Row& row = *a.row;
+        const std::array<Index, 4> blocks{row.linearA, row.angularA, row.linearB, row.angularB};
+        const std::array<const Vec3*, 4> parts{&axis.linearA, &axis.angularA, &axis.linearB, &axis.angularB};
+        for (std::size_t i = 0; i < 4; ++i) {
+            at[i] = activeDof_[static_cast<std::size_t>(blocks[i])];
+            j[i] = at[i] < 0 ? Vec3::Zero() : Vec3(parts[i]->cwiseProduct(activeDofMask_[static_cast<std::size_t>(blocks[i])]));
+        }
+    };
+    // J_S^T E^-1 J_S: the rows of a manifold share their four blocks, so their outer
+    // products are summed into one 12 x 12 matrix before they become entries.
+    std::array<Vec3, 4> j;
+    std::array<Index, 4> at, groupAt{-1, -1, -1, -1};
+    Eigen::Matrix<double, 12, 12> group = Eigen::Matrix<double, 12, 12>::Zero();
+    const auto flush = [&] {
+        for (std::size_t p = 0; p < 4; ++p)
+            for (std::size_t q = 0; q < 4; ++q) {
+                if (groupAt[p] < 0 || groupAt[q] < 0 || groupAt[p] < groupAt[q]) continue;
+                for (Index r = 0; r < 3; ++r)
+                    for (Index c = 0; c < 3; ++c)
+                        if (groupAt[p] + r >= groupAt[q] + c)
+                            activeEntries_.emplace_back(groupAt[p] + r, groupAt[q] + c, group(3 * p + r, 3 * q + c));
+            }
+        group.setZero();
+    };
+    for (const ActiveAxis& a : activeAxes_) {
+        jacobian(a, j, at);
+        if (at != groupAt) {
+            flush();
+            groupAt = at;
+        }
+        Eigen::Matrix<double, 12, 1> row;
+        row << j[0], j[1], j[2], j[3];
+        group.noalias() += a.weight * row * row.transpose();
+    }
+    flush();
+    activeMatrix_.resize(dofs, dofs);
+    activeMatrix_.setFromTriplets(activeEntries_.begin(), activeEntries_.end());
+    // The factor's ordering and pattern are kept while the pattern is (a settled pile's).
+    const auto* outer = activeMatrix_.outerIndexPtr();
+    const auto* inner = activeMatrix_.innerIndexPtr();
+    const bool samePattern = activePattern_.size() == static_cast<std::size_t>(dofs + 1 + activeMatrix_.nonZeros()) &&
+                             std::equal(outer, outer + dofs + 1, activePattern_.begin()) &&
+                             std::equal(inner, inner + activeMatrix_.nonZeros(), activePattern_.begin() + dofs + 1);
+    if (!samePattern) {
+        activePattern_.assign(outer, outer + dofs + 1);
+        activePattern_.insert(activePattern_.end(), inner, inner + activeMatrix_.nonZeros());
+        activeFactor_.analyzePattern(activeMatrix_);
+    }
+    activeFactor_.factorize(activeMatrix_);
+    if (activeFactor_.info() != Eigen::Success) return false;
+    // Kept to go back to, should the step not solve the system (a degenerate factor).
+    savedU_ = u_;
+    savedImpulses_.clear();
+    for (const ActiveAxis& a : activeAxes_) savedImpulses_.push_back(impulseOf(a));
+    const auto restore = [&] {
+        u_ = savedU_;
+        for (std::size_t i = 0; i < activeAxes_.size(); ++i) impulseOf(activeAxes_[i]) = savedImpulses_[i];
+        return false;
+    };
+    activeStep_.resize(activeAxes_.size());
+    const auto largestResidual = [&] {
+        double largest = 0.0;
+        for (const ActiveAxis& a : activeAxes_) largest = std::max(largest, std::abs(velocityAlong(axisOf(a), *a.row)));
+        return largest;
+    };
+    const double initialResidual = largestResidual();
+    for (int refinement = 0; refinement < kSubspaceRefinements; ++refinement) {
+        activeRhs_.setZero(dofs);
+        for (const ActiveAxis& a : activeAxes_) {
+            const double r = -velocityAlong(axisOf(a), *a.row);
+            jacobian(a, j, at);
+            for (std::size_t p = 0; p < 4; ++p)
+                if (at[p] >= 0) activeRhs_.segment<3>(at[p]) += a.weight * r * j[p];
+        }
+        activeSolution_ = activeFactor_.solve(activeRhs_);
+        // dp from the residuals before any of them changes u.
+        for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
+            const ActiveAxis& a = activeAxes_[i];
+            double r = -velocityAlong(axisOf(a), *a.row);
+            jacobian(a, j, at);
+            for (std::size_t p = 0; p < 4; ++p)
+                if (at[p] >= 0) r -= j[p].dot(activeSolution_.segment<3>(at[p]));
+            activeStep_[i] = a.weight * r;
+        }
+        for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
+            impulseOf(activeAxes_[i]) += activeStep_[i];
+            applyImpulse(axisOf(activeAxes_[i]), *activeAxes_[i].row, activeStep_[i], u_);
+        }
+    }
+    const double finalResidual = largestResidual();
+    if (!(finalResidual <= kSubspaceReduction * initialResidual + 1e-12)) return restore();
+    // Back into the cone: a point pulling, or a stuck one past its friction limit. When
+    // many are (the sweeps had not yet found which points push, as in a pile just built),
+    // the step is not kept: the sweeps go on from where they were.
+    std::size_t outside = 0;
+    for (const ActiveAxis& a : activeAxes_) {
+        const Row& row = *a.row;
+        if (a.axis == 0 && (row.normalImpulse < 0.0 ||
+                            std::hypot(row.tangentImpulse1, row.tangentImpulse2) > row.friction * row.normalImpulse))
+            ++outside;
+    }
+    if (outside > kSubspaceOutside * activeAxes_.size()) return restore();
+    for (const ActiveAxis& a : activeAxes_) {
+        if (a.axis != 0) continue;
+        Row& row = *a.row;
+        if (row.normalImpulse < 0.0) {
+            applyImpulse(row.normal, row, -row.normalImpulse, u_);
+            row.normalImpulse = 0.0;
+        }
+        const double limit = row.friction * row.normalImpulse;
+        const double size = std::hypot(row.tangentImpulse1, row.tangentImpulse2);
+        if (size > limit) {
+            const double keep = size > 0.0 ? limit / size : 0.0;
+            applyImpulse(row.tangent1, row, (keep - 1.0) * row.tangentImpulse1, u_);
+            if (row.tangents == 2) applyImpulse(row.tangent2, row, (keep - 1.0) * row.tangentImpulse2, u_);
+            row.tangentImpulse1 *= keep;
+            row.tangentImpulse2 *= keep;
+        }
+    }
+    return true;
+}
+
+int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious) {
     // Warm start: last step's impulses of the same (pair, feature), scaled to this step.
     const double scale = hPrevious > 0.0 ? h / hPrevious : 0.0;
     std::size_t cold = 0;
@@ -313,6 +518,7 @@ int ContactSolver::solveResting(double h, double hPrevious) {
     // sweep; one that starts from nothing (a pile just built, many new points) needs the
     // weights carried down the whole pile, pass after pass.
     const int maxSweeps = cold > rows_.size() / 10 ? kMaxIterations : kMaxWarmIterations;
+    int subspaceSolves = 0, nextSubspace = kSweepsBeforeSubspace;
     while (sweeps < maxSweeps) {
         for (Row& row : rows_) row.iterationStart = Vec3(row.normalImpulse, row.tangentImpulse1, row.tangentImpulse2);
         double largestChange = 0.0, largestImpulse = 0.0;
@@ -348,6 +554,16 @@ int ContactSolver::solveResting(double h, double hPrevious) {
             }
         }
         if (largestChange <= kRelativeTolerance * largestImpulse) break;
+        if (sweeps >= nextSubspace && subspaceSolves < kMaxSubspaceSolves) {
+            ++subspaceSolves;
+            nextSubspace = sweeps + kSweepsBeforeSubspace;
+            if (minimizeOnActiveSet(W)) {
+                previousResidual = 0.0;  // the conjugate directions start again
+                for (Row& row : rows_) row.direction.setZero();
+                continue;
+            }
+            subspaceSolves = kMaxSubspaceSolves;  // the sweeps have not found the active set: no more tries
+        }
         double residual = 0.0;
         for (const Row& row : rows_)
             residual += (Vec3(row.normalImpulse, row.tangentImpulse1, row.tangentImpulse2) - row.iterationStart).squaredNorm();
@@ -443,7 +659,7 @@ void ContactSolver::solve(World& world, const std::vector<ContactManifold>& mani
     for (const Row& row : rows_) report.maxPenetration = std::max(report.maxPenetration, -row.separation);
     measureStep(world, step);
     const int passes = collide(2.0 * step.gravity * step.h, step.h);
-    const int sweeps = solveResting(step.h, hPrevious);
+    const int sweeps = solveResting(world.inverseMass(), step.h, hPrevious);
     projectPositions(step.h);
     writeBack(world);
     for (const Row& row : rows_)

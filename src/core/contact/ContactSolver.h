@@ -11,12 +11,19 @@
 //      f.a = 0 (section 9, appendix D) over the step, A = J W J^T, b = vrel / h, solved for
 //      the impulses h f by projected Gauss-Seidel (sequential impulses), accelerated by the
 //      nonsmooth nonlinear conjugate gradient method and warm-started from the previous step;
+//      once the sweeps have told which points push and which stick, the system on that
+//      active set is solved at once by a sparse factorization in the bodies' velocity space
+//      (subspace minimization, Morales, Nocedal and Smelyanskiy 2008), which carries a
+//      pile's weights down all its rows in one step where sweeps carry them one row each;
 //   3. positions: the contact forces of 2 move the bodies as far as the integrator would
 //      have moved them for those forces had it known them (ContactStep::start), which takes
 //      away the step's sink into a support and a held box's creep down a slope; then what
 //      still overlaps by more than a slop is pushed out, and what touched is kept in touch,
 //      by positions alone (no velocity, so no kinetic energy, changes).
 #include <vector>
+
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
 
 #include "core/bodies/InverseMass.h"
 #include "core/collision/Contact.h"
@@ -52,7 +59,19 @@ public:
     static constexpr int kMaxIterations = 1000;
     // When at most a tenth of the points start cold (new points of a settled pile).
     static constexpr int kMaxWarmIterations = 250;
-    static constexpr double kRelativeTolerance = 1e-6;  // largest impulse change per sweep / largest impulse
+    static constexpr double kRelativeTolerance = 1e-6;
+    // Subspace minimization (solveResting): after this many sweeps, and again after as
+    // many more, at most kMaxSubspaceSolves times a step; the regularization of each row
+    // relative to its own J W J^T, and the refinements that take it out again.
+    static constexpr int kSweepsBeforeSubspace = 4;
+    static constexpr int kMaxSubspaceSolves = 6;
+    static constexpr double kSubspaceRegularization = 1e-6;
+    static constexpr int kSubspaceRefinements = 3;
+    // A subspace step is kept when it shrinks the active rows' largest velocity error by
+    // this much (it does unless the factor is degenerate).
+    static constexpr double kSubspaceReduction = 1e-3;
+    // Nor when more than this fraction of its points end outside the cone.
+    static constexpr double kSubspaceOutside = 0.1;  // largest impulse change per sweep / largest impulse
     static constexpr double kSlop = 5e-5;               // metres of overlap left alone
     static constexpr int kPositionIterations = 50;
     // A point whose feature ids changed (a touching pair's reference face flipped) takes the
@@ -119,7 +138,8 @@ private:
     double separationNow(const Row& row) const;
     void measureStep(const World& world, const ContactStep& step);
     int collide(double threshold, double h);
-    int solveResting(double h, double hPrevious);
+    int solveResting(const InverseMass& W, double h, double hPrevious);
+    bool minimizeOnActiveSet(const InverseMass& W);
     void projectPositions(double h);
     void writeBack(World& world);
 
@@ -129,6 +149,21 @@ private:
     double previousH_ = 0.0;
     double positionResponse_ = 0.5;
     VecX u_, u0_, uStart_, displacement_;  // (v, omega) per velocity block; the displacement to make
+    // The active-set system of minimizeOnActiveSet, kept to reuse its storage.
+    struct ActiveAxis {
+        Row* row;
+        int axis;       // 0 normal, 1 and 2 the tangents
+        double weight;  // 1 / the row's regularization
+    };
+    std::vector<ActiveAxis> activeAxes_;
+    std::vector<Index> activeDof_;       // per velocity block: its first unknown, or -1
+    std::vector<Vec3> activeDofMask_;    // per velocity block: 1 where W is not 0
+    std::vector<Eigen::Triplet<double>> activeEntries_;
+    Eigen::SparseMatrix<double> activeMatrix_;
+    std::vector<int> activePattern_;  // its outer, then inner indices, when last analysed
+    Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower> activeFactor_;
+    VecX activeRhs_, activeSolution_, savedU_;
+    std::vector<double> activeStep_, savedImpulses_;
 };
 
 }  // namespace tinkerbox

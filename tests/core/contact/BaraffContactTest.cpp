@@ -425,6 +425,43 @@ TEST(BaraffContact, SimulatedStackOfTenCubesStands) {
     EXPECT_LT(overlap, 1e-3);
 }
 
+// A pyramid of 55 cubes (rows of 10 down to 1, each on two below, offset by half a box) at
+// 240 steps per second. The weights travel down the rows one contact per Gauss-Seidel
+// sweep, so that sweeps alone need hundreds per step to settle on it; the subspace steps
+// on the active set (ContactSolver::minimizeOnActiveSet) solve it in a few, and the pile
+// then stands still.
+TEST(BaraffContact, PyramidOfFiftyFiveCubesSettlesInAFewSweepsAndStandsStill) {
+    Simulation sim(test::simulationSettings("symplectic-euler", 1.0 / 240.0));
+    sim.world().addPlane(ground(0.5, 0.2));
+    constexpr int kBase = 10;
+    constexpr double kPitch = 1.05;
+    for (int row = 0; row < kBase; ++row)
+        for (int i = 0; i < kBase - row; ++i) {
+            RigidBodySpec cube = unitCube(0.5, 0.2);
+            cube.position = Vec3(kPitch * (i - 0.5 * (kBase - row - 1)), 0.5 + row, 0.0);
+            sim.world().addRigidBody(cube);
+        }
+    const RigidBodies& bodies = sim.world().rigidBodies();
+    for (int step = 0; step < 240; ++step) ASSERT_FALSE(sim.step().diverged);  // settling, from cold
+    std::vector<Vec3> settled;
+    for (Index k = 0; k < bodies.count(); ++k) settled.push_back(bodies.position(k));
+    long sweeps = 0;
+    double motion = 0.0;
+    constexpr int kSteps = 480;
+    for (int step = 0; step < kSteps; ++step) {
+        const FrameReport report = sim.step();
+        ASSERT_FALSE(report.diverged);
+        sweeps += report.contact.iterations;
+        for (Index k = 0; k < bodies.count(); ++k)
+            motion = std::max(motion, (bodies.position(k) - settled[static_cast<std::size_t>(k)]).norm());
+    }
+    const double sweepsPerStep = static_cast<double>(sweeps) / kSteps;
+    RecordProperty("sweeps_per_step", test::scientific(sweepsPerStep));
+    RecordProperty("largest_motion", test::scientific(motion));
+    EXPECT_LT(sweepsPerStep, 10.0);
+    EXPECT_LT(motion, 1e-4);
+}
+
 // In a planar world the friction has one tangent, in the plane: a cube sliding along x
 // stops after v^2 / (2 mu g) as in 3D.
 TEST(BaraffContact, PlanarCubeStopsAfterTheCoulombDistance) {
