@@ -51,6 +51,7 @@ ElementCondition<3> AngularSpringSet::condition(Index e, const Vector& x, bool w
         if (turningAngle(x, theta, c.gradient)) c.value = theta - springs_[e].restAngle;
         return c;
     }
+    c.hessian.setZero();
     using Scalar = Eigen::AutoDiffScalar<Eigen::Matrix<double, 9, 1>>;
     Eigen::Matrix<Scalar, 9, 1> xs, gs;
     for (int i = 0; i < 9; ++i) xs[i] = Scalar(x[i], 9, i);
@@ -74,10 +75,10 @@ double AngularSpringSet::elementEnergy(Index e, const Vector& x) const {
     return 0.5 * springs_[e].stiffness * d * d;
 }
 
-void AngularSpringSet::elementJacobians(const World&, Index e, const Vector& x, const Vector& v, JacobianForm form,
-                                        Matrix& Kx, Matrix& Kv) const {
-    addConditionJacobians(condition(e, x, form == JacobianForm::Exact), springs_[e].stiffness, springs_[e].damping, v,
-                          form, ConditionCurvature::Drop, Kx, Kv);
+void AngularSpringSet::elementJacobians(const World&, Index e, const Vector& x, const Vector& v, const JacobianRequest& r,
+                                        Matrix& K, Vector& KxV) const {
+    addConditionJacobians(condition(e, x, r.form == JacobianForm::Exact), springs_[e].stiffness, springs_[e].damping, v,
+                          r.form, ConditionCurvature::Drop, r.cx, r.cv, K, KxV);
 }
 
 }  // namespace tinkerbox

@@ -41,8 +41,8 @@ public:
 protected:
     void elementForce(const World& world, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
     double elementEnergy(Index e, const Vector& x) const override;
-    void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v, JacobianForm form, Matrix& Kx,
-                          Matrix& Kv) const override;
+    void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v, const JacobianRequest& request,
+                          Matrix& K, Vector& KxV) const override;
 
 private:
     ElementCondition<4> condition(Index e, const Vector& x, bool withHessian) const;

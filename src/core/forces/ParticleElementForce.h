@@ -32,7 +32,7 @@ struct ElementCondition {
     using Matrix = Eigen::Matrix<double, 3 * N, 3 * N>;
     double value = 0.0;  // C
     Vector gradient = Vector::Zero();
-    Matrix hessian = Matrix::Zero();  // only needed for the Jacobians
+    Matrix hessian;  // set only where the Jacobians need it (left unset on the force's path: 3N x 3N stores)
 };
 
 // f += -(k C + kd Cdot) g
@@ -42,20 +42,30 @@ void addConditionForce(const ElementCondition<N>& c, double k, double kd, const 
     f -= (k * c.value + kd * c.gradient.dot(v)) * c.gradient;
 }
 
+// K += cx dF/dx + cv dF/dv of the condition's force, and KxV += dF/dx v.
 template <int N>
 void addConditionJacobians(const ElementCondition<N>& c, double k, double kd,
                            const typename ElementCondition<N>::Vector& v, JacobianForm form,
-                           ConditionCurvature curvature, typename ElementCondition<N>::Matrix& Kx,
-                           typename ElementCondition<N>::Matrix& Kv) {
-    const typename ElementCondition<N>::Matrix ggT = c.gradient * c.gradient.transpose();
-    Kv -= kd * ggT;
+                           ConditionCurvature curvature, double cx, double cv, typename ElementCondition<N>::Matrix& K,
+                           typename ElementCondition<N>::Vector& KxV) {
+    const double gv = c.gradient.dot(v);
     if (form == JacobianForm::Exact) {
-        const double rate = c.gradient.dot(v);
-        Kx -= k * (ggT + c.value * c.hessian) + kd * (rate * c.hessian + c.gradient * (c.hessian * v).transpose());
+        const typename ElementCondition<N>::Vector Hv = c.hessian * v;
+        const typename ElementCondition<N>::Matrix Kx =
+            -k * (c.gradient * c.gradient.transpose() + c.value * c.hessian) -
+            kd * (gv * c.hessian + c.gradient * Hv.transpose());
+        K += cx * Kx;
+        K.noalias() -= (cv * kd) * c.gradient * c.gradient.transpose();
+        KxV.noalias() += Kx * v;
         return;
     }
-    Kx -= k * ggT;
-    if (curvature == ConditionCurvature::KeepWhenPositive && c.value > 0.0) Kx -= (k * c.value) * c.hessian;
+    // -k g g^T and -kd g g^T in one rank-one update; dF/dx v = -k g (g . v) [- k C H v].
+    K.noalias() -= (cx * k + cv * kd) * c.gradient * c.gradient.transpose();
+    KxV -= (k * gv) * c.gradient;
+    if (curvature == ConditionCurvature::KeepWhenPositive && c.value > 0.0) {
+        K -= (cx * k * c.value) * c.hessian;
+        KxV.noalias() -= (k * c.value) * (c.hessian * v);
+    }
 }
 
 template <int N>
@@ -108,24 +118,21 @@ public:
         if (blocks_.size() != elements_.size()) throw std::logic_error("ParticleElementForce: Jacobian pattern not bound");
         const VecX& positions = world.positions();
         const VecX& velocities = world.velocities();
-        Vector x, v;
-        Matrix Kx, Kv;
+        Vector x, v, KxV;
+        Matrix K;
         for (Index e = 0; e < elementCount(); ++e) {
             gather(positions, velocities, e, x, v);
-            Kx.setZero();
-            Kv.setZero();
-            elementJacobians(world, e, x, v, request.form, Kx, Kv);
-            const Matrix K = request.cx * Kx + request.cv * Kv;
+            K.setZero();
+            KxV.setZero();
+            elementJacobians(world, e, x, v, request, K, KxV);
             // With Upper storage the blocks below the diagonal are not stored (find gave -1):
             // the definite local matrices are symmetric, so their transposes are written instead.
             for (int m = 0; m < N; ++m)
                 for (int n = 0; n < N; ++n)
                     if (const Index k = blocks_[e][N * m + n]; k >= 0) J.value(k) += K.template block<3, 3>(3 * m, 3 * n);
-            if (request.dFdxTimesVelocity) {
-                const Vector product = Kx * v;
+            if (request.dFdxTimesVelocity)
                 for (int m = 0; m < N; ++m)
-                    block3(*request.dFdxTimesVelocity, elements_[e][m]) += product.template segment<3>(3 * m);
-            }
+                    block3(*request.dFdxTimesVelocity, elements_[e][m]) += KxV.template segment<3>(3 * m);
         }
     }
 
@@ -139,11 +146,12 @@ protected:
         blocks_.clear();  // the Jacobian pattern must be rebound
     }
 
-    // fe += the element's force; Kx += dF/dx, Kv += dF/dv (local, 3N x 3N).
+    // fe += the element's force; K += cx dF/dx + cv dF/dv and KxV += dF/dx v (local, 3N),
+    // in the request's form.
     virtual void elementForce(const World& world, Index e, const Vector& x, const Vector& v, Vector& fe) const = 0;
     virtual double elementEnergy(Index e, const Vector& x) const = 0;
-    virtual void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v, JacobianForm form,
-                                  Matrix& Kx, Matrix& Kv) const = 0;
+    virtual void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v,
+                                  const JacobianRequest& request, Matrix& K, Vector& KxV) const = 0;
 
 private:
     // positions and velocities: the world's, fetched once per pass (with rigid bodies,

@@ -36,7 +36,7 @@ Vec3 TriangleStretchShear::strain(const World& world, Index e) const {
     return Vec3(wu.norm(), wv.norm(), wu.dot(wv));
 }
 
-void TriangleStretchShear::conditions(const Triangle& t, const Vector& x, bool withHessians,
+void TriangleStretchShear::conditions(const Triangle& t, const Vector& x, Hessians hessians,
                                       ElementCondition<3> c[3]) const {
     const Vec3 wu = combine(t.du, x), wv = combine(t.dv, x);
     const double a = t.area;
@@ -44,13 +44,15 @@ void TriangleStretchShear::conditions(const Triangle& t, const Vector& x, bool w
     const auto stretch = [&](const Vec3& w, const Vec3& d, double b, ElementCondition<3>& out) {
         const double length = w.norm();
         if (length < 1e-12) {  // a collapsed triangle: no direction to pull along
-            out = ElementCondition<3>{};
+            out.value = 0.0;
+            out.gradient.setZero();
+            if (hessians == Hessians::All) out.hessian.setZero();
             return;
         }
         const Vec3 n = w / length;
         out.value = a * (length - b);
         for (int m = 0; m < 3; ++m) out.gradient.segment<3>(3 * m) = (a * d[m]) * n;
-        if (!withHessians) return;
+        if (hessians == Hessians::None || (hessians == Hessians::WhereStretched && out.value <= 0.0)) return;
         const Mat3 P = (Mat3::Identity() - n * n.transpose()) * (a / length);
         for (int m = 0; m < 3; ++m)
             for (int k = 0; k < 3; ++k) out.hessian.block<3, 3>(3 * m, 3 * k) = (d[m] * d[k]) * P;
@@ -60,7 +62,7 @@ void TriangleStretchShear::conditions(const Triangle& t, const Vector& x, bool w
     // Shear: C = a w_u . w_v, dC/dx_m = a (du_m w_v + dv_m w_u), d2C/dx_m dx_n = a (du_m dv_n + dv_m du_n) I.
     c[2].value = a * wu.dot(wv);
     for (int m = 0; m < 3; ++m) c[2].gradient.segment<3>(3 * m) = a * (t.du[m] * wv + t.dv[m] * wu);
-    if (withHessians)
+    if (hessians == Hessians::All)
         for (int m = 0; m < 3; ++m)
             for (int k = 0; k < 3; ++k)
                 c[2].hessian.block<3, 3>(3 * m, 3 * k) = (a * (t.du[m] * t.dv[k] + t.dv[m] * t.du[k])) * Mat3::Identity();
@@ -69,7 +71,7 @@ void TriangleStretchShear::conditions(const Triangle& t, const Vector& x, bool w
 void TriangleStretchShear::elementForce(const World&, Index e, const Vector& x, const Vector& v, Vector& fe) const {
     const Triangle& t = triangles_[e];
     ElementCondition<3> c[3];
-    conditions(t, x, false, c);
+    conditions(t, x, Hessians::None, c);
     addConditionForce(c[0], t.spec.stretchStiffness, t.spec.stretchDamping, v, fe);
     addConditionForce(c[1], t.spec.stretchStiffness, t.spec.stretchDamping, v, fe);
     addConditionForce(c[2], t.spec.shearStiffness, t.spec.shearDamping, v, fe);
@@ -77,21 +79,22 @@ void TriangleStretchShear::elementForce(const World&, Index e, const Vector& x, 
 
 double TriangleStretchShear::elementEnergy(Index e, const Vector& x) const {
     const Triangle& t = triangles_[e];
-    ElementCondition<3> c[3];
-    conditions(t, x, false, c);
-    return 0.5 * t.spec.stretchStiffness * (c[0].value * c[0].value + c[1].value * c[1].value) +
-           0.5 * t.spec.shearStiffness * c[2].value * c[2].value;
+    const Vec3 wu = combine(t.du, x), wv = combine(t.dv, x);
+    const double su = t.area * (wu.norm() - t.spec.bu), sv = t.area * (wv.norm() - t.spec.bv), shear = t.area * wu.dot(wv);
+    return 0.5 * t.spec.stretchStiffness * (su * su + sv * sv) + 0.5 * t.spec.shearStiffness * shear * shear;
 }
 
-void TriangleStretchShear::elementJacobians(const World&, Index e, const Vector& x, const Vector& v, JacobianForm form,
-                                            Matrix& Kx, Matrix& Kv) const {
+void TriangleStretchShear::elementJacobians(const World&, Index e, const Vector& x, const Vector& v,
+                                            const JacobianRequest& r, Matrix& K, Vector& KxV) const {
     const Triangle& t = triangles_[e];
     ElementCondition<3> c[3];
-    conditions(t, x, true, c);
+    // The definite form needs the stretch Hessians only where stretched, and never the shear's.
+    conditions(t, x, r.form == JacobianForm::Exact ? Hessians::All : Hessians::WhereStretched, c);
     for (int k = 0; k < 2; ++k)
-        addConditionJacobians(c[k], t.spec.stretchStiffness, t.spec.stretchDamping, v, form,
-                              ConditionCurvature::KeepWhenPositive, Kx, Kv);
-    addConditionJacobians(c[2], t.spec.shearStiffness, t.spec.shearDamping, v, form, ConditionCurvature::Drop, Kx, Kv);
+        addConditionJacobians(c[k], t.spec.stretchStiffness, t.spec.stretchDamping, v, r.form,
+                              ConditionCurvature::KeepWhenPositive, r.cx, r.cv, K, KxV);
+    addConditionJacobians(c[2], t.spec.shearStiffness, t.spec.shearDamping, v, r.form, ConditionCurvature::Drop, r.cx, r.cv,
+                          K, KxV);
 }
 
 }  // namespace tinkerbox

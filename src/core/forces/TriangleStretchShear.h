@@ -37,8 +37,8 @@ public:
 protected:
     void elementForce(const World& world, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
     double elementEnergy(Index e, const Vector& x) const override;
-    void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v, JacobianForm form, Matrix& Kx,
-                          Matrix& Kv) const override;
+    void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v, const JacobianRequest& request,
+                          Matrix& K, Vector& KxV) const override;
 
 private:
     struct Triangle {
@@ -46,8 +46,9 @@ private:
         double area;  // a
         Vec3 du, dv;  // w_u = sum_m du_m x_m, w_v = sum_m dv_m x_m
     };
-    // The three conditions (stretch u, stretch v, shear), with Hessians when asked.
-    void conditions(const Triangle& t, const Vector& x, bool withHessians, ElementCondition<3> c[3]) const;
+    // The three conditions (stretch u, stretch v, shear), with the Hessians asked for.
+    enum class Hessians { None, WhereStretched, All };
+    void conditions(const Triangle& t, const Vector& x, Hessians hessians, ElementCondition<3> c[3]) const;
 
     std::vector<Triangle> triangles_;
 };

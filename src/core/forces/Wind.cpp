@@ -80,35 +80,40 @@ void Wind::elementForce(const World& world, Index, const Vector& x, const Vector
     const double area = a.norm();
     if (area < 1e-300) return;
     const Vec3 u = (v.segment<3>(0) + v.segment<3>(3) + v.segment<3>(6)) / 3.0 - airVelocity(centroid, world.time());
-    const Vec3 F = (-settings_.drag * a.dot(u) / area) * a;
+    const Vec3 F = (-(settings_.drag - settings_.tangentialDrag) * a.dot(u) / area) * a - settings_.tangentialDrag * area * u;
     for (int m = 0; m < 3; ++m) fe.segment<3>(3 * m) += F / 3.0;
 }
 
-void Wind::elementJacobians(const World& world, Index, const Vector& x, const Vector& v, JacobianForm form, Matrix& Kx,
-                            Matrix& Kv) const {
+void Wind::elementJacobians(const World& world, Index, const Vector& x, const Vector& v, const JacobianRequest& r,
+                            Matrix& K, Vector& KxV) const {
     Vec3 a, centroid;
     triangleGeometry(x, a, centroid);
     const double area = a.norm();
     if (area < 1e-300) return;
-    const double c = settings_.drag;
-    // dF/du = -c a a^T/|a|; each corner's third of F depends on each corner's velocity through u/3.
-    const Mat3 dFdu = (-c / area) * a * a.transpose();
+    const double c = settings_.drag - settings_.tangentialDrag, ct = settings_.tangentialDrag;
+    // dF/du = -c' a a^T/|a| - ct |a| I (c' = c - ct): along n -c |a|, across it -ct |a|.
+    // Each corner's third of F depends on each corner's velocity through u/3.
+    const Mat3 dFdu = (-c / area) * a * a.transpose() - (ct * area) * Mat3::Identity();
     for (int m = 0; m < 3; ++m)
-        for (int n = 0; n < 3; ++n) Kv.block<3, 3>(3 * m, 3 * n) += dFdu / 9.0;
-    if (form == JacobianForm::Definite) return;
+        for (int n = 0; n < 3; ++n) K.block<3, 3>(3 * m, 3 * n) += (r.cv / 9.0) * dFdu;
+    if (r.form == JacobianForm::Definite) return;
     Mat3 dwdx;
     const Vec3 u = (v.segment<3>(0) + v.segment<3>(3) + v.segment<3>(6)) / 3.0 - airVelocity(centroid, world.time(), &dwdx);
     const Vec3 n = a / area;
-    // dF/da = -c [a u^T + (a . u)(I - n n^T)]/|a|.
-    const Mat3 dFda = (-c / area) * (a * u.transpose() + a.dot(u) * (Mat3::Identity() - n * n.transpose()));
+    // dF/da = -c' [a u^T + (a . u)(I - n n^T)]/|a| - ct u n^T.
+    const Mat3 dFda = (-c / area) * (a * u.transpose() + a.dot(u) * (Mat3::Identity() - n * n.transpose())) -
+                      ct * u * n.transpose();
     // da/dx1 = -[e2]x/2, da/dx2 = [e1]x/2, da/dx0 = -(da/dx1 + da/dx2); du/dx_n = -dw/dx/3.
     const Vec3 e1 = x.segment<3>(3) - x.segment<3>(0), e2 = x.segment<3>(6) - x.segment<3>(0);
     const Mat3 dadx1 = -0.5 * skew(e2), dadx2 = 0.5 * skew(e1);
     const Mat3 dadx[3] = {-(dadx1 + dadx2), dadx1, dadx2};
+    Matrix Kx;
     for (int k = 0; k < 3; ++k) {
         const Mat3 dFdx = dFda * dadx[k] - dFdu * dwdx / 3.0;
-        for (int m = 0; m < 3; ++m) Kx.block<3, 3>(3 * m, 3 * k) += dFdx / 3.0;
+        for (int m = 0; m < 3; ++m) Kx.block<3, 3>(3 * m, 3 * k) = dFdx / 3.0;
     }
+    K += r.cx * Kx;
+    KxV += Kx * v;
 }
 
 }  // namespace tinkerbox

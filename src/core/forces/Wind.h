@@ -1,18 +1,18 @@
 #pragma once
 // Wind on cloth triangles: the air moves with w(x, t) = mean + turbulence, and each
-// triangle feels a drag along its normal proportional to its area and to its velocity
-// relative to the air along that normal (a linear drag law on the face; the air
-// slipping along the face pushes nothing):
+// triangle feels a drag proportional to its area and to its velocity relative to the air:
+// along its normal with the coefficient c (pressure), along its plane with ct (skin
+// friction, usually much smaller; it is what holds a flag out in the wind):
 //   a = (x1 - x0) x (x2 - x0) / 2 (area A = |a|, normal n = a/A),
-//   u = (v0 + v1 + v2)/3 - w(centroid, t),  F = -c A (n . u) n = -c (a . u) a/|a|,
-// a third of F on each corner. c is the drag coefficient (kg/(m^2 s), about half the
-// air's density times a drag coefficient times a speed scale: a linear drag law).
+//   u = (v0 + v1 + v2)/3 - w(centroid, t),
+//   F = -c A (n . u) n - ct A (u - (n . u) n) = -(c - ct) (a . u) a/|a| - ct |a| u,
+// a third of F on each corner. c and ct are linear drag coefficients, kg/(m^2 s).
 // Turbulence is a sum of travelling plane waves whose directions, wave numbers,
 // frequencies and phases come from a seed (deterministic in time and space; a run is
 // bitwise reproducible): w_turb = sum_k s_k d_k sin(q_k . x - omega_k t + phi_k).
 // Jacobians (exact): through the normal and area (dF/da), through the air's velocity at
-// the centroid (dF/du dw/dx), and dF/dv = -c a a^T/(9 |a|) per corner pair. Definite: dF/dv
-// only (negative semi-definite), dF/dx dropped (docs/integrators.md).
+// the centroid (dF/du dw/dx), and dF/dv = dF/du / 9 per corner pair. Definite: dF/dv
+// only (negative semi-definite when c, ct >= 0), dF/dx dropped (docs/integrators.md).
 #include <cstdint>
 
 #include "core/forces/ParticleElementForce.h"
@@ -22,7 +22,8 @@ namespace tinkerbox {
 struct WindSettings {
     Vec3 velocity = Vec3::Zero();  // mean wind, m/s
     double turbulence = 0.0;       // amplitude of the turbulent part, m/s
-    double drag = 1.0;             // c, kg/(m^2 s)
+    double drag = 1.0;             // c, kg/(m^2 s), along the normal
+    double tangentialDrag = 0.0;   // ct, kg/(m^2 s), along the face
     double scale = 1.0;            // length scale of the gusts, m
     double frequency = 1.0;        // their mean frequency, Hz
     std::uint64_t seed = 1;
@@ -41,8 +42,8 @@ public:
 protected:
     void elementForce(const World& world, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
     double elementEnergy(Index, const Vector&) const override { return 0.0; }  // not a potential force
-    void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v, JacobianForm form, Matrix& Kx,
-                          Matrix& Kv) const override;
+    void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v, const JacobianRequest& request,
+                          Matrix& K, Vector& KxV) const override;
 
 private:
     struct Wave {

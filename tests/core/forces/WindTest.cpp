@@ -11,6 +11,7 @@ WindSettings gusty() {
     s.velocity = Vec3(3.0, 0.5, -1.0);
     s.turbulence = 2.0;
     s.drag = 0.8;
+    s.tangentialDrag = 0.15;
     s.scale = 0.7;
     s.frequency = 1.5;
     s.seed = 42;
@@ -33,6 +34,24 @@ TEST(Wind, StillTriangleInSteadyWindFeelsTheNormalDrag) {
     // Area 1, normal z; air velocity along the normal 4: F = c A (n . w) n = (0, 0, 2), a third per corner.
     for (Index i = 0; i < 3; ++i) EXPECT_LT((block3(f, i) - Vec3(0, 0, 2.0 / 3.0)).norm(), 1e-15);
     EXPECT_EQ(world.potentialEnergy(), 0.0);
+}
+
+TEST(Wind, SkinFrictionPullsAlongTheFace) {
+    WindSettings s;
+    s.velocity = Vec3(2.0, 0.0, 4.0);
+    s.drag = 0.5;
+    s.tangentialDrag = 0.1;
+    World world;
+    world.addParticle(Vec3(0, 0, 0), Vec3::Zero(), 1.0);
+    world.addParticle(Vec3(2, 0, 0), Vec3::Zero(), 1.0);
+    world.addParticle(Vec3(0, 1, 0), Vec3::Zero(), 1.0);
+    auto wind = std::make_unique<Wind>(s);
+    wind->addTriangle({0, 1, 2});
+    world.addForce(std::move(wind));
+    VecX f;
+    world.appliedForces(f);
+    // Area 1: along the normal 0.5 x 4, along the face 0.1 x 2; a third per corner.
+    for (Index i = 0; i < 3; ++i) EXPECT_LT((block3(f, i) - Vec3(0.2, 0, 2.0) / 3.0).norm(), 1e-15);
 }
 
 TEST(Wind, TurbulenceIsDeterministicAndVariesInSpaceAndTime) {
