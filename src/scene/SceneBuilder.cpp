@@ -2,6 +2,36 @@
 
 namespace tinkerbox {
 
+namespace {
+
+// The energies of the scene's cloths and hair, and its wind, each one force object,
+// labelled for the Stats panel.
+void addClothAndHair(const Scene& scene, World& world) {
+    const auto add = [&world](std::unique_ptr<Force> force, const char* label) {
+        force->setLabel(label);
+        world.addForce(std::move(force));
+    };
+    std::unique_ptr<Wind> wind = scene.wind ? std::make_unique<Wind>(*scene.wind) : nullptr;
+    for (const ClothSpec& c : scene.cloths) {
+        const std::vector<ClothTriangle> triangles = gridTriangles(c.firstParticle, c.columns, c.rows, c.width, c.height);
+        add(makeStretchShear(triangles, c.material), "cloth stretch and shear");
+        add(makeBending(triangles, c.material), "cloth bending");
+        if (wind)
+            for (const ClothTriangle& t : triangles) wind->addTriangle(t.particles);
+    }
+    if (wind) world.addForce(std::move(wind));
+    std::vector<Vec3> rest;
+    for (const ParticleInit& p : scene.particles) rest.push_back(p.position);
+    for (const HairSpec& h : scene.hair) {
+        HairForces forces = makeHair(rest, h.firstParticle, h.strands, h.length, h.material);
+        add(std::move(forces.segments), "hair stretch");
+        add(std::move(forces.joints), "hair bending");
+        if (forces.twist->elementCount() > 0) add(std::move(forces.twist), "hair twist");
+    }
+}
+
+}  // namespace
+
 std::unique_ptr<Simulation> buildSimulation(const Scene& scene) {
     auto simulation = std::make_unique<Simulation>(scene.settings);
     World& system = simulation->world();
@@ -11,6 +41,7 @@ std::unique_ptr<Simulation> buildSimulation(const Scene& scene) {
     for (const Plane& p : scene.planes) system.addPlane(p);
     for (const ConstraintSpec& c : scene.constraints) system.addConstraint(makeConstraint(c));
     for (const ParametricBead& b : scene.parametricBeads) system.addBead(b);
+    addClothAndHair(scene, system);
     return simulation;
 }
 
@@ -20,6 +51,9 @@ Scene captureScene(const Simulation& simulation, const Scene& base) {
     scene.name = base.name;
     scene.description = base.description;
     scene.wires = base.wires;
+    scene.cloths = base.cloths;
+    scene.hair = base.hair;
+    scene.wind = base.wind;
     scene.settings = simulation.settings();
     scene.particles.reserve(system.particleCount());
     for (Index i = 0; i < system.particleCount(); ++i)
