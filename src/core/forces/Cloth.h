@@ -3,6 +3,7 @@
 // constants computed from them, so that a finer mesh of the same material behaves the
 // same (the constants scale with the discretization: stretch and shear per unit rest
 // area, bending per hinge as |e|^2/(A1 + A2), springs along a strand as 1/l).
+#include <memory>
 #include <vector>
 
 #include "core/forces/AngularSpring.h"
@@ -36,7 +37,10 @@ struct ClothTriangle {
 std::unique_ptr<TriangleStretchShear> makeStretchShear(const std::vector<ClothTriangle>& triangles,
                                                        const ClothMaterial& material);
 // A hinge for every edge two triangles share, flat at rest (rest angle 0, since (u, v)
-// is flat), with k = bend |e|^2/(A1 + A2) from the rest (u, v) (DihedralBending.h).
+// is flat), with k = bend |e|^2/(A1 + A2) from the rest (u, v) (DihedralBending.h). The
+// triangles must be consistently oriented (their corners in the same turning sense in
+// (u, v)), as gridTriangles makes them; an edge shared by more than two makes a hinge of
+// the first of them with each other one.
 std::unique_ptr<DihedralBending> makeBending(const std::vector<ClothTriangle>& triangles, const ClothMaterial& material);
 
 // The triangles of a grid of columns x rows particles laid out row by row from

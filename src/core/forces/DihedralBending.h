@@ -9,8 +9,9 @@
 // Clothing with Folds and Wrinkles, SCA 2003, section 4): dtheta/dx2 = |e| N1/|N1|^2 and so on.
 // With k = k_material |e|^2/(A1 + A2) (ClothMaterial.h), the energy is k_material/2 kappa^2 A
 // with the curvature kappa = theta |e|/(A1 + A2) (the angle over the mean height of the two
-// triangles) and the hinge's area A = A1 + A2: a sheet rolled on a cylinder of radius R
-// along a grid direction has E = k_material/2 (1/R)^2 area.
+// triangles) and the hinge's area A = A1 + A2. A grid sheet rolled on a cylinder of radius
+// R about a grid direction bends only along its grid lines parallel to the axis, each by
+// h/R, so E = k_material/2 (1/R)^2 times the area between the first and last of those lines.
 // Exact Jacobians need d2theta/dx2: it is the exact derivative of the gradient above,
 // taken by forward-mode automatic differentiation (Eigen's AutoDiffScalar), so only
 // when the Exact form is asked for. Definite Jacobians drop the curvature term
