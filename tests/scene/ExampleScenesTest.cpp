@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "core/TestSystems.h"
+#include "scene/BenchmarkScenes.h"
 #include "scene/SceneBuilder.h"
 #include "scene/SceneJson.h"
 
@@ -127,6 +128,21 @@ TEST(ExampleScenes, ClothDrapeSettlesOverTheBall) {
     }
     EXPECT_NEAR(top, centre.y() + radius, 0.01);
     EXPECT_LT(deepest, 0.005);
+}
+
+// The triangle cloths of the benchmark are the spring cloths' particles with triangle
+// energies instead of springs, and implicit Euler takes them a frame per step.
+TEST(ExampleScenes, TriangleClothBenchmarksAreTheSpringClothsWithEnergies) {
+    const Scene springs = makeBenchmarkScene("cloth-32"), triangles = makeBenchmarkScene("cloth-tri-32");
+    EXPECT_EQ(triangles.particles, springs.particles);
+    EXPECT_TRUE(triangles.springs.empty());
+    ASSERT_EQ(triangles.cloths.size(), 1u);
+    EXPECT_EQ(triangles.cloths[0].columns, 32);
+    EXPECT_EQ(triangles.cloths[0].rows, 32);
+    EXPECT_EQ(triangles.settings.integrator, "implicit-euler");
+    const auto sim = buildSimulation(triangles);
+    for (int f = 0; f < 30; ++f) ASSERT_FALSE(sim->step().diverged);
+    EXPECT_LT(sim->world().position(32 * 32 - 1).y(), triangles.particles.back().position.y() - 0.01);  // it falls
 }
 
 TEST(ExampleScenes, StiffSpringBlowsUpEulerButNotImplicitEuler) {
