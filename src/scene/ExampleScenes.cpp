@@ -875,7 +875,7 @@ Index addHair(Scene& s, const HairOptions& o) {
             s.particles.push_back({x, Vec3::Zero(), o.particleMass, p < o.rootParticles});
         }
     }
-    s.hair.push_back({first, o.strands, o.length, o.material});
+    s.hair.push_back({first, o.strands, o.length, o.material, {}});
     return first;
 }
 

@@ -40,11 +40,14 @@ struct ClothSpec {
 };
 
 // Hair: `strands` strands of `length` particles each, laid out one after another from
-// firstParticle; the particles' positions in the scene are the strands' rest shape.
+// firstParticle. Their rest shape is restShape (strand after strand), or where the
+// particles are in the scene when it is empty (a scene read back from a running model keeps
+// the rest shape it was built with, not the one gravity has bent).
 struct HairSpec {
     Index firstParticle = 0;
     int strands = 1, length = 2;
     HairMaterial material;
+    std::vector<Vec3> restShape;
 
     bool operator==(const HairSpec&) const = default;
 };

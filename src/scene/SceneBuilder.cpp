@@ -1,5 +1,7 @@
 #include "scene/SceneBuilder.h"
 
+#include <algorithm>
+
 namespace tinkerbox {
 
 namespace {
@@ -23,6 +25,7 @@ void addClothAndHair(const Scene& scene, World& world) {
     std::vector<Vec3> rest;
     for (const ParticleInit& p : scene.particles) rest.push_back(p.position);
     for (const HairSpec& h : scene.hair) {
+        std::copy(h.restShape.begin(), h.restShape.end(), rest.begin() + h.firstParticle);
         HairForces forces = makeHair(rest, h.firstParticle, h.strands, h.length, h.material);
         add(std::move(forces.segments), "hair stretch");
         add(std::move(forces.joints), "hair bending");
@@ -53,6 +56,11 @@ Scene captureScene(const Simulation& simulation, const Scene& base) {
     scene.wires = base.wires;
     scene.cloths = base.cloths;
     scene.hair = base.hair;
+    // The strands' rest shape is the one they were built with, not where they hang now.
+    for (HairSpec& h : scene.hair)
+        if (h.restShape.empty())
+            for (Index i = h.firstParticle; i < h.firstParticle + static_cast<Index>(h.strands) * h.length; ++i)
+                h.restShape.push_back(base.particles[i].position);
     scene.wind = base.wind;
     scene.settings = simulation.settings();
     scene.particles.reserve(system.particleCount());

@@ -540,7 +540,8 @@ ClothSpec readCloth(const Node& c, const Scene& scene) {
 }
 
 HairSpec readHair(const Node& h, const Scene& scene) {
-    h.expectObject({"first_particle", "strands", "length", "stretch", "bend", "twist", "stretch_damping", "bend_damping"});
+    h.expectObject({"first_particle", "strands", "length", "stretch", "bend", "twist", "stretch_damping", "bend_damping",
+                    "rest_shape"});
     HairSpec out;
     const long long strands = h["strands"].integer();
     if (strands < 1 || strands > 100000) h["strands"].fail("must be between 1 and 100000 (got " + std::to_string(strands) + ")");
@@ -556,11 +557,24 @@ HairSpec readHair(const Node& h, const Scene& scene) {
     read("twist", m.twist);
     read("stretch_damping", m.stretchDamping);
     read("bend_damping", m.bendDamping);
+    const Index count = static_cast<Index>(strands * out.length);
+    if (h.has("rest_shape")) {
+        const Node shape = h["rest_shape"];
+        if (shape.arraySize() != static_cast<std::size_t>(count))
+            shape.fail("expected " + std::to_string(count) + " points (strands x length), got " +
+                       std::to_string(shape.arraySize()));
+        for (std::size_t i = 0; i < shape.arraySize(); ++i) out.restShape.push_back(shape.element(i).vec3());
+    }
+    const auto rest = [&](Index k) {
+        return out.restShape.empty() ? scene.particles[out.firstParticle + k].position : out.restShape[k];
+    };
     const double largest = std::max({m.stretch, m.bend, m.twist, m.stretchDamping, m.bendDamping});
-    for (Index k = out.firstParticle; k + 1 < out.firstParticle + strands * out.length; ++k) {
-        if ((k - out.firstParticle + 1) % out.length == 0) continue;  // the next strand begins
-        const double l = (scene.particles[k + 1].position - scene.particles[k].position).norm();
-        if (!(l >= 1e-9)) h.fail("particles " + std::to_string(k) + " and " + std::to_string(k + 1) + " of a strand are at the same place");
+    for (Index k = 0; k + 1 < count; ++k) {
+        if ((k + 1) % out.length == 0) continue;  // the next strand begins
+        const double l = (rest(k + 1) - rest(k)).norm();
+        if (!(l >= 1e-9))
+            h.fail("particles " + std::to_string(out.firstParticle + k) + " and " + std::to_string(out.firstParticle + k + 1) +
+                   " of a strand are at the same place at rest");
         expectQuantity(h, largest / l, "a segment constant");
     }
     return out;
@@ -845,6 +859,12 @@ std::string serializeScene(const Scene& scene) {
                                     {"twist", h.material.twist},
                                     {"stretch_damping", h.material.stretchDamping},
                                     {"bend_damping", h.material.bendDamping}});
+        for (std::size_t k = 0; k < scene.hair.size(); ++k)
+            if (!scene.hair[k].restShape.empty()) {
+                ordered_json shape = ordered_json::array();
+                for (const Vec3& x : scene.hair[k].restShape) shape.push_back(toJson(x));
+                root["hair"][k]["rest_shape"] = shape;
+            }
     }
     if (scene.wind) {
         const WindSettings& w = *scene.wind;

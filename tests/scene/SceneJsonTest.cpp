@@ -613,7 +613,16 @@ TEST(SceneJson, ClothsHairAndWindAreValidated) {
     const SceneError together = errorOf(sceneWith(R"([{"position": [0, 0, 0]}, {"position": [0, 0, 0]}])", "[]",
                                                   R"( "hair": [{"strands": 1, "length": 2}],)"));
     EXPECT_EQ(together.path(), "hair[0]");
-    EXPECT_EQ(together.message(), "particles 0 and 1 of a strand are at the same place");
+    EXPECT_EQ(together.message(), "particles 0 and 1 of a strand are at the same place at rest");
+    const SceneError shape = error(R"( "hair": [{"strands": 1, "length": 3, "rest_shape": [[0, 0, 0], [1, 0, 0]]}],)");
+    EXPECT_EQ(shape.path(), "hair[0].rest_shape");
+    EXPECT_EQ(shape.message(), "expected 3 points (strands x length), got 2");
+    // A rest shape of its own: the particles may then start anywhere, even on one another.
+    const Scene s = parseScene(sceneWith(R"([{"position": [0, 0, 0]}, {"position": [0, 0, 0]}])", "[]",
+                                         R"( "hair": [{"strands": 1, "length": 2, "rest_shape": [[0, 0, 0], [0, 1, 0]]}],)"));
+    ASSERT_EQ(s.hair[0].restShape.size(), 2u);
+    EXPECT_EQ(s.hair[0].restShape[1], Vec3(0, 1, 0));
+    EXPECT_EQ(parseScene(serializeScene(s)), s);
 }
 
 TEST(SceneJson, ConstraintSettingsAreValidated) {
