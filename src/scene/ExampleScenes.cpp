@@ -682,6 +682,10 @@ Scene flag() {
     o.material = cotton();
     o.density = 0.15;
     const Index first = addTriangleCloth(s, o);
+    // A slight ripple across the wind, so that the flag starts out of its plane (and the app shows it in 3D).
+    for (int j = 0; j < o.rows; ++j)
+        for (int i = 0; i < o.columns; ++i)
+            s.particles[first + j * o.columns + i].position.z() = 0.02 * std::sin(std::numbers::pi * i / 6.0);
     for (int j = 0; j < o.rows; ++j) s.particles[first + j * o.columns].nailed = true;
     WindSettings wind;
     wind.velocity = Vec3(8.0, 0.0, 0.0);
