@@ -442,6 +442,11 @@ void App::drawStats() {
         ImGui::TextColored(ImVec4(1.0f, 0.47f, 0.35f, 1.0f), "kinetic %.4g", kinetic_.back());
         ImGui::SameLine();
         ImGui::TextColored(ImVec4(0.35f, 0.67f, 1.0f, 1.0f), "potential %.4g", potential_.back());
+        // The energies of cloth and hair, one line per kind (summed over the cloths and strands).
+        std::map<std::string, double> energies;
+        for (const auto& force : s.forces())
+            if (!force->label().empty()) energies[force->label()] += force->potentialEnergy(s);
+        for (const auto& [label, energy] : energies) ImGui::Text("  %s %.4g", label.c_str(), energy);
         ImGui::Text("total %.6g, drift %+.3g", total_.back(), total_.back() - total_.front());
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Drift: how much the total changed over the plotted frames. Zero for an exact\n"

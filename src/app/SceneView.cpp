@@ -126,6 +126,29 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
         const bool selected = selection.springs.count(static_cast<Index>(k)) > 0;
         frame.segments.push_back({a, b, selected ? 3.5f : 1.5f, selected ? kSelected : strainColor(strain)});
     }
+    // Cloths' grid lines and hair strands, coloured by their strain like springs.
+    const auto addEdge = [&](Index a, Index b, double rest) {
+        if (a >= s.particleCount() || b >= s.particleCount()) return;
+        const double strain = rest > 0.0 ? (s.position(a) - s.position(b)).norm() / rest - 1.0 : 0.0;
+        frame.segments.push_back({s.position(a), s.position(b), 1.0f, strainColor(strain)});
+    };
+    const Scene& scene = editor.scene();
+    for (const ClothSpec& c : scene.cloths) {
+        const double du = c.width / (c.columns - 1), dv = c.height / (c.rows - 1);
+        for (int j = 0; j < c.rows; ++j)
+            for (int i = 0; i < c.columns; ++i) {
+                const Index p = c.firstParticle + static_cast<Index>(j) * c.columns + i;
+                if (i + 1 < c.columns) addEdge(p, p + 1, du);
+                if (j + 1 < c.rows) addEdge(p, p + c.columns, dv);
+            }
+    }
+    for (const HairSpec& h : scene.hair)
+        for (int strand = 0; strand < h.strands; ++strand)
+            for (int k = 0; k + 1 < h.length; ++k) {
+                const Index p = h.firstParticle + static_cast<Index>(strand) * h.length + k;
+                if (p + 1 < static_cast<Index>(scene.particles.size()))
+                    addEdge(p, p + 1, (scene.particles[p + 1].position - scene.particles[p].position).norm());
+            }
     const auto& constraints = s.constraints();
     for (std::size_t k = 0; k < constraints.size(); ++k) {
         const bool selected = selection.constraints.count(static_cast<Index>(k)) > 0;

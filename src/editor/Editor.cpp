@@ -649,6 +649,22 @@ void Editor::deleteSelection() {
         for (std::size_t k = 0; k < scene.wires.size(); ++k)
             if (!doomed.wires.count(static_cast<Index>(k))) wires.push_back(scene.wires[k]);
         scene.wires = std::move(wires);
+        // A cloth or strands of hair that lose a particle go (their other particles stay,
+        // free); the others keep their grids, renumbered (no deletion inside a range keeps it contiguous).
+        const auto renumberRange = [&](Index& first, Index count) {
+            for (Index i = first; i < first + count; ++i)
+                if (renumber[i] < 0) return false;
+            first = renumber[first];
+            return true;
+        };
+        std::vector<ClothSpec> cloths;
+        for (ClothSpec c : scene.cloths)
+            if (renumberRange(c.firstParticle, static_cast<Index>(c.columns) * c.rows)) cloths.push_back(c);
+        scene.cloths = std::move(cloths);
+        std::vector<HairSpec> hair;
+        for (HairSpec h : scene.hair)
+            if (renumberRange(h.firstParticle, static_cast<Index>(h.strands) * h.length)) hair.push_back(h);
+        scene.hair = std::move(hair);
     });
     selection_.clear();
 }

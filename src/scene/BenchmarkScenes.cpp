@@ -27,6 +27,27 @@ Scene cloth(int n) {
     return s;
 }
 
+// The same cloth as cloth(n) made of triangle energies (Cloth.h): its particles, spacing
+// and pins, with stiffness and damping of the springs' order: the structural springs (k
+// along each grid edge, one per h x h square and direction) store k/2 S_u^2 per unit
+// area at a strain S_u, as the stretch energy does with stretch = k.
+Scene triangleCloth(int n) {
+    Scene s = cloth(n);
+    s.name = "Triangle cloth " + std::to_string(n) + " x " + std::to_string(n);
+    s.springs.clear();
+    ClothSpec c;
+    c.columns = c.rows = n;
+    c.width = c.height = kSpacing * (n - 1);
+    c.material.stretch = 500.0;
+    c.material.shear = 100.0;
+    c.material.bend = 20.0 * kSpacing * kSpacing;
+    c.material.stretchDamping = 0.01;
+    c.material.shearDamping = 0.01;
+    c.material.bendDamping = 0.01 * kSpacing * kSpacing;
+    s.cloths.push_back(c);
+    return s;
+}
+
 Scene chain(int links) {
     ChainOptions o;
     o.links = links;
@@ -108,6 +129,8 @@ Scene byName(const std::string& name) {
     if (name == "cloth-32") return cloth(32);
     if (name == "cloth-64") return cloth(64);
     if (name == "cloth-128") return cloth(128);
+    if (name == "cloth-tri-32") return triangleCloth(32);
+    if (name == "cloth-tri-64") return triangleCloth(64);
     if (name == "chain-1000") return chain(1000);
     if (name == "rod-chain-1000") return rodChain(1000);
     if (name == "rod-grid-100") return rodGrid(100);
@@ -116,7 +139,7 @@ Scene byName(const std::string& name) {
     if (name == "pyramid-20") return pyramid(20, false);
     if (name == "large-pyramid-100") return pyramid(100, true);
     throw std::invalid_argument("unknown benchmark scene '" + name +
-                                "' (choose cloth-32, cloth-64, cloth-128, chain-1000, rod-chain-1000, rod-grid-100, "
+                                "' (choose cloth-32, cloth-64, cloth-128, cloth-tri-32, cloth-tri-64, chain-1000, rod-chain-1000, rod-grid-100, "
                                 "box-chain-1000, stack-10, pyramid-20, large-pyramid-100)");
 }
 
@@ -125,6 +148,7 @@ Scene byName(const std::string& name) {
 std::span<const BenchmarkScene> benchmarkScenes() {
     static constexpr BenchmarkScene kScenes[] = {
         {"cloth-32", "cloth-32"},   {"cloth-64", "cloth-32"},         {"cloth-128", "cloth-32"},
+        {"cloth-tri-32", "cloth-tri-32"}, {"cloth-tri-64", "cloth-tri-32"},
         {"chain-1000", "chain-1000"}, {"rod-chain-1000", "rod-chain-1000"}, {"rod-grid-100", ""},
         {"box-chain-1000", "", 64},
         {"stack-10", "", 4},        {"pyramid-20", "", 4},           {"large-pyramid-100", "", 4},

@@ -1,7 +1,9 @@
 #pragma once
 // The scenes `tinkerbox-sim bench` and tinkerbox-bench measure: square cloths of
-// n x n particles (n = 32, 64, 128) with structural, shear and bend springs, a chain
-// of 1000 springs, a chain of 1000 rods, a 100 x 100 grid joined by 19,800 rods, and a
+// n x n particles (n = 32, 64, 128) with structural, shear and bend springs, the 32 x 32
+// and 64 x 64 ones made of triangle energies instead (cloth-tri-32, cloth-tri-64: stretch,
+// shear and bending on triangles and hinges), a chain of 1000 springs, a chain of 1000
+// rods, a 100 x 100 grid joined by 19,800 rods, and a
 // chain of 1000 boxes on ball joints hanging from a nail; and for contact, unit cubes resting
 // on a ground plane: a stack of 10, a pyramid of base 20 (210 boxes) standing in a vertical
 // plane, and a pyramid of base 100 (5,050 boxes) in a planar world. A cloth keeps its spacing (2 cm), particle mass (1 g) and
@@ -34,7 +36,7 @@ struct BenchmarkScene {
 };
 
 std::span<const BenchmarkScene> benchmarkScenes();
-// cloth-32, cloth-64, cloth-128, chain-1000, rod-chain-1000, rod-grid-100, box-chain-1000,
+// cloth-32, cloth-64, cloth-128, cloth-tri-32, cloth-tri-64, chain-1000, rod-chain-1000, rod-grid-100, box-chain-1000,
 // stack-10, pyramid-20, large-pyramid-100
 std::vector<std::string> benchmarkSceneNames();
 // At dt = 1/60, one substep; throws std::invalid_argument for an unknown name.

@@ -623,11 +623,170 @@ Scene tinkertoyCar() {
     return s;
 }
 
+
+// Cloth and hair made of energies: triangles with stretch, shear and bend (Baraff and
+// Witkin, Large Steps in Cloth Simulation), strands with angular springs. A cloth's
+// material constants are per unit area, so the same material at another resolution
+// behaves the same.
+ClothMaterial cotton() {
+    ClothMaterial m;
+    m.stretch = 200.0;
+    m.shear = 20.0;
+    m.bend = 2e-4;
+    m.stretchDamping = 0.5;
+    m.shearDamping = 0.05;
+    m.bendDamping = 2e-5;
+    return m;
+}
+
+void useClothSettings(Scene& s, int substeps) {
+    s.settings.integrator = "implicit-euler";
+    s.settings.dt = 1.0 / 60.0;
+    s.settings.substeps = substeps;
+}
+
+Scene clothDrape() {
+    Scene s;
+    s.name = "Cloth drape";
+    s.description =
+        "A 64 x 64 triangle cloth (stretch, shear and bending energies) falls on a fixed ball and drapes over it "
+        "onto the ground; the ball and the ground push the cloth's particles out with the contact model.";
+    useClothSettings(s, 2);
+    s.planes.push_back(ground());
+    RigidBodySpec ball = sphereBody(0.45, Vec3(0.0, 0.45, 0.0), 1.0);
+    ball.fixed = true;
+    addBody(s, ball);
+    TriangleClothOptions o;
+    o.columns = o.rows = 64;
+    o.corner = Vec3(-0.8, 1.2, -0.8);
+    o.u = Vec3(1.6, 0.0, 0.0);
+    o.v = Vec3(0.0, 0.0, 1.6);
+    o.material = cotton();
+    addTriangleCloth(s, o);
+    return s;
+}
+
+Scene flag() {
+    Scene s;
+    s.name = "Flag";
+    s.description =
+        "A flag of triangle energies nailed along its edge at the pole, in an 8 m/s wind with turbulence: drag on "
+        "each triangle from the air's velocity relative to it, strong along its normal, weak along its face.";
+    useClothSettings(s, 2);
+    TriangleClothOptions o;
+    o.columns = 36;
+    o.rows = 24;
+    o.corner = Vec3(-0.9, 1.2, 0.0);
+    o.u = Vec3(1.5, 0.0, 0.0);
+    o.v = Vec3(0.0, 1.0, 0.0);
+    o.material = cotton();
+    o.density = 0.15;
+    const Index first = addTriangleCloth(s, o);
+    // A slight ripple across the wind, so that the flag starts out of its plane (and the app shows it in 3D).
+    for (int j = 0; j < o.rows; ++j)
+        for (int i = 0; i < o.columns; ++i)
+            s.particles[first + j * o.columns + i].position.z() = 0.02 * std::sin(std::numbers::pi * i / 6.0);
+    for (int j = 0; j < o.rows; ++j) s.particles[first + j * o.columns].nailed = true;
+    WindSettings wind;
+    wind.velocity = Vec3(8.0, 0.0, 0.0);
+    wind.turbulence = 3.0;
+    wind.drag = 1.0;
+    wind.tangentialDrag = 0.3;
+    wind.scale = 1.0;
+    wind.frequency = 1.5;
+    wind.seed = 7;
+    s.wind = wind;
+    return s;
+}
+
+Scene curtain() {
+    Scene s;
+    s.name = "Curtain";
+    s.description =
+        "A curtain of triangle energies gathered on its rail: its top edge is nailed in folds over 60 % of its "
+        "width, and bending keeps the folds soft. A light breeze stirs it.";
+    useClothSettings(s, 2);
+    s.planes.push_back(ground());
+    TriangleClothOptions o;
+    o.columns = 48;
+    o.rows = 40;
+    constexpr double kWidth = 2.0, kHeight = 1.8;
+    o.corner = Vec3(-0.5 * kWidth, 2.0 - kHeight, 0.0);
+    o.u = Vec3(kWidth, 0.0, 0.0);
+    o.v = Vec3(0.0, kHeight, 0.0);
+    o.material = cotton();
+    const Index first = addTriangleCloth(s, o);
+    // Gathered: every column at 60 % of its x, in waves of 8 columns along z.
+    for (int j = 0; j < o.rows; ++j)
+        for (int i = 0; i < o.columns; ++i) {
+            ParticleInit& p = s.particles[first + j * o.columns + i];
+            const double phase = 2.0 * std::numbers::pi * i / 8.0;
+            p.position.x() *= 0.6;
+            p.position.z() = 0.08 * std::sin(phase);
+            p.nailed = j == o.rows - 1;
+        }
+    WindSettings breeze;
+    breeze.velocity = Vec3(0.0, 0.0, 0.6);
+    breeze.turbulence = 0.8;
+    breeze.drag = 0.2;
+    breeze.scale = 1.5;
+    breeze.frequency = 0.3;
+    breeze.seed = 3;
+    s.wind = breeze;
+    return s;
+}
+
+Scene hairBall(bool curly) {
+    Scene s;
+    s.settings.integrator = "implicit-euler";
+    s.settings.substeps = 2;
+    RigidBodySpec head = sphereBody(0.3, Vec3(0.0, 1.0, 0.0), 1.0);
+    head.fixed = true;
+    addBody(s, head);
+    s.planes.push_back(ground());
+    HairOptions o;
+    o.center = head.position;
+    o.radius = 0.3;
+    if (curly) {
+        o.length = 24;
+        o.segment = 0.012;
+        o.curl = 0.02;
+        o.rootParticles = 3;
+        o.material.twist = 4e-5;
+        o.material.bend = 4e-5;
+    }
+    addHair(s, o);
+    return s;
+}
+
+Scene hair() {
+    Scene s = hairBall(false);
+    s.name = "Hair";
+    s.description =
+        "100 strands of 12 particles rooted on a fixed ball, each joint an angular spring: they fall over the ball "
+        "and hang, bent at the roots by their weight.";
+    return s;
+}
+
+Scene curlyHair() {
+    Scene s = hairBall(true);
+    s.name = "Curly hair";
+    s.description =
+        "100 curly strands on a fixed ball: the rest angle of every joint and the twist between consecutive joints "
+        "keep each helix curled while gravity stretches it.";
+    return s;
+}
+
 constexpr std::array kExamples = {
     ExampleScene{"Springs", "spring-oscillator", springOscillator},
     ExampleScene{"Springs", "hanging-chain", hangingChain},
     ExampleScene{"Springs", "stiff-spring", stiffSpring},
     ExampleScene{"Cloth", "cloth", cloth},
+    ExampleScene{"Cloth & hair", "cloth-drape", clothDrape},
+    ExampleScene{"Cloth & hair", "flag", flag},
+    ExampleScene{"Cloth & hair", "curtain", curtain},
+    ExampleScene{"Cloth & hair", "hair", hair},
+    ExampleScene{"Cloth & hair", "curly-hair", curlyHair},
     ExampleScene{"Contact", "bouncing-particles", bouncingParticles},
     ExampleScene{"Contact", "box-stack", boxStack},
     ExampleScene{"Contact", "pyramid", pyramid},
@@ -684,6 +843,44 @@ Scene makeCloth(const ClothOptions& o) {
             if (j + 2 < o.n) addSpring(s, id(i, j), id(i, j + 2), o.bendStiffness, o.damping);
         }
     return s;
+}
+
+Index addTriangleCloth(Scene& s, const TriangleClothOptions& o) {
+    const Index first = static_cast<Index>(s.particles.size());
+    const double width = o.u.norm(), height = o.v.norm();
+    const double cell = width / (o.columns - 1) * height / (o.rows - 1);
+    for (int j = 0; j < o.rows; ++j)
+        for (int i = 0; i < o.columns; ++i) {
+            s.particles.push_back({o.corner + o.u * (static_cast<double>(i) / (o.columns - 1)) +
+                                       o.v * (static_cast<double>(j) / (o.rows - 1)),
+                                   Vec3::Zero(), 0.0, false});
+        }
+    // Lumped masses: a third of each triangle's (density x half a cell) on each corner.
+    for (const ClothTriangle& t : gridTriangles(first, o.columns, o.rows, width, height))
+        for (const Index p : t.particles) s.particles[p].mass += o.density * 0.5 * cell / 3.0;
+    s.cloths.push_back({first, o.columns, o.rows, width, height, o.material});
+    return first;
+}
+
+Index addHair(Scene& s, const HairOptions& o) {
+    const Index first = static_cast<Index>(s.particles.size());
+    for (int k = 0; k < o.strands; ++k) {
+        // A Fibonacci spiral over the cap y > -0.2 r of the sphere.
+        const double y = 1.0 - 1.2 * (k + 0.5) / o.strands;
+        const double ring = std::sqrt(std::max(0.0, 1.0 - y * y)), angle = 2.39996 * k;
+        const Vec3 normal(ring * std::cos(angle), y, ring * std::sin(angle));
+        // A frame about the normal for the helix.
+        const Vec3 side = (std::abs(normal.y()) < 0.9 ? Vec3::UnitY() : Vec3::UnitX()).cross(normal).normalized();
+        const Vec3 other = normal.cross(side);
+        for (int p = 0; p < o.length; ++p) {
+            const double phi = 2.0 * std::numbers::pi * p / o.turn;
+            const Vec3 coil = o.curl * (std::cos(phi) * side + std::sin(phi) * other - side);
+            const Vec3 x = o.center + normal * (o.radius + 0.002 + o.segment * p) + coil;
+            s.particles.push_back({x, Vec3::Zero(), o.particleMass, p < o.rootParticles});
+        }
+    }
+    s.hair.push_back({first, o.strands, o.length, o.material, {}});
+    return first;
 }
 
 Scene makeHangingChain(const ChainOptions& o) {

@@ -31,6 +31,38 @@ struct ClothOptions {
 };
 Scene makeCloth(const ClothOptions& options);
 
+// A rectangular cloth of triangle energies (Cloth.h): columns x rows particles from
+// `corner` along the sides `u` (the columns) and `v` (the rows), which should be
+// perpendicular, with lumped masses from the density (a third of each triangle's mass on
+// each corner) and a ClothSpec over them. Returns the first particle's index; the
+// particle in column i, row j is first + j columns + i.
+struct TriangleClothOptions {
+    int columns = 32, rows = 32;
+    Vec3 corner{-1.0, 2.0, -1.0};
+    Vec3 u{2.0, 0.0, 0.0}, v{0.0, 0.0, 2.0};  // m
+    ClothMaterial material;
+    double density = 0.2;  // kg/m^2
+};
+Index addTriangleCloth(Scene& scene, const TriangleClothOptions& options);
+
+// Strands of hair rooted on a sphere: `strands` roots spread evenly over the sphere's
+// upper part (a Fibonacci spiral), each strand of `length` particles `segment` apart
+// growing along the outward normal, straight or (curl > 0) as a helix of radius `curl`
+// about the normal, `turn` particles a turn. The first `rootParticles` of each strand
+// are nailed, which holds its direction at the root.
+struct HairOptions {
+    int strands = 100, length = 12;
+    Vec3 center{0.0, 1.0, 0.0};
+    double radius = 0.3;
+    double segment = 0.02;        // m
+    double curl = 0.0;            // helix radius, m
+    int turn = 8;                 // particles per turn of the helix
+    int rootParticles = 2;
+    double particleMass = 1e-4;   // kg
+    HairMaterial material;
+};
+Index addHair(Scene& scene, const HairOptions& options);
+
 // A chain of springs hanging from a nail, released from the horizontal.
 struct ChainOptions {
     int links = 10;

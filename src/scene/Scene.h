@@ -1,11 +1,14 @@
 #pragma once
 // A scene: what a scene file holds, and what the editor edits. The core types of
 // the model (particles, springs, planes, settings) are reused as they are.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/constraints/ConstraintSpec.h"
+#include "core/forces/Cloth.h"
 #include "core/forces/DampedSpring.h"
+#include "core/forces/Wind.h"
 #include "core/bodies/ParametricBeads.h"
 #include "core/bodies/RigidBodySpec.h"
 #include "core/dynamics/World.h"
@@ -24,6 +27,31 @@ struct Wire {
     bool operator==(const Wire&) const = default;
 };
 
+// A cloth of triangle energies over a grid of the scene's particles: columns x rows
+// particles laid out row by row from firstParticle (gridTriangles, Cloth.h), whose rest
+// shape is a width x height rectangle in (u, v).
+struct ClothSpec {
+    Index firstParticle = 0;
+    int columns = 2, rows = 2;
+    double width = 1.0, height = 1.0;  // m
+    ClothMaterial material;
+
+    bool operator==(const ClothSpec&) const = default;
+};
+
+// Hair: `strands` strands of `length` particles each, laid out one after another from
+// firstParticle. Their rest shape is restShape (strand after strand), or where the
+// particles are in the scene when it is empty (a scene read back from a running model keeps
+// the rest shape it was built with, not the one gravity has bent).
+struct HairSpec {
+    Index firstParticle = 0;
+    int strands = 1, length = 2;
+    HairMaterial material;
+    std::vector<Vec3> restShape;
+
+    bool operator==(const HairSpec&) const = default;
+};
+
 struct Scene {
     std::string name;
     std::string description;
@@ -35,6 +63,9 @@ struct Scene {
     std::vector<ConstraintSpec> constraints;
     std::vector<ParametricBead> parametricBeads;
     std::vector<Wire> wires;
+    std::vector<ClothSpec> cloths;
+    std::vector<HairSpec> hair;
+    std::optional<WindSettings> wind;  // on every cloth's triangles
 
     bool operator==(const Scene&) const = default;
 };

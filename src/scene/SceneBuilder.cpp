@@ -1,6 +1,39 @@
 #include "scene/SceneBuilder.h"
 
+#include <algorithm>
+
 namespace tinkerbox {
+
+namespace {
+
+// The energies of the scene's cloths and hair, and its wind, each one force object,
+// labelled for the Stats panel.
+void addClothAndHair(const Scene& scene, World& world) {
+    const auto add = [&world](std::unique_ptr<Force> force, const char* label) {
+        force->setLabel(label);
+        world.addForce(std::move(force));
+    };
+    std::unique_ptr<Wind> wind = scene.wind ? std::make_unique<Wind>(*scene.wind) : nullptr;
+    for (const ClothSpec& c : scene.cloths) {
+        const std::vector<ClothTriangle> triangles = gridTriangles(c.firstParticle, c.columns, c.rows, c.width, c.height);
+        add(makeStretchShear(triangles, c.material), "cloth stretch and shear");
+        add(makeBending(triangles, c.material), "cloth bending");
+        if (wind)
+            for (const ClothTriangle& t : triangles) wind->addTriangle(t.particles);
+    }
+    if (wind) world.addForce(std::move(wind));
+    std::vector<Vec3> rest;
+    for (const ParticleInit& p : scene.particles) rest.push_back(p.position);
+    for (const HairSpec& h : scene.hair) {
+        std::copy(h.restShape.begin(), h.restShape.end(), rest.begin() + h.firstParticle);
+        HairForces forces = makeHair(rest, h.firstParticle, h.strands, h.length, h.material);
+        add(std::move(forces.segments), "hair stretch");
+        add(std::move(forces.joints), "hair bending");
+        if (forces.twist->elementCount() > 0) add(std::move(forces.twist), "hair twist");
+    }
+}
+
+}  // namespace
 
 std::unique_ptr<Simulation> buildSimulation(const Scene& scene) {
     auto simulation = std::make_unique<Simulation>(scene.settings);
@@ -11,6 +44,7 @@ std::unique_ptr<Simulation> buildSimulation(const Scene& scene) {
     for (const Plane& p : scene.planes) system.addPlane(p);
     for (const ConstraintSpec& c : scene.constraints) system.addConstraint(makeConstraint(c));
     for (const ParametricBead& b : scene.parametricBeads) system.addBead(b);
+    addClothAndHair(scene, system);
     return simulation;
 }
 
@@ -20,6 +54,14 @@ Scene captureScene(const Simulation& simulation, const Scene& base) {
     scene.name = base.name;
     scene.description = base.description;
     scene.wires = base.wires;
+    scene.cloths = base.cloths;
+    scene.hair = base.hair;
+    // The strands' rest shape is the one they were built with, not where they hang now.
+    for (HairSpec& h : scene.hair)
+        if (h.restShape.empty())
+            for (Index i = h.firstParticle; i < h.firstParticle + static_cast<Index>(h.strands) * h.length; ++i)
+                h.restShape.push_back(base.particles[i].position);
+    scene.wind = base.wind;
     scene.settings = simulation.settings();
     scene.particles.reserve(system.particleCount());
     for (Index i = 0; i < system.particleCount(); ++i)

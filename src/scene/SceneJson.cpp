@@ -488,9 +488,118 @@ ParametricBead readParametricBead(const Node& b) {
     return out;
 }
 
+// A count of particles along a cloth's side or a strand: 2 to 4096.
+int gridCount(const Node& n, int low) {
+    const long long k = n.integer();
+    if (k < low || k > 4096) n.fail("must be between " + std::to_string(low) + " and 4096 (got " + std::to_string(k) + ")");
+    return static_cast<int>(k);
+}
+
+// The first of `count` consecutive particles, all of which must exist.
+Index particleRange(const Node& parent, long long count, const Scene& scene) {
+    const long long first = parent.has("first_particle") ? parent["first_particle"].integer() : 0;
+    const auto particles = static_cast<long long>(scene.particles.size());
+    if (first < 0 || first + count > particles)
+        parent.fail("needs particles " + std::to_string(first) + " to " + std::to_string(first + count - 1) + " (" +
+                    std::to_string(particles) + " particles)");
+    return static_cast<Index>(first);
+}
+
+// A per-element constant computed from the material (k / area, k / length): it must stay a quantity.
+void expectQuantity(const Node& n, double value, const std::string& what) {
+    if (!(value <= kMaxSceneMagnitude))
+        n.fail("gives " + what + " of " + formatNumber(value) + ", above " + formatNumber(kMaxSceneMagnitude));
+}
+
+ClothSpec readCloth(const Node& c, const Scene& scene) {
+    c.expectObject({"first_particle", "columns", "rows", "width", "height", "stretch", "shear", "bend", "stretch_damping",
+                    "shear_damping", "bend_damping"});
+    ClothSpec out;
+    out.columns = gridCount(c["columns"], 2);
+    out.rows = gridCount(c["rows"], 2);
+    out.firstParticle = particleRange(c, static_cast<long long>(out.columns) * out.rows, scene);
+    out.width = c["width"].positive();
+    out.height = c["height"].positive();
+    ClothMaterial& m = out.material;
+    const auto read = [&c](std::string_view key, double& value) {
+        if (c.has(key)) value = c[key].numberAtLeast(0.0);
+    };
+    read("stretch", m.stretch);
+    read("shear", m.shear);
+    read("bend", m.bend);
+    read("stretch_damping", m.stretchDamping);
+    read("shear_damping", m.shearDamping);
+    read("bend_damping", m.bendDamping);
+    // The per-triangle constants (material / rest area) and per-hinge ones (material |e|^2/(A1 + A2)).
+    const double du = out.width / (out.columns - 1), dv = out.height / (out.rows - 1);
+    const double area = 0.5 * du * dv;
+    const double hinge = (du * du + dv * dv) / (du * dv);
+    expectQuantity(c, std::max({m.stretch, m.shear, m.stretchDamping, m.shearDamping}) / area, "a triangle constant");
+    expectQuantity(c, std::max(m.bend, m.bendDamping) * hinge, "a hinge constant");
+    return out;
+}
+
+HairSpec readHair(const Node& h, const Scene& scene) {
+    h.expectObject({"first_particle", "strands", "length", "stretch", "bend", "twist", "stretch_damping", "bend_damping",
+                    "rest_shape"});
+    HairSpec out;
+    const long long strands = h["strands"].integer();
+    if (strands < 1 || strands > 100000) h["strands"].fail("must be between 1 and 100000 (got " + std::to_string(strands) + ")");
+    out.strands = static_cast<int>(strands);
+    out.length = gridCount(h["length"], 2);
+    out.firstParticle = particleRange(h, strands * out.length, scene);
+    HairMaterial& m = out.material;
+    const auto read = [&h](std::string_view key, double& value) {
+        if (h.has(key)) value = h[key].numberAtLeast(0.0);
+    };
+    read("stretch", m.stretch);
+    read("bend", m.bend);
+    read("twist", m.twist);
+    read("stretch_damping", m.stretchDamping);
+    read("bend_damping", m.bendDamping);
+    const Index count = static_cast<Index>(strands * out.length);
+    if (h.has("rest_shape")) {
+        const Node shape = h["rest_shape"];
+        if (shape.arraySize() != static_cast<std::size_t>(count))
+            shape.fail("expected " + std::to_string(count) + " points (strands x length), got " +
+                       std::to_string(shape.arraySize()));
+        for (std::size_t i = 0; i < shape.arraySize(); ++i) out.restShape.push_back(shape.element(i).vec3());
+    }
+    const auto rest = [&](Index k) {
+        return out.restShape.empty() ? scene.particles[out.firstParticle + k].position : out.restShape[k];
+    };
+    const double largest = std::max({m.stretch, m.bend, m.twist, m.stretchDamping, m.bendDamping});
+    for (Index k = 0; k + 1 < count; ++k) {
+        if ((k + 1) % out.length == 0) continue;  // the next strand begins
+        const double l = (rest(k + 1) - rest(k)).norm();
+        if (!(l >= 1e-9))
+            h.fail("particles " + std::to_string(out.firstParticle + k) + " and " + std::to_string(out.firstParticle + k + 1) +
+                   " of a strand are at the same place at rest");
+        expectQuantity(h, largest / l, "a segment constant");
+    }
+    return out;
+}
+
+WindSettings readWind(const Node& w) {
+    w.expectObject({"velocity", "turbulence", "drag", "tangential_drag", "scale", "frequency", "seed"});
+    WindSettings out;
+    if (w.has("velocity")) out.velocity = w["velocity"].vec3();
+    if (w.has("turbulence")) out.turbulence = w["turbulence"].numberAtLeast(0.0);
+    if (w.has("drag")) out.drag = w["drag"].numberAtLeast(0.0);
+    if (w.has("tangential_drag")) out.tangentialDrag = w["tangential_drag"].numberAtLeast(0.0);
+    if (w.has("scale")) out.scale = w["scale"].positive();
+    if (w.has("frequency")) out.frequency = w["frequency"].numberAtLeast(0.0);
+    if (w.has("seed")) {
+        const long long seed = w["seed"].integer();
+        if (seed < 0) w["seed"].fail("must be at least 0 (got " + std::to_string(seed) + ")");
+        out.seed = static_cast<std::uint64_t>(seed);
+    }
+    return out;
+}
+
 Scene readScene(const Node& root) {
     root.expectObject({"format", "version", "name", "description", "settings", "particles", "bodies", "springs",
-                       "planes", "constraints", "parametric_beads", "wires"});
+                       "planes", "constraints", "parametric_beads", "wires", "cloths", "hair", "wind"});
     if (!root.has("format")) root.fail("not a Tinkerbox scene: missing \"format\": \"tinkerbox-scene\"");
     if (const Node f = root["format"]; f.string() != kSceneFormat)
         f.fail("expected \"" + std::string(kSceneFormat) + "\", got \"" + f.string() + "\"");
@@ -524,6 +633,9 @@ Scene readScene(const Node& root) {
         if (w.has("normal")) wire.normal = w["normal"].direction();
         return wire;
     });
+    readList("cloths", scene.cloths, [&](const Node& n) { return readCloth(n, scene); });
+    readList("hair", scene.hair, [&](const Node& n) { return readHair(n, scene); });
+    if (root.has("wind")) scene.wind = readWind(root["wind"]);
     return scene;
 }
 
@@ -721,6 +833,49 @@ std::string serializeScene(const Scene& scene) {
     root["wires"] = ordered_json::array();
     for (const Wire& w : scene.wires)
         root["wires"].push_back({{"center", toJson(w.center)}, {"radius", w.radius}, {"normal", toJson(w.normal)}});
+    if (!scene.cloths.empty()) {
+        root["cloths"] = ordered_json::array();
+        for (const ClothSpec& c : scene.cloths)
+            root["cloths"].push_back({{"first_particle", c.firstParticle},
+                                      {"columns", c.columns},
+                                      {"rows", c.rows},
+                                      {"width", c.width},
+                                      {"height", c.height},
+                                      {"stretch", c.material.stretch},
+                                      {"shear", c.material.shear},
+                                      {"bend", c.material.bend},
+                                      {"stretch_damping", c.material.stretchDamping},
+                                      {"shear_damping", c.material.shearDamping},
+                                      {"bend_damping", c.material.bendDamping}});
+    }
+    if (!scene.hair.empty()) {
+        root["hair"] = ordered_json::array();
+        for (const HairSpec& h : scene.hair)
+            root["hair"].push_back({{"first_particle", h.firstParticle},
+                                    {"strands", h.strands},
+                                    {"length", h.length},
+                                    {"stretch", h.material.stretch},
+                                    {"bend", h.material.bend},
+                                    {"twist", h.material.twist},
+                                    {"stretch_damping", h.material.stretchDamping},
+                                    {"bend_damping", h.material.bendDamping}});
+        for (std::size_t k = 0; k < scene.hair.size(); ++k)
+            if (!scene.hair[k].restShape.empty()) {
+                ordered_json shape = ordered_json::array();
+                for (const Vec3& x : scene.hair[k].restShape) shape.push_back(toJson(x));
+                root["hair"][k]["rest_shape"] = shape;
+            }
+    }
+    if (scene.wind) {
+        const WindSettings& w = *scene.wind;
+        root["wind"] = {{"velocity", toJson(w.velocity)},
+                        {"turbulence", w.turbulence},
+                        {"drag", w.drag},
+                        {"tangential_drag", w.tangentialDrag},
+                        {"scale", w.scale},
+                        {"frequency", w.frequency},
+                        {"seed", w.seed}};
+    }
     return blockText(root, "") + "\n";
 }
 

@@ -242,6 +242,26 @@ TEST(Editor, SelectsSpringsRodsAndWires) {
     EXPECT_EQ(e.selection().constraints, std::set<Index>{0});
 }
 
+// A particle deleted before a cloth renumbers the cloth's grid; one deleted from the
+// grid takes the cloth (its energies) away and leaves its other particles free.
+TEST(Editor, DeletingAParticleRenumbersOrRemovesTheCloth) {
+    Scene scene = zeroGravity();
+    scene.particles.push_back({Vec3(-3, 0, 0), Vec3::Zero(), 1.0, false});
+    for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < 3; ++i) scene.particles.push_back({Vec3(i, j, 0), Vec3::Zero(), 1.0, false});
+    scene.cloths.push_back({1, 3, 2, 2.0, 1.0, ClothMaterial{}});
+    Editor e(scene);
+    e.setTool(Tool::Select);
+    click(e, -3, 0);
+    e.deleteSelection();
+    ASSERT_EQ(e.scene().cloths.size(), 1u);
+    EXPECT_EQ(e.scene().cloths[0].firstParticle, 0);
+    click(e, 1, 1);
+    e.deleteSelection();
+    EXPECT_TRUE(e.scene().cloths.empty());
+    EXPECT_EQ(e.scene().particles.size(), 5u);
+}
+
 TEST(Editor, DeleteRemovesTheSelectionAndWhatHangsOnIt) {
     Editor e = threeParticles();
     e.setTool(Tool::Spring);

@@ -7,6 +7,8 @@
 #include <numbers>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <string>
 
 #include "core/constraints/Constraint.h"
 #include "core/contact/ContactModel.h"
@@ -559,6 +561,68 @@ TEST(SceneJson, ParametricBeadsAreValidated) {
     EXPECT_EQ(beadError(R"({"center": [0, 0, 0], "radius": 1, "normal": [0, 0, 0]})").path(), "parametric_beads[0].normal");
     EXPECT_EQ(beadError(R"({"radius": 1})").path(), "parametric_beads[0].center");
     EXPECT_EQ(beadError(R"({"center": [0, 0, 0], "radius": 1, "angel": 1})").path(), "parametric_beads[0].angel");
+}
+
+// Six particles: a 3 x 2 cloth grid, or two strands of three.
+const std::string kSixParticles = R"([
+    {"position": [0, 0, 0]}, {"position": [0.5, 0, 0]}, {"position": [1, 0, 0]},
+    {"position": [0, 0, 1]}, {"position": [0.5, 0.1, 1]}, {"position": [1, 0.3, 1.2]}
+  ])";
+
+TEST(SceneJson, ClothsHairAndWindRoundTripAndBuild) {
+    const Scene s = parseScene(sceneWith(kSixParticles, "[]", R"(
+  "cloths": [{"columns": 3, "rows": 2, "width": 1, "height": 1, "stretch": 50, "bend_damping": 0.5}],
+  "hair": [{"first_particle": 0, "strands": 2, "length": 3, "bend": 0.25}],
+  "wind": {"velocity": [1, 0, 2], "turbulence": 0.5, "seed": 9},)"));
+    ASSERT_EQ(s.cloths.size(), 1u);
+    EXPECT_EQ(s.cloths[0].columns, 3);
+    EXPECT_EQ(s.cloths[0].material.stretch, 50.0);
+    EXPECT_EQ(s.cloths[0].material.bendDamping, 0.5);
+    EXPECT_EQ(s.cloths[0].material.shear, ClothMaterial{}.shear);  // the rest default
+    ASSERT_EQ(s.hair.size(), 1u);
+    EXPECT_EQ(s.hair[0].material.bend, 0.25);
+    ASSERT_TRUE(s.wind.has_value());
+    EXPECT_EQ(s.wind->seed, 9u);
+    EXPECT_EQ(parseScene(serializeScene(s)), s);
+    // Built: stretch and shear, bending, wind, and the hair's segments and joints, each labelled.
+    const auto sim = buildSimulation(s);
+    std::set<std::string> labels;
+    for (const auto& force : sim->world().forces())
+        if (!force->label().empty()) labels.insert(force->label());
+    // (No twist: a strand of three particles has no four consecutive ones.)
+    EXPECT_EQ(labels, (std::set<std::string>{"cloth stretch and shear", "cloth bending", "hair stretch", "hair bending"}));
+}
+
+TEST(SceneJson, ClothsHairAndWindAreValidated) {
+    const auto error = [](const std::string& extra) { return errorOf(sceneWith(kSixParticles, "[]", extra)); };
+    const SceneError tooMany = error(R"( "cloths": [{"columns": 3, "rows": 3, "width": 1, "height": 1}],)");
+    EXPECT_EQ(tooMany.path(), "cloths[0]");
+    EXPECT_EQ(tooMany.message(), "needs particles 0 to 8 (6 particles)");
+    EXPECT_EQ(error(R"( "cloths": [{"columns": 1, "rows": 2, "width": 1, "height": 1}],)").path(), "cloths[0].columns");
+    EXPECT_EQ(error(R"( "cloths": [{"columns": 3, "rows": 2, "width": 0, "height": 1}],)").path(), "cloths[0].width");
+    EXPECT_EQ(error(R"( "cloths": [{"columns": 3, "rows": 2, "width": 1, "height": 1, "shear": -1}],)").path(),
+              "cloths[0].shear");
+    EXPECT_EQ(error(R"( "cloths": [{"columns": 3, "rows": 2, "width": 1e-30, "height": 1e-30, "stretch": 1e40}],)").path(),
+              "cloths[0]");
+    EXPECT_EQ(error(R"( "hair": [{"strands": 2, "length": 3, "first_particle": 1}],)").path(), "hair[0]");
+    EXPECT_EQ(error(R"( "hair": [{"strands": 0, "length": 3}],)").path(), "hair[0].strands");
+    EXPECT_EQ(error(R"( "hair": [{"strands": 1, "length": 3, "twist": -2}],)").path(), "hair[0].twist");
+    EXPECT_EQ(error(R"( "wind": {"scale": 0},)").path(), "wind.scale");
+    EXPECT_EQ(error(R"( "wind": {"seed": -1},)").path(), "wind.seed");
+    EXPECT_EQ(error(R"( "wind": {"gust": 1},)").path(), "wind.gust");
+    const SceneError together = errorOf(sceneWith(R"([{"position": [0, 0, 0]}, {"position": [0, 0, 0]}])", "[]",
+                                                  R"( "hair": [{"strands": 1, "length": 2}],)"));
+    EXPECT_EQ(together.path(), "hair[0]");
+    EXPECT_EQ(together.message(), "particles 0 and 1 of a strand are at the same place at rest");
+    const SceneError shape = error(R"( "hair": [{"strands": 1, "length": 3, "rest_shape": [[0, 0, 0], [1, 0, 0]]}],)");
+    EXPECT_EQ(shape.path(), "hair[0].rest_shape");
+    EXPECT_EQ(shape.message(), "expected 3 points (strands x length), got 2");
+    // A rest shape of its own: the particles may then start anywhere, even on one another.
+    const Scene s = parseScene(sceneWith(R"([{"position": [0, 0, 0]}, {"position": [0, 0, 0]}])", "[]",
+                                         R"( "hair": [{"strands": 1, "length": 2, "rest_shape": [[0, 0, 0], [0, 1, 0]]}],)"));
+    ASSERT_EQ(s.hair[0].restShape.size(), 2u);
+    EXPECT_EQ(s.hair[0].restShape[1], Vec3(0, 1, 0));
+    EXPECT_EQ(parseScene(serializeScene(s)), s);
 }
 
 TEST(SceneJson, ConstraintSettingsAreValidated) {

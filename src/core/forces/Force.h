@@ -4,6 +4,7 @@
 // integrator. Integrators never see individual forces. The accumulator has one block per
 // velocity block of the world (World.h): a force on a particle, or the force and the
 // torque on a rigid body (World::applyForce turns a force at a body point into both).
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -44,6 +45,14 @@ public:
     // also dFdxTimesVelocity += dF/dx v with v the current velocities (the implicit step's
     // right-hand side needs it; computing it here spares a second matrix).
     virtual void addJacobians(const World&, const JacobianRequest&, BlockSparseMatrix& /*J*/) const {}
+
+    // What the app's Stats panel calls this force's potential energy ("cloth bending");
+    // empty for the forces it does not list one by one.
+    const std::string& label() const { return label_; }
+    void setLabel(std::string label) { label_ = std::move(label); }
+
+private:
+    std::string label_;
 };
 
 }  // namespace tinkerbox

@@ -1,0 +1,133 @@
+#include "core/forces/Cloth.h"
+
+#include <map>
+#include <stdexcept>
+
+namespace tinkerbox {
+
+namespace {
+double uvArea(const ClothTriangle& t) {
+    const Eigen::Vector2d d1 = t.restUV[1] - t.restUV[0], d2 = t.restUV[2] - t.restUV[0];
+    return 0.5 * std::abs(d1.x() * d2.y() - d1.y() * d2.x());
+}
+}  // namespace
+
+std::unique_ptr<TriangleStretchShear> makeStretchShear(const std::vector<ClothTriangle>& triangles,
+                                                       const ClothMaterial& material) {
+    auto force = std::make_unique<TriangleStretchShear>();
+    for (const ClothTriangle& t : triangles) {
+        const double a = uvArea(t);
+        StretchShearTriangle s;
+        s.particles = t.particles;
+        s.restUV = t.restUV;
+        if (a > 0.0) {
+            s.stretchStiffness = material.stretch / a;
+            s.stretchDamping = material.stretchDamping / a;
+            s.shearStiffness = material.shear / a;
+            s.shearDamping = material.shearDamping / a;
+        }
+        force->add(s);
+    }
+    return force;
+}
+
+std::unique_ptr<DihedralBending> makeBending(const std::vector<ClothTriangle>& triangles, const ClothMaterial& material) {
+    // Each edge (as the pair of its particles, smaller first): the first triangle seen and
+    // the corner opposite the edge in it.
+    struct Side {
+        std::size_t triangle;
+        int opposite;  // corner index 0..2
+    };
+    std::map<std::pair<Index, Index>, Side> firstSide;
+    auto force = std::make_unique<DihedralBending>();
+    for (std::size_t t = 0; t < triangles.size(); ++t) {
+        const ClothTriangle& tri = triangles[t];
+        for (int corner = 0; corner < 3; ++corner) {
+            const int i = (corner + 1) % 3, j = (corner + 2) % 3;  // the edge opposite `corner`, in the triangle's order
+            const Index a = tri.particles[i], b = tri.particles[j];
+            const auto key = std::minmax(a, b);
+            const auto [it, inserted] = firstSide.try_emplace({key.first, key.second}, Side{t, corner});
+            if (inserted) continue;
+            const ClothTriangle& other = triangles[it->second.triangle];
+            const int otherCorner = it->second.opposite;
+            // The hinge (x0, x1, x2, x3): x0 -> x1 in the first triangle's order, x2 its opposite corner.
+            const int oi = (otherCorner + 1) % 3, oj = (otherCorner + 2) % 3;
+            BendingHinge h;
+            h.particles = {other.particles[oi], other.particles[oj], other.particles[otherCorner], tri.particles[corner]};
+            // The rest edge length and triangle areas from (u, v).
+            const Eigen::Vector2d edge = other.restUV[oj] - other.restUV[oi];
+            const double areas = uvArea(other) + uvArea(tri);
+            const double weight = areas > 0.0 ? edge.squaredNorm() / areas : 0.0;
+            h.stiffness = material.bend * weight;
+            h.damping = material.bendDamping * weight;
+            force->add(h);
+        }
+    }
+    return force;
+}
+
+std::vector<ClothTriangle> gridTriangles(Index firstParticle, int columns, int rows, double width, double height) {
+    if (columns < 2 || rows < 2) throw std::invalid_argument("a cloth grid needs at least 2 x 2 particles");
+    const double du = width / (columns - 1), dv = height / (rows - 1);
+    const auto uv = [&](int i, int j) { return Eigen::Vector2d(i * du, j * dv); };
+    const auto index = [&](int i, int j) { return firstParticle + static_cast<Index>(j) * columns + i; };
+    std::vector<ClothTriangle> out;
+    out.reserve(2 * static_cast<std::size_t>(columns - 1) * (rows - 1));
+    for (int j = 0; j + 1 < rows; ++j)
+        for (int i = 0; i + 1 < columns; ++i) {
+            const int corners[4][2] = {{i, j}, {i + 1, j}, {i + 1, j + 1}, {i, j + 1}};
+            const auto tri = [&](int p, int q, int r) {
+                out.push_back({{index(corners[p][0], corners[p][1]), index(corners[q][0], corners[q][1]),
+                                index(corners[r][0], corners[r][1])},
+                               {uv(corners[p][0], corners[p][1]), uv(corners[q][0], corners[q][1]),
+                                uv(corners[r][0], corners[r][1])}});
+            };
+            // Alternating diagonals, so the mesh has no preferred shear direction.
+            if ((i + j) % 2 == 0) {
+                tri(0, 1, 2);
+                tri(0, 2, 3);
+            } else {
+                tri(0, 1, 3);
+                tri(1, 2, 3);
+            }
+        }
+    return out;
+}
+
+HairForces makeHair(const std::vector<Vec3>& x, Index first, int strands, int length, const HairMaterial& material) {
+    HairForces out{std::make_unique<DampedSpringSet>(), std::make_unique<AngularSpringSet>(),
+                   std::make_unique<DihedralBending>()};
+    constexpr double kCurled = 1e-3;  // rad: a joint that bends less has no plane to hold a twist in
+    for (int s = 0; s < strands; ++s) {
+        const Index base = first + static_cast<Index>(s) * length;
+        const auto p = [&](int k) { return x[static_cast<std::size_t>(base + k)]; };
+        for (int k = 0; k + 1 < length; ++k) {
+            const double l = (p(k + 1) - p(k)).norm();
+            if (l <= 0.0) throw std::invalid_argument("a hair segment has no length");
+            out.segments->add({base + k, base + k + 1, material.stretch / l, material.stretchDamping / l, l});
+        }
+        for (int k = 1; k + 1 < length; ++k) {
+            const double l = 0.5 * ((p(k) - p(k - 1)).norm() + (p(k + 1) - p(k)).norm());
+            out.joints->add({{base + k - 1, base + k, base + k + 1},
+                             material.bend / l,
+                             material.bendDamping / l,
+                             jointAngle(p(k - 1), p(k), p(k + 1))});
+        }
+        for (int k = 1; k + 2 < length; ++k) {
+            if (jointAngle(p(k - 1), p(k), p(k + 1)) < kCurled || jointAngle(p(k), p(k + 1), p(k + 2)) < kCurled) continue;
+            // The hinge of the segment (k, k + 1) between the planes of its two joints.
+            BendingHinge h;
+            h.particles = {base + k, base + k + 1, base + k - 1, base + k + 2};
+            Eigen::Matrix<double, 12, 1> rest;
+            for (int m = 0; m < 4; ++m) rest.segment<3>(3 * m) = x[static_cast<std::size_t>(h.particles[m])];
+            h.restAngle = dihedralAngle(rest);
+            const double l = (p(k + 1) - p(k)).norm();
+            h.stiffness = material.twist / l;
+            h.damping = material.bendDamping / l;
+            out.twist->add(h);
+        }
+    }
+    return out;
+}
+
+}  // namespace tinkerbox

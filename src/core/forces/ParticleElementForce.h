@@ -1,0 +1,170 @@
+#pragma once
+// Forces on small groups of particles (a triangle, a hinge of two triangles, a joint of
+// a strand): each element gives its local force and its local Jacobians over its N
+// particles, and this base does what every such force needs around them: gather the
+// particles' positions and velocities, scatter the forces, the coupling pattern, and the
+// assembly of the 3x3 blocks into the Jacobians (Baraff and Witkin, Large Steps in Cloth
+// Simulation, SIGGRAPH 1998, section 5: "the force on i depends on j" for every pair of an element).
+//
+// A scalar condition C(x) with energy k/2 C^2 and Baraff-Witkin damping d = -kd dC/dx Cdot
+// (section 4.5) gives the force f = -(k C + kd Cdot) g, g = dC/dx, and the Jacobians
+//   dF/dx = -k (g g^T + C H) - kd (Cdot H + g (H v)^T),  dF/dv = -kd g g^T,   H = d2C/dx2.
+// The definite form keeps -k g g^T and -kd g g^T (negative semi-definite) and the
+// curvature term -k C H only where that is negative semi-definite too (ConditionCurvature).
+#include <array>
+#include <stdexcept>
+#include <vector>
+
+#include "core/dynamics/World.h"
+#include "core/forces/Force.h"
+
+namespace tinkerbox {
+
+// What the definite Jacobian keeps of -k C H.
+enum class ConditionCurvature {
+    Drop,              // indefinite whatever the sign of C (angles, shear)
+    KeepWhenPositive,  // H is positive semi-definite: kept as -k max(C, 0) H (stretch)
+};
+
+template <int N>
+struct ElementCondition {
+    using Vector = Eigen::Matrix<double, 3 * N, 1>;
+    using Matrix = Eigen::Matrix<double, 3 * N, 3 * N>;
+    double value = 0.0;  // C
+    Vector gradient = Vector::Zero();
+    Matrix hessian;  // set only where the Jacobians need it (left unset on the force's path: 3N x 3N stores)
+};
+
+// f += -(k C + kd Cdot) g
+template <int N>
+void addConditionForce(const ElementCondition<N>& c, double k, double kd, const typename ElementCondition<N>::Vector& v,
+                       typename ElementCondition<N>::Vector& f) {
+    f -= (k * c.value + kd * c.gradient.dot(v)) * c.gradient;
+}
+
+// K += cx dF/dx + cv dF/dv of the condition's force, and KxV += dF/dx v.
+template <int N>
+void addConditionJacobians(const ElementCondition<N>& c, double k, double kd,
+                           const typename ElementCondition<N>::Vector& v, JacobianForm form,
+                           ConditionCurvature curvature, double cx, double cv, typename ElementCondition<N>::Matrix& K,
+                           typename ElementCondition<N>::Vector& KxV) {
+    const double gv = c.gradient.dot(v);
+    if (form == JacobianForm::Exact) {
+        const typename ElementCondition<N>::Vector Hv = c.hessian * v;
+        const typename ElementCondition<N>::Matrix Kx =
+            -k * (c.gradient * c.gradient.transpose() + c.value * c.hessian) -
+            kd * (gv * c.hessian + c.gradient * Hv.transpose());
+        K += cx * Kx;
+        K.noalias() -= (cv * kd) * c.gradient * c.gradient.transpose();
+        KxV.noalias() += Kx * v;
+        return;
+    }
+    // -k g g^T and -kd g g^T in one rank-one update; dF/dx v = -k g (g . v) [- k C H v].
+    K.noalias() -= (cx * k + cv * kd) * c.gradient * c.gradient.transpose();
+    KxV -= (k * gv) * c.gradient;
+    if (curvature == ConditionCurvature::KeepWhenPositive && c.value > 0.0) {
+        K -= (cx * k * c.value) * c.hessian;
+        KxV.noalias() -= (k * c.value) * (c.hessian * v);
+    }
+}
+
+template <int N>
+class ParticleElementForce : public Force {
+public:
+    using Element = std::array<Index, N>;
+    using Vector = Eigen::Matrix<double, 3 * N, 1>;
+    using Matrix = Eigen::Matrix<double, 3 * N, 3 * N>;
+
+    Index elementCount() const { return static_cast<Index>(elements_.size()); }
+    const Element& element(Index e) const { return elements_[e]; }
+
+    void accumulate(const World& world, VecX& f) const override {
+        const VecX& positions = world.positions();
+        const VecX& velocities = world.velocities();
+        Vector x, v, fe;
+        for (Index e = 0; e < elementCount(); ++e) {
+            gather(positions, velocities, e, x, v);
+            fe.setZero();
+            elementForce(world, e, x, v, fe);
+            for (int m = 0; m < N; ++m) block3(f, elements_[e][m]) += fe.template segment<3>(3 * m);
+        }
+    }
+
+    double potentialEnergy(const World& world) const override {
+        double u = 0.0;
+        const VecX& positions = world.positions();
+        Vector x, v;
+        for (Index e = 0; e < elementCount(); ++e) {
+            gather(positions, positions, e, x, v);
+            u += elementEnergy(e, x);
+        }
+        return u;
+    }
+
+    void appendCouplings(const World&, std::vector<std::pair<Index, Index>>& out) const override {
+        for (const Element& el : elements_)
+            for (int m = 0; m < N; ++m)
+                for (int n = m + 1; n < N; ++n) out.emplace_back(el[m], el[n]);
+    }
+
+    void bindPattern(const World&, const BlockSparseMatrix& pattern) override {
+        blocks_.resize(elements_.size());
+        for (std::size_t e = 0; e < elements_.size(); ++e)
+            for (int m = 0; m < N; ++m)
+                for (int n = 0; n < N; ++n) blocks_[e][N * m + n] = pattern.find(elements_[e][m], elements_[e][n]);
+    }
+
+    void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override {
+        if (blocks_.size() != elements_.size()) throw std::logic_error("ParticleElementForce: Jacobian pattern not bound");
+        const VecX& positions = world.positions();
+        const VecX& velocities = world.velocities();
+        Vector x, v, KxV;
+        Matrix K;
+        for (Index e = 0; e < elementCount(); ++e) {
+            gather(positions, velocities, e, x, v);
+            K.setZero();
+            KxV.setZero();
+            elementJacobians(world, e, x, v, request, K, KxV);
+            // With Upper storage the blocks below the diagonal are not stored (find gave -1):
+            // the definite local matrices are symmetric, so their transposes are written instead.
+            for (int m = 0; m < N; ++m)
+                for (int n = 0; n < N; ++n)
+                    if (const Index k = blocks_[e][N * m + n]; k >= 0) J.value(k) += K.template block<3, 3>(3 * m, 3 * n);
+            if (request.dFdxTimesVelocity)
+                for (int m = 0; m < N; ++m)
+                    block3(*request.dFdxTimesVelocity, elements_[e][m]) += KxV.template segment<3>(3 * m);
+        }
+    }
+
+protected:
+    // Elements join N distinct particles.
+    void addElement(const Element& el) {
+        for (int m = 0; m < N; ++m)
+            for (int n = m + 1; n < N; ++n)
+                if (el[m] == el[n]) throw std::invalid_argument("an element joins a particle to itself");
+        elements_.push_back(el);
+        blocks_.clear();  // the Jacobian pattern must be rebound
+    }
+
+    // fe += the element's force; K += cx dF/dx + cv dF/dv and KxV += dF/dx v (local, 3N),
+    // in the request's form.
+    virtual void elementForce(const World& world, Index e, const Vector& x, const Vector& v, Vector& fe) const = 0;
+    virtual double elementEnergy(Index e, const Vector& x) const = 0;
+    virtual void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v,
+                                  const JacobianRequest& request, Matrix& K, Vector& KxV) const = 0;
+
+private:
+    // positions and velocities: the world's, fetched once per pass (with rigid bodies,
+    // World::velocities() assembles a vector).
+    void gather(const VecX& positions, const VecX& velocities, Index e, Vector& x, Vector& v) const {
+        for (int m = 0; m < N; ++m) {
+            x.template segment<3>(3 * m) = block3(positions, elements_[e][m]);
+            v.template segment<3>(3 * m) = block3(velocities, elements_[e][m]);
+        }
+    }
+
+    std::vector<Element> elements_;
+    std::vector<std::array<Index, N * N>> blocks_;  // per element, block (m, n) in the bound pattern
+};
+
+}  // namespace tinkerbox

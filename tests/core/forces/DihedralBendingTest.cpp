@@ -1,0 +1,92 @@
+// Bending from the dihedral angle of each hinge (Baraff and Witkin, Large Steps in Cloth
+// Simulation, SIGGRAPH 1998, section 4.3; gradient of Bridson, Marino and Fedkiw 2003).
+#include "core/forces/DihedralBending.h"
+
+#include <numbers>
+
+#include "core/forces/Cloth.h"
+#include "core/forces/ElementForceChecks.h"
+
+namespace tinkerbox {
+namespace {
+
+TEST(DihedralBending, AngleOfAFoldedHingeAndItsSign) {
+    // Edge along x; x2 at +y folded up by alpha about the edge, x3 at -y flat.
+    for (double alpha : {0.3, 1.2, 2.5}) {
+        Eigen::Matrix<double, 12, 1> x;
+        x << 0, 0, 0, 1, 0, 0, 0.5, std::cos(alpha), std::sin(alpha), 0.5, -1, 0;
+        EXPECT_NEAR(dihedralAngle(x), alpha, 1e-14);
+        x[8] = -x[8];  // folded down instead
+        EXPECT_NEAR(dihedralAngle(x), -alpha, 1e-14);
+    }
+    Eigen::Matrix<double, 12, 1> flat;
+    flat << 0, 0, 0, 1, 0, 0, 0.3, 1, 0, 0.8, -1, 0;
+    EXPECT_EQ(dihedralAngle(flat), 0.0);
+}
+
+// Two hinges (a strip of three triangles) bent at random, with rest angles and damping.
+World randomStrip(unsigned seed) {
+    const std::vector<Vec3> rest = {{0, 0, 0}, {1, 0, 0}, {0.5, 0.8, 0.2}, {0.5, -0.8, 0.3}, {1.4, -0.9, -0.2}};
+    World world = test::randomlyPerturbed(rest, 0.2, seed);
+    auto bending = std::make_unique<DihedralBending>();
+    bending->add({{0, 1, 2, 3}, 3.0, 0.8, 0.4});
+    bending->add({{1, 3, 0, 4}, 5.0, 0.5, -0.3});
+    world.addForce(std::move(bending));
+    return world;
+}
+
+TEST(DihedralBending, ExactJacobiansMatchFiniteDifferences) {
+    for (unsigned seed : {1u, 2u, 3u, 4u}) {
+        World world = randomStrip(seed);
+        test::expectExactJacobiansMatchFiniteDifferences(world);
+    }
+}
+
+TEST(DihedralBending, ForceIsMinusEnergyGradient) {
+    World world = randomStrip(5);
+    test::expectForceIsMinusEnergyGradient(world);
+}
+
+TEST(DihedralBending, DefiniteIsSymmetricNegativeSemiDefinite) {
+    World world = randomStrip(6);
+    test::expectDefiniteIsSymmetricNegativeSemiDefinite(world);
+}
+
+// A flat sheet of columns x rows particles (spacing h) rolled onto a cylinder of radius R
+// about an axis along one grid direction: each grid square stays planar (its corners lie
+// on one chord plane), so only the edges along the axis bend, each by h/R, and each
+// such interior edge has the hinge weight |e|^2/(A1 + A2) = h^2/h^2 = 1. The energy is
+// then bend/2 (1/R)^2 h^2 per interior edge along the axis: the closed form
+// bend/2 (1/R)^2 A over the area those edges span, and it tends to the whole sheet's
+// bend/2 (1/R)^2 W H as the mesh is refined.
+TEST(DihedralBending, SheetRolledOnACylinderHasTheClosedFormEnergy) {
+    ClothMaterial material;
+    material.bend = 0.02;
+    const double R = 0.4;
+    for (const int n : {17, 33, 65})
+        for (const bool aroundV : {false, true}) {
+            const double size = 1.0, h = size / (n - 1);
+            World world;
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < n; ++i) {
+                    const double arc = (aroundV ? i : j) * h, along = (aroundV ? j : i) * h;
+                    world.addParticle(Vec3(R * std::sin(arc / R), R * (1.0 - std::cos(arc / R)), along), Vec3::Zero(), 1.0);
+                }
+            world.addForce(makeBending(gridTriangles(0, n, n, size, size), material));
+            const double bendingArea = (n - 2) * h * size;  // between the first and last bending lines
+            const double closedForm = 0.5 * material.bend / (R * R) * bendingArea;
+            EXPECT_NEAR(world.potentialEnergy(), closedForm, 1e-9 * closedForm) << n << " particles a side";
+            const double wholeSheet = 0.5 * material.bend / (R * R) * size * size;
+            EXPECT_NEAR(world.potentialEnergy(), wholeSheet, 1.01 * wholeSheet / (n - 1));
+        }
+}
+
+TEST(DihedralBending, HingesOfAGridAreItsInteriorEdges) {
+    // n x n particles: 3 (n-1)^2 + 2 (n-1) edges, of which 4 (n-1) on the boundary.
+    const int n = 5;
+    auto bending = makeBending(gridTriangles(0, n, n, 1.0, 1.0), ClothMaterial{});
+    EXPECT_EQ(bending->elementCount(), 3 * (n - 1) * (n - 1) - 2 * (n - 1));
+}
+
+}  // namespace
+}  // namespace tinkerbox

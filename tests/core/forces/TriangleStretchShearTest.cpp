@@ -1,0 +1,102 @@
+// Baraff and Witkin's stretch and shear conditions on triangles (Large Steps in Cloth
+// Simulation, SIGGRAPH 1998, section 4.2): energy, forces and Jacobians.
+#include "core/forces/TriangleStretchShear.h"
+
+#include "core/forces/Cloth.h"
+#include "core/forces/ElementForceChecks.h"
+
+namespace tinkerbox {
+namespace {
+
+// A 3 x 3 particle patch of 8 triangles, 0.5 m squares, in the z = 0 plane at rest.
+std::vector<ClothTriangle> patch(std::vector<Vec3>& rest) {
+    rest.clear();
+    for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i) rest.emplace_back(0.5 * i, 0.5 * j, 0.0);
+    return gridTriangles(0, 3, 3, 1.0, 1.0);
+}
+
+World perturbedPatch(double jitter, unsigned seed, const ClothMaterial& material) {
+    std::vector<Vec3> rest;
+    const std::vector<ClothTriangle> triangles = patch(rest);
+    World world = test::randomlyPerturbed(rest, jitter, seed);
+    world.addForce(makeStretchShear(triangles, material));
+    return world;
+}
+
+ClothMaterial material() {
+    ClothMaterial m;
+    m.stretch = 300.0;
+    m.shear = 40.0;
+    m.stretchDamping = 2.0;
+    m.shearDamping = 0.7;
+    return m;
+}
+
+TEST(TriangleStretchShear, ExactJacobiansMatchFiniteDifferences) {
+    for (unsigned seed : {1u, 2u, 3u}) {
+        World world = perturbedPatch(0.15, seed, material());
+        test::expectExactJacobiansMatchFiniteDifferences(world);
+    }
+}
+
+TEST(TriangleStretchShear, ForceIsMinusEnergyGradient) {
+    World world = perturbedPatch(0.15, 4, material());
+    test::expectForceIsMinusEnergyGradient(world);
+}
+
+TEST(TriangleStretchShear, DefiniteIsSymmetricNegativeSemiDefinite) {
+    // Both stretched and compressed triangles in the patch.
+    for (unsigned seed : {5u, 6u}) {
+        World world = perturbedPatch(0.2, seed, material());
+        test::expectDefiniteIsSymmetricNegativeSemiDefinite(world);
+    }
+}
+
+// A patch stretched by s along u and sheared so that w_u . w_v = g holds the energy
+// stretch/2 (s - 1)^2 A + shear/2 g^2 A (per unit rest area: the material's constants).
+TEST(TriangleStretchShear, EnergyOfAHomogeneousDeformationIsPerArea) {
+    std::vector<Vec3> rest;
+    const std::vector<ClothTriangle> triangles = patch(rest);
+    const double s = 1.2, shearAngleTan = 0.1;
+    // x = F X with F = [s, t; 0, 1]: w_u = (s, 0, 0), w_v = (t, 1, 0), w_u . w_v = s t.
+    World world;
+    for (const Vec3& X : rest) world.addParticle(Vec3(s * X.x() + shearAngleTan * X.y(), X.y(), 0.0), Vec3::Zero(), 1.0);
+    const ClothMaterial m = material();
+    world.addForce(makeStretchShear(triangles, m));
+    const double area = 1.0;
+    const double wv = std::sqrt(1.0 + shearAngleTan * shearAngleTan);
+    const double expected = 0.5 * m.stretch * ((s - 1.0) * (s - 1.0) + (wv - 1.0) * (wv - 1.0)) * area +
+                            0.5 * m.shear * (s * shearAngleTan) * (s * shearAngleTan) * area;
+    EXPECT_NEAR(world.potentialEnergy(), expected, 1e-12 * expected);
+}
+
+// A patch stretched in its plane and let go (no gravity) comes back to its rest shape.
+TEST(TriangleStretchShear, StretchedPatchReturnsToRest) {
+    constexpr int n = 6;
+    SimulationSettings settings = test::simulationSettings("implicit-euler", 1.0 / 60.0);
+    settings.gravity = Vec3::Zero();
+    Simulation simulation(settings);
+    World& world = simulation.world();
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) world.addParticle(Vec3(1.3 * 0.2 * i, 0.9 * 0.2 * j, 0.0), Vec3::Zero(), 0.01);
+    const auto triangles = gridTriangles(0, n, n, 0.2 * (n - 1), 0.2 * (n - 1));
+    ClothMaterial m;
+    m.stretch = 100.0;
+    m.shear = 10.0;
+    m.stretchDamping = 0.5;
+    m.shearDamping = 0.05;
+    auto& force = static_cast<TriangleStretchShear&>(world.addForce(makeStretchShear(triangles, m)));
+    const double initialEnergy = world.potentialEnergy();
+    for (int frame = 0; frame < 180; ++frame) simulation.step();
+    EXPECT_LT(world.potentialEnergy(), 1e-8 * initialEnergy);
+    for (Index e = 0; e < force.elementCount(); ++e) {
+        const Vec3 strain = force.strain(world, e);
+        EXPECT_NEAR(strain[0], 1.0, 1e-4);
+        EXPECT_NEAR(strain[1], 1.0, 1e-4);
+        EXPECT_NEAR(strain[2], 0.0, 1e-4);
+    }
+}
+
+}  // namespace
+}  // namespace tinkerbox
