@@ -63,29 +63,37 @@ VecX multiplyTransposed(const SparseMatrix& M, const VecX& v, Index n) {
     return M.rows() > 0 ? VecX(M.transpose() * v) : VecX(VecX::Zero(n));
 }
 
-// The reduced KKT matrix, lower triangle, with its values refilled for each W.
+// The reduced KKT matrix, with its values refilled for each W. Its rows and columns are
+// stored already permuted by an approximate minimum degree ordering (Amestoy, Davis & Duff
+// 1996), upper triangle: then the factorization reads the matrix in place, with no
+// permuted copy per iteration.
 class ReducedKkt {
 public:
     ReducedKkt(const QuadraticProgram& qp, double primalRegularization, double dualRegularization);
 
-    // Fills in H + C^T W C and factors the regularized matrix; false if that failed.
+    // Fills in H + C^T W C and factors the regularized matrix; false if that failed even
+    // with a larger regularization.
     bool factorize(const VecX& weight);
     // Solves the regularized system for (dx, -dy) = (top, bottom).
-    void solve(const VecX& rhsTop, const VecX& rhsBottom, VecX& top, VecX& bottom) const;
+    void solve(const VecX& rhsTop, const VecX& rhsBottom, VecX& top, VecX& bottom);
 
 private:
+    // The stored entry of the unpermuted matrix's (row, column).
     Index entry(Index row, Index column) const;
 
     Index n_, mEq_;
-    SparseMatrix kkt_;    // lower triangle, regularization included
-    VecX baseValues_;  // H, A, and the regularization: the part that does not depend on W
+    std::vector<int> permuted_;  // position of each unpermuted row
+    SparseMatrix kkt_;           // permuted, upper triangle
+    VecX baseValues_;            // H and A: the part that does not depend on W
+    VecX regularization_;        // +rho on x's diagonal entries, -delta on y's, by entry
     // C^T W C = sum over rows r of w_r c_r c_r^T: each product c_rj c_rl lands in one entry.
     struct WeightedTerm {
         Index entry, row;
         double product;
     };
     std::vector<WeightedTerm> weightedTerms_;
-    Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower> ldlt_;
+    Eigen::SimplicialLDLT<SparseMatrix, Eigen::Upper, Eigen::NaturalOrdering<int>> ldlt_;
+    VecX permutedRhs_, permutedSolution_;
 };
 
 ReducedKkt::ReducedKkt(const QuadraticProgram& qp, double primalRegularization, double dualRegularization)
@@ -94,6 +102,7 @@ ReducedKkt::ReducedKkt(const QuadraticProgram& qp, double primalRegularization, 
     using RowMajor = Eigen::SparseMatrix<double, Eigen::RowMajor>;
     const RowMajor C = qp.C;
 
+    // The pattern, lower triangle, unpermuted.
     std::vector<Eigen::Triplet<double>> pattern;
     for (Index i = 0; i < size; ++i) pattern.emplace_back(i, i, 0.0);
     for (Index j = 0; j < qp.H.outerSize(); ++j)
@@ -101,15 +110,27 @@ ReducedKkt::ReducedKkt(const QuadraticProgram& qp, double primalRegularization, 
             if (it.row() > j) pattern.emplace_back(it.row(), j, 0.0);
     for (Index r = 0; r < C.outerSize(); ++r)
         for (RowMajor::InnerIterator a(C, r); a; ++a)
-            for (RowMajor::InnerIterator b(C, r); b && b.col() <= a.col(); ++b) pattern.emplace_back(a.col(), b.col(), 0.0);
+            for (RowMajor::InnerIterator b(C, r); b && b.col() < a.col(); ++b) pattern.emplace_back(a.col(), b.col(), 0.0);
     for (Index j = 0; j < qp.A.outerSize(); ++j)
         for (SparseMatrix::InnerIterator it(qp.A, j); it; ++it) pattern.emplace_back(n_ + it.row(), j, 0.0);
+    SparseMatrix lower(size, size);
+    lower.setFromTriplets(pattern.begin(), pattern.end());
+
+    Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> ordering;  // ordering[k]: the row put k-th
+    Eigen::AMDOrdering<int>()(lower, ordering);
+    permuted_.resize(size);
+    for (Index k = 0; k < size; ++k) permuted_[ordering.indices()[k]] = static_cast<int>(k);
+    for (auto& t : pattern) {
+        const Index i = permuted_[t.row()], j = permuted_[t.col()];
+        t = Eigen::Triplet<double>(std::min(i, j), std::max(i, j), 0.0);
+    }
     kkt_.resize(size, size);
     kkt_.setFromTriplets(pattern.begin(), pattern.end());
     kkt_.makeCompressed();
 
     baseValues_ = VecX::Zero(kkt_.nonZeros());
-    for (Index i = 0; i < size; ++i) baseValues_[entry(i, i)] += i < n_ ? primalRegularization : -dualRegularization;
+    regularization_ = VecX::Zero(kkt_.nonZeros());
+    for (Index i = 0; i < size; ++i) regularization_[entry(i, i)] = i < n_ ? primalRegularization : -dualRegularization;
     for (Index j = 0; j < qp.H.outerSize(); ++j)
         for (SparseMatrix::InnerIterator it(qp.H, j); it; ++it)
             if (it.row() >= j) baseValues_[entry(it.row(), j)] += it.value();
@@ -126,25 +147,36 @@ ReducedKkt::ReducedKkt(const QuadraticProgram& qp, double primalRegularization, 
 }
 
 Index ReducedKkt::entry(Index row, Index column) const {
-    const auto* begin = kkt_.innerIndexPtr() + kkt_.outerIndexPtr()[column];
-    const auto* end = kkt_.innerIndexPtr() + kkt_.outerIndexPtr()[column + 1];
-    return std::lower_bound(begin, end, row) - kkt_.innerIndexPtr();
+    const Index i = permuted_[row], j = permuted_[column];
+    const Index r = std::min(i, j), c = std::max(i, j);
+    const auto* begin = kkt_.innerIndexPtr() + kkt_.outerIndexPtr()[c];
+    const auto* end = kkt_.innerIndexPtr() + kkt_.outerIndexPtr()[c + 1];
+    return std::lower_bound(begin, end, r) - kkt_.innerIndexPtr();
 }
 
 bool ReducedKkt::factorize(const VecX& weight) {
     double* values = kkt_.valuePtr();
-    std::copy(baseValues_.data(), baseValues_.data() + baseValues_.size(), values);
-    for (const WeightedTerm& t : weightedTerms_) values[t.entry] += weight[t.row] * t.product;
-    ldlt_.factorize(kkt_);
-    return ldlt_.info() == Eigen::Success;
+    const Index entries = kkt_.nonZeros();
+    // Where W spans many orders of magnitude a pivot can cancel to zero: the regularization
+    // then grows (the refinement of the directions corrects for it).
+    for (double scale = 1.0; scale <= 1e6; scale *= 100.0) {
+        for (Index k = 0; k < entries; ++k) values[k] = baseValues_[k] + scale * regularization_[k];
+        for (const WeightedTerm& t : weightedTerms_) values[t.entry] += weight[t.row] * t.product;
+        ldlt_.factorize(kkt_);
+        if (ldlt_.info() == Eigen::Success && ldlt_.vectorD().allFinite()) return true;
+    }
+    return false;
 }
 
-void ReducedKkt::solve(const VecX& rhsTop, const VecX& rhsBottom, VecX& top, VecX& bottom) const {
-    VecX rhs(n_ + mEq_);
-    rhs << rhsTop, rhsBottom;
-    const VecX solution = ldlt_.solve(rhs);
-    top = solution.head(n_);
-    bottom = solution.tail(mEq_);
+void ReducedKkt::solve(const VecX& rhsTop, const VecX& rhsBottom, VecX& top, VecX& bottom) {
+    permutedRhs_.resize(n_ + mEq_);
+    for (Index i = 0; i < n_; ++i) permutedRhs_[permuted_[i]] = rhsTop[i];
+    for (Index i = 0; i < mEq_; ++i) permutedRhs_[permuted_[n_ + i]] = rhsBottom[i];
+    permutedSolution_ = ldlt_.solve(permutedRhs_);
+    top.resize(n_);
+    bottom.resize(mEq_);
+    for (Index i = 0; i < n_; ++i) top[i] = permutedSolution_[permuted_[i]];
+    for (Index i = 0; i < mEq_; ++i) bottom[i] = permutedSolution_[permuted_[n_ + i]];
 }
 
 // The largest alpha with v + alpha dv >= 0, for v > 0 (N&W equation 16.66); infinite when
@@ -197,9 +229,9 @@ public:
 private:
     Residuals residuals(const Iterate& v) const;
     // The Newton direction for the target r_c of S dz + Z ds, on the current factorization.
-    Direction direction(const Iterate& v, const Residuals& r, const VecX& complementarityTarget) const;
+    Direction direction(const Iterate& v, const Residuals& r, const VecX& complementarityTarget);
     // One solve of the Newton system through the reduced KKT matrix.
-    Direction eliminate(const Iterate& v, const Residuals& r, const VecX& complementarityTarget) const;
+    Direction eliminate(const Iterate& v, const Residuals& r, const VecX& complementarityTarget);
     bool startingPoint(Iterate& v);
     bool provablyInfeasible(const Iterate& v) const;
 
@@ -214,9 +246,9 @@ Residuals InteriorPoint::residuals(const Iterate& v) const {
             multiply(qp_.A, v.x) - qp_.b, multiply(qp_.C, v.x) - v.s - qp_.d};
 }
 
-Direction InteriorPoint::direction(const Iterate& v, const Residuals& r, const VecX& complementarityTarget) const {
+Direction InteriorPoint::direction(const Iterate& v, const Residuals& r, const VecX& complementarityTarget) {
     Direction d = eliminate(v, r, complementarityTarget);
-    const double target = 1e-15 * std::max({1.0, maxNorm(r.dual), maxNorm(r.primal), maxNorm(r.inequality),
+    const double target = 1e-2 * settings_.tolerance * std::max({1.0, maxNorm(r.dual), maxNorm(r.primal), maxNorm(r.inequality),
                                             maxNorm(complementarityTarget)});
     double previous = std::numeric_limits<double>::infinity();
     for (int refinement = 0; refinement < 3; ++refinement) {
@@ -238,7 +270,7 @@ Direction InteriorPoint::direction(const Iterate& v, const Residuals& r, const V
     return d;
 }
 
-Direction InteriorPoint::eliminate(const Iterate& v, const Residuals& r, const VecX& complementarityTarget) const {
+Direction InteriorPoint::eliminate(const Iterate& v, const Residuals& r, const VecX& complementarityTarget) {
     // dz = S^-1 (r_c - Z r_i) - W C dx and ds = C dx + r_i, from the last two Newton rows.
     const VecX scaledTarget = (complementarityTarget - v.z.cwiseProduct(r.inequality)).cwiseQuotient(v.s);
     Direction d;
