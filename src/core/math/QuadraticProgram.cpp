@@ -200,21 +200,28 @@ struct Residuals {
     VecX dual, primal, inequality;  // r_d, r_p, r_i
 };
 
+// The products of the data with an iterate, shared by its residuals and measures.
+struct Products {
+    VecX Hx, Aty, Ctz, Ax, Cx;
+};
+
+Products multiplyOut(const QuadraticProgram& qp, const VecX& x, const VecX& y, const VecX& z) {
+    const Index n = qp.H.rows();
+    return {qp.H * x, multiplyTransposed(qp.A, y, n), multiplyTransposed(qp.C, z, n), multiply(qp.A, x), multiply(qp.C, x)};
+}
+
 // The relative residuals the result reports, of x, y, z alone (the slacks are C x - d).
 struct Measures {
     double primal, dual, complementarity;
 };
 
-Measures measure(const QuadraticProgram& qp, const VecX& x, const VecX& y, const VecX& z) {
-    const Index n = qp.H.rows();
-    const VecX Hx = qp.H * x, Aty = multiplyTransposed(qp.A, y, n), Ctz = multiplyTransposed(qp.C, z, n);
-    const VecX Ax = multiply(qp.A, x), Cx = multiply(qp.C, x);
-    const double dualScale = std::max({1.0, maxNorm(Hx), maxNorm(qp.g), maxNorm(Aty), maxNorm(Ctz)});
-    const double primalScale = std::max({1.0, maxNorm(Ax), maxNorm(qp.b), maxNorm(Cx), maxNorm(qp.d)});
-    const VecX gap = Cx - qp.d;
-    const double objective = 0.5 * x.dot(Hx) + qp.g.dot(x);
-    return {std::max(maxNorm(Ax - qp.b), maxNorm((-gap).cwiseMax(0.0))) / primalScale,
-            maxNorm(Hx + qp.g - Aty - Ctz) / dualScale,
+Measures measure(const QuadraticProgram& qp, const VecX& x, const VecX& z, const Products& p) {
+    const double dualScale = std::max({1.0, maxNorm(p.Hx), maxNorm(qp.g), maxNorm(p.Aty), maxNorm(p.Ctz)});
+    const double primalScale = std::max({1.0, maxNorm(p.Ax), maxNorm(qp.b), maxNorm(p.Cx), maxNorm(qp.d)});
+    const VecX gap = p.Cx - qp.d;
+    const double objective = 0.5 * x.dot(p.Hx) + qp.g.dot(x);
+    return {std::max(maxNorm(p.Ax - qp.b), maxNorm((-gap).cwiseMax(0.0))) / primalScale,
+            maxNorm(p.Hx + qp.g - p.Aty - p.Ctz) / dualScale,
             z.cwiseProduct(gap.cwiseAbs()).sum() / std::max(1.0, std::abs(objective))};
 }
 
@@ -227,13 +234,14 @@ public:
     QuadraticProgramResult run();
 
 private:
-    Residuals residuals(const Iterate& v) const;
-    // The Newton direction for the target r_c of S dz + Z ds, on the current factorization.
-    Direction direction(const Iterate& v, const Residuals& r, const VecX& complementarityTarget);
+    Residuals residuals(const Iterate& v, const Products& p) const;
+    // The Newton direction for the target r_c of S dz + Z ds, on the current factorization,
+    // refined or not.
+    Direction direction(const Iterate& v, const Residuals& r, const VecX& complementarityTarget, bool refine);
     // One solve of the Newton system through the reduced KKT matrix.
     Direction eliminate(const Iterate& v, const Residuals& r, const VecX& complementarityTarget);
     bool startingPoint(Iterate& v);
-    bool provablyInfeasible(const Iterate& v) const;
+    bool provablyInfeasible(const Iterate& v, const Products& p) const;
 
     const QuadraticProgram& qp_;
     const QuadraticProgramSettings& settings_;
@@ -241,13 +249,13 @@ private:
     ReducedKkt kkt_;
 };
 
-Residuals InteriorPoint::residuals(const Iterate& v) const {
-    return {qp_.H * v.x + qp_.g - multiplyTransposed(qp_.A, v.y, n_) - multiplyTransposed(qp_.C, v.z, n_),
-            multiply(qp_.A, v.x) - qp_.b, multiply(qp_.C, v.x) - v.s - qp_.d};
+Residuals InteriorPoint::residuals(const Iterate& v, const Products& p) const {
+    return {p.Hx + qp_.g - p.Aty - p.Ctz, p.Ax - qp_.b, p.Cx - v.s - qp_.d};
 }
 
-Direction InteriorPoint::direction(const Iterate& v, const Residuals& r, const VecX& complementarityTarget) {
+Direction InteriorPoint::direction(const Iterate& v, const Residuals& r, const VecX& complementarityTarget, bool refine) {
     Direction d = eliminate(v, r, complementarityTarget);
+    if (!refine) return d;
     const double target = 1e-2 * settings_.tolerance * std::max({1.0, maxNorm(r.dual), maxNorm(r.primal), maxNorm(r.inequality),
                                             maxNorm(complementarityTarget)});
     double previous = std::numeric_limits<double>::infinity();
@@ -291,7 +299,7 @@ bool InteriorPoint::startingPoint(Iterate& v) {
     v.s = VecX::Ones(mIn_);
     v.z = VecX::Ones(mIn_);
     if (!kkt_.factorize(v.z.cwiseQuotient(v.s))) return false;
-    const Direction d = direction(v, residuals(v), -v.s.cwiseProduct(v.z));
+    const Direction d = direction(v, residuals(v, multiplyOut(qp_, v.x, v.y, v.z)), -v.s.cwiseProduct(v.z), true);
     if (!d.dx.allFinite() || !d.dy.allFinite() || !d.ds.allFinite() || !d.dz.allFinite()) return false;
     v.x += d.dx;
     v.y += d.dy;
@@ -303,40 +311,45 @@ bool InteriorPoint::startingPoint(Iterate& v) {
 // Farkas: with w = A^T y + C^T z and t = b^T y + d^T z, every feasible x has
 // t <= x^T w <= |x|_1 |w|_inf (z >= 0). So t > R |w|_inf proves that no feasible point lies
 // within |x|_1 <= R; R is taken 1e8 times as large as the current iterate.
-bool InteriorPoint::provablyInfeasible(const Iterate& v) const {
+bool InteriorPoint::provablyInfeasible(const Iterate& v, const Products& p) const {
     const double t = (qp_.b.size() > 0 ? qp_.b.dot(v.y) : 0.0) + (mIn_ > 0 ? qp_.d.dot(v.z) : 0.0);
     if (!(t > 0.0)) return false;
-    const double w = maxNorm(multiplyTransposed(qp_.A, v.y, n_) + multiplyTransposed(qp_.C, v.z, n_));
+    const double w = maxNorm(p.Aty + p.Ctz);
     return t > 1e8 * std::max(1.0, v.x.lpNorm<1>()) * w;
 }
 
 QuadraticProgramResult InteriorPoint::run() {
     QuadraticProgramResult result;
     Iterate v;
-    if (!startingPoint(v)) {
+    if (!startingPoint(v)) {  // the data are not finite, or the matrix cannot be factored
         result.x = VecX::Zero(n_);
         result.equalityMultipliers = VecX::Zero(qp_.A.rows());
         result.inequalityMultipliers = VecX::Zero(mIn_);
-        const Measures measures = measure(qp_, result.x, result.equalityMultipliers, result.inequalityMultipliers);
-        result.primalResidual = measures.primal;
-        result.dualResidual = measures.dual;
-        result.complementarity = measures.complementarity;
+        const Measures measures =
+            measure(qp_, result.x, result.inequalityMultipliers,
+                    multiplyOut(qp_, result.x, result.equalityMultipliers, result.inequalityMultipliers));
+        auto notNan = [](double r) { return std::isnan(r) ? std::numeric_limits<double>::infinity() : r; };
+        result.primalResidual = notNan(measures.primal);
+        result.dualResidual = notNan(measures.dual);
+        result.complementarity = notNan(measures.complementarity);
         return result;
     }
     // Round-off can make the residuals grow again once they are near the limit of the
     // arithmetic: the result is the best iterate, by its largest relative residual.
     Iterate best = v;
-    Measures bestMeasures = measure(qp_, v.x, v.y, v.z);
+    Products products = multiplyOut(qp_, v.x, v.y, v.z);
+    Measures bestMeasures = measure(qp_, v.x, v.z, products);
     auto worst = [](const Measures& m) { return std::max({m.primal, m.dual, m.complementarity}); };
     const double m = static_cast<double>(mIn_);
     for (int iteration = 1; worst(bestMeasures) > settings_.tolerance && iteration <= settings_.maxIterations; ++iteration) {
-        if (provablyInfeasible(v) || !kkt_.factorize(v.z.cwiseQuotient(v.s))) break;
-        const Residuals r = residuals(v);
+        if (provablyInfeasible(v, products) || !kkt_.factorize(v.z.cwiseQuotient(v.s))) break;
+        const Residuals r = residuals(v, products);
         const VecX sz = v.s.cwiseProduct(v.z);
         const double mu = mIn_ > 0 ? sz.sum() / m : 0.0;
 
         // Predictor: the affine-scaling direction, and how far it gets (N&W 16.4, steps 1-2).
-        const Direction affine = direction(v, r, -sz);
+        // It only sets the centering and the second-order term: no refinement.
+        const Direction affine = direction(v, r, -sz, false);
         const double alphaAffine = std::min({1.0, stepToBoundary(v.s, affine.ds), stepToBoundary(v.z, affine.dz)});
         double sigma = 0.0;
         if (mIn_ > 0 && mu > 0.0) {
@@ -345,7 +358,7 @@ QuadraticProgramResult InteriorPoint::run() {
         }
         // Corrector: centering to sigma mu and the second-order term dS_aff dZ_aff (N&W 16.67).
         const VecX target = (-sz - affine.ds.cwiseProduct(affine.dz)).array() + sigma * mu;
-        const Direction d = direction(v, r, target);
+        const Direction d = direction(v, r, target, true);
         // One step length for primal and dual variables, as N&W 16.6 do for QPs; the
         // fraction to the boundary tends to 1 as the iterates converge.
         const double eta = std::clamp(1.0 - mu, 0.9, 0.999);
@@ -356,7 +369,8 @@ QuadraticProgramResult InteriorPoint::run() {
             break;
         v = std::move(next);
         result.iterations = iteration;
-        const Measures measures = measure(qp_, v.x, v.y, v.z);
+        products = multiplyOut(qp_, v.x, v.y, v.z);
+        const Measures measures = measure(qp_, v.x, v.z, products);
         if (worst(measures) < worst(bestMeasures)) {
             best = v;
             bestMeasures = measures;

@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -266,6 +267,17 @@ TEST(QuadraticProgram, InfeasibleProblemsDoNotConverge) {
     EXPECT_FALSE(rEq.converged);
     EXPECT_TRUE(rEq.x.allFinite() && rEq.equalityMultipliers.allFinite());
     EXPECT_GT(rEq.primalResidual, 0.1);
+}
+
+// Data with a NaN have no answer: the result says so with finite numbers, not NaN.
+TEST(QuadraticProgram, NonFiniteDataDoNotConverge) {
+    QuadraticProgram qp{sparse(Eigen::MatrixXd::Identity(2, 2)), VecX::Zero(2), noRows(2), VecX(),
+                        sparse(Eigen::MatrixXd::Identity(2, 2)), VecX::Zero(2)};
+    qp.g[1] = std::numeric_limits<double>::quiet_NaN();
+    const QuadraticProgramResult r = solveQuadraticProgram(qp);
+    EXPECT_FALSE(r.converged);
+    EXPECT_TRUE(r.x.allFinite() && r.inequalityMultipliers.allFinite());
+    EXPECT_FALSE(std::isnan(r.primalResidual) || std::isnan(r.dualResidual) || std::isnan(r.complementarity));
 }
 
 TEST(QuadraticProgram, MismatchedSizesThrowAndSayWhich) {
