@@ -256,8 +256,9 @@ Residuals InteriorPoint::residuals(const Iterate& v, const Products& p) const {
 Direction InteriorPoint::direction(const Iterate& v, const Residuals& r, const VecX& complementarityTarget, bool refine) {
     Direction d = eliminate(v, r, complementarityTarget);
     if (!refine) return d;
-    const double target = 1e-2 * settings_.tolerance * std::max({1.0, maxNorm(r.dual), maxNorm(r.primal), maxNorm(r.inequality),
-                                            maxNorm(complementarityTarget)});
+    // Refined until what it misses is 1% of the tolerance, relative to the right-hand side.
+    const double target = 1e-2 * settings_.tolerance *
+                          std::max({1.0, maxNorm(r.dual), maxNorm(r.primal), maxNorm(r.inequality), maxNorm(complementarityTarget)});
     double previous = std::numeric_limits<double>::infinity();
     for (int refinement = 0; refinement < 3; ++refinement) {
         // What the direction misses of each Newton row is the right-hand side of a correction.
@@ -360,7 +361,7 @@ QuadraticProgramResult InteriorPoint::run() {
         const VecX target = (-sz - affine.ds.cwiseProduct(affine.dz)).array() + sigma * mu;
         const Direction d = direction(v, r, target, true);
         // One step length for primal and dual variables, as N&W 16.6 do for QPs; the
-        // fraction to the boundary tends to 1 as the iterates converge.
+        // fraction to the boundary tends to 1 as the iterates converge (N&W's eta_k).
         const double eta = std::clamp(1.0 - mu, 0.9, 0.999);
         const double alpha = std::min(1.0, eta * std::min(stepToBoundary(v.s, d.ds), stepToBoundary(v.z, d.dz)));
         Iterate next{v.x + alpha * d.dx, v.y + alpha * d.dy, v.s + alpha * d.ds, v.z + alpha * d.dz};
