@@ -260,7 +260,8 @@ Direction InteriorPoint::direction(const Iterate& v, const Residuals& r, const V
     const double target = 1e-2 * settings_.tolerance *
                           std::max({1.0, maxNorm(r.dual), maxNorm(r.primal), maxNorm(r.inequality), maxNorm(complementarityTarget)});
     double previous = std::numeric_limits<double>::infinity();
-    for (int refinement = 0; refinement < 3; ++refinement) {
+    Direction unrefined;
+    for (int corrections = 0;; ++corrections) {
         // What the direction misses of each Newton row is the right-hand side of a correction.
         const Residuals miss{
             r.dual + qp_.H * d.dx - multiplyTransposed(qp_.A, d.dy, n_) - multiplyTransposed(qp_.C, d.dz, n_),
@@ -268,8 +269,11 @@ Direction InteriorPoint::direction(const Iterate& v, const Residuals& r, const V
         const VecX missedTarget = complementarityTarget - v.z.cwiseProduct(d.ds) - v.s.cwiseProduct(d.dz);
         const double size =
             std::max({maxNorm(miss.dual), maxNorm(miss.primal), maxNorm(miss.inequality), maxNorm(missedTarget)});
-        if (size <= target || !(size < 0.5 * previous)) break;
+        // Round-off can make a correction worse than none where W is extreme: it is undone.
+        if (!(size < previous)) return unrefined;
+        if (size <= target || size > 0.5 * previous || corrections == 4) break;
         previous = size;
+        unrefined = d;
         const Direction correction = eliminate(v, miss, missedTarget);
         d.dx += correction.dx;
         d.dy += correction.dy;
