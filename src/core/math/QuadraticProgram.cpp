@@ -76,6 +76,8 @@ public:
     bool factorize(const VecX& weight);
     // Solves the regularized system for (dx, -dy) = (top, bottom).
     void solve(const VecX& rhsTop, const VecX& rhsBottom, VecX& top, VecX& bottom);
+    // Ten times the regularization from now on (at most 1000 times the initial one).
+    void strengthenRegularization() { regularizationScale_ = std::min(10.0 * regularizationScale_, 1e3); }
 
 private:
     // The stored entry of the unpermuted matrix's (row, column).
@@ -86,6 +88,7 @@ private:
     SparseMatrix kkt_;           // permuted, upper triangle
     VecX baseValues_;            // H and A: the part that does not depend on W
     VecX regularization_;        // +rho on x's diagonal entries, -delta on y's, by entry
+    double regularizationScale_ = 1.0;
     // C^T W C = sum over rows r of w_r c_r c_r^T: each product c_rj c_rl lands in one entry.
     struct WeightedTerm {
         Index entry, row;
@@ -159,7 +162,7 @@ bool ReducedKkt::factorize(const VecX& weight) {
     const Index entries = kkt_.nonZeros();
     // Where W spans many orders of magnitude a pivot can cancel to zero: the regularization
     // then grows (the refinement of the directions corrects for it).
-    for (double scale = 1.0; scale <= 1e6; scale *= 100.0) {
+    for (double scale = regularizationScale_; scale <= 1e6 * regularizationScale_; scale *= 100.0) {
         for (Index k = 0; k < entries; ++k) values[k] = baseValues_[k] + scale * regularization_[k];
         for (const WeightedTerm& t : weightedTerms_) values[t.entry] += weight[t.row] * t.product;
         ldlt_.factorize(kkt_);
@@ -368,6 +371,10 @@ QuadraticProgramResult InteriorPoint::run() {
         // fraction to the boundary tends to 1 as the iterates converge (N&W's eta_k).
         const double eta = std::clamp(1.0 - mu, 0.9, 0.999);
         const double alpha = std::min(1.0, eta * std::min(stepToBoundary(v.s, d.ds), stepToBoundary(v.z, d.dz)));
+        // A corrected step far shorter than the predicted one is a sign of a direction spoilt
+        // by round-off (W spanning 20 orders of magnitude): a stronger regularization, which
+        // the refinement corrects, keeps the factorization stable.
+        if (alpha < 1e-2 * alphaAffine) kkt_.strengthenRegularization();
         Iterate next{v.x + alpha * d.dx, v.y + alpha * d.dy, v.s + alpha * d.ds, v.z + alpha * d.dz};
         if (!(alpha > 0.0) || !next.x.allFinite() || !next.y.allFinite() || !next.s.allFinite() || !next.z.allFinite() ||
             (mIn_ > 0 && (next.s.minCoeff() <= 0.0 || next.z.minCoeff() <= 0.0)))
