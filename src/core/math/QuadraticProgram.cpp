@@ -9,8 +9,9 @@
 //   [ A             0   ] [ -dy ] = [ -r_p                         ],   W = Z S^-1,
 // where r_c is the target of S dz + Z ds (N&W equations 16.58 and 16.67 reduced the same
 // way). Small regularization (+rho on the first block, -delta on the second; grown when a
-// pivot cancels or round-off spoils a step) makes the matrix quasi-definite, so that an LDL^T factorization exists under any symmetric
-// ordering (Vanderbei 1995, Symmetric Quasidefinite Matrices, SIAM J. Optim. 5(1)). A few
+// pivot cancels or round-off spoils a step) makes the matrix quasi-definite, so that an
+// LDL^T factorization exists under any symmetric ordering (Vanderbei 1995, Symmetric
+// Quasidefinite Matrices, SIAM J. Optim. 5(1)). A few
 // steps of iterative refinement on the whole unregularized Newton system remove both the
 // perturbation and the round-off that the elimination amplifies where Z S^-1 is large.
 // The matrix's pattern does not change between iterations: its symbolic analysis is done
