@@ -64,6 +64,7 @@ Index DampedSpringSet::add(const DampedSpring& s) {
         anchoredSprings_.push_back(k);
     }
     blocks_.clear();  // the Jacobian pattern must be rebound
+    ++revision_;
     return k;
 }
 
@@ -79,6 +80,7 @@ void DampedSpringSet::clear() {
     particlePairs_.clear();
     anchoredSprings_.clear();
     blocks_.clear();
+    ++revision_;
 }
 
 void DampedSpringSet::endBlocks(const World& world, const DampedSpring& s, Index& a, Index& b) const {
@@ -94,12 +96,53 @@ void DampedSpringSet::accumulate(const World& world, VecX& f) const {
         block3(f, p.a) += fa;
         block3(f, p.b) -= fa;
     }
+    accumulateOutsideProjectiveTerm(world, f);
+}
+
+void DampedSpringSet::accumulateOutsideProjectiveTerm(const World& world, VecX& f) const {
     for (const Index k : anchoredSprings_) {
         const DampedSpring& s = springs_[k];
         const Vec3 fa = dampedSpringForce(s, world.anchorPosition(s.a), world.anchorPosition(s.b),
                                           world.anchorVelocity(s.a), world.anchorVelocity(s.b));
         world.applyForce(s.a, fa, f);
         world.applyForce(s.b, -fa, f);
+    }
+}
+
+void DampedSpringSet::appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const {
+    for (const ParticlePair& p : particlePairs_) {
+        ProjectiveStencil c;
+        c.particles[0] = p.a;
+        c.particles[1] = p.b;
+        c.particleCount = 2;
+        c.rows = 1;
+        c.coefficients[0][0] = 1.0;
+        c.coefficients[0][1] = -1.0;
+        c.weight = p.stiffness + p.damping / h;
+        out.push_back(c);
+    }
+}
+
+void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, double h, Vec3* targets) const {
+    for (std::size_t k = 0; k < particlePairs_.size(); ++k) {
+        const ParticlePair& p = particlePairs_[k];
+        const double weight = p.stiffness + p.damping / h;
+        if (p.a == p.b || weight <= 0.0) {  // no net force, or no constraint at all
+            targets[k] = Vec3::Zero();
+            continue;
+        }
+        const Vec3 l = block3(x, p.a) - block3(x, p.b);
+        const Vec3 l0 = block3(x0, p.a) - block3(x0, p.b);
+        const double L = l.norm(), L0 = l0.norm();
+        // Elastic target r n; with no direction (coincident ends) the spring pulls nowhere.
+        const Vec3 elastic = L < kDegenerateSpringLength ? l : Vec3(p.restLength * l / L);
+        // Damping target: l0 plus the displacement's part across n0 (all of it without a direction).
+        Vec3 damped = l;
+        if (L0 >= kDegenerateSpringLength) {
+            const Vec3 n0 = l0 / L0;
+            damped -= (l - l0).dot(n0) * n0;
+        }
+        targets[k] = (p.stiffness * elastic + (p.damping / h) * damped) / weight;
     }
 }
 
