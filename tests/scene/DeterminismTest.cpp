@@ -82,6 +82,8 @@ const Golden kGolden = {
     {"bead-on-wire/symplectic-euler", 0x9b620112ce55f307ull},
     {"triple-pendulum/verlet", 0x6c5d4fabfba9a5d9ull},
     {"bead-on-wire/verlet", 0xc7f464cd7fcd571eull},
+    {"triple-pendulum/projective", 0x0c28cd5d0cbac754ull},
+    {"bead-on-wire/projective", 0x8dd5d21acdc2061dull},
 };
 #else
 const Golden kGolden = {
