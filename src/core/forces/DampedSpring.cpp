@@ -123,12 +123,13 @@ void DampedSpringSet::appendProjectiveStencils(double h, std::vector<ProjectiveS
     }
 }
 
-void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, double h, Vec3* targets) const {
-    for (std::size_t k = 0; k < particlePairs_.size(); ++k) {
+void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+                                     Vec3* targets) const {
+    for (Index k = first; k < last; ++k, ++targets) {
         const ParticlePair& p = particlePairs_[k];
         const double weight = p.stiffness + p.damping / h;
         if (p.a == p.b || weight <= 0.0) {  // no net force, or no constraint at all
-            targets[k] = Vec3::Zero();
+            *targets = Vec3::Zero();
             continue;
         }
         const Vec3 l = block3(x, p.a) - block3(x, p.b);
@@ -142,7 +143,7 @@ void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, double h, Ve
             const Vec3 n0 = l0 / L0;
             damped -= (l - l0).dot(n0) * n0;
         }
-        targets[k] = (p.stiffness * elastic + (p.damping / h) * damped) / weight;
+        *targets = (p.stiffness * elastic + (p.damping / h) * damped) / weight;
     }
 }
 

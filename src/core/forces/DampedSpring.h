@@ -83,7 +83,8 @@ public:
 
     std::uint64_t projectiveRevision() const override { return revision_; }
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
-    void projectTargets(const VecX& x, const VecX& x0, double h, Vec3* targets) const override;
+    void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+                        Vec3* targets) const override;
 
 private:
     struct ParticlePair {

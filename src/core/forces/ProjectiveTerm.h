@@ -58,11 +58,14 @@ public:
     // Appends one stencil per constraint for steps of length h, always in the same order.
     virtual void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const = 0;
 
-    // The local step: for each of this term's constraints, in the stencils' order, writes its
-    // targets p_c (one Vec3 per row, consecutively) to `targets`. x: the current iterate of every
-    // particle's position (3 numbers per particle); x0: the positions at the step's start, for
-    // terms that damp (they project the step's displacement x - x0, which is h v at its end).
-    virtual void projectTargets(const VecX& x, const VecX& x0, double h, Vec3* targets) const = 0;
+    // The local step for this term's constraints first .. last - 1 (numbered in the stencils'
+    // order): writes their targets p_c, one Vec3 per row, consecutively from `targets` on.
+    // x: the current iterate of every particle's position (3 numbers per particle); x0: the
+    // positions at the step's start, for terms that damp (they project the step's displacement
+    // x - x0, which is h v at its end). The integrator projects disjoint ranges at once on two
+    // threads: a projection must depend on nothing but its arguments and write nothing else.
+    virtual void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+                                Vec3* targets) const = 0;
 };
 
 }  // namespace tinkerbox

@@ -39,12 +39,13 @@ void compressRows(Index rows, const std::vector<std::tuple<Index, Column, double
 void ProjectiveDynamics::factor(double h) {
     const Index n = mass_.size();
     stencils_.clear();
-    firstTarget_.clear();
+    firstStencil_.assign(1, 0);
+    firstRow_.assign(1, 0);
     Index targets = 0;
     for (const ProjectiveTerm* term : terms_) {
         const std::size_t first = stencils_.size();
         term->appendProjectiveStencils(h, stencils_);
-        firstTarget_.push_back(targets);
+        firstStencil_.push_back(static_cast<Index>(stencils_.size()));
         for (std::size_t c = first; c < stencils_.size(); ++c) {
             const ProjectiveStencil& s = stencils_[c];
             if (s.particleCount < 0 || s.particleCount > ProjectiveStencil::kMaxParticles || s.rows < 0 ||
@@ -54,6 +55,7 @@ void ProjectiveDynamics::factor(double h) {
                 if (s.particles[k] < 0 || s.particles[k] >= n)
                     throw std::out_of_range("projective: a stencil names a particle that does not exist");
             targets += s.rows;
+            firstRow_.push_back(targets);
         }
     }
     targets_.resize(targets);
@@ -153,17 +155,36 @@ void ProjectiveDynamics::substitute(VecX& b) const {
     }
 }
 
+void ProjectiveDynamics::forHalves(Index count, const std::function<void(Index, Index)>& task) {
+    if (unknowns_ < kParallelUnknowns) {
+        task(0, count);
+        return;
+    }
+    parallel_.run([&] { task(0, count / 2); }, [&] { task(count / 2, count); });
+}
+
+void ProjectiveDynamics::projectLocal(double h) {
+    for (std::size_t t = 0; t < terms_.size(); ++t) {
+        const Index first = firstStencil_[t];
+        forHalves(firstStencil_[t + 1] - first, [&](Index begin, Index end) {
+            terms_[t]->projectTargets(x_, x0_, h, begin, end, targets_.data() + firstRow_[first + begin]);
+        });
+    }
+}
+
 void ProjectiveDynamics::solveGlobal() {
     // For d = x - x0: M (y - x0) / h^2 + sum_c w_c A_c^T (p_c - A_c x0).
-    rhs_ = inertia_;
-    for (Index r = 0; r < unknowns_; ++r) {
-        Vec3 sum = Vec3::Zero();
-        for (Index k = gatherStart_[r]; k < gatherStart_[r + 1]; ++k) {
-            const std::int32_t t = gatherTarget_[k];
-            sum += gatherWeight_[k] * (targets_[t] - startTargets_[t]);
+    rhs_.resize(inertia_.size());
+    forHalves(unknowns_, [&](Index first, Index last) {
+        for (Index r = first; r < last; ++r) {
+            Vec3 sum = block3(inertia_, r);
+            for (Index k = gatherStart_[r]; k < gatherStart_[r + 1]; ++k) {
+                const std::int32_t t = gatherTarget_[k];
+                sum += gatherWeight_[k] * (targets_[t] - startTargets_[t]);
+            }
+            block3(rhs_, r) = sum;
         }
-        block3(rhs_, r) += sum;
-    }
+    });
     substitute(rhs_);
     for (Index i = 0; i < mass_.size(); ++i)
         if (unknown_[i] >= 0) block3(x_, i) = block3(x0_, i) + block3(rhs_, unknown_[i]);
@@ -209,8 +230,7 @@ void ProjectiveDynamics::step(MechanicalSystem& system, double h, StepReport& re
         }
 
     for (int iteration = 0; iteration < iterations_; ++iteration) {
-        for (std::size_t t = 0; t < terms_.size(); ++t)
-            terms_[t]->projectTargets(x_, x0_, h, targets_.data() + firstTarget_[t]);
+        projectLocal(h);
         solveGlobal();
     }
 

@@ -27,6 +27,7 @@
 
 #include "core/forces/ProjectiveTerm.h"
 #include "core/integrators/Integrator.h"
+#include "core/math/TwoWayParallel.h"
 
 namespace tinkerbox {
 
@@ -43,7 +44,10 @@ public:
 private:
     bool factorizationCurrent(double h) const;
     void factor(double h);
+    void projectLocal(double h);  // every target from x
     void solveGlobal();  // x of the free particles from the targets
+    // Runs task(first, last) over [0, count) in two halves, at once for big systems.
+    void forHalves(Index count, const std::function<void(Index, Index)>& task);
     // b <- (L D L^T)^-1 b, b holding x, y and z of each unknown together.
     void substitute(VecX& b) const;
 
@@ -57,7 +61,8 @@ private:
     VecX factoredMass_;
     std::vector<char> factoredFixed_;
 
-    std::vector<Index> firstTarget_;  // per term, the index of its first target
+    std::vector<Index> firstStencil_;  // per term, the index of its first stencil (and one past the last)
+    std::vector<Index> firstRow_;      // per stencil, the index of its first target (and one past the last)
     std::vector<Index> unknown_;      // per particle its row in the solve (in the fill-reducing order), -1 when nailed
     Index unknowns_ = 0;
     // The factors P A P^T = L D L^T (SimplicialLDLT's, AMD order), L unit lower triangular
@@ -81,7 +86,11 @@ private:
     VecX force_, acceleration_, x0_, x_, velocity_;
     std::vector<Vec3> targets_, startTargets_;  // p_c, and A_c x0
     std::vector<ProjectiveStencil> stencils_;
-    VecX inertia_, rhs_;  // over the unknowns, 3 numbers each
+    VecX inertia_, rhs_;
+    // From kParallelUnknowns unknowns up, the local step and the right-hand side are computed in
+    // two halves at once (each constraint and row on its own: the same bits either way).
+    static constexpr Index kParallelUnknowns = 2048;
+    TwoWayParallel parallel_;  // over the unknowns, 3 numbers each
 };
 
 }  // namespace tinkerbox
