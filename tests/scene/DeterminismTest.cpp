@@ -75,7 +75,7 @@ const Golden kGolden = {
     {"triple-pendulum/rk4", 0x3a940fb52d538d2full},
     {"bead-on-wire/rk4", 0xbb06e806920516a1ull},
     {"triple-pendulum/implicit-euler", 0x695489d5cf0e3bccull},
-    {"bead-on-wire/implicit-euler", 0x0f9a214f1d99387bull},
+    {"bead-on-wire/implicit-euler", 0x1451a797530b7797ull},
     {"triple-pendulum/adaptive", 0x2013549e1bc359aeull},
     {"bead-on-wire/adaptive", 0xb9a542fb02c16206ull},
     {"triple-pendulum/symplectic-euler", 0x695489d5cf0e3bccull},

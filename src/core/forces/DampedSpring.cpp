@@ -1,5 +1,6 @@
 #include "core/forces/DampedSpring.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -213,13 +214,31 @@ void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& re
             }
             continue;
         }
-        xa = block3(x, s.a.index()), xb = block3(x, s.b.index());
-        va = block3(v, s.a.index()), vb = block3(v, s.b.index());
-        dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
-        const Mat3 K = request.cx * Kx + request.cv * Kv;
         // With Upper storage only one of ab, ba is stored; the definite blocks are symmetric.
         const auto& [aa, ab, ba, bb] = blocks_[k];
         if (ab < 0 && ba < 0 && aa == bb) continue;  // both ends on one particle: no net force
+        xa = block3(x, s.a.index()), xb = block3(x, s.b.index());
+        va = block3(v, s.a.index()), vb = block3(v, s.b.index());
+        Mat3 K;
+        Vec3 product;  // dF/dx v
+        if (request.form == JacobianForm::Definite) {
+            // The implicit step's hot loop, in closed form: with t = max(0, 1 - r/L),
+            // Kx = -ks ((1 - t) n n^T + t I) and Kv = -kd n n^T (dampedSpringJacobians).
+            const Vec3 l = xa - xb;
+            const double L = l.norm();
+            if (L < kDegenerateSpringLength) continue;
+            const Vec3 n = l / L;
+            const double t = std::max(0.0, 1.0 - s.restLength / L);
+            const double along = -(request.cx * s.stiffness * (1.0 - t) + request.cv * s.damping);
+            K = along * (n * n.transpose());
+            K.diagonal().array() -= request.cx * s.stiffness * t;
+            const Vec3 dv = va - vb;
+            product = -s.stiffness * ((1.0 - t) * n.dot(dv) * n + t * dv);
+        } else {
+            dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
+            K = request.cx * Kx + request.cv * Kv;
+            product = Kx * (va - vb);
+        }
         J.value(aa) += K;
         J.value(bb) += K;
         for (const Index off : {ab, ba})
@@ -227,7 +246,6 @@ void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& re
         if (request.dFdxTimesVelocity) {
             Index a, b;
             endBlocks(world, s, a, b);
-            const Vec3 product = Kx * (va - vb);
             block3(*request.dFdxTimesVelocity, a) += product;
             block3(*request.dFdxTimesVelocity, b) -= product;
         }
