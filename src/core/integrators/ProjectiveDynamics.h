@@ -9,11 +9,10 @@
 //   (M/h^2 + sum_c w_c A_c^T A_c) x = M y / h^2 + sum_c w_c A_c^T p_c
 // with a sparse Cholesky (LDL^T) factorization made once and reused for as long as the
 // stencils, the masses, the nailed particles and h stay the same; x, y and z share the one
-// matrix. The solve is for the displacement d = x - x0 (the targets less A_c x0), so that
-// v1 = d / h loses nothing to cancellation, and the nailed particles (d = 0) drop out of it.
-// Each iteration lowers the objective; with enough of them x reaches the nonlinear
-// backward Euler step, which implicit-euler approximates by one Newton step.
-// Then v1 = (x - x0) / h.
+// matrix. Each iteration lowers the objective; with enough of them x reaches the nonlinear
+// backward Euler step, which implicit-euler approximates by one Newton step. Then
+// v1 = (x - x0) / h. The solve is for the displacement d = x - x0 (the targets less A_c x0),
+// so that v1 = d / h loses nothing to cancellation, and nailed particles (d = 0) drop out.
 // - f_ext: every applied force the terms do not cover (gravity, drag, the mouse spring,
 //   springs with a rigid-body end), evaluated once at the step's start.
 // - Damping: each spring's damping is part of its constraint (DampedSpring.h), implicit.
