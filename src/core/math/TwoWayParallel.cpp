@@ -36,18 +36,28 @@ void TwoWayParallel::run(const std::function<void()>& first, const std::function
     const unsigned ticket = posted_.fetch_add(1, std::memory_order_release) + 1;
     posted_.notify_one();
     first();
+    // Not yet taken (the helper has no core just now): do it here rather than wait.
+    unsigned expected = ticket - 1;
+    if (claimed_.compare_exchange_strong(expected, ticket, std::memory_order_acq_rel)) {
+        second();
+        return;
+    }
     spinThenWait(done_, done_.load(std::memory_order_acquire),
                  [&] { return done_.load(std::memory_order_acquire) == ticket; });
 }
 
 void TwoWayParallel::work() {
-    unsigned handled = 0;
+    unsigned seen = 0;
     for (;;) {
-        spinThenWait(posted_, handled, [&] { return posted_.load(std::memory_order_acquire) != handled; });
-        ++handled;
+        spinThenWait(posted_, seen, [&] { return posted_.load(std::memory_order_acquire) != seen; });
+        seen = posted_.load(std::memory_order_acquire);
         if (stop_.load(std::memory_order_acquire)) return;
+        // The caller posts a task only once the last one is finished, so the latest is the
+        // only one open; whoever claims it first runs it.
+        unsigned expected = seen - 1;
+        if (!claimed_.compare_exchange_strong(expected, seen, std::memory_order_acq_rel)) continue;
         (*task_)();
-        done_.store(handled, std::memory_order_release);
+        done_.store(seen, std::memory_order_release);
         done_.notify_one();
     }
 }
