@@ -83,7 +83,8 @@ EnergyReading Simulation::energyReading() const {
     const World& s = world_;
     EnergyReading r;
     r.kinetic = kineticEnergy();
-    r.total = r.kinetic + potentialEnergy();
+    const double potential = potentialEnergy();  // once: on a big cloth it is a pass over every spring
+    r.total = r.kinetic + potential;
     double totalMass = 0.0;
     r.lightestMass = INFINITY;
     Vec3 low = Vec3::Constant(INFINITY), high = Vec3::Constant(-INFINITY);
@@ -104,7 +105,7 @@ EnergyReading Simulation::energyReading() const {
         r.lightestMass = 1.0;
     }
     const double size = std::max(1.0, (r.high - r.low).norm());
-    const double elastic = s.potentialEnergy() - gravity_->potentialEnergy(s);
+    const double elastic = potential - gravity_->potentialEnergy(s);
     r.scale = r.kinetic + elastic + totalMass * (settings_.gravity.norm() * size + 1.0);
     return r;
 }
