@@ -102,28 +102,86 @@ void SgsConjugateGradient::forHalves(const std::function<void(Index, Index)>& ta
     parallel_.run([&] { task(0, split_); }, [&] { task(split_, n); });
 }
 
+namespace {
+
+// The sweeps of one half, rows first .. last - 1, through restrict pointers of their own
+// (called from a lambda, whose captures the compiler would otherwise reload after every write).
+
+// v <- (I + U_in)^-1 v
+void backSubstitute(const ScaledRows& rows, double* __restrict v, Index first, Index last) {
+    for (Index i = last - 1; i >= first; --i) {
+        double sum[3];
+        rows.upperRowProduct(i, v, sum);
+        for (int c = 0; c < 3; ++c) v[3 * i + c] -= sum[c];
+    }
+}
+
+// v <- (I + L_in)^-1 v: column i of L is row i of U transposed; once v_i is final, remove
+// its part below.
+void forwardSubstitute(const ScaledRows& rows, double* __restrict v, Index first, Index last) {
+    for (Index i = first; i < last; ++i) {
+        const double vi[3] = {v[3 * i], v[3 * i + 1], v[3 * i + 2]};
+        rows.scatterLowerColumn(i, vi, v);
+    }
+}
+
+// The backward sweep of A^ v: t = (I + U_in)^-1 v, and v - t (the row sums) in out.
+void backwardSweep(const ScaledRows& rows, const double* __restrict v, double* __restrict t, double* __restrict out,
+                   Index first, Index last) {
+    for (Index i = last - 1; i >= first; --i) {
+        double sum[3];
+        rows.upperRowProduct(i, t, sum);
+        for (int c = 0; c < 3; ++c) {
+            t[3 * i + c] = v[3 * i + c] - sum[c];
+            out[3 * i + c] = sum[c];
+        }
+    }
+}
+
+// The forward sweep of A^ v: out <- t + (I + L_in)^-1 out, out holding v - t + (L_c + U_c) t.
+void forwardSweep(const ScaledRows& rows, const double* __restrict t, double* __restrict out, Index first, Index last) {
+    for (Index i = first; i < last; ++i) {
+        const double si[3] = {out[3 * i], out[3 * i + 1], out[3 * i + 2]};
+        rows.scatterLowerColumn(i, si, out);
+        for (int c = 0; c < 3; ++c) out[3 * i + c] = si[c] + t[3 * i + c];
+    }
+}
+
+// The coupling blocks (U_c, after the half's own in each seam row) on t: out_i += U_c t on the
+// first half's seam rows (into == first), or out_j += U_c^T t on the second half's rows.
+void addCoupling(const BlockSparseMatrix& m, const std::vector<Index>& halfEnd, const std::vector<Index>& seamRows,
+                 bool firstHalf, const double* __restrict t, double* __restrict out) {
+    const Index* start = m.rowStarts().data();
+    const std::int32_t* column = m.columns().data();
+    const double* blocks = m.value(0).data();
+    for (const Index i : seamRows)
+        for (Index k = halfEnd[i]; k < start[i + 1]; ++k) {
+            const double* b = blocks + 9 * k;
+            const Index j = column[k];
+            if (firstHalf) {
+                const double* tj = t + 3 * j;
+                out[3 * i] += b[0] * tj[0] + b[3] * tj[1] + b[6] * tj[2];
+                out[3 * i + 1] += b[1] * tj[0] + b[4] * tj[1] + b[7] * tj[2];
+                out[3 * i + 2] += b[2] * tj[0] + b[5] * tj[1] + b[8] * tj[2];
+            } else {
+                const double* ti = t + 3 * i;
+                out[3 * j] += b[0] * ti[0] + b[1] * ti[1] + b[2] * ti[2];
+                out[3 * j + 1] += b[3] * ti[0] + b[4] * ti[1] + b[5] * ti[2];
+                out[3 * j + 2] += b[6] * ti[0] + b[7] * ti[1] + b[8] * ti[2];
+            }
+        }
+}
+
+}  // namespace
+
 void SgsConjugateGradient::solveUpper(VecX& v) {
     const ScaledRows rows(*scaled_, halfEnd_);
-    double* vs = v.data();
-    forHalves([&](Index first, Index last) {
-        for (Index i = last - 1; i >= first; --i) {
-            double sum[3];
-            rows.upperRowProduct(i, vs, sum);
-            for (int c = 0; c < 3; ++c) vs[3 * i + c] -= sum[c];
-        }
-    });
+    forHalves([&](Index first, Index last) { backSubstitute(rows, v.data(), first, last); });
 }
 
 void SgsConjugateGradient::solveLower(VecX& v) {
-    // Column i of L is row i of U transposed: once v_i is final, remove its part below.
     const ScaledRows rows(*scaled_, halfEnd_);
-    double* vs = v.data();
-    forHalves([&](Index first, Index last) {
-        for (Index i = first; i < last; ++i) {
-            const double vi[3] = {vs[3 * i], vs[3 * i + 1], vs[3 * i + 2]};
-            rows.scatterLowerColumn(i, vi, vs);
-        }
-    });
+    forHalves([&](Index first, Index last) { forwardSubstitute(rows, v.data(), first, last); });
 }
 
 void SgsConjugateGradient::applyPreconditioned(const VecX& v, VecX& out) {
@@ -133,46 +191,10 @@ void SgsConjugateGradient::applyPreconditioned(const VecX& v, VecX& out) {
     const ScaledRows rows(*scaled_, halfEnd_);
     t_.resize(v.size());
     out.resize(v.size());
-    const double* vs = v.data();
-    double* ts = t_.data();
-    double* os = out.data();
+    forHalves([&](Index first, Index last) { backwardSweep(rows, v.data(), t_.data(), out.data(), first, last); });
     forHalves([&](Index first, Index last) {
-        for (Index i = last - 1; i >= first; --i) {
-            double sum[3];
-            rows.upperRowProduct(i, ts, sum);
-            for (int c = 0; c < 3; ++c) {
-                ts[3 * i + c] = vs[3 * i + c] - sum[c];
-                os[3 * i + c] = sum[c];
-            }
-        }
-    });
-    const Index* start = scaled_->rowStarts().data();
-    const std::int32_t* column = scaled_->columns().data();
-    const double* blocks = scaled_->value(0).data();
-    forHalves([&](Index first, Index last) {
-        // The coupling: U_c t on the first half's seam rows, L_c t = U_c^T t on the second's.
-        for (const Index i : seamRows_) {
-            for (Index k = halfEnd_[i]; k < start[i + 1]; ++k) {
-                const double* b = blocks + 9 * k;
-                const Index j = column[k];
-                if (first == 0) {
-                    const double* tj = ts + 3 * j;
-                    os[3 * i] += b[0] * tj[0] + b[3] * tj[1] + b[6] * tj[2];
-                    os[3 * i + 1] += b[1] * tj[0] + b[4] * tj[1] + b[7] * tj[2];
-                    os[3 * i + 2] += b[2] * tj[0] + b[5] * tj[1] + b[8] * tj[2];
-                } else {
-                    const double* ti = ts + 3 * i;
-                    os[3 * j] += b[0] * ti[0] + b[1] * ti[1] + b[2] * ti[2];
-                    os[3 * j + 1] += b[3] * ti[0] + b[4] * ti[1] + b[5] * ti[2];
-                    os[3 * j + 2] += b[6] * ti[0] + b[7] * ti[1] + b[8] * ti[2];
-                }
-            }
-        }
-        for (Index i = first; i < last; ++i) {
-            const double si[3] = {os[3 * i], os[3 * i + 1], os[3 * i + 2]};
-            rows.scatterLowerColumn(i, si, os);
-            for (int c = 0; c < 3; ++c) os[3 * i + c] = si[c] + ts[3 * i + c];
-        }
+        addCoupling(*scaled_, halfEnd_, seamRows_, first == 0, t_.data(), out.data());
+        forwardSweep(rows, t_.data(), out.data(), first, last);
     });
 }
 
