@@ -135,16 +135,15 @@ void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, double h, In
         }
         const Vec3 l = block3(x, p.a) - block3(x, p.b);
         const Vec3 l0 = block3(x0, p.a) - block3(x0, p.b);
-        const double L = l.norm(), L0 = l0.norm();
+        const double L = l.norm(), L0squared = l0.squaredNorm();
         // Elastic target r n; with no direction (coincident ends) the spring pulls nowhere.
-        const Vec3 elastic = L < kDegenerateSpringLength ? l : Vec3(p.restLength * l / L);
+        // (One division per factor, not one per component: this is projective's inner loop.)
+        const Vec3 elastic = L < kDegenerateSpringLength ? l : Vec3((p.restLength / L) * l);
         // Damping target: l0 plus the displacement's part across n0 (all of it without a direction).
         Vec3 damped = l;
-        if (L0 >= kDegenerateSpringLength) {
-            const Vec3 n0 = l0 / L0;
-            damped -= (l - l0).dot(n0) * n0;
-        }
-        *targets = (p.stiffness * elastic + (p.damping / h) * damped) / weight;
+        if (L0squared >= kDegenerateSpringLength * kDegenerateSpringLength)
+            damped -= ((l - l0).dot(l0) / L0squared) * l0;
+        *targets = (1.0 / weight) * (p.stiffness * elastic + (p.damping / h) * damped);
     }
 }
 
