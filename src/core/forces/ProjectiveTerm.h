@@ -24,8 +24,9 @@
 // return `this` from Force::projectiveTerm(), and accumulate in
 // Force::accumulateOutsideProjectiveTerm whatever part of the force the constraints leave out
 // (a spring with a rigid-body end, say). The part the constraints cover is then taken
-// implicitly by the projective solve; everything else the system applies (gravity, drag, the
-// mouse, wind) enters the step as an external force.
+// implicitly by the projective solve; everything else the system applies (gravity, drag, wind,
+// a grab of a rigid body) enters the step as an external force. DampedSpringSet and
+// MouseSpring are the examples: a spring is one row on two particles, a grab one on one.
 #include <array>
 #include <cstdint>
 #include <vector>

@@ -9,6 +9,7 @@
 
 #include "core/TestSystems.h"
 #include "core/forces/Gravity.h"
+#include "core/forces/MouseSpring.h"
 
 namespace tinkerbox {
 namespace {
@@ -118,6 +119,37 @@ TEST(ProjectiveDynamics, HangingParticleSettlesAtStaticStretch) {
     test::stepMany(*projective, ps, 0.02, 1000);
     EXPECT_NEAR(ps.position(1).y(), -(r + m * g / k), 1e-9);
     EXPECT_NEAR(ps.position(1).x(), 0.0, 1e-12);
+}
+
+// A grab as stiff as the editor's on a big cloth (its whole mass at 20 rad/s on one light
+// particle: omega h = 21 at 1/60 s, far beyond any explicit step) is part of the projective
+// solve: uncapped it is linear, and one iteration takes the backward Euler step that
+// implicit-euler takes; the particle settles where the spring balances its damping.
+TEST(ProjectiveDynamics, StiffGrabIsImplicit) {
+    const double m = 0.001, stiffness = 4.096 * 400.0, damping = 2.0 * std::sqrt(stiffness * m);
+    const auto makeGrab = [&] {
+        World ps;
+        ps.addParticle(Vec3::Zero(), Vec3(0.5, 0.0, 0.0), m);
+        auto grab = std::make_unique<MouseSpring>(Anchor(0), stiffness, damping, 1e9);
+        grab->setTarget(Vec3(0.1, 0.2, 0.0), Vec3(0.3, 0.0, 0.0));
+        ps.addForce(std::move(grab));
+        return ps;
+    };
+    World projectivePs = makeGrab(), implicitPs = makeGrab();
+    ProjectiveDynamics projective(1);
+    const auto implicit = makeIntegrator("implicit-euler", test::tightSolver());
+    StepReport report;
+    const double h = 1.0 / 60.0;
+    for (int k = 0; k < 30; ++k) {
+        projective.step(projectivePs, h, report);
+        implicit->step(implicitPs, h, report);
+        ASSERT_LT((projectivePs.position(0) - implicitPs.position(0)).norm(), 1e-12) << k;
+        ASSERT_LT((projectivePs.velocity(0) - implicitPs.velocity(0)).norm(), 1e-10) << k;
+    }
+    // At rest the spring balances the damping of the target's velocity ydot:
+    // ks (x - y) = kd ydot.
+    const Vec3 rest = Vec3(0.1, 0.2, 0.0) + (damping / stiffness) * Vec3(0.3, 0.0, 0.0);
+    EXPECT_LT((projectivePs.position(0) - rest).norm(), 1e-9);
 }
 
 // The matrix is factored once and again only when what it is built from changes.
