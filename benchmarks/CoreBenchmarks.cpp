@@ -14,6 +14,7 @@
 #include "core/integrators/Integrator.h"
 #include "core/math/QuadraticProgram.h"
 #include "core/math/SgsConjugateGradient.h"
+#include "core/math/TwoWayParallel.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/SceneBuilder.h"
 
@@ -115,6 +116,52 @@ void BM_SgsSolve(benchmark::State& state) {
     state.counters["cg_iterations"] = static_cast<double>(iterations) / static_cast<double>(solves);
 }
 BENCHMARK(BM_SgsSolve)->Arg(64)->Arg(128)->Unit(benchmark::kMillisecond);
+
+// CG's matrix-vector product in the implicit cloth step (SgsConjugateGradient: two sweeps over
+// the scaled matrix), as bytes streamed per second, to compare with BM_Triad below. The 32 x 32
+// cloth is swept on one core, the bigger ones in two halves at once.
+void BM_CgProduct(benchmark::State& state) {
+    auto sim = cloth(static_cast<int>(state.range(0)), "implicit-euler");
+    for (int i = 0; i < 10; ++i) sim->step();
+    const double h = 1.0 / 60.0;
+    std::vector<Mat3> mass;
+    std::vector<char> fixed;
+    sim->world().massBlocks(mass, fixed);
+    BlockSparseMatrix J;
+    VecX dFdxV;
+    sim->world().combinedJacobian(-h * h, -h, J, dFdxV);
+    SgsConjugateGradient solver;
+    solver.scale(J, mass, fixed);
+    const VecX v = VecX::Random(3 * J.blockRows());
+    VecX out;
+    for (auto _ : state) {
+        solver.applyPreconditioned(v, out);
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * solver.bytesPerProduct()));
+    state.counters["rows"] = static_cast<double>(J.blockRows());
+}
+BENCHMARK(BM_CgProduct)->Arg(32)->Arg(64)->Arg(128)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+// STREAM's triad (McCalpin 1995), a = b + s c, over 3 x 64 MB (far beyond the caches) on one
+// core or split in halves over two (TwoWayParallel, as the big CG products are): the
+// machine's memory bandwidth, counted as STREAM counts it, 24 bytes per element.
+void BM_Triad(benchmark::State& state) {
+    const Index n = Index(1) << 23;
+    VecX a = VecX::Zero(n), b = VecX::Random(n), c = VecX::Random(n);
+    const double s = 3.0;
+    TwoWayParallel parallel;
+    const auto triad = [&](Index first, Index last) {
+        a.segment(first, last - first) = b.segment(first, last - first) + s * c.segment(first, last - first);
+    };
+    for (auto _ : state) {
+        if (state.range(0) == 1) triad(0, n);
+        else parallel.run([&] { triad(0, n / 2); }, [&] { triad(n / 2, n); });
+        benchmark::DoNotOptimize(a.data());
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * 3 * n * sizeof(double)));
+}
+BENCHMARK(BM_Triad)->Arg(1)->Arg(2)->ArgName("cores")->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // A pyramid of unit boxes on the ground, `base` of them in the lowest row, each row offset
 // by half a box and touching the one below: base (base + 1) / 2 boxes.

@@ -193,6 +193,14 @@ void App::drawSolverPanel() {
         if (inputDouble("tolerance", solver.adaptiveTolerance, 1e-7, "%.1e") && solver.adaptiveTolerance > 0.0)
             editor_.setSolverSettings(solver);
     }
+    if (ImGui::CollapsingHeader("projective")) {
+        IntegratorSettings solver = s.solver;
+        if (ImGui::InputInt("iterations", &solver.projectiveIterations) && solver.projectiveIterations > 0)
+            editor_.setSolverSettings(solver);
+        helpMarker("Local-global iterations per step (Liu et al. 2013, Fast Simulation of Mass-Spring Systems): "
+                   "more come closer to the backward Euler step, each costs a projection of every spring and "
+                   "one solve with the prefactored matrix.");
+    }
     if (ImGui::CollapsingHeader("constraints", ImGuiTreeNodeFlags_DefaultOpen)) {
         ConstraintSettings c = s.constraints;
         bool changed = inputDouble("feedback ks", c.ks, 10.0, "%.1f");

@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
     cli.set_version_flag("--version", "tinkerbox 0.1.0");
     cli.add_option("scene", options.scene, "Scene file (.json) to open")->check(CLI::ExistingFile);
     std::string integrator;
-    cli.add_option("--integrator", integrator, "euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet")
+    cli.add_option("--integrator", integrator, "euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet, projective")
         ->check(CLI::Validator(
             [](std::string& name) { return isIntegratorName(name) ? std::string() : "unknown integrator '" + name + "'"; },
             "INTEGRATOR"));

@@ -34,6 +34,8 @@ std::string inapplicableOption(const RunOptions& o, const std::string& integrato
         if (o.cgMaxIterations) return "--cg-max-iterations sets implicit-euler's CG";
     }
     if (integrator != "adaptive" && o.adaptiveTolerance) return "--tolerance sets adaptive's local error tolerance";
+    if (integrator != "projective" && o.projectiveIterations)
+        return "--projective-iterations sets projective's local-global iterations";
     return {};
 }
 
@@ -64,6 +66,7 @@ int runScene(const RunOptions& o) {
     if (o.cgTolerance) scene.settings.solver.implicitSolver.tolerance = *o.cgTolerance;
     if (o.cgMaxIterations) scene.settings.solver.implicitSolver.maxIterations = *o.cgMaxIterations;
     if (o.adaptiveTolerance) scene.settings.solver.adaptiveTolerance = *o.adaptiveTolerance;
+    if (o.projectiveIterations) scene.settings.solver.projectiveIterations = *o.projectiveIterations;
     if (o.constraintTolerance) scene.settings.constraints.solver.tolerance = *o.constraintTolerance;
     std::unique_ptr<Simulation> simulation;
     try {

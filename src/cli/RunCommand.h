@@ -13,6 +13,7 @@ struct RunOptions {
     std::optional<double> cgTolerance;
     std::optional<int> cgMaxIterations;
     std::optional<double> adaptiveTolerance;
+    std::optional<int> projectiveIterations;
     std::optional<double> constraintTolerance;  // the multiplier solve, every integrator
     std::optional<double> duration;  // seconds; default 10 when neither this nor steps is given
     std::optional<long> steps;

@@ -86,6 +86,9 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 1000000));
     runCmd->add_option("--tolerance", run.adaptiveTolerance, "adaptive: local error tolerance")
         ->check(CLI::PositiveNumber);
+    runCmd->add_option("--projective-iterations", run.projectiveIterations,
+                       "projective: local-global iterations per step (default: the scene's)")
+        ->check(CLI::Range(1, 1000000));
     runCmd->add_option("--constraint-tolerance", run.constraintTolerance,
                        "Constraint multipliers' CG relative residual, every integrator (default: the scene's, else as tight as the integrator needs)")
         ->check(CLI::PositiveNumber);
@@ -117,6 +120,9 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 1000000));
     benchCmd->add_option("--tolerance", bench.solver.adaptiveTolerance, "adaptive: local error tolerance (default 1e-6)")
         ->check(CLI::PositiveNumber);
+    benchCmd->add_option("--projective-iterations", bench.solver.projectiveIterations,
+                         "projective: local-global iterations per step (default 10)")
+        ->check(CLI::Range(1, 1000000));
     benchCmd->add_option("--seconds", bench.seconds,
                          "Wall-time cap per case; each is timed over its first simulated second (default 2)")
         ->check(CLI::PositiveNumber);

@@ -241,7 +241,7 @@ void readConstraintSettings(const Node& c, ConstraintSettings& out) {
 }
 
 void readSettings(const Node& s, SimulationSettings& out) {
-    s.expectObject({"gravity", "drag", "integrator", "dt", "substeps", "integrator_substeps", "implicit", "adaptive",
+    s.expectObject({"gravity", "drag", "integrator", "dt", "substeps", "integrator_substeps", "implicit", "adaptive", "projective",
                     "constraints", "planar", "contact_model"});
     if (s.has("planar")) out.planar = s["planar"].boolean();
     if (s.has("gravity")) out.gravity = s["gravity"].vec3();
@@ -269,7 +269,7 @@ void readSettings(const Node& s, SimulationSettings& out) {
     if (s.has("substeps")) out.substeps = substepCount(s["substeps"]);
     if (s.has("integrator_substeps")) {
         const Node map = s["integrator_substeps"];
-        map.expectObject({"euler", "midpoint", "rk4", "implicit-euler", "adaptive", "symplectic-euler", "verlet"});
+        map.expectObject({"euler", "midpoint", "rk4", "implicit-euler", "adaptive", "symplectic-euler", "verlet", "projective"});
         for (std::string_view name : integratorNames())
             if (map.has(name)) out.integratorSubsteps[std::string(name)] = substepCount(map[name]);
     }
@@ -283,6 +283,11 @@ void readSettings(const Node& s, SimulationSettings& out) {
         const Node ad = s["adaptive"];
         ad.expectObject({"tolerance"});
         if (ad.has("tolerance")) out.solver.adaptiveTolerance = ad["tolerance"].positive();
+    }
+    if (s.has("projective")) {
+        const Node pd = s["projective"];
+        pd.expectObject({"iterations"});
+        if (pd.has("iterations")) out.solver.projectiveIterations = iterationCap(pd["iterations"]);
     }
     if (s.has("constraints")) readConstraintSettings(s["constraints"], out.constraints);
 }
@@ -791,6 +796,7 @@ std::string serializeScene(const Scene& scene) {
         {"implicit",
          {{"cg_tolerance", s.solver.implicitSolver.tolerance}, {"cg_max_iterations", s.solver.implicitSolver.maxIterations}}},
         {"adaptive", {{"tolerance", s.solver.adaptiveTolerance}}},
+        {"projective", {{"iterations", s.solver.projectiveIterations}}},
     };
     if (s.planar) root["settings"]["planar"] = true;
     ordered_json& constraints = root["settings"]["constraints"];

@@ -172,6 +172,8 @@ TEST_F(TinkerboxSim, SolverOptionsApplyToTheirIntegratorOnly) {
     EXPECT_EQ(sim("run " + pendulum + " --integrator verlet --cg-max-iterations 3").exitCode, 2);
     EXPECT_EQ(sim("run " + pendulum + " --integrator rk4 --tolerance 1e-3").exitCode, 2);
     EXPECT_EQ(sim("run " + pendulum + " --integrator implicit-euler --cg-tolerance 1e-3 --duration 0.1").exitCode, 0);
+    EXPECT_EQ(sim("run " + pendulum + " --integrator rk4 --projective-iterations 5").exitCode, 2);
+    EXPECT_EQ(sim("run " + pendulum + " --integrator projective --projective-iterations 5 --duration 0.1").exitCode, 0);
 
     // A loose multiplier solve lets the rods drift; the default keeps them.
     const auto lastError = [&](const std::string& options) {
@@ -189,7 +191,8 @@ TEST_F(TinkerboxSim, SolverOptionsApplyToTheirIntegratorOnly) {
 
 // Same scene, same integrator, same build: the same bits, for every integrator.
 TEST_F(TinkerboxSim, RunsAreBitwiseRepeatable) {
-    for (const char* integrator : {"euler", "midpoint", "rk4", "implicit-euler", "adaptive", "symplectic-euler", "verlet"}) {
+    for (const char* integrator : {"euler", "midpoint", "rk4", "implicit-euler", "adaptive", "symplectic-euler", "verlet",
+                                   "projective"}) {
         const std::string run = "run " + (kScenes / "triple-pendulum.json").string() + " --duration 1 --integrator " + integrator;
         const Result a = sim(run), b = sim(run);
         ASSERT_EQ(a.exitCode, 0) << a.err;

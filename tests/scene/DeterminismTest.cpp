@@ -75,13 +75,15 @@ const Golden kGolden = {
     {"triple-pendulum/rk4", 0x3a940fb52d538d2full},
     {"bead-on-wire/rk4", 0xbb06e806920516a1ull},
     {"triple-pendulum/implicit-euler", 0x695489d5cf0e3bccull},
-    {"bead-on-wire/implicit-euler", 0x0f9a214f1d99387bull},
+    {"bead-on-wire/implicit-euler", 0x1451a797530b7797ull},
     {"triple-pendulum/adaptive", 0x2013549e1bc359aeull},
     {"bead-on-wire/adaptive", 0xb9a542fb02c16206ull},
     {"triple-pendulum/symplectic-euler", 0x695489d5cf0e3bccull},
     {"bead-on-wire/symplectic-euler", 0x9b620112ce55f307ull},
     {"triple-pendulum/verlet", 0x6c5d4fabfba9a5d9ull},
     {"bead-on-wire/verlet", 0xc7f464cd7fcd571eull},
+    {"triple-pendulum/projective", 0x0c28cd5d0cbac754ull},
+    {"bead-on-wire/projective", 0xf4a6e9eb177a5f23ull},
 };
 #else
 const Golden kGolden = {
@@ -92,13 +94,15 @@ const Golden kGolden = {
     {"triple-pendulum/rk4", 0xa3f1c117462ae0b7ull},
     {"bead-on-wire/rk4", 0xbb06e806920516a1ull},
     {"triple-pendulum/implicit-euler", 0xd0676ea4665b9c72ull},
-    {"bead-on-wire/implicit-euler", 0xaf68e466549a94f5ull},
+    {"bead-on-wire/implicit-euler", 0x688df3051e79e8c6ull},
     {"triple-pendulum/adaptive", 0x1fe374f8c4b745a3ull},
     {"bead-on-wire/adaptive", 0xb9a542fb02c16206ull},
     {"triple-pendulum/symplectic-euler", 0xd0676ea4665b9c72ull},
     {"bead-on-wire/symplectic-euler", 0x9b620112ce55f307ull},
     {"triple-pendulum/verlet", 0x3f2f8b211ba263d1ull},
     {"bead-on-wire/verlet", 0xc7f464cd7fcd571eull},
+    {"triple-pendulum/projective", 0x3fc533fa7370e994ull},
+    {"bead-on-wire/projective", 0xf4a6e9eb177a5f23ull},
 };
 #endif
 

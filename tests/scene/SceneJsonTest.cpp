@@ -141,7 +141,7 @@ TEST(SceneJson, SettingsAreValidated) {
     };
     const SceneError integrator = settingsError(R"({"integrator": "rk5"})");
     EXPECT_EQ(integrator.path(), "settings.integrator");
-    EXPECT_NE(integrator.message().find("euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet"),
+    EXPECT_NE(integrator.message().find("euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet, projective"),
               std::string::npos);
     EXPECT_EQ(settingsError(R"({"dt": 0})").path(), "settings.dt");
     EXPECT_EQ(settingsError(R"({"substeps": 0})").path(), "settings.substeps");
@@ -149,6 +149,11 @@ TEST(SceneJson, SettingsAreValidated) {
     EXPECT_EQ(settingsError(R"({"drag": -1})").path(), "settings.drag");
     EXPECT_EQ(settingsError(R"({"implicit": {"cg_tolerance": -1}})").path(), "settings.implicit.cg_tolerance");
     EXPECT_EQ(settingsError(R"({"adaptive": {"tol": 1}})").path(), "settings.adaptive.tol");
+    EXPECT_EQ(settingsError(R"({"projective": {"iterations": 0}})").path(), "settings.projective.iterations");
+    EXPECT_EQ(settingsError(R"({"projective": {"iterations": 2.5}})").message(), "expected an integer, got a number");
+    const Scene projective = parseScene(sceneWith("[]", "[]", R"( "settings": {"projective": {"iterations": 25}},)"));
+    EXPECT_EQ(projective.settings.solver.projectiveIterations, 25);
+    EXPECT_EQ(parseScene(serializeScene(projective)).settings.solver.projectiveIterations, 25);
     EXPECT_EQ(settingsError(R"({"gravity": [0, -9.81, 0, 1]})").message(), "expected [x, y, z] or [x, y], got an array of 4");
 }
 

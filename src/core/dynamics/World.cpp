@@ -472,6 +472,23 @@ void World::appliedForces(VecX& f) {
     beads_.addVelocityTerms(f.tail(3 * beadCount()));
 }
 
+void World::projectiveTerms(std::vector<const ProjectiveTerm*>& terms) const {
+    terms.clear();
+    terms.push_back(springs_.projectiveTerm());
+    for (const auto& force : forces_)
+        if (const ProjectiveTerm* term = force->projectiveTerm()) terms.push_back(term);
+}
+
+void World::forcesOutsideProjectiveTerms(VecX& f) {
+    f.setZero(velocityDimension());
+    springs_.accumulateOutsideProjectiveTerm(*this, f);
+    for (const auto& force : forces_) {
+        if (force->projectiveTerm()) force->accumulateOutsideProjectiveTerm(*this, f);
+        else force->accumulate(*this, f);
+    }
+    beads_.addVelocityTerms(f.tail(3 * beadCount()));
+}
+
 void World::bindJacobianPattern(BlockSparseMatrix::Storage storage) {
     if (!patternDirty_ && pattern_.storage() == storage && pattern_.blockRows() == velocityBlocks()) return;
     std::vector<std::pair<Index, Index>> couplings;

@@ -44,8 +44,8 @@ public:
     // Particles. Adding many at once costs O(n) in total; one by one costs O(n) each.
     Index addParticle(const Vec3& x, const Vec3& v, double mass, bool nailed = false);
     void addParticles(const std::vector<ParticleInit>& particles);
-    Index particleCount() const { return mass_.size(); }
-    const VecX& positions() const { return x_; }
+    Index particleCount() const override { return mass_.size(); }
+    const VecX& positions() const override { return x_; }
     Vec3 position(Index i) const { return block3(x_, i); }
     Vec3 velocity(Index i) const { return block3(v_, i); }
     double mass(Index i) const { return mass_[i]; }
@@ -147,6 +147,8 @@ public:
     void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) override;
     void massBlocks(std::vector<Mat3>& mass, std::vector<char>& fixed) const override;
     void changeVelocities(const VecX& dv) override;
+    void projectiveTerms(std::vector<const ProjectiveTerm*>& terms) const override;
+    void forcesOutsideProjectiveTerms(VecX& f) override;
     // dF/dx and dF/dv apart (Exact: full storage; Definite: Upper storage).
     void forceJacobians(JacobianForm form, BlockSparseMatrix& dFdx, BlockSparseMatrix& dFdv);
     // W over the velocity blocks, at the current orientations.

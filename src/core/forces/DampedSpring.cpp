@@ -1,5 +1,6 @@
 #include "core/forces/DampedSpring.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -64,6 +65,7 @@ Index DampedSpringSet::add(const DampedSpring& s) {
         anchoredSprings_.push_back(k);
     }
     blocks_.clear();  // the Jacobian pattern must be rebound
+    ++revision_;
     return k;
 }
 
@@ -79,6 +81,7 @@ void DampedSpringSet::clear() {
     particlePairs_.clear();
     anchoredSprings_.clear();
     blocks_.clear();
+    ++revision_;
 }
 
 void DampedSpringSet::endBlocks(const World& world, const DampedSpring& s, Index& a, Index& b) const {
@@ -94,12 +97,53 @@ void DampedSpringSet::accumulate(const World& world, VecX& f) const {
         block3(f, p.a) += fa;
         block3(f, p.b) -= fa;
     }
+    accumulateOutsideProjectiveTerm(world, f);
+}
+
+void DampedSpringSet::accumulateOutsideProjectiveTerm(const World& world, VecX& f) const {
     for (const Index k : anchoredSprings_) {
         const DampedSpring& s = springs_[k];
         const Vec3 fa = dampedSpringForce(s, world.anchorPosition(s.a), world.anchorPosition(s.b),
                                           world.anchorVelocity(s.a), world.anchorVelocity(s.b));
         world.applyForce(s.a, fa, f);
         world.applyForce(s.b, -fa, f);
+    }
+}
+
+void DampedSpringSet::appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const {
+    for (const ParticlePair& p : particlePairs_) {
+        ProjectiveStencil c;
+        c.particles[0] = p.a;
+        c.particles[1] = p.b;
+        c.particleCount = 2;
+        c.rows = 1;
+        c.coefficients[0][0] = 1.0;
+        c.coefficients[0][1] = -1.0;
+        c.weight = p.stiffness + p.damping / h;
+        out.push_back(c);
+    }
+}
+
+void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+                                     Vec3* targets) const {
+    for (Index k = first; k < last; ++k, ++targets) {
+        const ParticlePair& p = particlePairs_[k];
+        const double weight = p.stiffness + p.damping / h;
+        if (p.a == p.b || weight <= 0.0) {  // no net force, or no constraint at all
+            *targets = Vec3::Zero();
+            continue;
+        }
+        const Vec3 l = block3(x, p.a) - block3(x, p.b);
+        const Vec3 l0 = block3(x0, p.a) - block3(x0, p.b);
+        const double L = l.norm(), L0squared = l0.squaredNorm();
+        // Elastic target r n; with no direction (coincident ends) the spring pulls nowhere.
+        // (One division per factor, not one per component: this is projective's inner loop.)
+        const Vec3 elastic = L < kDegenerateSpringLength ? l : Vec3((p.restLength / L) * l);
+        // Damping target: l0 plus the displacement's part across n0 (all of it without a direction).
+        Vec3 damped = l;
+        if (L0squared >= kDegenerateSpringLength * kDegenerateSpringLength)
+            damped -= ((l - l0).dot(l0) / L0squared) * l0;
+        *targets = (1.0 / weight) * (p.stiffness * elastic + (p.damping / h) * damped);
     }
 }
 
@@ -169,13 +213,31 @@ void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& re
             }
             continue;
         }
-        xa = block3(x, s.a.index()), xb = block3(x, s.b.index());
-        va = block3(v, s.a.index()), vb = block3(v, s.b.index());
-        dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
-        const Mat3 K = request.cx * Kx + request.cv * Kv;
         // With Upper storage only one of ab, ba is stored; the definite blocks are symmetric.
         const auto& [aa, ab, ba, bb] = blocks_[k];
         if (ab < 0 && ba < 0 && aa == bb) continue;  // both ends on one particle: no net force
+        xa = block3(x, s.a.index()), xb = block3(x, s.b.index());
+        va = block3(v, s.a.index()), vb = block3(v, s.b.index());
+        Mat3 K;
+        Vec3 product;  // dF/dx v
+        if (request.form == JacobianForm::Definite) {
+            // The implicit step's hot loop, in closed form: with t = max(0, 1 - r/L),
+            // Kx = -ks ((1 - t) n n^T + t I) and Kv = -kd n n^T (dampedSpringJacobians).
+            const Vec3 l = xa - xb;
+            const double L = l.norm();
+            if (L < kDegenerateSpringLength) continue;
+            const Vec3 n = l / L;
+            const double t = std::max(0.0, 1.0 - s.restLength / L);
+            const double along = -(request.cx * s.stiffness * (1.0 - t) + request.cv * s.damping);
+            K = along * (n * n.transpose());
+            K.diagonal().array() -= request.cx * s.stiffness * t;
+            const Vec3 dv = va - vb;
+            product = -s.stiffness * ((1.0 - t) * n.dot(dv) * n + t * dv);
+        } else {
+            dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
+            K = request.cx * Kx + request.cv * Kv;
+            product = Kx * (va - vb);
+        }
         J.value(aa) += K;
         J.value(bb) += K;
         for (const Index off : {ab, ba})
@@ -183,7 +245,6 @@ void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& re
         if (request.dFdxTimesVelocity) {
             Index a, b;
             endBlocks(world, s, a, b);
-            const Vec3 product = Kx * (va - vb);
             block3(*request.dFdxTimesVelocity, a) += product;
             block3(*request.dFdxTimesVelocity, b) -= product;
         }

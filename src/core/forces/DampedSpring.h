@@ -9,6 +9,7 @@
 
 #include "core/bodies/Anchor.h"
 #include "core/forces/Force.h"
+#include "core/forces/ProjectiveTerm.h"
 
 namespace tinkerbox {
 
@@ -55,7 +56,15 @@ double dampedSpringEnergy(const DampedSpring& s, const Vec3& xa, const Vec3& xb)
 // implicit step holds a stiff spring at a body point in rotation too. Left out are the
 // terms from the turning of the lever r itself (r x F and omega x r as r turns), which
 // vanish with F and omega.
-class DampedSpringSet final : public Force {
+//
+// For the projective integrator each spring between two particles is one constraint
+// (ProjectiveTerm.h; Liu et al. 2013, eq. 9) of weight ks + kd / h: elasticity pulls
+// xa - xb towards r n, damping pulls the step's relative displacement d = (xa - xb) -
+// (xa0 - xb0) towards its part across n0 (n0 the direction at the step's start), so at
+// convergence the constraint's force is the spring's -ks (|l| - r) n - kd n0 n0^T (va - vb)
+// with the velocities at the step's end: backward Euler's damping, along the spring only.
+// Springs with a rigid-body end are left to the external forces.
+class DampedSpringSet final : public Force, public ProjectiveTerm {
 public:
     Index add(const DampedSpring& s);
     void set(Index k, const DampedSpring& s);
@@ -69,6 +78,13 @@ public:
     void appendCouplings(const World& world, std::vector<std::pair<Index, Index>>& out) const override;
     void bindPattern(const World& world, const BlockSparseMatrix& pattern) override;
     void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override;
+    const ProjectiveTerm* projectiveTerm() const override { return this; }
+    void accumulateOutsideProjectiveTerm(const World& world, VecX& f) const override;
+
+    std::uint64_t projectiveRevision() const override { return revision_; }
+    void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
+    void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+                        Vec3* targets) const override;
 
 private:
     struct ParticlePair {
@@ -83,6 +99,7 @@ private:
     std::vector<ParticlePair> particlePairs_;  // the particle-particle springs, packed
     std::vector<Index> anchoredSprings_;       // the others
     std::vector<std::array<Index, 4>> blocks_;  // per spring: blocks aa, ab, ba, bb in the bound pattern
+    std::uint64_t revision_ = 0;                // counts the changes of the springs
 };
 
 }  // namespace tinkerbox

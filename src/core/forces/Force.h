@@ -14,6 +14,7 @@
 namespace tinkerbox {
 
 class World;
+class ProjectiveTerm;
 
 enum class JacobianForm {
     Exact,     // the true derivative (tests compare it with finite differences)
@@ -45,6 +46,12 @@ public:
     // also dFdxTimesVelocity += dF/dx v with v the current velocities (the implicit step's
     // right-hand side needs it; computing it here spares a second matrix).
     virtual void addJacobians(const World&, const JacobianRequest&, BlockSparseMatrix& /*J*/) const {}
+
+    // The constraints this force offers the projective integrator (ProjectiveTerm.h), or
+    // none: then that integrator applies the force as an external one.
+    virtual const ProjectiveTerm* projectiveTerm() const { return nullptr; }
+    // With a projective term: f += the part of the force its constraints leave out.
+    virtual void accumulateOutsideProjectiveTerm(const World&, VecX& /*f*/) const {}
 
     // What the app's Stats panel calls this force's potential energy ("cloth bending");
     // empty for the forces it does not list one by one.

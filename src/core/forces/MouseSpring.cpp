@@ -52,6 +52,24 @@ void MouseSpring::addJacobians(const World& world, const JacobianRequest& reques
     if (request.dFdxTimesVelocity) block3(*request.dFdxTimesVelocity, block + 1) -= G.transpose() * (ks_ * shape * v);
 }
 
+void MouseSpring::appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const {
+    ProjectiveStencil c;
+    c.particles[0] = anchor_.index();
+    c.particleCount = 1;
+    c.rows = 1;
+    c.coefficients[0][0] = 1.0;
+    c.weight = ks_ + kd_ / h;
+    out.push_back(c);
+}
+
+void MouseSpring::projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+                                 Vec3* targets) const {
+    if (first >= last) return;
+    const Vec3 xi = block3(x, anchor_.index());
+    const double weight = ks_ + kd_ / h;
+    *targets = xi + force(xi, (xi - block3(x0, anchor_.index())) / h) / weight;
+}
+
 void MouseSpring::appendCouplings(const World& world, std::vector<std::pair<Index, Index>>& out) const {
     if (anchor_.isRigid()) out.emplace_back(world.velocityBlock(anchor_.body), world.velocityBlock(anchor_.body) + 1);
 }

@@ -4,12 +4,19 @@
 // damped spring, f = -ks (x - y) - kd (v - ydot), with its magnitude capped so that a
 // fast flick cannot blow the model apart. Nothing is moved directly; a body grabbed off
 // its centre of mass turns under the torque.
+// For the projective integrator a grabbed particle is one constraint (ProjectiveTerm.h) of
+// weight w = ks + kd/h whose target is p = x + F/w, F the capped force with the velocity
+// (x - x0)/h at the iterate: at convergence w (p - x) = F, the spring's force at the step's
+// end (backward Euler), and uncapped p = (ks y + kd/h (x0 + h ydot)) / w does not depend on x.
+// So a stiff grab (the editor's pulls a whole cloth through one particle) stays stable there;
+// a body point is left to the external forces.
 #include "core/bodies/Anchor.h"
 #include "core/forces/Force.h"
+#include "core/forces/ProjectiveTerm.h"
 
 namespace tinkerbox {
 
-class MouseSpring final : public Force {
+class MouseSpring final : public Force, public ProjectiveTerm {
 public:
     MouseSpring(const Anchor& anchor, double stiffness, double damping, double maxForce);
 
@@ -31,6 +38,12 @@ public:
     void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override;
     // A body's translation and rotation blocks are coupled.
     void appendCouplings(const World& world, std::vector<std::pair<Index, Index>>& out) const override;
+
+    const ProjectiveTerm* projectiveTerm() const override { return anchor_.isParticle() ? this : nullptr; }
+    std::uint64_t projectiveRevision() const override { return 0; }  // the stencil never changes
+    void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
+    void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+                        Vec3* targets) const override;
 
 private:
     Anchor anchor_;

@@ -9,6 +9,7 @@
 #include "core/integrators/ExplicitEuler.h"
 #include "core/integrators/ImplicitEuler.h"
 #include "core/integrators/Midpoint.h"
+#include "core/integrators/ProjectiveDynamics.h"
 #include "core/integrators/RungeKutta4.h"
 #include "core/integrators/SymplecticEuler.h"
 #include "core/integrators/VelocityVerlet.h"
@@ -16,8 +17,8 @@
 namespace tinkerbox {
 
 namespace {
-constexpr std::array<std::string_view, 7> kNames = {"euler",    "midpoint",         "rk4",   "implicit-euler",
-                                                    "adaptive", "symplectic-euler", "verlet"};
+constexpr std::array<std::string_view, 8> kNames = {"euler",    "midpoint",         "rk4",    "implicit-euler",
+                                                    "adaptive", "symplectic-euler", "verlet", "projective"};
 }  // namespace
 
 double solveToleranceForOrder(int order, double h) { return std::pow(h / 1.0, order); }
@@ -36,6 +37,7 @@ std::unique_ptr<Integrator> makeIntegrator(std::string_view name, const Integrat
     if (name == "adaptive") return std::make_unique<AdaptiveRungeKutta>(settings.adaptiveTolerance);
     if (name == "symplectic-euler") return std::make_unique<SymplecticEuler>();
     if (name == "verlet") return std::make_unique<VelocityVerlet>();
+    if (name == "projective") return std::make_unique<ProjectiveDynamics>(settings.projectiveIterations);
     std::string choices;
     for (std::string_view n : kNames) choices += (choices.empty() ? "" : ", ") + std::string(n);
     throw std::invalid_argument("unknown integrator '" + std::string(name) + "' (choose one of: " + choices + ")");

@@ -26,6 +26,7 @@ struct IntegratorSettings {
     // 0.04 mm on a 2 m cloth (1e-3: 1 mm), at a third of the iterations of 1e-6.
     CgSettings implicitSolver{1e-4, 500};
     double adaptiveTolerance = 1e-6;
+    int projectiveIterations = 10;  // local-global iterations per projective step
 
     bool operator==(const IntegratorSettings&) const = default;
 };
@@ -52,7 +53,7 @@ public:
 double solveToleranceForOrder(int order, double h);
 
 // Every integrator name, in the order the program lists them:
-// euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet.
+// euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet, projective.
 std::span<const std::string_view> integratorNames();
 bool isIntegratorName(std::string_view name);
 // Throws std::invalid_argument naming the valid choices when the name is unknown.

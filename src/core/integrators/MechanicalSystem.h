@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/forces/Force.h"
+#include "core/forces/ProjectiveTerm.h"
 #include "core/integrators/OdeSystem.h"
 
 namespace tinkerbox {
@@ -51,6 +52,15 @@ public:
     virtual void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) = 0;
     virtual void massBlocks(std::vector<Mat3>& mass, std::vector<char>& fixed) const = 0;
     virtual void changeVelocities(const VecX& dv) = 0;
+
+    // What the projective integrator needs (ProjectiveTerm.h; it moves particles only): the
+    // particles come first among the velocity blocks, one block each, in the order of their
+    // positions; the constraints the forces offer as projective terms; and the applied forces
+    // without the part those terms cover.
+    virtual Index particleCount() const = 0;
+    virtual const VecX& positions() const = 0;
+    virtual void projectiveTerms(std::vector<const ProjectiveTerm*>& terms) const = 0;
+    virtual void forcesOutsideProjectiveTerms(VecX& f) = 0;
 };
 
 }  // namespace tinkerbox

@@ -1,0 +1,72 @@
+#pragma once
+// What a force offers the `projective` integrator (ProjectiveDynamics.h): its energy written
+// as a sum of constraints of projective dynamics (Bouaziz, Martin, Liu, Kavan & Pauly 2014,
+// "Projective Dynamics: Fusing Constraint Projections for Fast Simulation", eq. 4 and 6;
+// Liu, Bargteil, O'Brien & Kavan 2013, "Fast Simulation of Mass-Spring Systems", eq. 9):
+//
+//   E_c(x) = w_c / 2 |A_c x - p_c|^2,   p_c = the point of the constraint set nearest A_c x,
+//
+// with x the particles' positions, A_c a small linear map of a few particles' positions
+// (the same for x, y and z: one coefficient per particle and row) and w_c a constant weight.
+// A spring of stiffness k and rest length r is one row, A x = xa - xb, p = r (xa - xb)/|xa - xb|,
+// w = k: then E_c is exactly k/2 (|xa - xb| - r)^2. A triangle's stretch would be two rows
+// (the deformation gradient's columns, A = edge differences times the inverse rest edge
+// matrix, p = their nearest rotation), a bending hinge or a hair joint one row (a discrete
+// Laplacian, p = the rest curvature vector turned to the current frame).
+//
+// The integrator minimizes 1/(2 h^2) |x - y|_M^2 + sum_c E_c(x) by alternating a local step
+// (every p_c from the current x: project()) and a global step (a linear solve with the
+// constant matrix M/h^2 + sum_c w_c A_c^T A_c, factored once). So everything the matrix is
+// built from must stay constant until the term says otherwise through its revision: the
+// stencils (particles, coefficients, weights), for a given h.
+//
+// To plug a new energy in (one file): derive the force from Force and from ProjectiveTerm,
+// return `this` from Force::projectiveTerm(), and accumulate in
+// Force::accumulateOutsideProjectiveTerm whatever part of the force the constraints leave out
+// (a spring with a rigid-body end, say). The part the constraints cover is then taken
+// implicitly by the projective solve; everything else the system applies (gravity, drag, wind,
+// a grab of a rigid body) enters the step as an external force. DampedSpringSet and
+// MouseSpring are the examples: a spring is one row on two particles, a grab one on one.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/math/Types.h"
+
+namespace tinkerbox {
+
+// The linear part of one constraint: rows r of A_c x = sum_k coefficients[r][k] x_particles[k].
+struct ProjectiveStencil {
+    static constexpr int kMaxParticles = 4;
+    static constexpr int kMaxRows = 3;
+
+    std::array<Index, kMaxParticles> particles{};  // particle indices (not velocity blocks of bodies)
+    int particleCount = 0;
+    int rows = 0;
+    std::array<std::array<double, kMaxParticles>, kMaxRows> coefficients{};
+    double weight = 0.0;  // w_c > 0; may depend on h (a damping weight kd / h does)
+};
+
+class ProjectiveTerm {
+public:
+    virtual ~ProjectiveTerm() = default;
+
+    // Changes whenever what the stencils are built from changes (particles, stiffness,
+    // damping, rest shape): the integrator refactors its matrix then, and only then (or when
+    // h, the masses or the set of terms change).
+    virtual std::uint64_t projectiveRevision() const = 0;
+
+    // Appends one stencil per constraint for steps of length h, always in the same order.
+    virtual void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const = 0;
+
+    // The local step for this term's constraints first .. last - 1 (numbered in the stencils'
+    // order): writes their targets p_c, one Vec3 per row, consecutively from `targets` on.
+    // x: the current iterate of every particle's position (3 numbers per particle); x0: the
+    // positions at the step's start, for terms that damp (they project the step's displacement
+    // x - x0, which is h v at its end). The integrator projects disjoint ranges at once on two
+    // threads: a projection must depend on nothing but its arguments and write nothing else.
+    virtual void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+                                Vec3* targets) const = 0;
+};
+
+}  // namespace tinkerbox

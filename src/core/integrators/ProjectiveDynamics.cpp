@@ -1,0 +1,248 @@
+#include "core/integrators/ProjectiveDynamics.h"
+
+#include <Eigen/SparseCholesky>
+#include <stdexcept>
+#include <tuple>
+
+namespace tinkerbox {
+
+ProjectiveDynamics::ProjectiveDynamics(int iterations) : iterations_(iterations) {
+    if (iterations < 1) throw std::invalid_argument("projective: the iterations must be at least 1");
+}
+
+bool ProjectiveDynamics::factorizationCurrent(double h) const {
+    if (factorizations_ == 0 || h != h_ || terms_ != factoredTerms_ || fixed_ != factoredFixed_) return false;
+    if (mass_.size() != factoredMass_.size() || mass_ != factoredMass_) return false;
+    for (std::size_t t = 0; t < terms_.size(); ++t)
+        if (terms_[t]->projectiveRevision() != factoredRevisions_[t]) return false;
+    return true;
+}
+
+namespace {
+// Compressed rows from (row, column, value) entries, in the order given within each row.
+template <class Column>
+void compressRows(Index rows, const std::vector<std::tuple<Index, Column, double>>& entries, std::vector<Index>& start,
+                  std::vector<Column>& column, std::vector<double>& value) {
+    start.assign(rows + 1, 0);
+    for (const auto& e : entries) ++start[std::get<0>(e) + 1];
+    for (Index r = 0; r < rows; ++r) start[r + 1] += start[r];
+    column.resize(entries.size());
+    value.resize(entries.size());
+    std::vector<Index> next(start.begin(), start.end() - 1);
+    for (const auto& [r, c, v] : entries) {
+        column[next[r]] = c;
+        value[next[r]++] = v;
+    }
+}
+}  // namespace
+
+void ProjectiveDynamics::factor(double h) {
+    const Index n = mass_.size();
+    stencils_.clear();
+    firstStencil_.assign(1, 0);
+    firstRow_.assign(1, 0);
+    Index targets = 0;
+    for (const ProjectiveTerm* term : terms_) {
+        const std::size_t first = stencils_.size();
+        term->appendProjectiveStencils(h, stencils_);
+        firstStencil_.push_back(static_cast<Index>(stencils_.size()));
+        for (std::size_t c = first; c < stencils_.size(); ++c) {
+            const ProjectiveStencil& s = stencils_[c];
+            if (s.particleCount < 0 || s.particleCount > ProjectiveStencil::kMaxParticles || s.rows < 0 ||
+                s.rows > ProjectiveStencil::kMaxRows || !(s.weight >= 0.0))
+                throw std::invalid_argument("projective: a malformed projective stencil");
+            for (int k = 0; k < s.particleCount; ++k)
+                if (s.particles[k] < 0 || s.particles[k] >= n)
+                    throw std::out_of_range("projective: a stencil names a particle that does not exist");
+            targets += s.rows;
+            firstRow_.push_back(targets);
+        }
+    }
+    targets_.resize(targets);
+
+    std::vector<Index> free(n, -1);
+    unknowns_ = 0;
+    for (Index i = 0; i < n; ++i)
+        if (!fixed_[i]) free[i] = unknowns_++;
+
+    // M/h^2 + sum_c w_c A_c^T A_c over the free particles (Bouaziz et al. 2014, eq. 10).
+    std::vector<Eigen::Triplet<double>> entries;
+    entries.reserve(unknowns_ + 4 * stencils_.size());
+    for (Index i = 0; i < n; ++i)
+        if (free[i] >= 0) entries.emplace_back(free[i], free[i], mass_[i] / (h * h));
+    for (const ProjectiveStencil& s : stencils_)
+        for (int r = 0; r < s.rows; ++r)
+            for (int k = 0; k < s.particleCount; ++k)
+                for (int l = 0; l < s.particleCount; ++l) {
+                    const Index row = free[s.particles[k]], col = free[s.particles[l]];
+                    if (row >= 0 && col >= 0)
+                        entries.emplace_back(row, col, s.weight * s.coefficients[r][k] * s.coefficients[r][l]);
+                }
+    Eigen::SparseMatrix<double> matrix(unknowns_, unknowns_);
+    matrix.setFromTriplets(entries.begin(), entries.end());
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(matrix);
+    if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().array() > 0.0).all())
+        throw std::runtime_error("projective: the global matrix could not be factored");
+
+    // Number the unknowns in the factorization's order: (P b)[P.indices()[i]] = b[i].
+    unknown_.assign(n, -1);
+    for (Index i = 0; i < n; ++i)
+        if (free[i] >= 0) unknown_[i] = ldlt.permutationP().indices()[free[i]];
+    inverseD_ = ldlt.vectorD().cwiseInverse();
+    const Eigen::SparseMatrix<double>& L = ldlt.matrixL().nestedExpression();
+    lowerStart_.assign(1, 0);
+    lowerRow_.clear();
+    lowerValue_.clear();
+    for (Index j = 0; j < unknowns_; ++j) {
+        for (Eigen::SparseMatrix<double>::InnerIterator it(L, j); it; ++it)
+            if (it.row() > j) {  // the unit diagonal is implied
+                lowerRow_.push_back(static_cast<std::int32_t>(it.row()));
+                lowerValue_.push_back(it.value());
+            }
+        lowerStart_.push_back(static_cast<Index>(lowerRow_.size()));
+    }
+
+    // The right-hand side's map: w_c A_c(r, k) from each target to the row of its particle k.
+    std::vector<std::tuple<Index, std::int32_t, double>> gather;
+    Index target = 0;
+    for (const ProjectiveStencil& s : stencils_)
+        for (int r = 0; r < s.rows; ++r, ++target)
+            for (int k = 0; k < s.particleCount; ++k) {
+                const Index row = unknown_[s.particles[k]];
+                if (row >= 0 && s.weight != 0.0 && s.coefficients[r][k] != 0.0)
+                    gather.emplace_back(row, static_cast<std::int32_t>(target), s.weight * s.coefficients[r][k]);
+            }
+    compressRows(unknowns_, gather, gatherStart_, gatherTarget_, gatherWeight_);
+
+    h_ = h;
+    factoredTerms_ = terms_;
+    factoredRevisions_.clear();
+    for (const ProjectiveTerm* term : terms_) factoredRevisions_.push_back(term->projectiveRevision());
+    factoredMass_ = mass_;
+    factoredFixed_ = fixed_;
+    ++factorizations_;
+}
+
+void ProjectiveDynamics::substitute(VecX& b) const {
+    double* v = b.data();
+    const Index* start = lowerStart_.data();
+    const std::int32_t* row = lowerRow_.data();
+    const double* value = lowerValue_.data();
+    // L z = b, column by column: once z_j is final, remove its part from the rows below.
+    for (Index j = 0; j < unknowns_; ++j) {
+        const double z0 = v[3 * j], z1 = v[3 * j + 1], z2 = v[3 * j + 2];
+        for (Index k = start[j]; k < start[j + 1]; ++k) {
+            double* vi = v + 3 * static_cast<Index>(row[k]);
+            vi[0] -= value[k] * z0;
+            vi[1] -= value[k] * z1;
+            vi[2] -= value[k] * z2;
+        }
+    }
+    for (Index j = 0; j < unknowns_; ++j)
+        for (int c = 0; c < 3; ++c) v[3 * j + c] *= inverseD_[j];
+    // L^T x = z: column j of L is row j of L^T.
+    for (Index j = unknowns_ - 1; j >= 0; --j) {
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+        for (Index k = start[j]; k < start[j + 1]; ++k) {
+            const double* xi = v + 3 * static_cast<Index>(row[k]);
+            s0 += value[k] * xi[0];
+            s1 += value[k] * xi[1];
+            s2 += value[k] * xi[2];
+        }
+        v[3 * j] -= s0;
+        v[3 * j + 1] -= s1;
+        v[3 * j + 2] -= s2;
+    }
+}
+
+void ProjectiveDynamics::forHalves(Index count, const std::function<void(Index, Index)>& task) {
+    if (unknowns_ < kParallelUnknowns) {
+        task(0, count);
+        return;
+    }
+    parallel_.run([&] { task(0, count / 2); }, [&] { task(count / 2, count); });
+}
+
+void ProjectiveDynamics::projectLocal(double h) {
+    for (std::size_t t = 0; t < terms_.size(); ++t) {
+        const Index first = firstStencil_[t];
+        forHalves(firstStencil_[t + 1] - first, [&](Index begin, Index end) {
+            terms_[t]->projectTargets(x_, x0_, h, begin, end, targets_.data() + firstRow_[first + begin]);
+        });
+    }
+}
+
+void ProjectiveDynamics::solveGlobal() {
+    // For d = x - x0: M (y - x0) / h^2 + sum_c w_c A_c^T (p_c - A_c x0).
+    rhs_.resize(inertia_.size());
+    forHalves(unknowns_, [&](Index first, Index last) {
+        for (Index r = first; r < last; ++r) {
+            Vec3 sum = block3(inertia_, r);
+            for (Index k = gatherStart_[r]; k < gatherStart_[r + 1]; ++k) {
+                const std::int32_t t = gatherTarget_[k];
+                sum += gatherWeight_[k] * (targets_[t] - startTargets_[t]);
+            }
+            block3(rhs_, r) = sum;
+        }
+    });
+    substitute(rhs_);
+    for (Index i = 0; i < mass_.size(); ++i)
+        if (unknown_[i] >= 0) block3(x_, i) = block3(x0_, i) + block3(rhs_, unknown_[i]);
+}
+
+void ProjectiveDynamics::step(MechanicalSystem& system, double h, StepReport& report) {
+    const double t0 = system.time();
+    system.setSolveTolerance(solveToleranceForOrder(1, h));
+    const Index n = system.particleCount();
+
+    system.massBlocks(massBlocks_, fixed_);
+    fixed_.resize(n);  // the particles' blocks come first
+    mass_.resize(n);
+    for (Index i = 0; i < n; ++i) mass_[i] = massBlocks_[i](0, 0);
+    system.projectiveTerms(terms_);
+    if (!factorizationCurrent(h)) factor(h);
+
+    // Rigid bodies and beads: symplectic Euler, from every applied force.
+    const bool bodies = system.velocityDimension() > 3 * n;
+    if (bodies) system.unconstrainedAccelerations(acceleration_);
+    system.forcesOutsideProjectiveTerms(force_);
+    ++report.derivativeEvaluations;
+
+    // Inertial prediction y = x0 + h v0 + h^2 M^-1 f_ext; nailed particles stay put.
+    x0_ = system.positions();
+    const VecX& velocities = system.velocities();
+    x_ = x0_;
+    inertia_.resize(3 * unknowns_);
+    for (Index i = 0; i < n; ++i) {
+        const Index row = unknown_[i];
+        if (row < 0) continue;
+        const Vec3 yMinusX0 = h * block3(velocities, i) + (h * h / mass_[i]) * block3(force_, i);
+        block3(x_, i) += yMinusX0;
+        block3(inertia_, row) = (mass_[i] / (h * h)) * yMinusX0;
+    }
+    startTargets_.resize(targets_.size());
+    Index target = 0;
+    for (const ProjectiveStencil& s : stencils_)
+        for (int r = 0; r < s.rows; ++r, ++target) {
+            Vec3 ax0 = Vec3::Zero();
+            for (int k = 0; k < s.particleCount; ++k) ax0 += s.coefficients[r][k] * block3(x0_, s.particles[k]);
+            startTargets_[target] = ax0;
+        }
+
+    for (int iteration = 0; iteration < iterations_; ++iteration) {
+        projectLocal(h);
+        solveGlobal();
+    }
+
+    velocity_ = velocities;
+    for (Index i = 0; i < n; ++i)
+        if (unknown_[i] >= 0) block3(velocity_, i) = block3(rhs_, unknown_[i]) / h;  // d / h
+    if (bodies) velocity_.tail(velocity_.size() - 3 * n) += h * acceleration_.tail(velocity_.size() - 3 * n);
+    system.setVelocities(velocity_);
+    system.drift(h);
+    system.constrainPositions(h);
+    system.constrainVelocities();
+    system.setTime(t0 + h);
+}
+
+}  // namespace tinkerbox

@@ -1,0 +1,96 @@
+#pragma once
+// Projective dynamics: backward Euler for the particles, solved by local-global iterations
+// (Liu, Bargteil, O'Brien & Kavan 2013, "Fast Simulation of Mass-Spring Systems", section 4;
+// Bouaziz, Martin, Liu, Kavan & Pauly 2014, "Projective Dynamics: Fusing Constraint Projections
+// for Fast Simulation", eq. 7-11). The step's end positions minimize
+//   1/(2 h^2) |x - y|_M^2 + sum_c w_c/2 |A_c x - p_c|^2,   y = x0 + h v0 + h^2 M^-1 f_ext,
+// over x and the projections p_c (ProjectiveTerm.h). A local step projects every constraint
+// (p_c from x), a global step solves
+//   (M/h^2 + sum_c w_c A_c^T A_c) x = M y / h^2 + sum_c w_c A_c^T p_c
+// with a sparse Cholesky (LDL^T) factorization made once and reused for as long as the
+// stencils, the masses, the nailed particles and h stay the same; x, y and z share the one
+// matrix. Each iteration lowers the objective; with enough of them x reaches the nonlinear
+// backward Euler step, which implicit-euler approximates by one Newton step. Then
+// v1 = (x - x0) / h. The solve is for the displacement d = x - x0 (the targets less A_c x0),
+// so that v1 = d / h loses nothing to cancellation, and nailed particles (d = 0) drop out.
+// - f_ext: every applied force the terms do not cover (gravity, drag, springs and grabs at
+//   a rigid body), evaluated once at the step's start.
+// - Damping: each spring's damping is part of its constraint (DampedSpring.h), implicit; so
+//   is a grab of a particle, damping included (MouseSpring.h).
+// - Nailed particles stay put.
+// - Rigid bodies and beads are not part of the solve: they take a symplectic Euler step
+//   (u += h a, then drift) within the same step, from the forces at the step's start.
+// - Hard constraints (rods, nails, pins, wires...) are kept as by symplectic Euler and
+//   implicit-euler: positions and velocities are projected back after the step (RATTLE).
+#include <cstdint>
+#include <vector>
+
+#include "core/forces/ProjectiveTerm.h"
+#include "core/integrators/Integrator.h"
+#include "core/math/TwoWayParallel.h"
+
+namespace tinkerbox {
+
+class ProjectiveDynamics final : public Integrator {
+public:
+    explicit ProjectiveDynamics(int iterations);
+
+    std::string_view name() const override { return "projective"; }
+    void step(MechanicalSystem& system, double h, StepReport& report) override;
+
+    // How many times the global matrix has been factored so far.
+    long factorizations() const { return factorizations_; }
+
+private:
+    bool factorizationCurrent(double h) const;
+    void factor(double h);
+    void projectLocal(double h);  // every target from x
+    void solveGlobal();  // x of the free particles from the targets
+    // Runs task(first, last) over [0, count) in two halves, at once for big systems.
+    void forHalves(Index count, const std::function<void(Index, Index)>& task);
+    // b <- (L D L^T)^-1 b, b holding x, y and z of each unknown together.
+    void substitute(VecX& b) const;
+
+    int iterations_;
+    long factorizations_ = 0;
+
+    // What the factored matrix was built from.
+    double h_ = 0.0;
+    std::vector<const ProjectiveTerm*> factoredTerms_;
+    std::vector<std::uint64_t> factoredRevisions_;
+    VecX factoredMass_;
+    std::vector<char> factoredFixed_;
+
+    std::vector<Index> firstStencil_;  // per term, the index of its first stencil (and one past the last)
+    std::vector<Index> firstRow_;      // per stencil, the index of its first target (and one past the last)
+    std::vector<Index> unknown_;      // per particle its row in the solve (in the fill-reducing order), -1 when nailed
+    Index unknowns_ = 0;
+    // The factors P A P^T = L D L^T (SimplicialLDLT's, AMD order), L unit lower triangular
+    // in compressed columns without its diagonal. The unknowns are numbered in P's order,
+    // and the three coordinates are substituted together (one pass over L, not three).
+    std::vector<Index> lowerStart_;
+    std::vector<std::int32_t> lowerRow_;
+    std::vector<double> lowerValue_;
+    VecX inverseD_;
+    // The right-hand side's projection part, sum_c w_c A_c^T p_c, gathered per unknown:
+    // row r takes sum over k of gatherWeight_[k] targets_[gatherTarget_[k]], k in its range.
+    std::vector<Index> gatherStart_;
+    std::vector<std::int32_t> gatherTarget_;
+    std::vector<double> gatherWeight_;
+
+    // Per step
+    std::vector<const ProjectiveTerm*> terms_;
+    std::vector<Mat3> massBlocks_;
+    std::vector<char> fixed_;
+    VecX mass_;  // per particle
+    VecX force_, acceleration_, x0_, x_, velocity_;
+    std::vector<Vec3> targets_, startTargets_;  // p_c, and A_c x0
+    std::vector<ProjectiveStencil> stencils_;
+    VecX inertia_, rhs_;
+    // From kParallelUnknowns unknowns up, the local step and the right-hand side are computed in
+    // two halves at once (each constraint and row on its own: the same bits either way).
+    static constexpr Index kParallelUnknowns = 2048;
+    TwoWayParallel parallel_;  // over the unknowns, 3 numbers each
+};
+
+}  // namespace tinkerbox

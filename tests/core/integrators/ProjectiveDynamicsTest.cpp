@@ -1,0 +1,188 @@
+// Projective dynamics (Liu et al. 2013; Bouaziz et al. 2014): local-global iterations that
+// reach the backward Euler step with a matrix factored once.
+#include "core/integrators/ProjectiveDynamics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+
+#include "core/TestSystems.h"
+#include "core/forces/Gravity.h"
+#include "core/forces/MouseSpring.h"
+
+namespace tinkerbox {
+namespace {
+
+IntegratorSettings withIterations(int iterations) {
+    IntegratorSettings settings = test::tightSolver();
+    settings.projectiveIterations = iterations;
+    return settings;
+}
+
+// A zero-rest-length spring to a nail is linear, F = -k x, and its projection (r n = 0) does
+// not depend on x: one iteration is already backward Euler, which maps z = v + i w x to
+// z / (1 - i w h) and so multiplies the energy by exactly 1 / (1 + (w h)^2) per step.
+TEST(ProjectiveDynamics, LinearSpringIsBackwardEulerInOneIteration) {
+    const test::Oscillator oscillator;
+    World ps = oscillator.build();
+    ProjectiveDynamics projective(1);
+    const double h = 0.05, factor = 1.0 + oscillator.omega() * oscillator.omega() * h * h;
+    const double e0 = ps.totalEnergy();
+    StepReport report;
+    for (int k = 1; k <= 50; ++k) {
+        projective.step(ps, h, report);
+        const double expected = std::pow(factor, -k);
+        ASSERT_NEAR(ps.totalEnergy() / e0, expected, 1e-12) << "step " << k;
+    }
+    EXPECT_EQ(ps.position(0), Vec3::Zero());  // the nail stays put
+}
+
+// One step of a cloth whose springs are all stretched by 1e-5 (nailed at two corners, no
+// gravity), at k h^2 / m = 5.6: the error against implicit-euler's step (tight CG), relative
+// to the step's displacement, falls as the iterations grow (0.14, 4e-3, 3e-5, 2e-6 at 1, 5,
+// 20, 100) towards the gap between the nonlinear backward Euler step projective dynamics
+// converges to and implicit-euler's one Newton step of it, which shrinks with the stretch
+// (2e-4 at a stretch of 1e-3).
+TEST(ProjectiveDynamics, ConvergesToImplicitEulerAsIterationsGrow) {
+    const auto makeCloth = [] {
+        World ps;
+        test::addCloth(ps, 8, 0.1, 1.00001, 200.0, 0.0, 0.01);
+        return ps;
+    };
+    const double h = 1.0 / 60.0;
+    World reference = makeCloth();
+    const VecX x0 = reference.positions();
+    StepReport report;
+    makeIntegrator("implicit-euler", test::tightSolver())->step(reference, h, report);
+    const double displacement = (reference.positions() - x0).norm();
+
+    std::vector<double> errors;
+    for (const int iterations : {1, 5, 20, 100}) {
+        World ps = makeCloth();
+        makeIntegrator("projective", withIterations(iterations))->step(ps, h, report);
+        errors.push_back((ps.positions() - reference.positions()).norm() / displacement);
+    }
+    for (std::size_t k = 1; k < errors.size(); ++k) EXPECT_LT(errors[k], 0.5 * errors[k - 1]) << k;
+    EXPECT_LT(errors.back(), 1e-5);
+    EXPECT_GT(errors.front(), 1e-2);  // one iteration is far from it: the test measures something
+}
+
+// A free cloth stretched by 20 % with damped springs and no gravity contracts back to its
+// rest lengths and stops; its momentum (zero) is kept, as by every internal force.
+TEST(ProjectiveDynamics, StretchedNetReturnsToRest) {
+    World ps;
+    test::addCloth(ps, 6, 0.1, 1.2, 50.0, 0.5, 0.01);
+    for (Index i = 0; i < ps.particleCount(); ++i) ps.setNailed(i, false);
+    const auto projective = makeIntegrator("projective", withIterations(10));
+    test::stepMany(*projective, ps, 1.0 / 60.0, 600);
+    for (const DampedSpring& s : ps.springs().springs()) {
+        const double length = (ps.position(s.a.index()) - ps.position(s.b.index())).norm();
+        EXPECT_NEAR(length, s.restLength, 1e-3 * s.restLength);
+    }
+    EXPECT_LT(ps.kineticEnergy(), 1e-10);
+    EXPECT_LT(test::totalMomentum(ps).norm(), 1e-12);
+}
+
+// Undamped springs, no gravity: backward Euler dissipates, and so does every iterate of
+// the local-global solve; the energy never grows, at any iteration count.
+TEST(ProjectiveDynamics, EnergyDoesNotGrow) {
+    for (const int iterations : {1, 10}) {
+        World ps;
+        test::addRandomSpringNetwork(ps, 30, 80, 7);
+        std::vector<DampedSpring> springs = ps.springs().springs();
+        for (Index k = 0; k < static_cast<Index>(springs.size()); ++k) {
+            springs[k].damping = 0.0;
+            ps.setSpring(k, springs[k]);
+        }
+        const auto projective = makeIntegrator("projective", withIterations(iterations));
+        StepReport report;
+        double energy = ps.totalEnergy();
+        for (int k = 0; k < 300; ++k) {
+            projective->step(ps, 0.02, report);
+            const double next = ps.totalEnergy();
+            ASSERT_LE(next, energy * (1.0 + 1e-12)) << iterations << " iterations, step " << k;
+            energy = next;
+        }
+    }
+}
+
+// A particle hanging from a nail on a spring settles where k (L - r) = m g.
+TEST(ProjectiveDynamics, HangingParticleSettlesAtStaticStretch) {
+    const double k = 40.0, m = 0.5, r = 1.0, g = 9.81;
+    World ps;
+    ps.addParticle(Vec3::Zero(), Vec3::Zero(), 1.0, true);
+    ps.addParticle(Vec3(0.0, -r, 0.0), Vec3::Zero(), m);
+    ps.addSpring({0, 1, k, 2.0, r});
+    ps.addForce(std::make_unique<Gravity>(Vec3(0.0, -g, 0.0)));
+    const auto projective = makeIntegrator("projective", withIterations(10));
+    test::stepMany(*projective, ps, 0.02, 1000);
+    EXPECT_NEAR(ps.position(1).y(), -(r + m * g / k), 1e-9);
+    EXPECT_NEAR(ps.position(1).x(), 0.0, 1e-12);
+}
+
+// A grab as stiff as the editor's on a big cloth (its whole mass at 20 rad/s on one light
+// particle: omega h = 21 at 1/60 s, far beyond any explicit step) is part of the projective
+// solve: uncapped it is linear, and one iteration takes the backward Euler step that
+// implicit-euler takes; the particle settles where the spring balances its damping.
+TEST(ProjectiveDynamics, StiffGrabIsImplicit) {
+    const double m = 0.001, stiffness = 4.096 * 400.0, damping = 2.0 * std::sqrt(stiffness * m);
+    const auto makeGrab = [&] {
+        World ps;
+        ps.addParticle(Vec3::Zero(), Vec3(0.5, 0.0, 0.0), m);
+        auto grab = std::make_unique<MouseSpring>(Anchor(0), stiffness, damping, 1e9);
+        grab->setTarget(Vec3(0.1, 0.2, 0.0), Vec3(0.3, 0.0, 0.0));
+        ps.addForce(std::move(grab));
+        return ps;
+    };
+    World projectivePs = makeGrab(), implicitPs = makeGrab();
+    ProjectiveDynamics projective(1);
+    const auto implicit = makeIntegrator("implicit-euler", test::tightSolver());
+    StepReport report;
+    const double h = 1.0 / 60.0;
+    for (int k = 0; k < 30; ++k) {
+        projective.step(projectivePs, h, report);
+        implicit->step(implicitPs, h, report);
+        ASSERT_LT((projectivePs.position(0) - implicitPs.position(0)).norm(), 1e-12) << k;
+        ASSERT_LT((projectivePs.velocity(0) - implicitPs.velocity(0)).norm(), 1e-10) << k;
+    }
+    // At rest the spring balances the damping of the target's velocity ydot:
+    // ks (x - y) = kd ydot.
+    const Vec3 rest = Vec3(0.1, 0.2, 0.0) + (damping / stiffness) * Vec3(0.3, 0.0, 0.0);
+    EXPECT_LT((projectivePs.position(0) - rest).norm(), 1e-9);
+}
+
+// The matrix is factored once and again only when what it is built from changes.
+TEST(ProjectiveDynamics, RefactorsOnlyWhenTheMatrixChanges) {
+    World ps;
+    test::addCloth(ps, 5, 0.1, 1.0, 100.0, 0.1, 0.01);
+    ps.addForce(std::make_unique<Gravity>(Vec3(0.0, -9.81, 0.0)));
+    ProjectiveDynamics projective(5);
+    const double h = 0.01;
+    test::stepMany(projective, ps, h, 20);
+    EXPECT_EQ(projective.factorizations(), 1);
+    test::stepMany(projective, ps, 0.5 * h, 3);  // h
+    EXPECT_EQ(projective.factorizations(), 2);
+    test::stepMany(projective, ps, 0.5 * h, 3);
+    EXPECT_EQ(projective.factorizations(), 2);
+    ps.addSpring({0, 24, 10.0, 0.1, 0.5});  // topology
+    test::stepMany(projective, ps, 0.5 * h, 3);
+    EXPECT_EQ(projective.factorizations(), 3);
+    DampedSpring stiffer = ps.springs()[3];  // stiffness
+    stiffer.stiffness *= 2.0;
+    ps.setSpring(3, stiffer);
+    test::stepMany(projective, ps, 0.5 * h, 3);
+    EXPECT_EQ(projective.factorizations(), 4);
+    ps.setMass(7, 0.02);  // masses
+    test::stepMany(projective, ps, 0.5 * h, 3);
+    EXPECT_EQ(projective.factorizations(), 5);
+    ps.setNailed(12, true);  // the unknowns
+    test::stepMany(projective, ps, 0.5 * h, 3);
+    EXPECT_EQ(projective.factorizations(), 6);
+    ps.setVelocity(3, Vec3(1.0, 0.0, 0.0));  // the state alone changes nothing
+    test::stepMany(projective, ps, 0.5 * h, 3);
+    EXPECT_EQ(projective.factorizations(), 6);
+}
+
+}  // namespace
+}  // namespace tinkerbox
