@@ -43,7 +43,9 @@ public:
     // Metres: points this close at the step's end (after the next step's approach) touch.
     static constexpr double kTouching = 1e-4;
     static constexpr int kMaxPositionIterations = 8;     // quadratic programs per position update
-    static constexpr double kFreezeTime = 1.0 / 3.0;     // seconds at rest: the thesis's c_f = 10 frames of 1/30 s
+    // Seconds at rest before a body freezes: the thesis's c_f = 3 frames of 1/30 s (its cube
+    // jam's; its stack froze after 1).
+    static constexpr double kFreezeTime = 0.1;
     // A frozen body whose velocity after a step differs from what gravity alone gave it by more
     // than this fraction of g h was pulled (a spring, the mouse) and wakes.
     static constexpr double kPullTolerance = 0.01;
