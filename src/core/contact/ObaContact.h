@@ -42,7 +42,7 @@ public:
     static constexpr double kOverlapTolerance = 1e-6;    // metres: what the position update leaves
     // Metres: points this close at the step's end (after the next step's approach) touch.
     static constexpr double kTouching = 1e-4;
-    static constexpr int kMaxPositionIterations = 8;     // quadratic programs per position update
+    static constexpr int kMaxPositionIterations = 8;    // quadratic programs per position update
     // Seconds at rest before a body freezes: the thesis's c_f = 3 frames of 1/30 s (its cube
     // jam's; its stack froze after 1).
     static constexpr double kFreezeTime = 0.1;
