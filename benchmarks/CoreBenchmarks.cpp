@@ -3,12 +3,16 @@
 // that a speed change that also changes the result shows up.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <cstring>
 #include <functional>
+#include <numbers>
+#include <random>
 
 #include "core/collision/ContactDetector.h"
 #include "core/collision/SortAndSweep.h"
 #include "core/integrators/Integrator.h"
+#include "core/math/QuadraticProgram.h"
 #include "core/math/SgsConjugateGradient.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/SceneBuilder.h"
@@ -161,6 +165,115 @@ void BM_ContactDetection(benchmark::State& state, bool planar) {
 }
 BENCHMARK_CAPTURE(BM_ContactDetection, planar, true)->Arg(100)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_ContactDetection, spatial, false)->Arg(20)->Unit(benchmark::kMicrosecond);
+
+// An impulse QP of optimization-based contact (Schmidl's formulation: minimize the kinetic
+// energy after the impulses, subject to the momentum equations, restitution rows and a
+// friction pyramid), for unit boxes (mass 1) in `rows` rows of `columns` in one plane, each
+// row offset by half a box (a wall of bricks) when there are several columns, falling at
+// g h with a little noise. Each box touches what is below it at up to 4 points of its bottom
+// face. With `directionImpulses` a contact has 9 impulse variables (normal p >= 0 and 8
+// friction directions q_k >= 0, at 45 degrees in the tangent plane), rows v_n+ >= 0
+// (restitution 0), p >= 0, q >= 0 and mu p - sum q >= 0 (a Stewart & Trinkle 1996
+// polyhedral cone); without, 3 (p and the tangential impulse t), rows v_n+ >= 0, p >= 0 and
+// the 8 faces of the pyramid mu p - d_k . t >= 0. Variables: the 6 velocities of each box,
+// then the impulses.
+QuadraticProgram brickImpulseQp(int rows, int columns, bool directionImpulses) {
+    std::vector<Vec3> centers;
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < columns; ++c) centers.emplace_back(c + (columns > 1 && r % 2 ? 0.5 : 0.0), 0.5 + r, 0.0);
+    struct Touch {
+        Index above, below;  // below -1: the ground
+        Vec3 point;
+    };
+    std::vector<Touch> touches;
+    for (Index k = 0; k < static_cast<Index>(centers.size()); ++k) {
+        const Index row = k / columns;
+        for (const double dx : {-0.45, 0.45})
+            for (const double dz : {-0.45, 0.45}) {
+                const Vec3 p = centers[k] + Vec3(dx, -0.5, dz);
+                if (row == 0) touches.push_back({k, -1, p});
+                for (Index j = (row - 1) * columns; row > 0 && j < row * columns; ++j)
+                    if (std::abs(p.x() - centers[j].x()) < 0.5) touches.push_back({k, j, p});
+            }
+    }
+    const Index bodies = static_cast<Index>(centers.size()), contacts = static_cast<Index>(touches.size());
+    const int perContact = directionImpulses ? 9 : 3, rowsPerContact = directionImpulses ? 11 : 10;
+    const Index nv = 6 * bodies, n = nv + perContact * contacts;
+    const double mass = 1.0, inertia = mass / 6.0, mu = 0.5, h = 1.0 / 60.0;
+    std::vector<Eigen::Triplet<double>> H, A, C;
+    QuadraticProgram qp;
+    qp.b.resize(nv);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> noise(-0.01, 0.01);
+    for (Index i = 0; i < nv; ++i) {
+        const double m = i % 6 < 3 ? mass : inertia;
+        H.emplace_back(i, i, m);
+        A.emplace_back(i, i, m);  // M (v+ - v-) = sum of J^T impulses
+        qp.b[i] = m * (noise(rng) - (i % 6 == 1 ? 9.81 * h : 0.0));
+    }
+    const Vec3 normal(0, 1, 0);
+    std::vector<Vec3> pyramid;  // the 8 tangent directions
+    for (int k = 0; k < 8; ++k) pyramid.push_back(Vec3(std::cos(k * std::numbers::pi / 4), 0.0, std::sin(k * std::numbers::pi / 4)));
+    std::vector<Vec3> directions{normal};  // of the impulse variables
+    if (directionImpulses) directions.insert(directions.end(), pyramid.begin(), pyramid.end());
+    else directions.insert(directions.end(), {Vec3::UnitX(), Vec3::UnitZ()});
+    for (Index c = 0; c < contacts; ++c) {
+        const Index impulse = nv + perContact * c, row = rowsPerContact * c;
+        auto couple = [&](Index body, double sign) {
+            const Vec3 r = touches[c].point - centers[body], rn = r.cross(normal);
+            for (int k = 0; k < perContact; ++k) {
+                const Vec3 f = sign * directions[k], torque = r.cross(f);
+                for (int i = 0; i < 3; ++i) {
+                    A.emplace_back(6 * body + i, impulse + k, -f[i]);
+                    A.emplace_back(6 * body + 3 + i, impulse + k, -torque[i]);
+                }
+            }
+            for (int i = 0; i < 3; ++i) {  // n . (v + w x r)
+                C.emplace_back(row, 6 * body + i, sign * normal[i]);
+                C.emplace_back(row, 6 * body + 3 + i, sign * rn[i]);
+            }
+        };
+        couple(touches[c].above, 1.0);
+        if (touches[c].below >= 0) couple(touches[c].below, -1.0);
+        if (directionImpulses) {
+            for (int k = 0; k < 9; ++k) C.emplace_back(row + 1 + k, impulse + k, 1.0);
+            C.emplace_back(row + 10, impulse, mu);
+            for (int k = 1; k < 9; ++k) C.emplace_back(row + 10, impulse + k, -1.0);
+        } else {
+            C.emplace_back(row + 1, impulse, 1.0);
+            for (int k = 0; k < 8; ++k) {
+                C.emplace_back(row + 2 + k, impulse, mu);
+                C.emplace_back(row + 2 + k, impulse + 1, -pyramid[k].x());
+                C.emplace_back(row + 2 + k, impulse + 2, -pyramid[k].z());
+            }
+        }
+    }
+    qp.H.resize(n, n);
+    qp.H.setFromTriplets(H.begin(), H.end());
+    qp.g = VecX::Zero(n);
+    qp.A.resize(nv, n);
+    qp.A.setFromTriplets(A.begin(), A.end());
+    qp.C.resize(rowsPerContact * contacts, n);
+    qp.C.setFromTriplets(C.begin(), C.end());
+    qp.d = VecX::Zero(rowsPerContact * contacts);
+    return qp;
+}
+
+// A stack of 10 boxes (40 contacts) and a wall of 10 x 10 (about 400 contacts).
+void BM_ContactImpulseQp(benchmark::State& state, bool directionImpulses) {
+    const QuadraticProgram qp = brickImpulseQp(10, static_cast<int>(state.range(0)), directionImpulses);
+    QuadraticProgramResult result;
+    for (auto _ : state) {
+        result = solveQuadraticProgram(qp);
+        benchmark::DoNotOptimize(result.x.data());
+    }
+    state.counters["variables"] = static_cast<double>(qp.H.rows());
+    state.counters["inequalities"] = static_cast<double>(qp.C.rows());
+    state.counters["iterations"] = result.iterations;
+    state.counters["converged"] = result.converged;
+}
+BENCHMARK_CAPTURE(BM_ContactImpulseQp, directions, true)->Arg(1)->Arg(10)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ContactImpulseQp, pyramid, false)->Arg(1)->Arg(10)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

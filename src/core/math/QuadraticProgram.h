@@ -23,19 +23,27 @@ struct QuadraticProgram {
 
 struct QuadraticProgramSettings {
     double tolerance = 1e-9;  // on the KKT residuals, relative to the scale of the data
-    int maxIterations = 100;
+    int maxIterations = 100;  // interior-point iterations (each one factorization)
 };
 
+// The residuals, in the infinity norm |.|, those of the returned x, y, z (the best iterate):
+//   primal          = max(|A x - b|, |max(d - C x, 0)|) / max(1, |A x|, |b|, |C x|, |d|)
+//   dual            = |H x + g - A^T y - C^T z| / max(1, |H x|, |g|, |A^T y|, |C^T z|)
+//   complementarity = sum_i z_i |C x - d|_i / max(1, |1/2 x^T H x + g^T x|)
+// converged: all three <= tolerance. Where a constraint is active with a zero multiplier,
+// x and z are only about sqrt(tolerance) accurate there (x z <= tolerance).
 struct QuadraticProgramResult {
     VecX x;
     VecX equalityMultipliers;    // y
-    VecX inequalityMultipliers;  // z
+    VecX inequalityMultipliers;  // z, >= 0
     int iterations = 0;
-    bool converged = false;  // false: infeasible, unbounded or out of iterations
+    bool converged = false;  // false: infeasible, unbounded, non-finite data or out of iterations
     double primalResidual = 0.0, dualResidual = 0.0, complementarity = 0.0;
 };
 
-// Throws std::invalid_argument when the sizes do not match.
+// Never throws on hard data: the result then says converged = false, with finite x, y, z.
+// A or C without rows may have n or no columns. Throws std::invalid_argument when the
+// sizes do not match, the message naming the matrix or vector.
 QuadraticProgramResult solveQuadraticProgram(const QuadraticProgram& qp,
                                              const QuadraticProgramSettings& settings = {});
 

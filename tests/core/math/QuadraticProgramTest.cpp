@@ -7,6 +7,8 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numbers>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -212,6 +214,86 @@ TEST(QuadraticProgram, RandomSparseProblemsMeetTheKktConditions) {
         }
 }
 
+// The impulse QP of a side x side wall of unit boxes (bricks offset by half a box every other
+// row) on the ground: variables the 6 velocities of each box, then per contact the normal impulse
+// p and the tangential impulse t; rows v_n+ >= 0, p >= 0 and the 8 faces of the friction
+// pyramid mu p - d_k . t >= 0. Its contacts are statically indeterminate (the impulses are
+// not unique) and the multipliers span many orders of magnitude near the end.
+QuadraticProgram brickWallImpulses(int side) {
+    std::vector<Vec3> centers;
+    for (int r = 0; r < side; ++r)
+        for (int c = 0; c < side; ++c) centers.emplace_back(c + 0.5 * (r % 2), 0.5 + r, 0.0);
+    struct Touch {
+        Index above, below;  // below -1: the ground
+        Vec3 point;
+    };
+    std::vector<Touch> touches;
+    for (Index k = 0; k < side * side; ++k)
+        for (const double dx : {-0.45, 0.45})
+            for (const double dz : {-0.45, 0.45}) {
+                const Vec3 p = centers[k] + Vec3(dx, -0.5, dz);
+                const Index row = k / side;
+                if (row == 0) touches.push_back({k, -1, p});
+                for (Index j = (row - 1) * side; row > 0 && j < row * side; ++j)
+                    if (std::abs(p.x() - centers[j].x()) < 0.5) touches.push_back({k, j, p});
+            }
+    const Index nv = 6 * side * side, contacts = static_cast<Index>(touches.size()), n = nv + 3 * contacts;
+    const double inertia = 1.0 / 6.0, mu = 0.5;
+    std::vector<Eigen::Triplet<double>> H, A, C;
+    VecX b(nv);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> noise(-0.01, 0.01);
+    for (Index i = 0; i < nv; ++i) {  // falling at g h with h = 1/60, and a little noise
+        const double m = i % 6 < 3 ? 1.0 : inertia;
+        H.emplace_back(i, i, m);
+        A.emplace_back(i, i, m);  // M (v+ - v-) = sum of J^T impulses
+        b[i] = m * (noise(rng) - (i % 6 == 1 ? 9.81 / 60.0 : 0.0));
+    }
+    const Vec3 directions[3] = {Vec3::UnitY(), Vec3::UnitX(), Vec3::UnitZ()};  // of p and t
+    for (Index c = 0; c < contacts; ++c) {
+        const Index impulse = nv + 3 * c, row = 10 * c;
+        for (const auto& [body, sign] : {std::pair{touches[c].above, 1.0}, std::pair{touches[c].below, -1.0}}) {
+            if (body < 0) continue;
+            const Vec3 r = touches[c].point - centers[body];
+            for (int k = 0; k < 3; ++k) {
+                const Vec3 f = sign * directions[k], torque = r.cross(f);
+                for (int i = 0; i < 3; ++i) {
+                    A.emplace_back(6 * body + i, impulse + k, -f[i]);
+                    A.emplace_back(6 * body + 3 + i, impulse + k, -torque[i]);
+                }
+            }
+            const Vec3 rn = r.cross(directions[0]);
+            for (int i = 0; i < 3; ++i) {
+                C.emplace_back(row, 6 * body + i, sign * directions[0][i]);
+                C.emplace_back(row, 6 * body + 3 + i, sign * rn[i]);
+            }
+        }
+        C.emplace_back(row + 1, impulse, 1.0);
+        for (int k = 0; k < 8; ++k) {
+            const double angle = k * std::numbers::pi / 4;
+            C.emplace_back(row + 2 + k, impulse, mu);
+            C.emplace_back(row + 2 + k, impulse + 1, -std::cos(angle));
+            C.emplace_back(row + 2 + k, impulse + 2, -std::sin(angle));
+        }
+    }
+    QuadraticProgram qp{SparseMatrix(n, n), VecX::Zero(n), SparseMatrix(nv, n), b, SparseMatrix(10 * contacts, n),
+                        VecX::Zero(10 * contacts)};
+    qp.H.setFromTriplets(H.begin(), H.end());
+    qp.A.setFromTriplets(A.begin(), A.end());
+    qp.C.setFromTriplets(C.begin(), C.end());
+    return qp;
+}
+
+TEST(QuadraticProgram, ContactImpulsesOfBrickWalls) {
+    for (int side = 3; side <= 6; ++side) {
+        SCOPED_TRACE("side " + std::to_string(side));
+        const QuadraticProgram qp = brickWallImpulses(side);
+        const QuadraticProgramResult r = solveQuadraticProgram(qp);
+        expectKkt(qp, r, 1e-8);
+        EXPECT_LT(r.iterations, 40);
+    }
+}
+
 // Degenerate data: a duplicated inequality row, an equality row that is the sum of two
 // others (the multipliers are then not unique), and a bound active at the unconstrained
 // minimizer (a zero multiplier on an active row, strict complementarity fails).
@@ -266,6 +348,17 @@ TEST(QuadraticProgram, InfeasibleProblemsDoNotConverge) {
     EXPECT_FALSE(rEq.converged);
     EXPECT_TRUE(rEq.x.allFinite() && rEq.equalityMultipliers.allFinite());
     EXPECT_GT(rEq.primalResidual, 0.1);
+}
+
+// Data with a NaN have no answer: the result says so with finite numbers, not NaN.
+TEST(QuadraticProgram, NonFiniteDataDoNotConverge) {
+    QuadraticProgram qp{sparse(Eigen::MatrixXd::Identity(2, 2)), VecX::Zero(2), noRows(2), VecX(),
+                        sparse(Eigen::MatrixXd::Identity(2, 2)), VecX::Zero(2)};
+    qp.g[1] = std::numeric_limits<double>::quiet_NaN();
+    const QuadraticProgramResult r = solveQuadraticProgram(qp);
+    EXPECT_FALSE(r.converged);
+    EXPECT_TRUE(r.x.allFinite() && r.inequalityMultipliers.allFinite());
+    EXPECT_FALSE(std::isnan(r.primalResidual) || std::isnan(r.dualResidual) || std::isnan(r.complementarity));
 }
 
 TEST(QuadraticProgram, MismatchedSizesThrowAndSayWhich) {
