@@ -162,6 +162,16 @@ void App::drawSolverPanel() {
     }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("How bodies are kept from passing through each other and through planes; K shows the contacts.");
+    if (s.contactModel == "oba") {
+        ContactModelSettings contact = s.contact;
+        if (ImGui::Checkbox("freezing", &contact.freezing)) editor_.setContactModelSettings(contact);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Bodies at rest on fixed or frozen bodies stop being simulated until hit (drawn icy blue).");
+        ImGui::SameLine();
+        if (ImGui::Checkbox("hop fix", &contact.hopFix)) editor_.setContactModelSettings(contact);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Normal impulses first, then friction: a box sliding fast stays on the ground (off: the thesis's hop).");
+    }
     double dt = s.dt;
     int substeps = editor_.simulation().substeps();
     if (inputDouble("dt (s)", dt, 0.001, "%.5f") && dt > 0.0) editor_.setTimeStep(dt, substeps);

@@ -25,6 +25,7 @@ constexpr Color kGesture{0.40f, 0.85f, 1.00f, 0.9f};
 constexpr Color kGrab{1.00f, 0.35f, 0.35f, 0.9f};
 constexpr Color kBody{0.45f, 0.62f, 0.85f, 1.0f};
 constexpr Color kFixedBody{0.50f, 0.52f, 0.56f, 1.0f};
+constexpr Color kFrozenBody{0.70f, 0.88f, 0.98f, 1.0f};  // frozen by the contact model oba: icy
 constexpr double kContactNormalLength = 0.2;  // m
 
 // A body as the renderer draws it: its shape frame's origin and orientation (the shape is
@@ -97,6 +98,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
     frame.groundLevel = ground;
     for (Index k = 0; k < bodies.count(); ++k) {
         BodyInstance b = bodyInstance(bodies, k);
+        if (simulation.contactModel().isFrozen(k)) b.fill = kFrozenBody;
         b.selected = selection.bodies.count(k) > 0;
         if (b.selected) b.outline = kSelected;
         frame.bodies.push_back(std::move(b));

@@ -9,6 +9,7 @@
 #include "cli/Csv.h"
 #include "cli/Stability.h"
 #include "core/contact/ContactModel.h"
+#include "core/contact/ObaContact.h"
 #include "core/integrators/Integrator.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/SceneBuilder.h"
@@ -81,7 +82,7 @@ int runBench(const BenchOptions& options) {
     std::vector<std::string> contactModels = options.contactModels;
     if (contactModels.empty()) contactModels = contactModelNames();
 
-    std::cout << "scene,integrator,contact_model,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,"
+    std::cout << "scene,integrator,contact_model,freezing,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,"
                  "ms_per_constraint_solve,constraint_cg_iterations,warm_start,max_constraint_error,contacts,"
                  "max_penetration,ms_per_contact_solve,contact_iterations\n";
     std::map<std::pair<std::string, std::string>, int> substepsFound;
@@ -108,36 +109,47 @@ int runBench(const BenchOptions& options) {
                 continue;
             }
             for (const std::string& contactModel : contactModels) {
-                for (const bool warmStart : constrained ? std::vector<bool>{true, false} : std::vector<bool>{true}) {
-                    Scene scene = base;
-                    scene.settings.integrator = integrator;
-                    scene.settings.contactModel = contactModel;
-                    scene.settings.dt = kFrame / substeps;
-                    scene.settings.constraints.warmStart = warmStart;
-                    const Measurement m = measure(scene, options.seconds);
-                    if (!m.failure.empty()) {
-                        std::cerr << name << " " << integrator << " " << contactModel
-                                  << (warmStart ? "" : " (no warm start)") << ": " << m.failure << '\n';
-                        continue;
+                // Freezing is the model oba's: its rows come with and without it (or as asked).
+                const bool freezes = contactModel == ObaContact::kName;
+                const std::vector<bool> freezings = !freezes                    ? std::vector<bool>{true}
+                                                    : options.obaFreezing.empty() ? std::vector<bool>{true, false}
+                                                                                  : options.obaFreezing;
+                for (const bool freezing : freezings) {
+                    for (const bool warmStart : constrained ? std::vector<bool>{true, false} : std::vector<bool>{true}) {
+                        Scene scene = base;
+                        scene.settings.integrator = integrator;
+                        scene.settings.contactModel = contactModel;
+                        scene.settings.contact.freezing = freezing;
+                        scene.settings.contact.hopFix = options.obaHopFix;
+                        scene.settings.dt = kFrame / substeps;
+                        scene.settings.constraints.warmStart = warmStart;
+                        const Measurement m = measure(scene, options.seconds);
+                        if (!m.failure.empty()) {
+                            std::cerr << name << " " << integrator << " " << contactModel
+                                      << (freezes && !freezing ? " (no freezing)" : "") << (warmStart ? "" : " (no warm start)")
+                                      << ": " << m.failure << '\n';
+                            continue;
+                        }
+                        const ConstraintSolveStats& c = m.constraints;
+                        const Index particles = static_cast<Index>(scene.particles.size());
+                        const Index bodies = static_cast<Index>(scene.bodies.size());
+                        const ContactReport& contact = m.contact;
+                        const auto perStep = [&m](double total) {
+                            return m.steps ? total / static_cast<double>(m.steps) : 0.0;
+                        };
+                        std::cout << name << ',' << integrator << ',' << contactModel << ','
+                                  << (freezes ? (freezing ? "yes" : "no") : "") << ',' << particles << ',' << bodies << ','
+                                  << scene.springs.size() << ',' << formatDouble(scene.settings.dt) << ',' << formatDouble(m.msPerStep) << ','
+                                  << formatDouble(m.cgIterations) << ',' << scene.constraints.size() << ','
+                                  << formatDouble(c.solves ? 1e3 * c.seconds / c.solves : 0.0) << ','
+                                  << formatDouble(c.solves ? static_cast<double>(c.iterations) / c.solves : 0.0) << ','
+                                  << (constrained ? (warmStart ? "yes" : "no") : "") << ','
+                                  << formatDouble(m.maxConstraintError) << ',' << formatDouble(perStep(contact.contacts)) << ','
+                                  << formatDouble(contact.maxPenetration) << ',' << formatDouble(perStep(1e3 * contact.seconds))
+                                  << ',' << formatDouble(perStep(static_cast<double>(contact.iterations))) << '\n';
+                        std::cerr << name << " " << integrator << ": " << 1e6 * m.msPerStep / (particles + bodies)
+                                  << " ns per particle or body per step\n";
                     }
-                    const ConstraintSolveStats& c = m.constraints;
-                    const Index particles = static_cast<Index>(scene.particles.size());
-                    const Index bodies = static_cast<Index>(scene.bodies.size());
-                    const ContactReport& contact = m.contact;
-                    const auto perStep = [&m](double total) {
-                        return m.steps ? total / static_cast<double>(m.steps) : 0.0;
-                    };
-                    std::cout << name << ',' << integrator << ',' << contactModel << ',' << particles << ',' << bodies << ','
-                              << scene.springs.size() << ',' << formatDouble(scene.settings.dt) << ',' << formatDouble(m.msPerStep) << ','
-                              << formatDouble(m.cgIterations) << ',' << scene.constraints.size() << ','
-                              << formatDouble(c.solves ? 1e3 * c.seconds / c.solves : 0.0) << ','
-                              << formatDouble(c.solves ? static_cast<double>(c.iterations) / c.solves : 0.0) << ','
-                              << (constrained ? (warmStart ? "yes" : "no") : "") << ','
-                              << formatDouble(m.maxConstraintError) << ',' << formatDouble(perStep(contact.contacts)) << ','
-                              << formatDouble(contact.maxPenetration) << ',' << formatDouble(perStep(1e3 * contact.seconds))
-                              << ',' << formatDouble(perStep(static_cast<double>(contact.iterations))) << '\n';
-                    std::cerr << name << " " << integrator << ": " << 1e6 * m.msPerStep / (particles + bodies)
-                              << " ns per particle or body per step\n";
                 }
             }
         }

@@ -1,11 +1,12 @@
 #pragma once
 // `tinkerbox-sim bench`: the benchmark scenes (scene/BenchmarkScenes.h) with each
 // integrator and contact model, CSV on stdout:
-// scene,integrator,contact_model,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,
+// scene,integrator,contact_model,freezing,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,
 // ms_per_constraint_solve,constraint_cg_iterations,warm_start,max_constraint_error,
 // contacts,max_penetration,ms_per_contact_solve,contact_iterations
 // (cg_iterations: implicit-euler's solve per step; constraint_*: per multiplier solve,
-// and scenes with constraints run once with and once without warm start; contacts,
+// and scenes with constraints run once with and once without warm start; freezing: the
+// model oba's, yes or no (it runs once with and once without), empty for the others; contacts,
 // ms_per_contact_solve and contact_iterations: the contact model's, per step;
 // max_penetration: the deepest over the run, in metres).
 // Each integrator runs at a dt it is stable at: 1/60 divided by 1.5 times the fewest
@@ -28,6 +29,8 @@ struct BenchOptions {
     std::vector<std::string> scenes;       // benchmark scene names; empty: all
     std::vector<std::string> integrators;  // empty: all
     std::vector<std::string> contactModels;  // empty: all
+    std::vector<bool> obaFreezing;           // oba: with freezing, without; empty: both
+    bool obaHopFix = true;                   // oba: the hop fix
     double seconds = 2.0;                  // wall time cap per case
     IntegratorSettings solver;             // CG tolerance and cap, adaptive tolerance
 };

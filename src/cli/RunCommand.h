@@ -8,6 +8,7 @@ struct RunOptions {
     std::string scene;
     std::optional<std::string> integrator;
     std::optional<std::string> contactModel;
+    std::optional<bool> obaFreezing, obaHopFix;  // the contact model oba's choices
     std::optional<double> dt;
     std::optional<int> substeps;
     std::optional<double> cgTolerance;

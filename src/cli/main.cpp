@@ -77,6 +77,10 @@ int main(int argc, char** argv) {
     runCmd->add_option("--integrator", run.integrator, "Integrator: " + integratorList())->check(kIntegratorName);
     runCmd->add_option("--contact", run.contactModel, "Contact model: " + contactModelList() + " (default: the scene's)")
         ->check(kContactModelName);
+    runCmd->add_option("--oba-freezing", run.obaFreezing,
+                       "oba: freeze bodies at rest on fixed or frozen ones, true or false (default: the scene's)");
+    runCmd->add_option("--oba-hop-fix", run.obaHopFix,
+                       "oba: normal impulses before friction, so a sliding box does not hop, true or false (default: the scene's)");
     runCmd->add_option("--dt", run.dt, "Frame time step in seconds (default: the scene's)")->check(CLI::PositiveNumber);
     runCmd->add_option("--substeps", run.substeps, "Integrator steps per frame (default: the scene's)")
         ->check(CLI::Range(1, SimulationSettings::kMaxSubsteps));
@@ -112,6 +116,9 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--integrator", bench.integrators, "Integrator (repeatable; default all)")->check(kIntegratorName);
     benchCmd->add_option("--contact", bench.contactModels, "Contact model (repeatable; default all)")
         ->check(kContactModelName);
+    benchCmd->add_option("--oba-freezing", bench.obaFreezing,
+                         "oba: with freezing (true) or without (false), repeatable (default: both)");
+    benchCmd->add_option("--oba-hop-fix", bench.obaHopFix, "oba: the hop fix, true or false (default true)");
     benchCmd->add_option("--cg-tolerance", bench.solver.implicitSolver.tolerance,
                          "implicit-euler: CG relative residual (default 1e-4)")
         ->check(CLI::PositiveNumber);

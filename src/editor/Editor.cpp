@@ -701,6 +701,11 @@ void Editor::setContactModel(const std::string& name) {
     scene_.settings = simulation_->settings();
 }
 
+void Editor::setContactModelSettings(const ContactModelSettings& contact) {
+    simulation_->setContactModelSettings(contact);
+    scene_.settings = simulation_->settings();
+}
+
 void Editor::setTimeStep(double dt, int substeps) {
     simulation_->setTimeStep(dt, std::clamp(substeps, 1, SimulationSettings::kMaxSubsteps));
     scene_.settings = simulation_->settings();

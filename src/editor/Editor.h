@@ -121,6 +121,7 @@ public:
     // Live settings (not part of the undo history)
     void setIntegrator(const std::string& name);
     void setContactModel(const std::string& name);  // throws std::invalid_argument on an unknown name
+    void setContactModelSettings(const ContactModelSettings& contact);  // oba's freezing and hop fix
     void setTimeStep(double dt, int substeps);
     void setGravity(const Vec3& g);
     void setDrag(double kd);

@@ -777,6 +777,43 @@ Scene curlyHair() {
     return s;
 }
 
+// The scenes of Schmidl, Optimization-Based Animation, PhD thesis, Univ. of Miami 2002,
+// chapter 7, under the contact model "oba" at one step of 1/30 s per frame, as there.
+void useObaSettings(Scene& s) {
+    s.settings.integrator = "symplectic-euler";
+    s.settings.contactModel = "oba";
+    s.settings.dt = 1.0 / 30.0;
+    s.settings.substeps = 1;
+}
+
+Scene cubeStack10() {
+    Scene s = makeCubeStack(10);
+    s.name = "Cube stack (oba)";
+    s.description =
+        "Ten unit cubes dropped onto each other from 1 cm apart, each turned a little, under the optimization-based "
+        "contact model: the position update keeps them apart, and once at rest they freeze (drawn tinted) until "
+        "something hits them.";
+    return s;
+}
+
+Scene cubeJam100() {
+    Scene s = makeCubeJam(100);
+    s.name = "Cube jam (oba)";
+    s.description =
+        "A hundred cubes of 0.4 m poured into a box of five fixed boxes under the optimization-based contact "
+        "model: they land, jam and settle, and the settled ones freeze.";
+    return s;
+}
+
+Scene pendulum6() {
+    Scene s = makePendulum(6);
+    s.name = "Six-link pendulum (oba)";
+    s.description =
+        "Six boxes pinned end to end, hung from a nail and let go from the horizontal, above a ground they swing "
+        "close to, under the optimization-based contact model.";
+    return s;
+}
+
 constexpr std::array kExamples = {
     ExampleScene{"Springs", "spring-oscillator", springOscillator},
     ExampleScene{"Springs", "hanging-chain", hangingChain},
@@ -796,6 +833,9 @@ constexpr std::array kExamples = {
     ExampleScene{"Contact", "incline", incline},
     ExampleScene{"Contact", "marbles", marbles},
     ExampleScene{"Contact", "tinkertoy-car", tinkertoyCar},
+    ExampleScene{"Contact", "cube-stack-10", cubeStack10},
+    ExampleScene{"Contact", "cube-jam-100", cubeJam100},
+    ExampleScene{"Contact", "pendulum-6", pendulum6},
     ExampleScene{"Constraints", "bead-on-wire", beadOnWire},
     ExampleScene{"Constraints", "double-pendulum", doublePendulum},
     ExampleScene{"Constraints", "triple-pendulum", triplePendulum},
@@ -923,6 +963,63 @@ Scene makeBoxStack(int count) {
     useContactSettings(s, 4);
     s.planes.push_back(ground());
     for (int i = 0; i < count; ++i) addBody(s, boxBody(Vec3::Ones(), Vec3(0.0, 0.5 + i, 0.0)));
+    return s;
+}
+
+Scene makeCubeStack(int count) {
+    Scene s;
+    s.name = "Cube stack of " + std::to_string(count);
+    useObaSettings(s);
+    s.planes.push_back(ground());
+    for (int i = 0; i < count; ++i) {
+        RigidBodySpec cube = boxBody(Vec3::Ones(), Vec3(0.0, 0.5 + 1.01 * i, 0.0));
+        cube.orientation = Quat(Eigen::AngleAxisd(0.1 * i, Vec3::UnitY())).normalized();
+        cube.restitution = 0.1;
+        addBody(s, cube);
+    }
+    return s;
+}
+
+Scene makeCubeJam(int count) {
+    Scene s;
+    s.name = "Cube jam of " + std::to_string(count);
+    useObaSettings(s);
+    s.planes.push_back(ground());
+    constexpr double kInside = 3.0, kWall = 0.2, kHeight = 1.6, kCube = 0.4, kPitch = 0.7;
+    addBody(s, fixedBox(Vec3(kInside + 2.0 * kWall, kWall, kInside + 2.0 * kWall), Vec3(0.0, 0.5 * kWall, 0.0)));
+    const double wallY = kWall + 0.5 * kHeight, offset = 0.5 * (kInside + kWall);
+    addBody(s, fixedBox(Vec3(kWall, kHeight, kInside + 2.0 * kWall), Vec3(-offset, wallY, 0.0)));
+    addBody(s, fixedBox(Vec3(kWall, kHeight, kInside + 2.0 * kWall), Vec3(offset, wallY, 0.0)));
+    addBody(s, fixedBox(Vec3(kInside, kHeight, kWall), Vec3(0.0, wallY, -offset)));
+    addBody(s, fixedBox(Vec3(kInside, kHeight, kWall), Vec3(0.0, wallY, offset)));
+    // Poured: layers of 4 x 4 above the box, each cube turned its own way.
+    for (int i = 0; i < count; ++i) {
+        const int layer = i / 16, row = (i / 4) % 4, column = i % 4;
+        const Vec3 at(kPitch * (column - 1.5) + 0.05 * (layer % 2), kWall + 0.5 + kPitch * layer,
+                      kPitch * (row - 1.5) - 0.05 * (layer % 2));
+        RigidBodySpec cube = boxBody(Vec3::Constant(kCube), at, 0.5);
+        cube.orientation = Quat(Eigen::AngleAxisd(0.37 * i, Vec3::Unit(i % 3))).normalized();
+        cube.restitution = 0.2;
+        addBody(s, cube);
+    }
+    return s;
+}
+
+Scene makePendulum(int links) {
+    BoxChainOptions o;
+    o.links = links;
+    o.linkLength = 0.4;
+    o.width = 0.1;
+    o.linkMass = 1.0;
+    o.pivot = Vec3(0.0, 0.2 + links * o.linkLength, 0.0);
+    o.angle = 0.5 * std::numbers::pi;
+    Scene s = makeBoxChain(o);
+    s.name = "Pendulum of " + std::to_string(links);
+    useObaSettings(s);
+    // The joints need shorter steps than the thesis's frame: 8 substeps of it (the contact
+    // model runs after each).
+    s.settings.substeps = 8;
+    s.planes.push_back(ground());
     return s;
 }
 

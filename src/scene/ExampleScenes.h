@@ -91,6 +91,14 @@ Scene makeBoxChain(const BoxChainOptions& options);
 // ground plane at y = 0.
 Scene makeBoxStack(int count);
 
+// The scenes of Schmidl's thesis (Optimization-Based Animation, Univ. of Miami 2002,
+// chapter 7) under the contact model "oba", one step of 1/30 s per frame: count unit cubes
+// stacked 1 cm apart; count cubes of 0.4 m poured into a box of five fixed boxes; a
+// pendulum of links boxes pinned end to end, let go from the horizontal above a ground.
+Scene makeCubeStack(int count);
+Scene makeCubeJam(int count);
+Scene makePendulum(int links);
+
 // A pyramid of unit cubes of 1 kg standing in the z = 0 plane on a ground plane at y = 0:
 // rows of base, base - 1, ..., 1 boxes (base (base + 1) / 2 in all), neighbours in a row
 // `gap` apart, each row resting on the one below and offset by half a box.

@@ -241,9 +241,11 @@ void readConstraintSettings(const Node& c, ConstraintSettings& out) {
 }
 
 void readSettings(const Node& s, SimulationSettings& out) {
-    s.expectObject({"gravity", "drag", "integrator", "dt", "substeps", "integrator_substeps", "implicit", "adaptive", "projective",
-                    "constraints", "planar", "contact_model"});
+    s.expectObject({"gravity", "drag", "integrator", "dt", "substeps", "integrator_substeps", "implicit", "adaptive",
+                    "projective", "constraints", "planar", "contact_model", "oba_freezing", "oba_hop_fix"});
     if (s.has("planar")) out.planar = s["planar"].boolean();
+    if (s.has("oba_freezing")) out.contact.freezing = s["oba_freezing"].boolean();
+    if (s.has("oba_hop_fix")) out.contact.hopFix = s["oba_hop_fix"].boolean();
     if (s.has("gravity")) out.gravity = s["gravity"].vec3();
     if (s.has("drag")) out.drag = s["drag"].numberAtLeast(0.0);
     if (s.has("integrator")) {
@@ -799,6 +801,9 @@ std::string serializeScene(const Scene& scene) {
         {"projective", {{"iterations", s.solver.projectiveIterations}}},
     };
     if (s.planar) root["settings"]["planar"] = true;
+    // The contact model's choices, where they differ from the defaults.
+    if (!s.contact.freezing) root["settings"]["oba_freezing"] = false;
+    if (!s.contact.hopFix) root["settings"]["oba_hop_fix"] = false;
     ordered_json& constraints = root["settings"]["constraints"];
     constraints = {{"ks", s.constraints.ks}, {"kd", s.constraints.kd}};
     // No cg_tolerance: automatic, as tight as the integrator needs.

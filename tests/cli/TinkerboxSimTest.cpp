@@ -250,15 +250,15 @@ TEST_F(TinkerboxSim, HelpListsCommandsAndIntegratorsInOrder) {
 }
 
 TEST_F(TinkerboxSim, BenchPrintsTheDocumentedCsv) {
-    const Result r = sim("bench --scene cloth-32 --integrator implicit-euler --seconds 0.2");
+    const Result r = sim("bench --scene cloth-32 --integrator implicit-euler --contact baraff --seconds 0.2");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto rows = lines(r.out);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0],
-              "scene,integrator,contact_model,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,"
+              "scene,integrator,contact_model,freezing,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,"
               "ms_per_constraint_solve,constraint_cg_iterations,warm_start,max_constraint_error,contacts,max_penetration,"
               "ms_per_contact_solve,contact_iterations");
-    EXPECT_EQ(rows[1].rfind("cloth-32,implicit-euler,baraff,1024,0,5826,0.016666666666666666,", 0), 0u) << rows[1];
+    EXPECT_EQ(rows[1].rfind("cloth-32,implicit-euler,baraff,,1024,0,5826,0.016666666666666666,", 0), 0u) << rows[1];
 }
 
 // The contact scenes: 10 and 210 unit cubes, and 5,050 in a planar world, at 4 substeps of
@@ -270,9 +270,9 @@ TEST_F(TinkerboxSim, BenchMeasuresTheContactScenes) {
     const auto rows = lines(r.out);
     ASSERT_EQ(rows.size(), 4u) << r.out;
     const std::string dt = ",0.004166666666666667,";  // (1/60) / 4
-    EXPECT_EQ(rows[1].rfind("stack-10,symplectic-euler,baraff,0,10,0" + dt, 0), 0u) << rows[1];
-    EXPECT_EQ(rows[2].rfind("pyramid-20,symplectic-euler,baraff,0,210,0" + dt, 0), 0u) << rows[2];
-    EXPECT_EQ(rows[3].rfind("large-pyramid-100,symplectic-euler,baraff,0,5050,0" + dt, 0), 0u) << rows[3];
+    EXPECT_EQ(rows[1].rfind("stack-10,symplectic-euler,baraff,,0,10,0" + dt, 0), 0u) << rows[1];
+    EXPECT_EQ(rows[2].rfind("pyramid-20,symplectic-euler,baraff,,0,210,0" + dt, 0), 0u) << rows[2];
+    EXPECT_EQ(rows[3].rfind("large-pyramid-100,symplectic-euler,baraff,,0,5050,0" + dt, 0), 0u) << rows[3];
     for (std::size_t i = 1; i < rows.size(); ++i) {  // every column of the header, warm_start empty (no constraints)
         EXPECT_EQ(std::count(rows[i].begin(), rows[i].end(), ','), std::count(rows[0].begin(), rows[0].end(), ','));
         EXPECT_NE(rows[i].find(",,"), std::string::npos) << rows[i];
@@ -280,6 +280,24 @@ TEST_F(TinkerboxSim, BenchMeasuresTheContactScenes) {
     const Result unknown = sim("bench --scene stack-10 --contact springs");
     EXPECT_EQ(unknown.exitCode, 2);
     EXPECT_NE(unknown.err.find("unknown contact model 'springs' (choose one of: baraff"), std::string::npos) << unknown.err;
+}
+
+// The thesis scenes of the contact model oba: a row with freezing and one without, baraff's
+// with the freezing column empty.
+TEST_F(TinkerboxSim, BenchRunsObaWithAndWithoutFreezing) {
+    const Result r = sim("bench --scene cube-stack-10 --integrator symplectic-euler --seconds 0.05");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 4u) << r.out;
+    const std::string dt = ",0.016666666666666666,";
+    EXPECT_EQ(rows[1].rfind("cube-stack-10,symplectic-euler,baraff,,0,10,0" + dt, 0), 0u) << rows[1];
+    EXPECT_EQ(rows[2].rfind("cube-stack-10,symplectic-euler,oba,yes,0,10,0" + dt, 0), 0u) << rows[2];
+    EXPECT_EQ(rows[3].rfind("cube-stack-10,symplectic-euler,oba,no,0,10,0" + dt, 0), 0u) << rows[3];
+    const Result one = sim("bench --scene pendulum-6 --integrator symplectic-euler --contact oba --oba-freezing false "
+                           "--oba-hop-fix false --seconds 0.05");
+    ASSERT_EQ(one.exitCode, 0) << one.err;
+    ASSERT_EQ(lines(one.out).size(), 3u) << one.out;  // header, with and without warm start
+    EXPECT_EQ(lines(one.out)[1].rfind("pendulum-6,symplectic-euler,oba,no,0,6,0" + dt, 0), 0u) << one.out;
 }
 
 // --contact chooses the run's contact model; the contacts and max_penetration columns
@@ -302,6 +320,12 @@ TEST_F(TinkerboxSim, RunChoosesTheContactModelAndReportsContacts) {
         EXPECT_GE(f[contactsColumn + 1], 0.0) << rows[i];                         // a depth
     }
     EXPECT_EQ(fields(rows[1])[contactsColumn], 0.0);  // t = 0: no frame has run
+
+    // oba and its choices.
+    const Result oba = sim("run " + stack + " --contact oba --oba-freezing false --oba-hop-fix true --steps 10");
+    ASSERT_EQ(oba.exitCode, 0) << oba.err;
+    EXPECT_EQ(lines(oba.out).size(), 1u + 11u);
+    EXPECT_EQ(sim("run " + stack + " --contact oba --oba-freezing maybe --steps 1").exitCode, 2);
 
     const Result unknown = sim("run " + stack + " --contact penalty");
     EXPECT_EQ(unknown.exitCode, 2);

@@ -518,6 +518,19 @@ TEST(SceneJson, ContactModelAndSurfacesRoundTripAndAreValidated) {
     EXPECT_EQ(parseScene(text), s);
     EXPECT_EQ(buildSimulation(s)->contactModel().name(), "baraff");
 
+    // oba's choices: on by default and not written then; off, written and read back.
+    EXPECT_TRUE(defaults.settings.contact.freezing);
+    EXPECT_TRUE(defaults.settings.contact.hopFix);
+    EXPECT_EQ(serializeScene(defaults).find("oba_"), std::string::npos);
+    const Scene oba = parseScene(bodyScene("[]", "[]", "[]",
+                                           R"( "settings": {"contact_model": "oba", "oba_freezing": false, "oba_hop_fix": false},)"));
+    EXPECT_EQ(oba.settings.contactModel, "oba");
+    EXPECT_FALSE(oba.settings.contact.freezing);
+    EXPECT_FALSE(oba.settings.contact.hopFix);
+    EXPECT_EQ(parseScene(serializeScene(oba)), oba);
+    EXPECT_EQ(buildSimulation(oba)->contactModel().name(), "oba");
+    EXPECT_EQ(errorOf(sceneWith("[]", "[]", R"( "settings": {"oba_freezing": 1},)")).path(), "settings.oba_freezing");
+
     struct Case {
         std::string body, path, message;
     };

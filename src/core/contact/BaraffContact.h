@@ -20,6 +20,8 @@ public:
     void afterStep(World& world, const VecX& start, double h, ContactReport& report) override;
     const std::vector<ContactManifold>& manifolds() const override { return manifolds_; }
     void reset() override;
+    void setSettings(const ContactModelSettings&) override {}  // none applies to baraff
+    bool isFrozen(Index) const override { return false; }
 
 private:
     ContactDetector detector_;

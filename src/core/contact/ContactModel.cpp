@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/contact/BaraffContact.h"
+#include "core/contact/ObaContact.h"
 
 namespace tinkerbox {
 
@@ -14,13 +15,14 @@ void ContactReport::add(const ContactReport& r) {
     seconds += r.seconds;
 }
 
-std::unique_ptr<ContactModel> makeContactModel(const std::string& name) {
+std::unique_ptr<ContactModel> makeContactModel(const std::string& name, const ContactModelSettings& settings) {
     if (name == BaraffContact::kName) return std::make_unique<BaraffContact>();
+    if (name == ObaContact::kName) return std::make_unique<ObaContact>(settings);
     throw std::invalid_argument("unknown contact model '" + name + "'");
 }
 
 const std::vector<std::string>& contactModelNames() {
-    static const std::vector<std::string> names{BaraffContact::kName};
+    static const std::vector<std::string> names{BaraffContact::kName, ObaContact::kName};
     return names;
 }
 

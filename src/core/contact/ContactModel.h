@@ -24,6 +24,17 @@ struct ContactReport {
     void add(const ContactReport& r);
 };
 
+// Choices that change how a model works; a model ignores those it has no use for.
+struct ContactModelSettings {
+    // oba: bodies at rest on fixed or frozen bodies stop being simulated until hit.
+    bool freezing = true;
+    // oba: normal impulses first, then friction with them held, so that a box sliding fast
+    // does not hop (the one impulse program of the thesis makes it hop).
+    bool hopFix = true;
+
+    bool operator==(const ContactModelSettings&) const = default;
+};
+
 class ContactModel {
 public:
     virtual ~ContactModel() = default;
@@ -36,10 +47,15 @@ public:
     // Forget what was learnt about the contacts (warm starts, cached axes): call when the
     // world changed in a way the model cannot see (bodies removed or renumbered).
     virtual void reset() = 0;
+    // Changes take effect from the next step.
+    virtual void setSettings(const ContactModelSettings& settings) = 0;
+    // Whether the model stopped simulating rigid body k (frozen, for drawing).
+    virtual bool isFrozen(Index rigidBody) const = 0;
 };
 
-// "baraff" (the names in contactModelNames()). Throws std::invalid_argument on an unknown name.
-std::unique_ptr<ContactModel> makeContactModel(const std::string& name);
+// "baraff" or "oba" (the names in contactModelNames()). Throws std::invalid_argument on an
+// unknown name.
+std::unique_ptr<ContactModel> makeContactModel(const std::string& name, const ContactModelSettings& settings = {});
 const std::vector<std::string>& contactModelNames();
 
 }  // namespace tinkerbox

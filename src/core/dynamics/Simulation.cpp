@@ -18,13 +18,18 @@ Simulation::Simulation(const SimulationSettings& settings) : settings_(settings)
     world_.setConstraintSettings(settings.constraints);
     world_.setPlanar(settings.planar);
     integrator_ = makeIntegrator(settings.integrator, settings.solver);
-    contact_ = makeContactModel(settings.contactModel);
+    contact_ = makeContactModel(settings.contactModel, settings.contact);
 }
 
 void Simulation::setContactModel(const std::string& name) {
-    contact_ = makeContactModel(name);  // throws before anything changes
+    contact_ = makeContactModel(name, settings_.contact);  // throws before anything changes
     settings_.contactModel = name;
     endFrameEarly();
+}
+
+void Simulation::setContactModelSettings(const ContactModelSettings& contact) {
+    settings_.contact = contact;
+    contact_->setSettings(contact);
 }
 
 void Simulation::setIntegrator(const std::string& name) {

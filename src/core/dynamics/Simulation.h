@@ -36,6 +36,7 @@ struct SimulationSettings {
     // Every body and particle in the z = 0 plane, turning about z only (2D scenes).
     bool planar = false;
     std::string contactModel = "baraff";  // contactModelNames()
+    ContactModelSettings contact;         // the contact model's choices (freezing, the hop fix)
     IntegratorSettings solver;
     ConstraintSettings constraints;
 
@@ -73,6 +74,8 @@ public:
     // substep.
     void setIntegrator(const std::string& name);  // throws std::invalid_argument on an unknown name
     void setContactModel(const std::string& name);  // the same
+    // The contact model's choices, from its next step.
+    void setContactModelSettings(const ContactModelSettings& contact);
     // Sets dt and the substeps of the chosen integrator (its override, if it has one).
     void setTimeStep(double dt, int substeps);
     void setGravity(const Vec3& g);

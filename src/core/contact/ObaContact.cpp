@@ -1,0 +1,613 @@
+#include "core/contact/ObaContact.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "core/contact/FrictionPyramid.h"
+#include "core/dynamics/World.h"
+#include "core/forces/Gravity.h"
+#include "core/math/Rotation.h"
+
+namespace tinkerbox {
+
+namespace {
+
+using Triplet = Eigen::Triplet<double>;
+
+Vec3 gravityOf(const World& world) {
+    Vec3 g = Vec3::Zero();
+    for (const auto& force : world.forces())
+        if (const auto* gravity = dynamic_cast<const Gravity*>(force.get())) g += gravity->acceleration();
+    return g;
+}
+
+// The surface of one side of a contact: a particle has none (the other surface decides).
+bool surfaceOf(const World& world, const ColliderRef& c, ContactMaterial& material) {
+    if (c.kind == ColliderKind::Rigid) {
+        const RigidBodySpec& spec = world.rigidBodies().spec(c.index);
+        material = {spec.friction, spec.restitution};
+        return true;
+    }
+    if (c.kind == ColliderKind::Plane) {
+        const Plane& plane = world.planes()[static_cast<std::size_t>(c.index)];
+        material = {plane.friction, plane.restitution};
+        return true;
+    }
+    return false;
+}
+
+// The velocity blocks of a collider and the arm from its centre of mass to the point.
+void blocksOf(const World& world, const ColliderRef& c, const Vec3& point, Index& linear, Index& angular, Vec3& arm) {
+    linear = angular = -1;
+    arm.setZero();
+    if (c.kind == ColliderKind::Particle) {
+        linear = c.index;
+    } else if (c.kind == ColliderKind::Rigid) {
+        linear = world.rigidBlock(c.index);
+        angular = linear + 1;
+        arm = point - world.rigidBodies().position(c.index);
+    }
+}
+
+// A small multiple of the identity added to a semi-definite Hessian: of the impulses that
+// give the same velocities (four corners of a face hold a box in many ways), the program
+// then takes the smallest, and its linear systems stay regular.
+constexpr double kRegularization = 1e-9;
+// m/s: how much faster than the frictionless impulses left it a point may separate under the
+// hop fix, so that the bounds above and below a resting point's velocity leave the program an
+// interior (a hop of this speed lifts a box by 3e-8 m in a step of 1/30 s).
+constexpr double kSeparationSlack = 1e-6;
+
+}  // namespace
+
+void ObaContact::reset() {
+    detector_ = ContactDetector();
+    manifolds_.clear();
+    rows_.clear();
+    restTime_.clear();
+    frozen_.clear();
+    frozenPosition_.clear();
+    frozenOrientation_.clear();
+}
+
+void ObaContact::setSettings(const ContactModelSettings& settings) {
+    settings_ = settings;
+    if (!settings_.freezing) std::fill(frozen_.begin(), frozen_.end(), 0);
+}
+
+bool ObaContact::isFrozen(Index rigidBody) const {
+    return rigidBody >= 0 && static_cast<std::size_t>(rigidBody) < frozen_.size() &&
+           frozen_[static_cast<std::size_t>(rigidBody)] != 0;
+}
+
+bool ObaContact::isMovable(const World& world, const ColliderRef& c) const {
+    switch (c.kind) {
+    case ColliderKind::Particle: return !world.isNailed(c.index);
+    case ColliderKind::Rigid: return !world.rigidBodies().isFixed(c.index) && !isFrozen(c.index);
+    case ColliderKind::Plane: return false;
+    }
+    return false;
+}
+
+void ObaContact::buildAxis(const World& world, Row& row, const Vec3& direction, const Vec3& ra, const Vec3& rb,
+                           Axis& axis) const {
+    // The relative velocity along d at the point, d . (vb + wb x rb - va - wa x ra), is J u
+    // with J = [-d, -(ra x d) | d, rb x d] (Schmidl, section 6.2.1, eq. 6.24); an impulse j d
+    // changes u by W J^T j (eqs. 6.25, 6.26). A side that does not move (fixed, frozen, a
+    // plane) has W = 0: its velocity is read, never changed.
+    const InverseMass& W = world.inverseMass();
+    axis.linearA = -direction;
+    axis.angularA = -ra.cross(direction);
+    axis.linearB = direction;
+    axis.angularB = rb.cross(direction);
+    const Index spare = world.velocityBlocks();
+    const auto weigh = [&](Index block, bool movable, const Vec3& j, Vec3& wj) {
+        wj = block == spare || !movable ? Vec3::Zero() : W.apply(block, j);
+        return j.dot(wj);
+    };
+    const double k = weigh(row.linearA, row.movableA, axis.linearA, axis.wLinearA) +
+                     weigh(row.angularA, row.movableA, axis.angularA, axis.wAngularA) +
+                     weigh(row.linearB, row.movableB, axis.linearB, axis.wLinearB) +
+                     weigh(row.angularB, row.movableB, axis.angularB, axis.wAngularB);
+    axis.effectiveMass = k > 0.0 ? 1.0 / k : 0.0;
+}
+
+void ObaContact::buildRows(const World& world, bool withFrozenPairs) {
+    rows_.clear();
+    for (const ContactManifold& m : manifolds_) {
+        const bool movableA = isMovable(world, m.a), movableB = isMovable(world, m.b);
+        // Pairs of which nothing moves are no contacts (section 6.7.2: frozen-fixed and
+        // frozen-frozen pairs are left out).
+        if (!movableA && !movableB && !withFrozenPairs) continue;
+        ContactMaterial surfaceA, surfaceB, material;
+        const bool hasA = surfaceOf(world, m.a, surfaceA), hasB = surfaceOf(world, m.b, surfaceB);
+        if (hasA && hasB) material = combine(surfaceA, surfaceB);
+        else if (hasA) material = surfaceA;
+        else if (hasB) material = surfaceB;
+        // The collision frame (n_x, n_y, n) of section 6.1.3; in a plane its one tangent.
+        Vec3 t1, t2;
+        if (world.planar()) {
+            const Vec3 inPlane(-m.normal.y(), m.normal.x(), 0.0);
+            t1 = inPlane.norm() > 1e-12 ? Vec3(inPlane.normalized()) : Vec3(Vec3::UnitX());
+            t2.setZero();
+        } else {
+            orthonormalComplement(m.normal, t1, t2);
+        }
+        for (int i = 0; i < m.count; ++i) {
+            const ContactPoint& p = m.points[static_cast<std::size_t>(i)];
+            Row& row = rows_.emplace_back();
+            row.a = m.a;
+            row.b = m.b;
+            row.movableA = movableA;
+            row.movableB = movableB;
+            Vec3 ra, rb;
+            blocksOf(world, m.a, p.position, row.linearA, row.angularA, ra);
+            blocksOf(world, m.b, p.position, row.linearB, row.angularB, rb);
+            // A side without a block reads the spare zero block past the world's.
+            for (Index* block : {&row.linearA, &row.angularA, &row.linearB, &row.angularB})
+                if (*block < 0) *block = world.velocityBlocks();
+            row.tangents = world.planar() ? 1 : 2;
+            buildAxis(world, row, m.normal, ra, rb, row.axes[0]);
+            buildAxis(world, row, t1, ra, rb, row.axes[1]);
+            if (row.tangents == 2) buildAxis(world, row, t2, ra, rb, row.axes[2]);
+            row.separation = p.separation;
+            row.friction = material.friction;
+            row.restitution = material.restitution;
+        }
+    }
+}
+
+double ObaContact::velocityAlong(const Axis& axis, const Row& row) const {
+    return axis.linearA.dot(block3(u_, row.linearA)) + axis.angularA.dot(block3(u_, row.angularA)) +
+           axis.linearB.dot(block3(u_, row.linearB)) + axis.angularB.dot(block3(u_, row.angularB));
+}
+
+void ObaContact::applyImpulse(const Axis& axis, const Row& row, double impulse) {
+    block3(u_, row.linearA) += impulse * axis.wLinearA;
+    block3(u_, row.angularA) += impulse * axis.wAngularA;
+    block3(u_, row.linearB) += impulse * axis.wLinearB;
+    block3(u_, row.angularB) += impulse * axis.wAngularB;
+}
+
+int ObaContact::solveProgram(QuadraticProgram& qp, VecX& solution) {
+    const QuadraticProgramResult result = solveQuadraticProgram(qp);
+    solution = result.x;
+    return result.iterations;
+}
+
+int ObaContact::solveImpulses(double h) {
+    // The contacts: points that touch (closer than kTouching), and gaps the relative velocity
+    // closes within the next step (bounce at a distance, section 6.7.1: fed to the program
+    // as if touching). A gap that stays open takes no impulse; in a program that minimizes
+    // kinetic energy it would take one wherever one takes energy away.
+    contacts_.clear();
+    for (const Row& row : rows_)
+        if (row.separation + velocityAlong(row.axes[0], row) * h < kTouching) contacts_.push_back(row);
+    if (contacts_.empty()) return 0;
+    // Schmidl, section 6.2.1 and appendix A.3.2: minimize the kinetic energy after the
+    // impulses, 1/2 (u + W J^T j)^T M (u + W J^T j), subject to the momentum update of every
+    // body (eqs. 6.25, 6.26), v_n+ >= target per point (eq. 6.27) and the friction pyramid
+    // (eq. 6.23). The thesis keeps the velocities as variables with the momentum update as
+    // equalities; here they are eliminated, which leaves the impulses j alone:
+    //   minimize 1/2 j^T (J W J^T) j + (J u)^T j   (the kinetic energy less a constant).
+    const Index tangents = contacts_.front().tangents;
+    const Index perRow = 1 + tangents;
+    const Index rows = static_cast<Index>(contacts_.size());
+    const Index n = rows * perRow;
+    const Index dofs = u_.size();
+    VecX free(n);  // J u: the relative velocities before the impulses
+    std::vector<Triplet> jacobian, weighted;
+    jacobian.reserve(static_cast<std::size_t>(12 * n));
+    weighted.reserve(static_cast<std::size_t>(12 * n));
+    for (Index r = 0; r < rows; ++r) {
+        const Row& row = contacts_[static_cast<std::size_t>(r)];
+        for (Index axisIndex = 0; axisIndex < perRow; ++axisIndex) {
+            const Axis& axis = row.axes[static_cast<std::size_t>(axisIndex)];
+            const Index variable = r * perRow + axisIndex;
+            free[variable] = velocityAlong(axis, row);
+            const auto add = [&](Index block, bool movable, const Vec3& j, const Vec3& wj) {
+                if (!movable) return;
+                for (int c = 0; c < 3; ++c) {
+                    if (j[c] != 0.0) jacobian.emplace_back(variable, 3 * block + c, j[c]);
+                    if (wj[c] != 0.0) weighted.emplace_back(3 * block + c, variable, wj[c]);
+                }
+            };
+            add(row.linearA, row.movableA, axis.linearA, axis.wLinearA);
+            add(row.angularA, row.movableA, axis.angularA, axis.wAngularA);
+            add(row.linearB, row.movableB, axis.linearB, axis.wLinearB);
+            add(row.angularB, row.movableB, axis.angularB, axis.wAngularB);
+        }
+    }
+    SparseMatrix J(n, dofs), WJt(dofs, n);
+    J.setFromTriplets(jacobian.begin(), jacobian.end());
+    WJt.setFromTriplets(weighted.begin(), weighted.end());
+    const SparseMatrix K = J * WJt;  // J W J^T
+    double scale = 0.0;
+    for (Index i = 0; i < n; ++i) scale = std::max(scale, K.coeff(i, i));
+    const double epsilon = kRegularization * (scale > 0.0 ? scale : 1.0);
+
+    // The rows of K at the normals: v_n+ = (J u)_n + K_n j.
+    std::vector<Triplet> normalRows;
+    for (Index c = 0; c < K.outerSize(); ++c)
+        for (SparseMatrix::InnerIterator it(K, c); it; ++it)
+            if (it.row() % perRow == 0) normalRows.emplace_back(it.row() / perRow, it.col(), it.value());
+    const auto regularized = [&](const SparseMatrix& H) {
+        SparseMatrix identity(H.rows(), H.cols());
+        identity.setIdentity();
+        return SparseMatrix(H + epsilon * identity);
+    };
+
+    int iterations = 0;
+    VecX impulses = VecX::Zero(n);
+    if (!settings_.hopFix) {
+        // The thesis's one program: normal and friction impulses together.
+        QuadraticProgram qp;
+        qp.H = regularized(K);
+        qp.g = free;
+        qp.A.resize(0, n);
+        qp.b.resize(0);
+        std::vector<Triplet> c = normalRows;
+        VecX d(2 * rows + rows * 8);
+        Index constraint = 2 * rows;
+        for (Index r = 0; r < rows; ++r) {
+            const Row& row = contacts_[static_cast<std::size_t>(r)];
+            d[r] = row.target - free[r * perRow];
+            c.emplace_back(rows + r, r * perRow, 1.0);  // j_n >= 0 (the pyramid says so only when mu > 0)
+            d[rows + r] = 0.0;
+            const FrictionPyramid pyramid = frictionPyramid(row.friction, row.tangents);
+            for (int s = 0; s < pyramid.count; ++s, ++constraint) {
+                const PyramidSide& side = pyramid.sides[static_cast<std::size_t>(s)];
+                c.emplace_back(constraint, r * perRow, side.normal);
+                c.emplace_back(constraint, r * perRow + 1, side.tangent1);
+                if (tangents == 2) c.emplace_back(constraint, r * perRow + 2, side.tangent2);
+                d[constraint] = 0.0;
+            }
+        }
+        qp.C.resize(constraint, n);
+        qp.C.setFromTriplets(c.begin(), c.end());
+        qp.d = d.head(constraint);
+        iterations += solveProgram(qp, impulses);
+    } else {
+        // The hop fix. A free normal impulse in the one program buys friction: a box sliding
+        // at v_t on a floor is lifted at v_n = (mu v_t - g h) / (1 + mu^2) > 0, because the
+        // sliding energy friction takes away is more than the lift costs. So first the normal
+        // impulses alone (frictionless: the least kinetic energy that keeps v_n+ >= target),
+        // then normal and friction impulses together within the pyramid as in the thesis,
+        // but with no point separating faster than the frictionless impulses left it: friction
+        // can no longer buy its normal impulse with a lift. The normal impulses may still
+        // shift between the points of a body (the front of a sliding box presses harder).
+        SparseMatrix select(rows, n);
+        {
+            std::vector<Triplet> s;
+            for (Index r = 0; r < rows; ++r) s.emplace_back(r, r * perRow, 1.0);
+            select.setFromTriplets(s.begin(), s.end());
+        }
+        SparseMatrix Kn(rows, n);
+        Kn.setFromTriplets(normalRows.begin(), normalRows.end());
+        const SparseMatrix Knn = Kn * select.transpose();
+        QuadraticProgram normal;
+        normal.H = regularized(Knn);
+        normal.g = select * free;
+        normal.A.resize(0, rows);
+        normal.b.resize(0);
+        {
+            std::vector<Triplet> c;
+            for (Index col = 0; col < Knn.outerSize(); ++col)
+                for (SparseMatrix::InnerIterator it(Knn, col); it; ++it) c.emplace_back(it.row(), it.col(), it.value());
+            for (Index r = 0; r < rows; ++r) c.emplace_back(rows + r, r, 1.0);
+            normal.C.resize(2 * rows, rows);
+            normal.C.setFromTriplets(c.begin(), c.end());
+        }
+        normal.d.setZero(2 * rows);
+        for (Index r = 0; r < rows; ++r) normal.d[r] = contacts_[static_cast<std::size_t>(r)].target - free[r * perRow];
+        VecX normalImpulses;
+        iterations += solveProgram(normal, normalImpulses);
+        // The normal velocities the frictionless impulses leave: the most friction may leave.
+        const VecX frictionless = select * free + Knn * normalImpulses;
+
+        QuadraticProgram friction;
+        friction.H = regularized(K);
+        friction.g = free;
+        friction.A.resize(0, n);
+        friction.b.resize(0);
+        std::vector<Triplet> c = normalRows;
+        for (const Triplet& t : normalRows) c.emplace_back(rows + t.row(), t.col(), -t.value());
+        VecX d(3 * rows + rows * 8);
+        Index constraint = 3 * rows;
+        for (Index r = 0; r < rows; ++r) {
+            const Row& row = contacts_[static_cast<std::size_t>(r)];
+            d[r] = row.target - free[r * perRow];
+            d[rows + r] = free[r * perRow] - std::max(frictionless[r], row.target) - kSeparationSlack;
+            c.emplace_back(2 * rows + r, r * perRow, 1.0);
+            d[2 * rows + r] = 0.0;
+            const FrictionPyramid pyramid = frictionPyramid(row.friction, row.tangents);
+            for (int s = 0; s < pyramid.count; ++s, ++constraint) {
+                const PyramidSide& side = pyramid.sides[static_cast<std::size_t>(s)];
+                c.emplace_back(constraint, r * perRow, side.normal);
+                c.emplace_back(constraint, r * perRow + 1, side.tangent1);
+                if (tangents == 2) c.emplace_back(constraint, r * perRow + 2, side.tangent2);
+                d[constraint] = 0.0;
+            }
+        }
+        friction.C.resize(constraint, n);
+        friction.C.setFromTriplets(c.begin(), c.end());
+        friction.d = d.head(constraint);
+        iterations += solveProgram(friction, impulses);
+    }
+    u_ += WJt * impulses;
+    return iterations;
+}
+
+bool ObaContact::solvePositions(World& world) {
+    // Schmidl, section 6.1 and appendix A.3.1: move the bodies by delta from where they are
+    // so that the total displacement from the targets D + delta is least in the metric of
+    // eq. 6.7, 1/2 (D + delta)^T M (D + delta), subject to the separating-plane constraints
+    // linearized at the current positions, s + J_n delta >= 0 per point (eqs. 6.18, 6.19 with
+    // the plane's normal from the detection, which the thesis also takes anew each iteration
+    // instead of moving it by (delta_x, delta_y)). delta = W y keeps what cannot move (fixed,
+    // frozen, a planar body's z) in place; then the objective is 1/2 y^T W y + D^T y (M D = p,
+    // W p = D) and the constraints s + (W J_n^T)^T y >= 0.
+    std::vector<Index> variableOf(static_cast<std::size_t>(world.velocityBlocks() + 1), -1);
+    std::vector<Index> blocks;
+    std::vector<const Row*> critical;
+    for (const Row& row : rows_) {
+        if (row.separation >= kMargin || row.axes[0].effectiveMass == 0.0) continue;
+        critical.push_back(&row);
+        const auto use = [&](Index block, bool movable) {
+            if (!movable || variableOf[static_cast<std::size_t>(block)] >= 0) return;
+            variableOf[static_cast<std::size_t>(block)] = static_cast<Index>(blocks.size());
+            blocks.push_back(block);
+        };
+        use(row.linearA, row.movableA);
+        use(row.angularA, row.movableA && row.a.kind == ColliderKind::Rigid);
+        use(row.linearB, row.movableB);
+        use(row.angularB, row.movableB && row.b.kind == ColliderKind::Rigid);
+    }
+    if (critical.empty()) return false;
+    const Index n = 3 * static_cast<Index>(blocks.size());
+    const InverseMass& W = world.inverseMass();
+    QuadraticProgram qp;
+    std::vector<Triplet> h;
+    qp.g.resize(n);
+    double scale = 0.0;
+    for (std::size_t v = 0; v < blocks.size(); ++v) {
+        const Index block = blocks[v];
+        for (int c = 0; c < 3; ++c) {
+            const Vec3 column = W.apply(block, Vec3::Unit(c));
+            for (int r = 0; r < 3; ++r)
+                if (column[r] != 0.0) h.emplace_back(3 * static_cast<Index>(v) + r, 3 * static_cast<Index>(v) + c, column[r]);
+            scale = std::max(scale, column[c]);
+        }
+        qp.g.segment<3>(3 * static_cast<Index>(v)) = block3(displacement_, block);
+    }
+    const double epsilon = kRegularization * (scale > 0.0 ? scale : 1.0);
+    for (Index i = 0; i < n; ++i) h.emplace_back(i, i, epsilon);
+    qp.H.resize(n, n);
+    qp.H.setFromTriplets(h.begin(), h.end());
+    qp.A.resize(0, n);
+    qp.b.resize(0);
+    std::vector<Triplet> c;
+    qp.d.resize(static_cast<Index>(critical.size()));
+    for (std::size_t i = 0; i < critical.size(); ++i) {
+        const Row& row = *critical[i];
+        const Axis& normal = row.axes[0];
+        const auto add = [&](Index block, const Vec3& wj) {
+            const Index v = variableOf[static_cast<std::size_t>(block)];
+            if (v < 0) return;
+            for (int k = 0; k < 3; ++k)
+                if (wj[k] != 0.0) c.emplace_back(static_cast<Index>(i), 3 * v + k, wj[k]);
+        };
+        add(row.linearA, normal.wLinearA);
+        add(row.angularA, normal.wAngularA);
+        add(row.linearB, normal.wLinearB);
+        add(row.angularB, normal.wAngularB);
+        qp.d[static_cast<Index>(i)] = -row.separation;
+    }
+    qp.C.resize(static_cast<Index>(critical.size()), n);
+    qp.C.setFromTriplets(c.begin(), c.end());
+    const QuadraticProgramResult result = solveQuadraticProgram(qp);
+    positionIterations_ += result.iterations;
+    RigidBodies& bodies = world.rigidBodies();
+    for (std::size_t v = 0; v < blocks.size(); ++v) {
+        const Index block = blocks[v];
+        const Vec3 delta = W.apply(block, result.x.segment<3>(3 * static_cast<Index>(v)));
+        block3(displacement_, block) += delta;
+        if (block < world.particleCount()) {
+            world.setPosition(block, world.position(block) + delta);
+        } else {
+            const Index k = (block - world.particleCount()) / 2;
+            const bool angular = (block - world.particleCount()) % 2 == 1;
+            bodies.displace(k, angular ? Vec3::Zero() : delta, angular ? delta : Vec3::Zero());
+        }
+    }
+    return true;
+}
+
+double ObaContact::updatePositions(World& world, double margin, ContactReport& report) {
+    displacement_.setZero(3 * (world.velocityBlocks() + 1));
+    double worst = 0.0;
+    for (int iteration = 0;; ++iteration) {
+        detector_.detect(world, margin, manifolds_);
+        buildRows(world, false);
+        worst = 0.0;
+        for (const Row& row : rows_)
+            if (row.axes[0].effectiveMass > 0.0) worst = std::max(worst, -row.separation);
+        if (iteration == 0) report.maxPenetration = std::max(report.maxPenetration, worst);
+        if (worst <= kOverlapTolerance || iteration == kMaxPositionIterations) break;
+        if (!solvePositions(world)) break;
+    }
+    return worst;
+}
+
+int ObaContact::collide(World& world, double threshold, double h) {
+    // Schmidl, section 6.2.2: the priority queue first, the fastest approach at a time, for
+    // at most as many collisions as there are bodies (a cradle of m balls needs m - 1), each
+    // Newton's impact law with Coulomb friction; then one program for what still collides.
+    // A point collides when it approaches faster than the step's gravity alone makes a
+    // resting point approach (2 |g| h), and, a gap, when the approach closes it within the
+    // next step (bounce at a distance, section 6.7.1).
+    const auto collides = [&](const Row& row, double vn) {
+        return vn < -threshold && row.separation + vn * h < kTouching;
+    };
+    long movable = 0;
+    for (Index i = 0; i < world.particleCount(); ++i) movable += world.isNailed(i) ? 0 : 1;
+    for (Index k = 0; k < world.rigidBodyCount(); ++k) movable += world.rigidBodies().isFixed(k) ? 0 : 1;
+    long collisions = 0;
+    int iterations = 0;
+    for (;;) {
+        Row* fastest = nullptr;
+        double fastestVelocity = 0.0;
+        for (Row& row : rows_) {
+            const double vn = velocityAlong(row.axes[0], row);
+            if (collides(row, vn) && vn < fastestVelocity) {
+                fastest = &row;
+                fastestVelocity = vn;
+            }
+        }
+        if (fastest == nullptr) return iterations;
+        // A collision with a frozen body wakes it (section 6.7.2); its contacts with the
+        // frozen and fixed bodies around it come back, so that a hit passes through a
+        // frozen pile body by body.
+        bool woke = false;
+        for (const ColliderRef& side : {fastest->a, fastest->b})
+            if (side.kind == ColliderKind::Rigid && isFrozen(side.index)) {
+                frozen_[static_cast<std::size_t>(side.index)] = 0;
+                restTime_[static_cast<std::size_t>(side.index)] = 0.0;
+                woke = true;
+            }
+        if (woke) {
+            buildRows(world, false);
+            continue;
+        }
+        if (collisions == std::max(movable, 1L)) break;
+        ++collisions;
+        ++iterations;
+        Row& row = *fastest;
+        const double jn = -(1.0 + row.restitution) * fastestVelocity * row.axes[0].effectiveMass;
+        applyImpulse(row.axes[0], row, jn);
+        // Friction (the thesis's eq. 4.28): the impulse that stops the sliding, within the cone.
+        double j1 = -velocityAlong(row.axes[1], row) * row.axes[1].effectiveMass;
+        double j2 = row.tangents == 2 ? -velocityAlong(row.axes[2], row) * row.axes[2].effectiveMass : 0.0;
+        const double size = std::hypot(j1, j2), limit = row.friction * jn;
+        if (size > limit) {
+            j1 *= limit / size;
+            j2 *= limit / size;
+        }
+        applyImpulse(row.axes[1], row, j1);
+        if (row.tangents == 2) applyImpulse(row.axes[2], row, j2);
+    }
+    for (Row& row : rows_) {
+        const double vn = velocityAlong(row.axes[0], row);
+        row.colliding = collides(row, vn);
+        row.target = row.colliding ? -row.restitution * vn : 0.0;
+    }
+    return iterations + solveImpulses(h);
+}
+
+void ObaContact::freezeStart(World& world, const VecX& start, double h) {
+    // A frozen body is not simulated: the step moved it under gravity, and it is put back,
+    // at rest. Only when the step changed its velocity otherwise than gravity does (a
+    // spring or the mouse pulled it) does it wake and keep what the step did.
+    RigidBodies& bodies = world.rigidBodies();
+    const Vec3 g = gravityOf(world);
+    const Index momenta = world.configurationDimension() + 3 * world.particleCount();
+    const double tolerance = kPullTolerance * g.norm() * h;
+    for (Index k = 0; k < bodies.count(); ++k) {
+        if (!isFrozen(k)) continue;
+        const Vec3 v0 = start.segment<3>(momenta + 6 * k) / bodies.mass(k);
+        const bool pulled = (bodies.velocity(k) - v0 - bodies.planarLinear(g) * h).norm() > tolerance ||
+                            bodies.angularVelocity(k).norm() > tolerance;
+        if (pulled || bodies.isFixed(k)) {
+            frozen_[static_cast<std::size_t>(k)] = 0;
+            restTime_[static_cast<std::size_t>(k)] = 0.0;
+            continue;
+        }
+        bodies.setPosition(k, frozenPosition_[static_cast<std::size_t>(k)]);
+        bodies.setOrientation(k, frozenOrientation_[static_cast<std::size_t>(k)]);
+        bodies.setVelocity(k, Vec3::Zero(), Vec3::Zero());
+    }
+}
+
+void ObaContact::freezeEnd(World& world, double h, double g) {
+    // Schmidl, section 6.7.2, eq. 6.48: a body whose kinetic energy is below p_g^2 / (2 m),
+    // p_g = m g h the momentum a step of gravity gives it, and that touches a fixed or frozen
+    // body (or a plane), counts its time at rest; after kFreezeTime it freezes.
+    RigidBodies& bodies = world.rigidBodies();
+    std::vector<char> supported(static_cast<std::size_t>(bodies.count()), 0);
+    const auto holds = [&](const ColliderRef& c) {
+        return c.kind == ColliderKind::Plane || (c.kind == ColliderKind::Rigid && (bodies.isFixed(c.index) || isFrozen(c.index)));
+    };
+    for (const ContactManifold& m : manifolds_) {
+        bool touching = false;
+        for (int i = 0; i < m.count; ++i) touching = touching || m.points[static_cast<std::size_t>(i)].separation <= 0.5 * kMargin;
+        if (!touching) continue;
+        if (m.a.kind == ColliderKind::Rigid && holds(m.b)) supported[static_cast<std::size_t>(m.a.index)] = 1;
+        if (m.b.kind == ColliderKind::Rigid && holds(m.a)) supported[static_cast<std::size_t>(m.b.index)] = 1;
+    }
+    for (Index k = 0; k < bodies.count(); ++k) {
+        const auto i = static_cast<std::size_t>(k);
+        if (bodies.isFixed(k) || frozen_[i] || joined_[i]) continue;
+        const double threshold = 0.5 * bodies.mass(k) * g * g * h * h;
+        const double kinetic = 0.5 * bodies.mass(k) * bodies.velocity(k).squaredNorm() +
+                               0.5 * bodies.angularMomentum(k).dot(bodies.angularVelocity(k));
+        restTime_[i] = supported[i] && kinetic < threshold ? restTime_[i] + h : 0.0;
+        if (restTime_[i] < kFreezeTime) continue;
+        frozen_[i] = 1;
+        frozenPosition_[i] = bodies.position(k);
+        frozenOrientation_[i] = bodies.orientation(k);
+        bodies.setVelocity(k, Vec3::Zero(), Vec3::Zero());
+    }
+}
+
+void ObaContact::afterStep(World& world, const VecX& start, double h, ContactReport& report) {
+    const auto begin = std::chrono::steady_clock::now();
+    const auto count = static_cast<std::size_t>(world.rigidBodyCount());
+    if (frozen_.size() != count) {
+        restTime_.assign(count, 0.0);
+        frozen_.assign(count, 0);
+        frozenPosition_.assign(count, Vec3::Zero());
+        frozenOrientation_.assign(count, Quat::Identity());
+    }
+    joined_.assign(count, 0);
+    for (const auto& constraint : world.constraints())
+        for (const Anchor& anchor : constraint->anchors())
+            if (anchor.isRigid()) joined_[static_cast<std::size_t>(anchor.index())] = 1;
+    if (settings_.freezing) freezeStart(world, start, h);
+    else std::fill(frozen_.begin(), frozen_.end(), 0);
+
+    // Points are looked for as far out as the fastest body goes in a step (bounce at a
+    // distance: a gap it would close is a contact now).
+    double fastest = 0.0;
+    const RigidBodies& bodies = world.rigidBodies();
+    for (Index k = 0; k < bodies.count(); ++k)
+        if (!bodies.isFixed(k)) fastest = std::max(fastest, bodies.velocity(k).norm());
+    for (Index i = 0; i < world.particleCount(); ++i) fastest = std::max(fastest, world.velocity(i).norm());
+    const double margin = kMargin + 2.0 * h * fastest;
+
+    positionIterations_ = 0;
+    overlapAfterPositions_ = updatePositions(world, margin, report);
+    report.iterations += positionIterations_;
+
+    const Vec3 g = gravityOf(world);
+    if (!rows_.empty()) {
+        const Index dimension = world.velocityDimension();
+        u_.setZero(dimension + 3);
+        u_.head(dimension) = world.generalizedVelocities();
+        const VecX before = u_;
+        report.iterations += collide(world, 2.0 * g.norm() * h, h);
+        // Static contact (section 6.3.2): restitution 0 everywhere.
+        for (Row& row : rows_) row.target = 0.0;
+        report.iterations += solveImpulses(h);
+        VecX change = u_ - before;
+        change.conservativeResize(dimension);
+        world.changeVelocities(change);
+        if (!world.constraints().empty()) world.constrainVelocities();
+        report.contacts += static_cast<int>(contacts_.size());  // those of the static program
+    }
+    if (settings_.freezing) freezeEnd(world, h, g.norm());
+    report.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+}
+
+}  // namespace tinkerbox
