@@ -230,7 +230,7 @@ TEST_F(TinkerboxSim, UsageErrorsExitWithCodeTwo) {
     EXPECT_EQ(unknownIntegrator.exitCode, 2);
     EXPECT_NE(unknownIntegrator.err.find(
                   "unknown integrator 'rk5' (choose one of: euler, midpoint, rk4, implicit-euler, adaptive, "
-                  "symplectic-euler, verlet)"),
+                  "symplectic-euler, verlet, projective)"),
               std::string::npos)
         << unknownIntegrator.err;
     EXPECT_EQ(sim("run " + scene + " --frobnicate").exitCode, 2);
