@@ -6,45 +6,10 @@
 #include <tuple>
 #include <utility>
 
+#include "core/contact/ContactFrame.h"
 #include "core/dynamics/World.h"
 
 namespace tinkerbox {
-
-namespace {
-
-// The surface of one side of a contact: a particle has none (the other surface decides).
-bool surfaceOf(const World& world, const ColliderRef& c, ContactMaterial& material) {
-    switch (c.kind) {
-    case ColliderKind::Rigid: {
-        const RigidBodySpec& spec = world.rigidBodies().spec(c.index);
-        material = {spec.friction, spec.restitution};
-        return true;
-    }
-    case ColliderKind::Plane: {
-        const Plane& plane = world.planes()[static_cast<std::size_t>(c.index)];
-        material = {plane.friction, plane.restitution};
-        return true;
-    }
-    case ColliderKind::Particle: return false;
-    }
-    return false;
-}
-
-// The velocity blocks of a collider and the arm from its centre of mass to the point.
-void blocksOf(const World& world, const ColliderRef& c, const Vec3& point, Index& linear, Index& angular,
-              Vec3& arm) {
-    linear = angular = -1;
-    arm.setZero();
-    if (c.kind == ColliderKind::Particle) {
-        linear = c.index;
-    } else if (c.kind == ColliderKind::Rigid) {
-        linear = world.rigidBlock(c.index);
-        angular = linear + 1;
-        arm = point - world.rigidBodies().position(c.index);
-    }
-}
-
-}  // namespace
 
 double positionResponse(const World& world, const VecX& start, double h) {
     const RigidBodies& bodies = world.rigidBodies();
@@ -92,21 +57,9 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
     const InverseMass& W = world.inverseMass();  // built anew by each call: once per step
     for (const ContactManifold& m : manifolds) {
         manifoldStart_.push_back(rows_.size());
-        ContactMaterial surfaceA, surfaceB, material;
-        const bool hasA = surfaceOf(world, m.a, surfaceA);
-        const bool hasB = surfaceOf(world, m.b, surfaceB);
-        if (hasA && hasB) material = combine(surfaceA, surfaceB);
-        else if (hasA) material = surfaceA;
-        else if (hasB) material = surfaceB;
+        const ContactMaterial material = manifoldMaterial(world, m);
         Vec3 t1, t2;
-        if (world.planar()) {
-            // The one tangent in the plane (x for a normal out of it, where nothing can slide).
-            const Vec3 inPlane(-m.normal.y(), m.normal.x(), 0.0);
-            t1 = inPlane.norm() > 1e-12 ? Vec3(inPlane.normalized()) : Vec3(Vec3::UnitX());
-            t2.setZero();
-        } else {
-            orthonormalComplement(m.normal, t1, t2);
-        }
+        contactTangents(world, m.normal, t1, t2);
         for (int i = 0; i < m.count; ++i) {
             const ContactPoint& p = m.points[static_cast<std::size_t>(i)];
             Row& row = rows_.emplace_back();
@@ -116,8 +69,8 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
                                  (p.position - world.rigidBodies().position(m.a.index)))
                           : Vec3(p.position - world.position(m.a.index));
             Vec3 ra, rb;
-            blocksOf(world, m.a, p.position, row.linearA, row.angularA, ra);
-            blocksOf(world, m.b, p.position, row.linearB, row.angularB, rb);
+            colliderBlocks(world, m.a, p.position, row.linearA, row.angularA, ra);
+            colliderBlocks(world, m.b, p.position, row.linearB, row.angularB, rb);
             row.tangents = world.planar() ? 1 : 2;
             buildAxis(W, row, m.normal, ra, rb, row.normal);
             buildAxis(W, row, t1, ra, rb, row.tangent1);

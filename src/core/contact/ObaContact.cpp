@@ -5,10 +5,10 @@
 #include <cmath>
 #include <limits>
 
+#include "core/contact/ContactFrame.h"
 #include "core/contact/FrictionPyramid.h"
 #include "core/dynamics/World.h"
 #include "core/forces/Gravity.h"
-#include "core/math/Rotation.h"
 
 namespace tinkerbox {
 
@@ -21,34 +21,6 @@ Vec3 gravityOf(const World& world) {
     for (const auto& force : world.forces())
         if (const auto* gravity = dynamic_cast<const Gravity*>(force.get())) g += gravity->acceleration();
     return g;
-}
-
-// The surface of one side of a contact: a particle has none (the other surface decides).
-bool surfaceOf(const World& world, const ColliderRef& c, ContactMaterial& material) {
-    if (c.kind == ColliderKind::Rigid) {
-        const RigidBodySpec& spec = world.rigidBodies().spec(c.index);
-        material = {spec.friction, spec.restitution};
-        return true;
-    }
-    if (c.kind == ColliderKind::Plane) {
-        const Plane& plane = world.planes()[static_cast<std::size_t>(c.index)];
-        material = {plane.friction, plane.restitution};
-        return true;
-    }
-    return false;
-}
-
-// The velocity blocks of a collider and the arm from its centre of mass to the point.
-void blocksOf(const World& world, const ColliderRef& c, const Vec3& point, Index& linear, Index& angular, Vec3& arm) {
-    linear = angular = -1;
-    arm.setZero();
-    if (c.kind == ColliderKind::Particle) {
-        linear = c.index;
-    } else if (c.kind == ColliderKind::Rigid) {
-        linear = world.rigidBlock(c.index);
-        angular = linear + 1;
-        arm = point - world.rigidBodies().position(c.index);
-    }
 }
 
 // A small multiple of the identity added to a semi-definite Hessian: of the impulses that
@@ -121,20 +93,10 @@ void ObaContact::buildRows(const World& world, bool withFrozenPairs) {
         // Pairs of which nothing moves are no contacts (section 6.7.2: frozen-fixed and
         // frozen-frozen pairs are left out).
         if (!movableA && !movableB && !withFrozenPairs) continue;
-        ContactMaterial surfaceA, surfaceB, material;
-        const bool hasA = surfaceOf(world, m.a, surfaceA), hasB = surfaceOf(world, m.b, surfaceB);
-        if (hasA && hasB) material = combine(surfaceA, surfaceB);
-        else if (hasA) material = surfaceA;
-        else if (hasB) material = surfaceB;
+        const ContactMaterial material = manifoldMaterial(world, m);
         // The collision frame (n_x, n_y, n) of section 6.1.3; in a plane its one tangent.
         Vec3 t1, t2;
-        if (world.planar()) {
-            const Vec3 inPlane(-m.normal.y(), m.normal.x(), 0.0);
-            t1 = inPlane.norm() > 1e-12 ? Vec3(inPlane.normalized()) : Vec3(Vec3::UnitX());
-            t2.setZero();
-        } else {
-            orthonormalComplement(m.normal, t1, t2);
-        }
+        contactTangents(world, m.normal, t1, t2);
         for (int i = 0; i < m.count; ++i) {
             const ContactPoint& p = m.points[static_cast<std::size_t>(i)];
             Row& row = rows_.emplace_back();
@@ -143,8 +105,8 @@ void ObaContact::buildRows(const World& world, bool withFrozenPairs) {
             row.movableA = movableA;
             row.movableB = movableB;
             Vec3 ra, rb;
-            blocksOf(world, m.a, p.position, row.linearA, row.angularA, ra);
-            blocksOf(world, m.b, p.position, row.linearB, row.angularB, rb);
+            colliderBlocks(world, m.a, p.position, row.linearA, row.angularA, ra);
+            colliderBlocks(world, m.b, p.position, row.linearB, row.angularB, rb);
             // A side without a block reads the spare zero block past the world's.
             for (Index* block : {&row.linearA, &row.angularA, &row.linearB, &row.angularB})
                 if (*block < 0) *block = world.velocityBlocks();
