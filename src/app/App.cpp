@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "app/BuildingControls.h"
 #include "app/SceneView.h"
 #include "core/bodies/ShapeGeometry.h"
 #include "core/dynamics/Connectivity.h"
@@ -297,6 +298,12 @@ PickTolerance App::pickTolerance() const {
 
 void App::onKey(int key, int action, int mods) {
     if (action == GLFW_RELEASE) return;
+    const std::optional<Ray> pointer = ImGui::GetIO().WantCaptureMouse ? std::nullopt : std::optional(pointerRay());
+    if (const std::optional<std::string> done = handleBuildingKey(editor_, key, action, mods, pointer)) {
+        message_ = *done;
+        messageUntil_ = glfwGetTime() + 2.0;
+        return;
+    }
     const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
     if (ctrl) {
         if (action == GLFW_REPEAT && key != GLFW_KEY_Z && key != GLFW_KEY_Y) return;
@@ -341,7 +348,10 @@ void App::onKey(int key, int action, int mods) {
         case GLFW_KEY_K: viewOptions_.contacts = !viewOptions_.contacts; break;
         case GLFW_KEY_F1: showHelp_ = !showHelp_; break;
         case GLFW_KEY_F12: screenshot(""); break;
-        case GLFW_KEY_ESCAPE: editor_.dismissDivergence(); break;
+        case GLFW_KEY_ESCAPE:
+            editor_.dismissDivergence();
+            editor_.cancelGesture();
+            break;
         default: break;
     }
 }
@@ -705,7 +715,9 @@ bool App::writeStatus() const {
     out << "frame " << frameNumber_ << "\ntime " << sim.time() << "\nplaying " << editor_.playing()
         << "\ntool " << toolInfo(editor_.tool()).name << "\ncursor " << mouseX_ << ' ' << mouseY_ << "\nbuttons "
         << (mouseDown_[0] ? 1 : 0) + (mouseDown_[1] ? 2 : 0) + (mouseDown_[2] ? 4 : 0)
-        << "\nparticles " << system.particleCount() << "\nbodies " << system.rigidBodyCount() << "\nsprings " << system.springs().size() << "\nconstraints "
+        << "\nselection " << editor_.selection().particles.size() << ' ' << editor_.selection().springs.size() << ' '
+        << editor_.selection().constraints.size() << ' ' << editor_.selection().wires.size() << ' '
+        << editor_.selection().bodies.size() << "\nparticles " << system.particleCount() << "\nbodies " << system.rigidBodyCount() << "\nsprings " << system.springs().size() << "\nconstraints "
         << system.constraints().size() << "\nnailed " << nailed << "\nintegrator " << sim.settings().integrator
         << "\ncontact_model " << sim.settings().contactModel << "\ncontacts " << stats_.last.contact.contacts
         << "\nsubsteps " << sim.substeps() << "\nview " << (camera_.mode() == Camera::Mode::TwoD ? "2D" : "3D")

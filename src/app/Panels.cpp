@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/App.h"
+#include "app/BuildingControls.h"
 #include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "scene/BenchmarkScenes.h"
@@ -82,6 +83,7 @@ void App::drawMenu() {
         if (ImGui::MenuItem("Undo", "Ctrl+Z", false, editor_.canUndo())) editor_.undo();
         if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, editor_.canRedo())) editor_.redo();
         if (ImGui::MenuItem("Delete selection", "Delete", false, !editor_.selection().empty())) editor_.deleteSelection();
+        drawBuildingMenuItems(editor_);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Simulation")) {
@@ -124,10 +126,9 @@ void App::drawToolbar() {
         if (ImGui::Button(label.c_str())) editor_.setTool(t.tool);
         if (active) ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(t.help).c_str());
-        ImGui::SameLine();
+        if (&t != &kTools.back()) ImGui::SameLine();
     }
-    ImGui::Text("|");
-    ImGui::SameLine();
+    // The run's buttons on a row of their own, so that the tools fit between the side panels.
     if (ImGui::Button(editor_.playing() ? "Pause (Space)" : "Play (Space)")) editor_.togglePlaying();
     ImGui::SameLine();
     if (ImGui::Button("Step (.)")) requestStep();
@@ -241,6 +242,7 @@ void App::drawSolverPanel() {
         n.boxSize = std::max(n.boxSize, 1e-3);
         n.sphereRadius = std::max(n.sphereRadius, 1e-3);
     }
+    drawBuildingSettings(editor_);
     ImGui::PopItemWidth();
     ImGui::End();
 }
@@ -634,19 +636,7 @@ void App::drawHelp() {
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Appearing,
                             ImVec2(0.5f, 0.5f));
     ImGui::Begin("Keys and mouse", &showHelp_, ImGuiWindowFlags_AlwaysAutoResize);
-    for (const ToolInfo& t : kTools) ImGui::BulletText("%c  %s: %s", t.key, std::string(t.name).c_str(), std::string(t.help).c_str());
-    ImGui::Separator();
-    ImGui::BulletText("Space play/pause   .  one step   Backspace  back to before play");
-    std::string integrators;
-    for (std::size_t i = 0; i < integratorNames().size(); ++i)
-        integrators += (i ? ", " : "") + std::to_string(i + 1) + " " + std::string(integratorNames()[i]);
-    ImGui::BulletText("Integrators: %s", integrators.c_str());
-    ImGui::BulletText("Ctrl+Z undo   Ctrl+Shift+Z / Ctrl+Y redo   Delete  remove the selection");
-    ImGui::BulletText("Ctrl+N new   Ctrl+O open (or drop a .json file)   Ctrl+S save   F12 screenshot   Ctrl+Q quit");
-    ImGui::BulletText("Wheel zooms about the cursor, middle-drag pans, right-drag grabs with any tool");
-    ImGui::BulletText("C  2D / 3D view; in 3D, left-drag on empty space (or Alt+drag) orbits   Home  frame the model");
-    ImGui::BulletText("A  each body's axes and angular velocity   K  contact points and normals");
-    ImGui::BulletText("Springs, rods and nails attach to the clicked point of a body");
+    drawKeyList();
     ImGui::End();
 }
 

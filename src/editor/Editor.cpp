@@ -179,6 +179,7 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
     }
     if (gesture_.kind != Gesture::Kind::None || button == PointerButton::Middle) return;
     status_.clear();
+    pressRay_ = ray;
     const std::optional<Index> particle = pickParticle(*simulation_, ray, tolerance);
     const std::optional<Vec3> point = onPlane(ray);
 
@@ -308,8 +309,11 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
         gesture_.current = makes ? snap(*point) : *point;
     }
     const Gesture gesture = gesture_;
-    const double pointerTolerance = tolerance.at((gesture.start - ray.origin).dot(ray.direction));
-    const bool dragged = (gesture.current - gesture.start).norm() > pointerTolerance;
+    // Whether the pointer moved, by where it was pressed and released (not by what snapped there).
+    const std::optional<Vec3> pressedAt = intersectPlane(pressRay_, gesturePlanePoint_, workNormal_);
+    const std::optional<Vec3> releasedAt = onPlane(ray);
+    const bool dragged = pressedAt && releasedAt &&
+                         (*releasedAt - *pressedAt).norm() > tolerance.at((gesture.start - ray.origin).dot(ray.direction));
     switch (gesture.kind) {
         case Gesture::Kind::None:
             return;
@@ -336,7 +340,7 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
         case Gesture::Kind::WireRadius: {
             gesture_ = {};
             const double radius = (gesture.current - gesture.start).norm();
-            if (!dragged) return;  // a click, not a drag
+            if (!dragged || !(radius > 0.0)) return;  // a click, not a drag (or one that snapped back)
             edit([&](Scene& scene) { scene.wires.push_back({gesture.start, radius, workNormal_}); });
             return;
         }

@@ -212,6 +212,7 @@ private:
     Vec3 workPoint_ = Vec3::Zero();
     Vec3 workNormal_ = Vec3::UnitZ();
     Vec3 gesturePlanePoint_ = Vec3::Zero();
+    Ray pressRay_;  // of the gesture's press
     Gesture gesture_;
     std::optional<Index> hovered_;
     bool gestureMoved_ = false;

@@ -1,0 +1,121 @@
+#include "app/BuildingControls.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/integrators/Integrator.h"
+
+namespace tinkerbox {
+
+namespace {
+
+void tooltip(const char* text) {
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+std::string gridLine(const Editor& editor) {
+    char line[64];
+    std::snprintf(line, sizeof line, "Snap to grid: %s (%.3g m)", editor.grid().enabled ? "on" : "off",
+                  editor.grid().spacing);
+    return line;
+}
+
+}  // namespace
+
+std::optional<std::string> handleBuildingKey(Editor& editor, int key, int action, int mods,
+                                             const std::optional<Ray>& pointer) {
+    if (action != GLFW_PRESS || !(mods & GLFW_MOD_CONTROL) || (mods & GLFW_MOD_SHIFT)) return std::nullopt;
+    switch (key) {
+        case GLFW_KEY_A:
+            editor.selectAll();
+            return "Selected everything";
+        case GLFW_KEY_C:
+            if (editor.selection().empty()) return "Nothing selected to copy";
+            editor.copySelection();
+            return "Copied the selection";
+        case GLFW_KEY_X:
+            if (editor.selection().empty()) return "Nothing selected to cut";
+            editor.cutSelection();
+            return "Cut the selection";
+        case GLFW_KEY_V:
+            if (!editor.canPaste()) return "Nothing to paste: copy a selection first (Ctrl+C)";
+            if (pointer) editor.pasteAt(*pointer);
+            else editor.paste();
+            return "Pasted";
+        case GLFW_KEY_G:
+            editor.grid().enabled = !editor.grid().enabled;
+            return gridLine(editor);
+        default:
+            return std::nullopt;
+    }
+}
+
+void drawBuildingMenuItems(Editor& editor) {
+    const bool selected = !editor.selection().empty();
+    if (ImGui::MenuItem("Cut", "Ctrl+X", false, selected)) editor.cutSelection();
+    if (ImGui::MenuItem("Copy", "Ctrl+C", false, selected)) editor.copySelection();
+    if (ImGui::MenuItem("Paste", "Ctrl+V", false, editor.canPaste())) editor.paste();
+    if (ImGui::MenuItem("Select all", "Ctrl+A")) editor.selectAll();
+    if (ImGui::MenuItem("Snap to grid", "Ctrl+G", editor.grid().enabled)) editor.grid().enabled = !editor.grid().enabled;
+}
+
+void drawBuildingSettings(Editor& editor) {
+    if (!ImGui::CollapsingHeader("grid and chain")) return;
+    SnapGrid& grid = editor.grid();
+    ImGui::Checkbox("snap to grid", &grid.enabled);
+    tooltip("Ctrl+G. New particles, the ends of new springs, rods and chains, bodies, and whatever a drag moves "
+            "land on grid points; the 2D view draws the grid.");
+    ImGui::InputDouble("grid spacing (m)", &grid.spacing, 0.05, 0.5, "%.3f");
+    tooltip("The distance between grid points.");
+    grid.spacing = std::max(grid.spacing, 1e-3);
+    ChainSettings& chain = editor.chain();
+    ImGui::InputInt("chain particles", &chain.particles);
+    tooltip("How many particles the chain tool (L) puts between the two ends; the links are one more.");
+    chain.particles = std::clamp(chain.particles, 1, ChainSettings::kMaxParticles);
+    int links = chain.rods ? 1 : 0;
+    ImGui::RadioButton("springs", &links, 0);
+    tooltip("The links are damped springs, with the stiffness and damping of new springs.");
+    ImGui::SameLine();
+    ImGui::RadioButton("rods", &links, 1);
+    tooltip("The links are rods: hard distance constraints that never stretch.");
+    chain.rods = links == 1;
+    ImGui::InputDouble("chain slack", &chain.slack, 0.05, 0.5, "%.2f");
+    tooltip("The rope's length over the distance between the two clicks: 1 is taut; above 1 it hangs as a "
+            "catenary, and starts at rest in that shape.");
+    chain.slack = std::clamp(chain.slack, 1.0, 10.0);
+}
+
+void drawKeyList() {
+    ImGui::TextUnformatted("Tools");
+    for (const ToolInfo& t : kTools)
+        ImGui::BulletText("%c  %s: %s", t.key, std::string(t.name).c_str(), std::string(t.help).c_str());
+    ImGui::Separator();
+    ImGui::TextUnformatted("Editing");
+    ImGui::BulletText("Click selects, Shift+click adds; drag on empty space (Select tool) selects a rectangle, "
+                      "Shift+drag adds to it");
+    ImGui::BulletText("Ctrl+A select all   Ctrl+C copy   Ctrl+X cut   Ctrl+V paste (at the pointer)   "
+                      "Delete  remove the selection");
+    ImGui::BulletText("Ctrl+G  snap to grid on / off (its spacing, and the chain's, in the Solver panel)");
+    ImGui::BulletText("Ctrl+Z undo   Ctrl+Shift+Z / Ctrl+Y redo   Escape  drop a chain waiting for its second "
+                      "click, dismiss a divergence banner");
+    ImGui::Separator();
+    ImGui::TextUnformatted("Running");
+    ImGui::BulletText("Space play/pause   .  one step   Backspace  back to before play");
+    std::string integrators;
+    for (std::size_t i = 0; i < integratorNames().size(); ++i)
+        integrators += (i ? ", " : "") + std::to_string(i + 1) + " " + std::string(integratorNames()[i]);
+    ImGui::BulletText("Integrators: %s", integrators.c_str());
+    ImGui::Separator();
+    ImGui::TextUnformatted("View and files");
+    ImGui::BulletText("Wheel zooms about the cursor, middle-drag pans, right-drag grabs with any tool");
+    ImGui::BulletText("C  2D / 3D view; in 3D, left-drag on empty space (or Alt+drag) orbits   Home  frame the model");
+    ImGui::BulletText("A  each body's axes and angular velocity   K  contact points and normals   F1  this help");
+    ImGui::BulletText("Ctrl+N new   Ctrl+O open (or drop a .json file)   Ctrl+S save   Ctrl+Shift+S save as   "
+                      "F12 screenshot   Ctrl+Q quit");
+    ImGui::BulletText("Springs, rods, nails and chains attach to the clicked point of a body");
+}
+
+}  // namespace tinkerbox
