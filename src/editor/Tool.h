@@ -34,8 +34,8 @@ inline constexpr std::array<ToolInfo, 10> kTools = {{
     {Tool::Nail, 'N', "Nail", "Click a particle to nail it in place or free it."},
     {Tool::Grab, 'G', "Grab", "Drag a particle with a mouse spring (right-drag grabs with any tool)."},
     {Tool::Select, 'V', "Select",
-     "Click to select (Shift adds); drag on empty space to select a rectangle; drag the selection to move it "
-     "while paused. Ctrl+C, Ctrl+X, Ctrl+V copy, cut and paste; Delete removes."},
+     "Click to select (Shift adds), drag on empty space to select a rectangle, drag the selection to move it "
+     "(paused). Ctrl+C, X, V copy, cut, paste; Delete removes."},
     {Tool::Box, 'B', "Box", "Click on empty space to add a box; springs, rods and the grab attach to its points."},
     {Tool::Sphere, 'O', "Sphere", "Click on empty space to add a sphere (a rigid ball)."},
     {Tool::Chain, 'L', "Chain",
