@@ -17,6 +17,12 @@ namespace {
 constexpr double kSmallestBodySize = 0.05;
 constexpr double kGrabFrequency = 20.0;  // rad/s: the mouse spring's stiffness is m omega^2
 
+// Gestures whose pointer places what they make (a body's corner, a wire's radius, a chain's
+// end), which lands on the grid; a move snaps what it drags instead (moveTo).
+bool madeAtPointer(Gesture::Kind kind) {
+    return kind == Gesture::Kind::BodySize || kind == Gesture::Kind::WireRadius || kind == Gesture::Kind::Chain;
+}
+
 }  // namespace
 
 Editor::Editor(Scene scene) { open(std::move(scene)); }
@@ -295,19 +301,13 @@ void Editor::pointerMove(const Ray& ray, const PickTolerance& tolerance) {
     if (gesture_.kind == Gesture::Kind::None) return;
     const std::optional<Vec3> point = onPlane(ray);
     if (!point) return;
-    // What is made at the pointer lands on the grid; a move snaps what it drags (moveTo).
-    const bool makes = gesture_.kind == Gesture::Kind::BodySize || gesture_.kind == Gesture::Kind::WireRadius ||
-                       gesture_.kind == Gesture::Kind::Chain;
-    gesture_.current = makes ? snap(*point) : *point;
+    gesture_.current = madeAtPointer(gesture_.kind) ? snap(*point) : *point;
     if (gesture_.kind == Gesture::Kind::Move) moveTo(*point);
 }
 
 void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
-    if (const std::optional<Vec3> point = onPlane(ray); point && gesture_.kind != Gesture::Kind::None) {
-        const bool makes = gesture_.kind == Gesture::Kind::BodySize || gesture_.kind == Gesture::Kind::WireRadius ||
-                           gesture_.kind == Gesture::Kind::Chain;
-        gesture_.current = makes ? snap(*point) : *point;
-    }
+    if (const std::optional<Vec3> point = onPlane(ray); point && gesture_.kind != Gesture::Kind::None)
+        gesture_.current = madeAtPointer(gesture_.kind) ? snap(*point) : *point;
     const Gesture gesture = gesture_;
     // Whether the pointer moved, by where it was pressed and released (not by what snapped there).
     const std::optional<Vec3> pressedAt = intersectPlane(pressRay_, gesturePlanePoint_, workNormal_);
