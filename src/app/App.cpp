@@ -250,6 +250,11 @@ void App::dispatch(const InputEvent& e) {
             onCursor(e.x, e.y);
             break;
         case InputEvent::Type::MouseButton:
+            // A click carries the modifiers held with it: a script's "key V ctrl" leaves no Ctrl
+            // down, so the panels must not take the next click for a Ctrl+click.
+            io.KeyCtrl = (e.mods & GLFW_MOD_CONTROL) != 0;
+            io.KeyShift = (e.mods & GLFW_MOD_SHIFT) != 0;
+            io.KeyAlt = (e.mods & GLFW_MOD_ALT) != 0;
             if (e.key >= 0 && e.key < 3) {
                 mouseDown_[e.key] = e.action == GLFW_PRESS;
                 if (e.action == GLFW_PRESS) mouseClicked_[e.key] = true;
