@@ -7,26 +7,15 @@
 
 #include "core/constraints/RodConstraint.h"
 #include "editor/Editor.h"
+#include "editor/PointerInput.h"
 
 namespace tinkerbox {
 namespace {
 
-Ray at(double x, double y) { return {Vec3(x, y, 10.0), -Vec3::UnitZ()}; }
-const PickTolerance kTolerance{0.1, 0.0};
-
-void click(Editor& e, double x, double y, PointerButton button = PointerButton::Left, bool shift = false) {
-    e.pointerDown(at(x, y), kTolerance, button, shift);
-    e.pointerUp(at(x, y), kTolerance);
-}
-
-void drag(Editor& e, Vec3 from, Vec3 to, bool shift = false) {
-    e.pointerDown(at(from.x(), from.y()), kTolerance, PointerButton::Left, shift);
-    for (int k = 1; k <= 4; ++k) {
-        const Vec3 p = from + (to - from) * k / 4.0;
-        e.pointerMove(at(p.x(), p.y()), kTolerance);
-    }
-    e.pointerUp(at(to.x(), to.y()), kTolerance);
-}
+using test::at;
+using test::click;
+using test::drag;
+using test::kTolerance;
 
 // Without gravity: particles 0, 1, 2 at (0, 0), (1, 0), (2, 0) and 3 far off at (5, 0); a
 // box with its centre at (1, 1); a wire around (1, -1). Springs 0-1, 1-2, 2-3 and from
@@ -77,7 +66,9 @@ TEST(EditorBuilding, RubberBandSelectsExactlyWhatIsInside) {
     EXPECT_EQ(e.selection(), (Selection{{1}, {}, {2}, {}, {}}));
 
     // Shift adds a second band's items; a click on empty space clears.
-    drag(e, {4.5, -0.5, 0}, {5.5, 0.5, 0}, true);
+    e.pointerDown(at(4.5, -0.5), kTolerance, PointerButton::Left, true);
+    e.pointerMove(at(5.5, 0.5), kTolerance);
+    e.pointerUp(at(5.5, 0.5), kTolerance);
     EXPECT_EQ(e.selection().particles, (std::set<Index>{1, 3}));
     EXPECT_EQ(e.selection().constraints, std::set<Index>{2});
     click(e, 3.5, 3.0);
