@@ -11,6 +11,7 @@
 #include "app/Panels.h"
 
 #include "app/App.h"
+#include "app/TimelineBar.h"
 #include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "scene/BenchmarkScenes.h"
@@ -66,6 +67,13 @@ void Panels::draw() {
     drawScenesPanel();
     drawInspector();
     drawStats();
+    // The timeline under the view, above the status line.
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const TimelineBarRequests timeline =
+        drawTimelineBar(editor_, settings_.timelineMegabytes, {app_.recording().on(), app_.recording().frames()},
+                        kSideWidth + 10.0f, display.x - 2.0f * kSideWidth - 20.0f, display.y - 40.0f);
+    if (timeline.step) stepper_.requestStep();
+    if (timeline.toggleRecording) app_.toggleRecording();
     drawBanners();
     dialogs_.draw();
     if (showHelp_) drawHelp();
@@ -84,6 +92,7 @@ void Panels::drawMenu() {
         if (ImGui::MenuItem("Save", "Ctrl+S")) app_.save();
         if (ImGui::MenuItem("Save as...", "Ctrl+Shift+S")) dialogs_.requestSaveAs();
         if (ImGui::MenuItem("Screenshot", "F12")) app_.screenshot("");
+        if (ImGui::MenuItem(app_.recording().on() ? "Stop the video" : "Record a video", "Ctrl+R")) app_.toggleRecording();
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) app_.requestQuit();
         ImGui::EndMenu();
@@ -559,12 +568,14 @@ void Panels::drawHelp() {
     for (const ToolInfo& t : kTools) ImGui::BulletText("%c  %s: %s", t.key, std::string(t.name).c_str(), std::string(t.help).c_str());
     ImGui::Separator();
     ImGui::BulletText("Space play/pause   .  one step   Backspace  back to before play");
+    ImGui::BulletText("Left / Right  one frame back / forward in the timeline (paused); its slider is under the view");
     std::string integrators;
     for (std::size_t i = 0; i < integratorNames().size(); ++i)
         integrators += (i ? ", " : "") + std::to_string(i + 1) + " " + std::string(integratorNames()[i]);
     ImGui::BulletText("Integrators: %s", integrators.c_str());
     ImGui::BulletText("Ctrl+Z undo   Ctrl+Shift+Z / Ctrl+Y redo   Delete  remove the selection");
     ImGui::BulletText("Ctrl+N new   Ctrl+O open (or drop a .json file)   Ctrl+S save   F12 screenshot   Ctrl+Q quit");
+    ImGui::BulletText("Ctrl+R start / stop a video of the view");
     ImGui::BulletText("Wheel zooms about the cursor, middle-drag pans, right-drag grabs with any tool");
     ImGui::BulletText("C  2D / 3D view; in 3D, left-drag on empty space (or Alt+drag) orbits   Home  frame the model");
     ImGui::BulletText("A  each body's axes and angular velocity   K  contact points and normals");
