@@ -93,7 +93,8 @@ void Editor::restore(UndoEntry entry) {
             if (cut.atCursor) {
                 showFrame(cut.cursor);
                 selection_.clear();
-                changed();
+                if (entry.branchOnly) ++revision_;
+                else changed();
                 return;
             }
             const double time = timeline_.frame(cut.cursor).simulation.time;
@@ -116,14 +117,14 @@ std::optional<TimelineCut> Editor::cutForSwap(const UndoEntry& entry) {
 void Editor::undo() {
     if (!history_.canUndo()) return;
     endGrab();
-    UndoEntry current{currentScene(), cutForSwap(history_.nextUndo())};
+    UndoEntry current{currentScene(), cutForSwap(history_.nextUndo()), history_.nextUndo().branchOnly};
     restore(history_.undo(std::move(current)));
 }
 
 void Editor::redo() {
     if (!history_.canRedo()) return;
     endGrab();
-    UndoEntry current{currentScene(), cutForSwap(history_.nextRedo())};
+    UndoEntry current{currentScene(), cutForSwap(history_.nextRedo()), history_.nextRedo().branchOnly};
     restore(history_.redo(std::move(current)));
 }
 
@@ -184,7 +185,7 @@ std::optional<TimelineCut> Editor::branchCut() {
 
 void Editor::branch() {
     if (std::optional<TimelineCut> cut = branchCut()) {
-        history_.recordBefore({currentScene(), std::move(cut)});
+        history_.recordBefore({currentScene(), std::move(cut), true});
         ++revision_;
     }
 }

@@ -16,6 +16,7 @@ namespace tinkerbox {
 struct UndoEntry {
     Scene scene;
     std::optional<TimelineCut> cut;
+    bool branchOnly = false;  // a run from an earlier frame, no edit: undoing it edits nothing
 };
 
 class UndoHistory {

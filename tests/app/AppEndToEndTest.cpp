@@ -725,6 +725,9 @@ TEST_F(App, TheTimelineStepsScrubsBranchesAndUndoesWithRealInput) {
     const Status undone = x("key" + w + "ctrl+z", count("timeline_last", last));
     EXPECT_EQ(undone.number("timeline_frame"), branchAt);
     EXPECT_EQ(undone.number("time"), scrubbed.number("time"));
+    EXPECT_EQ(undone.text("modified"), "0") << "a run from an earlier frame, and its undo, edit nothing";
+    EXPECT_EQ(sh("xdotool key" + w + "ctrl+q"), 0);
+    EXPECT_EQ(wait(), 0) << "the app did not quit on Ctrl+Q";
 }
 
 // The same through an input script, ending in a screenshot of the bar: 60 frames run, then

@@ -140,6 +140,7 @@ TEST(Timeline, PlayingFromAnEarlierFrameBranchesAndUndoBringsTheFramesBack) {
     EXPECT_EQ(e.timeline().lastNumber(), 15);
     EXPECT_EQ(e.timeline().cursor(), 15);
     expectBitwise(stateOf(e), branch.back());
+    EXPECT_FALSE(e.modified());  // a run from an earlier frame edits nothing, nor does its undo
 }
 
 TEST(Timeline, StepsOneFrameBackAndForward) {
