@@ -196,6 +196,33 @@ TEST(Timeline, EditingAtAnEarlierFrameBranchesAndUndoes) {
     expectBitwise(stateOf(e), states[4]);
 }
 
+// Grabbing at an earlier frame while paused moves what it grabs there, as at the present: an
+// edit that branches, and one undo brings the later frames back.
+TEST(Timeline, GrabbingAtAnEarlierFrameMovesThereAndUndoes) {
+    Scene s;
+    s.settings.gravity = Vec3::Zero();
+    s.particles.push_back({Vec3::Zero(), Vec3(1, 0, 0), 1.0, false});
+    Editor e(s);
+    const std::vector<VecX> states = play(e, 10);
+    e.seekFrame(4);
+    const Vec3 at = e.simulation().world().position(0);
+    EXPECT_EQ(at, Vec3(states[4][0], states[4][1], states[4][2]));
+    e.setTool(Tool::Grab);
+    const PickTolerance tolerance{0.1, 0.0};
+    const auto ray = [](const Vec3& p) { return Ray{p + Vec3(0, 0, 10), -Vec3::UnitZ()}; };
+    e.pointerDown(ray(at), tolerance, PointerButton::Left);
+    e.pointerMove(ray(at + Vec3(0, 0.5, 0)), tolerance);
+    e.pointerMove(ray(at + Vec3(0, 1, 0)), tolerance);
+    e.pointerUp(ray(at + Vec3(0, 1, 0)), tolerance);
+    EXPECT_EQ(e.simulation().world().position(0), at + Vec3(0, 1, 0));
+    EXPECT_EQ(e.timeline().lastNumber(), 4);
+    EXPECT_EQ(e.simulation().time(), e.timeline().frame(4).simulation.time);
+    e.undo();
+    EXPECT_EQ(e.timeline().lastNumber(), 10);
+    EXPECT_EQ(e.timeline().cursor(), 4);
+    expectBitwise(stateOf(e), states[4]);
+}
+
 // After an edit at the present, stepping back shows the frame it was made at, and forward
 // again the edited model as it was left.
 TEST(Timeline, KeepsAnEditedPresentWhenSteppingBack) {
