@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "editor/Editor.h"
+#include "editor/PointerInput.h"
 #include "scene/ExampleScenes.h"
 
 namespace tinkerbox {
@@ -172,8 +173,7 @@ TEST(Timeline, EditingAtAnEarlierFrameBranchesAndUndoes) {
     const std::vector<VecX> states = play(e, 10);
     e.seekFrame(4);
     e.setTool(Tool::Particle);
-    e.pointerDown({Vec3(3, 3, 10), -Vec3::UnitZ()}, {0.1, 0.0}, PointerButton::Left);
-    e.pointerUp({Vec3(3, 3, 10), -Vec3::UnitZ()}, {0.1, 0.0});
+    test::click(e, 3, 3);
     ASSERT_EQ(e.simulation().world().particleCount(), 2);
     EXPECT_EQ(e.timeline().lastNumber(), 4);
     EXPECT_EQ(e.simulation().time(), e.timeline().frame(4).simulation.time);
@@ -208,12 +208,7 @@ TEST(Timeline, GrabbingAtAnEarlierFrameMovesThereAndUndoes) {
     const Vec3 at = e.simulation().world().position(0);
     EXPECT_EQ(at, Vec3(states[4][0], states[4][1], states[4][2]));
     e.setTool(Tool::Grab);
-    const PickTolerance tolerance{0.1, 0.0};
-    const auto ray = [](const Vec3& p) { return Ray{p + Vec3(0, 0, 10), -Vec3::UnitZ()}; };
-    e.pointerDown(ray(at), tolerance, PointerButton::Left);
-    e.pointerMove(ray(at + Vec3(0, 0.5, 0)), tolerance);
-    e.pointerMove(ray(at + Vec3(0, 1, 0)), tolerance);
-    e.pointerUp(ray(at + Vec3(0, 1, 0)), tolerance);
+    test::drag(e, at, at + Vec3(0, 1, 0));
     EXPECT_EQ(e.simulation().world().position(0), at + Vec3(0, 1, 0));
     EXPECT_EQ(e.timeline().lastNumber(), 4);
     EXPECT_EQ(e.simulation().time(), e.timeline().frame(4).simulation.time);
