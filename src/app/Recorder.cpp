@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <sstream>
@@ -109,8 +110,10 @@ std::string Recorder::finish() {
     pid_ = -1;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         throw std::runtime_error("ffmpeg failed to write " + file_.string() + " (its messages are on the terminal)");
+    char handOver[32];
+    std::snprintf(handOver, sizeof handOver, "%.1f", millisecondsPerFrame());
     text << "Video saved to " << file_.string() << " (" << frames_ << " frames, " << width_ - width_ % 2 << " x "
-         << height_ - height_ % 2 << ", " << fps_ << " fps)";
+         << height_ - height_ % 2 << ", " << fps_ << " fps; " << handOver << " ms a frame to hand over)";
     return text.str();
 }
 

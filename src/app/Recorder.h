@@ -3,7 +3,6 @@
 // readFramebuffer gives them) are piped to Debian's ffmpeg, which encodes H.264 at the run's
 // frame rate, or, without ffmpeg, written as numbered PNG files (NAME-00001.png, ... beside
 // where the video would have gone). No GL here: the app reads the pixels and hands them over.
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
