@@ -154,7 +154,9 @@ void Editor::showFrame(long number) {
 }
 
 void Editor::seekFrame(long number) {
-    if (timeline_.empty() || gesture_.kind == Gesture::Kind::Move) return;
+    // A grab ends; a gesture that builds or moves something holds on to the model shown.
+    const bool building = gesture_.kind != Gesture::Kind::None && gesture_.kind != Gesture::Kind::Grab;
+    if (timeline_.empty() || building) return;
     setPlaying(false);
     endGrab();
     if (timeline_.atEnd() && !atFrame_) {

@@ -136,8 +136,9 @@ public:
     // step that brings them back. Integrator and settings stay the current ones.
     const Timeline& timeline() const { return timeline_; }
     void setTimelineBudget(std::size_t bytes) { timeline_.setBudget(bytes); }
-    // Shows frame `number` (clamped to those kept); ignored in the middle of a move. An
-    // edited present is kept as a frame before another is shown.
+    // Shows frame `number` (clamped to those kept), ending a grab; ignored in the middle of
+    // another gesture (a move, a spring being drawn). An edited present is kept as a frame
+    // before another is shown.
     void seekFrame(long number);
     // The frame before the one shown (or, after an edit, the frame the edit was made at).
     void stepBack();

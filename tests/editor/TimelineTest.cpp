@@ -216,6 +216,14 @@ TEST(Timeline, GrabbingAtAnEarlierFrameMovesThereAndUndoes) {
     EXPECT_EQ(e.timeline().lastNumber(), 10);
     EXPECT_EQ(e.timeline().cursor(), 4);
     expectBitwise(stateOf(e), states[4]);
+
+    // Not in the middle of a gesture that builds: the spring being drawn keeps its model.
+    e.setTool(Tool::Spring);
+    e.pointerDown(test::at(at.x(), at.y()), test::kTolerance, PointerButton::Left);
+    e.seekFrame(9);
+    EXPECT_EQ(e.timeline().cursor(), 4);
+    e.pointerUp(test::at(at.x() + 1.0, at.y()), test::kTolerance);
+    EXPECT_EQ(e.simulation().world().springs().size(), 1u);
 }
 
 // After an edit at the present, stepping back shows the frame it was made at, and forward
