@@ -19,6 +19,7 @@
 #include "app/BuildingControls.h"
 #include "app/SceneView.h"
 #include "app/ModelFraming.h"
+#include "app/TimelineBar.h"
 #include "render/Renderer.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/SceneJson.h"
@@ -83,6 +84,7 @@ App::App(AppOptions options)
           frameView();
       }) {
     settings_ = loadAppSettings();
+    editor_.setTimelineBudget(static_cast<std::size_t>(settings_.timelineMegabytes) << 20);
     if (!options_.script.empty()) script_ = loadInputScript(options_.script);
     if (!options_.record.empty()) {
         record_.open(options_.record);
@@ -94,9 +96,14 @@ App::App(AppOptions options)
     if (!options_.scene.empty()) initialScene = loadScene(options_.scene);
     initWindow();
     openInitialScene(std::move(initialScene));
+    if (!options_.video.empty()) {
+        int width, height;
+        glfwGetFramebufferSize(window_, &width, &height);
+        recording_.start(options_.video, 1.0 / editor_.simulation().settings().dt, width, height, glfwGetTime());
+    }
     if (!writeStatus()) throw std::runtime_error("cannot write the status file " + options_.statusFile);
     // Offer the autosave of a session that did not end cleanly (not in batch runs).
-    if (options_.screenshot.empty() && options_.script.empty() && std::filesystem::exists(autosavePath()))
+    if (!options_.batch() && options_.script.empty() && std::filesystem::exists(autosavePath()))
         dialogs_.requestRestore();
 }
 
@@ -125,7 +132,7 @@ void App::initWindow() {
         throw std::runtime_error(
             "cannot create an OpenGL 3.3 core window: Tinkerbox needs OpenGL 3.3 (with Mesa, llvmpipe provides it)");
     glfwMakeContextCurrent(window_);
-    glfwSwapInterval(options_.screenshot.empty() ? 1 : 0);
+    glfwSwapInterval(options_.batch() ? 0 : 1);
     if (!gladLoadGL(glfwGetProcAddress)) throw std::runtime_error("cannot load the OpenGL functions");
     renderer_ = std::make_unique<Renderer>();  // checks the OpenGL version
 
@@ -183,17 +190,18 @@ int App::run() {
         stepper_.simulate(glfwGetTime());
         render();
         ++frameNumber_;
-        if (!options_.screenshot.empty() && frameNumber_ >= options_.frames) quit();
+        if (options_.batch() && frameNumber_ >= options_.frames) quit();
         if (!dialogs_.restoreRequested()) document_.autosave(glfwGetTime());
         writeStatus();
         // Without vsync (Xvfb), keep an interactive session near 60 frames per second.
         const auto now = std::chrono::steady_clock::now();
         const double seconds = std::chrono::duration<double>(now - frameStart).count();
         stepper_.recordFrameRate(seconds);
-        if (options_.screenshot.empty() && options_.script.empty() && seconds < 1.0 / 60.0)
+        if (!options_.batch() && options_.script.empty() && seconds < 1.0 / 60.0)
             std::this_thread::sleep_for(std::chrono::duration<double>(1.0 / 60.0 - seconds));
         frameStart = std::chrono::steady_clock::now();
     }
+    if (!recording_.stop(glfwGetTime())) exitCode_ = 1;
     const FrameStats& stats = stepper_.stats();
     if (options_.timing && stats.frames > 0) {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
@@ -309,10 +317,14 @@ void App::onKey(int key, int action, int mods) {
                 break;
             case GLFW_KEY_Y: editor_.redo(); break;
             case GLFW_KEY_Q: requestQuit(); break;
+            case GLFW_KEY_R: toggleRecording(); break;
             default: break;
         }
         return;
     }
+    // Held, they scrub the timeline frame by frame.
+    if (key == GLFW_KEY_LEFT && !editor_.playing()) editor_.stepBack();
+    if (key == GLFW_KEY_RIGHT && !editor_.playing() && !editor_.stepForward()) stepper_.requestStep();
     if (action == GLFW_REPEAT) return;
     if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + static_cast<int>(integratorNames().size()) && key <= GLFW_KEY_9) {
         chooseIntegrator(std::string(integratorNames()[key - GLFW_KEY_1]));
@@ -403,6 +415,7 @@ void App::render() {
     glViewport(0, 0, width, height);
     buildRenderFrame(editor_, frame_, viewOptions_);
     renderer_->draw(frame_, camera_);
+    recording_.capture(width, height, glfwGetTime());  // the view, without the panels
     panels_.draw();
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -419,6 +432,12 @@ void App::render() {
 void App::save() {
     if (document_.path().empty()) dialogs_.requestSaveAs();
     else document_.saveTo(document_.path());
+}
+
+void App::toggleRecording() {
+    int width, height;
+    glfwGetFramebufferSize(window_, &width, &height);
+    recording_.toggle(1.0 / editor_.simulation().settings().dt, width, height, glfwGetTime());
 }
 
 void App::screenshot(const std::filesystem::path& path) {
@@ -502,7 +521,9 @@ bool App::writeStatus() const {
         << "\nautosave " << (document_.autosaveCurrent() ? "current" : "pending")
         << "\nmessage " << oneLine(notice_.text)
         << "\ndivergence " << oneLine(editor_.divergence()) << "\nspeed " << stepper_.stats().speed
-        << "\nsubstep " << sim.substepsDone() << "\nslow " << stepper_.slowNotice(glfwGetTime()) << '\n';
+        << "\nsubstep " << sim.substepsDone() << "\nslow " << stepper_.slowNotice(glfwGetTime()) << '\n'
+        << timelineStatus(editor_) << "recording " << recording_.on() << "\nrecorded_frames " << recording_.frames()
+        << '\n';
     // Written and renamed into place, so that a reader never sees half a file. No fsync:
     // this is a window on the app, not data to keep across a crash.
     const std::filesystem::path temporary = options_.statusFile + ".tmp";

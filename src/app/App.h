@@ -21,6 +21,7 @@
 #include "app/Notice.h"
 #include "app/Panels.h"
 #include "app/SceneView.h"
+#include "app/ViewRecording.h"
 #include "editor/Editor.h"
 #include "render/Camera.h"
 #include "render/RenderFrame.h"
@@ -35,6 +36,7 @@ struct AppOptions {
     std::string scene;                      // a scene file to open
     std::optional<std::string> integrator;  // overrides the scene's
     std::string screenshot;                 // render `frames` frames, save this PNG, exit
+    std::string video;                      // render `frames` frames into this video, exit
     int frames = 1;
     bool play = false;        // start running
     std::string script;       // replay this input script
@@ -43,6 +45,8 @@ struct AppOptions {
     int width = 0, height = 0;  // window size (default: the remembered one)
     bool timing = false;        // print the mean simulate and draw times per frame at exit
     std::string statusFile;     // rewritten after every frame with what the app shows (docs/app.md)
+
+    bool batch() const { return !screenshot.empty() || !video.empty(); }  // render, save, exit
 };
 
 class App {
@@ -67,12 +71,14 @@ public:
     SceneViewOptions& viewOptions() { return viewOptions_; }
     AppSettings& settings() { return settings_; }
     Notice& notice() { return notice_; }
+    ViewRecording& recording() { return recording_; }
 
     // Actions of the keys and the panels alike.
     void chooseIntegrator(const std::string& name);
     void chooseContactModel(const std::string& name);
     void save();  // to the document's file, or through the save dialog
     void screenshot(const std::filesystem::path& path);  // empty: a name from the time
+    void toggleRecording();  // a video of the view (ViewRecording), at the run's frame rate
     void frameView();
     void requestQuit();  // quits, or asks first when that would drop unsaved edits
     void quit();
@@ -104,6 +110,7 @@ private:
     FrameStepper stepper_{editor_};
     Document document_;
     FileDialogs dialogs_{document_, editor_, settings_};
+    ViewRecording recording_{notice_, options_.batch()};
     Panels panels_{*this};
 
     // Input: the queue, scripts, and the state as the dispatcher has seen it.

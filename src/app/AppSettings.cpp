@@ -1,5 +1,6 @@
 #include "app/AppSettings.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -40,6 +41,7 @@ AppSettings loadAppSettings() {
     settings.windowHeight = std::max(240, json.value("window_height", settings.windowHeight));
     settings.lastScene = json.value("last_scene", std::string());
     settings.integrator = json.value("integrator", std::string());
+    settings.timelineMegabytes = std::clamp(json.value("timeline_mb", settings.timelineMegabytes), 1, 1 << 20);
     if (json.contains("recent_files") && json["recent_files"].is_array())
         for (const auto& f : json["recent_files"])
             if (f.is_string()) settings.recentFiles.push_back(f.get<std::string>());
@@ -51,6 +53,7 @@ void saveAppSettings(const AppSettings& settings) {
                                  {"window_height", settings.windowHeight},
                                  {"last_scene", settings.lastScene},
                                  {"integrator", settings.integrator},
+                                 {"timeline_mb", settings.timelineMegabytes},
                                  {"recent_files", settings.recentFiles}};
     std::filesystem::create_directories(configDirectory());
     writeFileAtomically(configDirectory() / "settings.json", json.dump(2) + "\n");

@@ -17,6 +17,7 @@ struct AppSettings {
     std::string lastScene;  // a file path, or "example:NAME" for a built-in (example or benchmark) scene
     std::string integrator;  // the solver last chosen, applied to scenes opened from the list ("" = the scene's own)
     std::vector<std::string> recentFiles;  // newest first
+    int timelineMegabytes = 256;  // the memory the timeline's frames may take (Timeline.h)
 
     void addRecent(const std::string& path);
 };

@@ -85,41 +85,4 @@ void drawBuildingSettings(Editor& editor) {
     chain.slack = std::clamp(chain.slack, 1.0, 10.0);
 }
 
-void drawKeyList() {
-    // Bullets whose text wraps at a readable width, in a window that sizes itself to them.
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 55.0f);
-    const auto line = [](const std::string& text) {
-        ImGui::Bullet();
-        ImGui::TextUnformatted(text.c_str());
-    };
-    ImGui::TextUnformatted("Tools");
-    for (const ToolInfo& t : kTools) line(std::string(1, t.key) + "  " + std::string(t.name) + ": " + std::string(t.help));
-    ImGui::Separator();
-    ImGui::TextUnformatted("Editing");
-    line("Click selects, Shift+click adds; with the Select tool, a drag on empty space selects what is inside a "
-         "rectangle (Shift+drag adds), and a drag on the selection moves it");
-    line("Ctrl+A select all   Ctrl+C copy   Ctrl+X cut   Ctrl+V paste (at the pointer)   Delete  remove the "
-         "selection and what hangs on it");
-    line("Ctrl+G  snap to grid on / off (its spacing, and the chain's settings, under 'grid and chain' in the "
-         "Solver panel)");
-    line("Ctrl+Z undo   Ctrl+Shift+Z / Ctrl+Y redo   Escape  drop a chain waiting for its second click, dismiss "
-         "the divergence banner");
-    ImGui::Separator();
-    ImGui::TextUnformatted("Running");
-    line("Space  play / pause   .  one step   Backspace  back to before play");
-    std::string integrators = "Integrators: ";
-    for (std::size_t i = 0; i < integratorNames().size(); ++i)
-        integrators += (i ? ", " : "") + std::to_string(i + 1) + " " + std::string(integratorNames()[i]);
-    line(integrators);
-    ImGui::Separator();
-    ImGui::TextUnformatted("View and files");
-    line("Wheel zooms about the cursor, middle-drag pans, right-drag grabs with any tool");
-    line("C  2D / 3D view; in 3D, left-drag on empty space (or Alt+drag) orbits   Home  frame the model");
-    line("A  each body's axes and angular velocity   K  contact points and normals   F1  this window");
-    line("Ctrl+N new   Ctrl+O open (or drop a .json file)   Ctrl+S save   Ctrl+Shift+S save as   F12 screenshot   "
-         "Ctrl+Q quit");
-    line("Springs, rods, nails and chains attach to the clicked point of a body");
-    ImGui::PopTextWrapPos();
-}
-
 }  // namespace tinkerbox

@@ -21,7 +21,4 @@ void drawBuildingMenuItems(Editor& editor);
 // The snap grid and the chain tool's settings, a section of the Solver panel.
 void drawBuildingSettings(Editor& editor);
 
-// Every key and mouse gesture, grouped, with what it does (the help window, F1).
-void drawKeyList();
-
 }  // namespace tinkerbox

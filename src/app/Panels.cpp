@@ -13,6 +13,7 @@
 #include "app/App.h"
 #include "app/BuildingControls.h"
 #include "app/Tooltip.h"
+#include "app/TimelineBar.h"
 #include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "scene/BenchmarkScenes.h"
@@ -73,6 +74,13 @@ void Panels::draw() {
     drawScenesPanel();
     drawInspector();
     drawStats();
+    // The timeline under the view, above the status line.
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const TimelineBarRequests timeline =
+        drawTimelineBar(editor_, settings_.timelineMegabytes, {app_.recording().on(), app_.recording().frames()},
+                        kSideWidth + 10.0f, display.x - 2.0f * kSideWidth - 20.0f, display.y - 40.0f);
+    if (timeline.step) stepper_.requestStep();
+    if (timeline.toggleRecording) app_.toggleRecording();
     drawBanners();
     dialogs_.draw();
     if (showHelp_) drawHelp();
@@ -91,6 +99,7 @@ void Panels::drawMenu() {
         if (ImGui::MenuItem("Save", "Ctrl+S")) app_.save();
         if (ImGui::MenuItem("Save as...", "Ctrl+Shift+S")) dialogs_.requestSaveAs();
         if (ImGui::MenuItem("Screenshot", "F12")) app_.screenshot("");
+        if (ImGui::MenuItem(app_.recording().on() ? "Stop the video" : "Record a video", "Ctrl+R")) app_.toggleRecording();
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) app_.requestQuit();
         ImGui::EndMenu();
@@ -618,7 +627,42 @@ void Panels::drawHelp() {
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Appearing,
                             ImVec2(0.5f, 0.5f));
     ImGui::Begin("Keys and mouse", &showHelp_, ImGuiWindowFlags_AlwaysAutoResize);
-    drawKeyList();
+    // Bullets whose text wraps at a readable width, in a window that sizes itself to them.
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 55.0f);
+    const auto line = [](const std::string& text) {
+        ImGui::Bullet();
+        ImGui::TextUnformatted(text.c_str());
+    };
+    ImGui::TextUnformatted("Tools");
+    for (const ToolInfo& t : kTools) line(std::string(1, t.key) + "  " + std::string(t.name) + ": " + std::string(t.help));
+    ImGui::Separator();
+    ImGui::TextUnformatted("Editing");
+    line("Click selects, Shift+click adds; with the Select tool, a drag on empty space selects what is inside a "
+         "rectangle (Shift+drag adds), and a drag on the selection moves it");
+    line("Ctrl+A select all   Ctrl+C copy   Ctrl+X cut   Ctrl+V paste (at the pointer)   Delete  remove the "
+         "selection and what hangs on it");
+    line("Ctrl+G  snap to grid on / off (its spacing, and the chain's settings, under 'grid and chain' in the "
+         "Solver panel)");
+    line("Ctrl+Z undo   Ctrl+Shift+Z / Ctrl+Y redo   Escape  drop a chain waiting for its second click, dismiss "
+         "the divergence banner");
+    ImGui::Separator();
+    ImGui::TextUnformatted("Running");
+    line("Space  play / pause   .  one step   Backspace  back to before play");
+    line("Left / Right  one frame back / forward in the timeline (paused; held, they scrub); its slider under the "
+         "view scrubs every frame run, and playing from an earlier frame drops the later ones (Ctrl+Z brings them back)");
+    std::string integrators = "Integrators: ";
+    for (std::size_t i = 0; i < integratorNames().size(); ++i)
+        integrators += (i ? ", " : "") + std::to_string(i + 1) + " " + std::string(integratorNames()[i]);
+    line(integrators);
+    ImGui::Separator();
+    ImGui::TextUnformatted("View and files");
+    line("Wheel zooms about the cursor, middle-drag pans, right-drag grabs with any tool");
+    line("C  2D / 3D view; in 3D, left-drag on empty space (or Alt+drag) orbits   Home  frame the model");
+    line("A  each body's axes and angular velocity   K  contact points and normals   F1  this window");
+    line("Ctrl+N new   Ctrl+O open (or drop a .json file)   Ctrl+S save   Ctrl+Shift+S save as   F12 screenshot   "
+         "Ctrl+R start / stop a video of the view   Ctrl+Q quit");
+    line("Springs, rods, nails and chains attach to the clicked point of a body");
+    ImGui::PopTextWrapPos();
     ImGui::End();
 }
 

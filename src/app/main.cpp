@@ -17,10 +17,12 @@ int main(int argc, char** argv) {
         ->check(CLI::Validator(
             [](std::string& name) { return isIntegratorName(name) ? std::string() : "unknown integrator '" + name + "'"; },
             "INTEGRATOR"));
-    auto* shot = cli.add_option("--screenshot", options.screenshot, "Render --frames frames, save this PNG and exit");
-    cli.add_option("--frames", options.frames, "Frames to render before the screenshot (default 1)")
-        ->check(CLI::PositiveNumber)
-        ->needs(shot);
+    cli.add_option("--screenshot", options.screenshot, "Render --frames frames, save this PNG and exit");
+    cli.add_option("--video", options.video,
+                   "Render --frames frames into this video (H.264 through ffmpeg; without it, numbered PNG files) "
+                   "and exit");
+    auto* frames = cli.add_option("--frames", options.frames, "Frames to render for --screenshot or --video (default 1)")
+                       ->check(CLI::PositiveNumber);
     cli.add_flag("--play", options.play, "Start running");
     cli.add_option("--script", options.script, "Replay an input script (see docs/app.md)")->check(CLI::ExistingFile);
     cli.add_option("--record", options.record, "Record the input to a script file");
@@ -39,6 +41,10 @@ int main(int argc, char** argv) {
         return cli.exit(e);
     } catch (const CLI::ParseError& e) {
         std::cerr << "error: " << e.what() << "\n(see tinkerbox --help)\n";
+        return 2;
+    }
+    if (frames->count() > 0 && !options.batch()) {
+        std::cerr << "error: --frames needs --screenshot or --video\n(see tinkerbox --help)\n";
         return 2;
     }
     if (!integrator.empty()) options.integrator = integrator;

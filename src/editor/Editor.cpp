@@ -46,6 +46,9 @@ void Editor::open(Scene scene) {
     modified_ = false;
     ++revision_;
     simulation_ = std::move(simulation);
+    model_.reset();
+    timeline_.clear();
+    recordFrame();
 }
 
 Scene Editor::currentScene() const { return captureScene(*simulation_, scene_); }
@@ -55,6 +58,8 @@ void Editor::rebuild() {
     simulation_ = buildSimulation(scene_);
     simulation_->setTime(t);
     grabSpring_ = nullptr;
+    model_.reset();
+    atFrame_ = false;
     // A grab's spring went with the old simulation; a chain's start may have gone with the edit.
     if (gesture_.kind == Gesture::Kind::Grab || gesture_.kind == Gesture::Kind::Chain) gesture_ = {};
     chainWaiting_ = chainWaiting_ && gesture_.kind == Gesture::Kind::Chain;
@@ -71,7 +76,7 @@ void Editor::rebuild() {
 template <class Change>
 void Editor::edit(Change&& change) {
     Scene before = currentScene();
-    history_.recordBefore(before);
+    history_.recordBefore({before, branchCut()});
     scene_ = std::move(before);
     change(scene_);
     rebuild();
@@ -87,16 +92,114 @@ void Editor::restore(Scene scene) {
     changed();
 }
 
+void Editor::restore(UndoEntry entry) {
+    // The frames of the entry's branch go back after the frame it was cut at, and the model
+    // to that frame (exactly) or to the entry's scene at its time (edited after the frame).
+    if (entry.cut && timeline_.contains(entry.cut->keptThrough) && timeline_.lastNumber() == entry.cut->keptThrough) {
+        setPlaying(false);  // frames follow the one shown: a run would have to branch first
+        TimelineCut& cut = *entry.cut;
+        timeline_.append(std::move(cut.frames));
+        if (timeline_.contains(cut.cursor)) {
+            if (cut.atCursor) {
+                showFrame(cut.cursor);
+                selection_.clear();
+                if (entry.branchOnly) ++revision_;
+                else changed();
+                return;
+            }
+            const double time = timeline_.frame(cut.cursor).simulation.time;
+            timeline_.setCursor(cut.cursor);
+            restore(std::move(entry.scene));
+            simulation_->setTime(time);
+            return;
+        }
+    }
+    restore(std::move(entry.scene));
+}
+
+std::optional<TimelineCut> Editor::cutForSwap(const UndoEntry& entry) {
+    if (!entry.cut || !timeline_.contains(entry.cut->keptThrough)) return std::nullopt;
+    TimelineCut cut = timeline_.cutAfter(entry.cut->keptThrough);
+    cut.atCursor = atFrame_;
+    return cut;
+}
+
 void Editor::undo() {
     if (!history_.canUndo()) return;
     endGrab();
-    restore(history_.undo(currentScene()));
+    UndoEntry current{currentScene(), cutForSwap(history_.nextUndo()), history_.nextUndo().branchOnly};
+    restore(history_.undo(std::move(current)));
 }
 
 void Editor::redo() {
     if (!history_.canRedo()) return;
     endGrab();
-    restore(history_.redo(currentScene()));
+    UndoEntry current{currentScene(), cutForSwap(history_.nextRedo()), history_.nextRedo().branchOnly};
+    restore(history_.redo(std::move(current)));
+}
+
+// --- Timeline --------------------------------------------------------------------------
+
+void Editor::recordFrame() {
+    if (!model_) model_ = std::make_shared<const Scene>(scene_);
+    TimelineFrame frame;
+    simulation_->saveFrame(frame.simulation);
+    frame.model = model_;
+    timeline_.push(std::move(frame));
+    atFrame_ = true;
+}
+
+void Editor::showFrame(long number) {
+    const TimelineFrame& frame = timeline_.frame(number);
+    if (frame.model != model_) {
+        Scene model = *frame.model;
+        model.settings = simulation_->settings();
+        scene_ = std::move(model);
+        rebuild();
+        model_ = frame.model;
+    }
+    simulation_->restoreFrame(frame.simulation);
+    timeline_.setCursor(number);
+    atFrame_ = true;
+}
+
+void Editor::seekFrame(long number) {
+    // A grab ends; a gesture that builds or moves something holds on to the model shown.
+    const bool building = gesture_.kind != Gesture::Kind::None && gesture_.kind != Gesture::Kind::Grab;
+    if (timeline_.empty() || building) return;
+    setPlaying(false);
+    endGrab();
+    if (timeline_.atEnd() && !atFrame_) {
+        if (number > timeline_.lastNumber()) return;  // the edited present is shown
+        // Kept, so that coming back to the end finds it (a frame in progress is not kept).
+        if (simulation_->substepsDone() == 0) recordFrame();
+    }
+    showFrame(std::clamp(number, timeline_.firstNumber(), timeline_.lastNumber()));
+}
+
+void Editor::stepBack() {
+    if (timeline_.empty()) return;
+    seekFrame(atFrame_ || !timeline_.atEnd() ? timeline_.cursor() - 1 : timeline_.cursor());
+}
+
+bool Editor::stepForward() {
+    if (timeline_.atEnd()) return false;
+    seekFrame(timeline_.cursor() + 1);
+    return true;
+}
+
+std::optional<TimelineCut> Editor::branchCut() {
+    if (timeline_.empty() || timeline_.atEnd()) return std::nullopt;
+    TimelineCut cut = timeline_.cutAfter(timeline_.cursor());
+    cut.atCursor = atFrame_;
+    return cut;
+}
+
+void Editor::branch() {
+    if (std::optional<TimelineCut> cut = branchCut()) {
+        history_.recordBefore({currentScene(), std::move(cut), true});
+        ++revision_;
+    }
 }
 
 // --- Running ---------------------------------------------------------------------------
@@ -104,6 +207,7 @@ void Editor::redo() {
 void Editor::setPlaying(bool playing) {
     if (playing == playing_) return;
     if (playing) {
+        branch();
         beforePlay_ = currentScene();
         beforePlayTime_ = simulation_->time();
         divergence_.clear();
@@ -130,6 +234,9 @@ void Editor::stepFrame(FrameReport& report, int maxSubsteps) {
     if (report.diverged) {
         divergence_ = report.message;
         setPlaying(false);
+        atFrame_ = false;  // rolled back to a state from before
+    } else if (report.finished) {
+        recordFrame();
     }
 }
 
@@ -141,7 +248,9 @@ FrameReport Editor::advance(int maxSubsteps) {
 
 FrameReport Editor::stepOnce(int maxSubsteps) {
     FrameReport report;
-    if (!playing_) stepFrame(report, maxSubsteps);
+    if (playing_) return report;
+    if (simulation_->substepsDone() == 0) branch();
+    stepFrame(report, maxSubsteps);
     return report;
 }
 
@@ -351,7 +460,7 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
             gesture_ = {};
             if (gestureMoved_ && beforeMove_) {
                 // One undoable edit for the whole drag. Nails follow the particles they hold.
-                history_.recordBefore(*beforeMove_);
+                history_.recordBefore({*beforeMove_, branchCut()});
                 scene_ = currentScene();
                 for (ConstraintSpec& spec : scene_.constraints) {
                     auto* nail = std::get_if<NailSpec>(&spec);
@@ -878,6 +987,7 @@ void Editor::setGravity(const Vec3& g) {
 void Editor::setPlanar(bool planar) {
     simulation_->setPlanar(planar);
     scene_.settings = simulation_->settings();
+    atFrame_ = false;  // pressed into the plane
 }
 
 void Editor::setDrag(double kd) {

@@ -22,6 +22,7 @@
 #include "editor/RubberBand.h"
 #include "editor/Selection.h"
 #include "editor/SnapGrid.h"
+#include "editor/Timeline.h"
 #include "editor/Tool.h"
 #include "editor/UndoHistory.h"
 #include "scene/Scene.h"
@@ -149,6 +150,24 @@ public:
     void setSolverSettings(const IntegratorSettings& solver);
     void setConstraintSettings(const ConstraintSettings& constraints);
 
+    // Timeline (Timeline.h): every finished frame is kept, the oldest dropped beyond the
+    // budget. Showing an earlier frame restores it exactly, model and all, and pauses.
+    // Playing, stepping or editing there branches: the later frames go, in one undoable
+    // step that brings them back. Integrator and settings stay the current ones.
+    const Timeline& timeline() const { return timeline_; }
+    void setTimelineBudget(std::size_t bytes) { timeline_.setBudget(bytes); }
+    // Shows frame `number` (clamped to those kept), ending a grab; ignored in the middle of
+    // another gesture (a move, a spring being drawn). An edited present is kept as a frame
+    // before another is shown.
+    void seekFrame(long number);
+    // The frame before the one shown (or, after an edit, the frame the edit was made at).
+    void stepBack();
+    // The next kept frame, if there is one after the one shown (otherwise false: the caller
+    // steps the model instead).
+    bool stepForward();
+    // Whether the model is at the timeline's cursor frame, unchanged since.
+    bool atTimelineFrame() const { return atFrame_; }
+
     // History
     bool canUndo() const { return history_.canUndo(); }
     bool canRedo() const { return history_.canRedo(); }
@@ -165,6 +184,14 @@ private:
         ++revision_;
     }
     void restore(Scene scene);  // undo, redo: the settings stay the current ones
+    void restore(UndoEntry entry);  // ... and the timeline's frames as they were
+    void recordFrame();             // the model's state as the timeline's newest frame
+    void showFrame(long number);
+    // Before a change at an earlier frame: the frames after it, cut off (nothing at the end).
+    std::optional<TimelineCut> branchCut();
+    // Cuts the timeline after the frame a history entry was recorded at (to swap with it).
+    std::optional<TimelineCut> cutForSwap(const UndoEntry& entry);
+    void branch();  // before running at an earlier frame: cut, as an undoable step
     std::optional<Vec3> onPlane(const Ray& ray) const;
     void beginGrab(Index particle, const Vec3& at);
     void beginBodyGrab(Index body, const Vec3& at);
@@ -192,6 +219,9 @@ private:
     Scene scene_;
     std::unique_ptr<Simulation> simulation_;
     UndoHistory history_;
+    Timeline timeline_;
+    std::shared_ptr<const Scene> model_;  // scene_ as the timeline's frames share it; reset by rebuild()
+    bool atFrame_ = false;                // the model is the timeline cursor's frame
     Selection selection_;
     NewElementSettings newElements_;
     SnapGrid grid_;

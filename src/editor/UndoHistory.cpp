@@ -8,26 +8,33 @@ std::size_t UndoHistory::approximateBytes(const Scene& scene) {
            scene.parametricBeads.size() * sizeof(ParametricBead) + scene.wires.size() * sizeof(Wire);
 }
 
+std::size_t UndoHistory::approximateBytes(const UndoEntry& entry) {
+    std::size_t bytes = approximateBytes(entry.scene);
+    if (entry.cut)
+        for (const TimelineFrame& f : entry.cut->frames) bytes += Timeline::frameBytes(f);
+    return bytes;
+}
+
 void UndoHistory::clear() {
     undo_.clear();
     redo_.clear();
 }
 
-void UndoHistory::recordBefore(const Scene& scene) {
-    undo_.push_back(scene);
+void UndoHistory::recordBefore(UndoEntry entry) {
+    undo_.push_back(std::move(entry));
     redo_.clear();
     trim();
 }
 
-Scene UndoHistory::undo(Scene current) {
-    Scene previous = std::move(undo_.back());
+UndoEntry UndoHistory::undo(UndoEntry current) {
+    UndoEntry previous = std::move(undo_.back());
     undo_.pop_back();
     redo_.push_back(std::move(current));
     return previous;
 }
 
-Scene UndoHistory::redo(Scene current) {
-    Scene next = std::move(redo_.back());
+UndoEntry UndoHistory::redo(UndoEntry current) {
+    UndoEntry next = std::move(redo_.back());
     redo_.pop_back();
     undo_.push_back(std::move(current));
     return next;
@@ -35,7 +42,7 @@ Scene UndoHistory::redo(Scene current) {
 
 void UndoHistory::trim() {
     std::size_t total = 0;
-    for (const Scene& s : undo_) total += approximateBytes(s);
+    for (const UndoEntry& e : undo_) total += approximateBytes(e);
     while (undo_.size() > 1 && total > budget_) {
         total -= approximateBytes(undo_.front());
         undo_.pop_front();

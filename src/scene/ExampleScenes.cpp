@@ -297,7 +297,7 @@ Scene spinningTop() {
     s.settings.substeps = 8;
     s.settings.integratorSubsteps = {{"euler", 256}};
     RigidBodySpec pedestal;
-    pedestal.shape = BoxShape{Vec3(0.3, 0.3, 0.3)};
+    std::get<BoxShape>(pedestal.shape).size = Vec3(0.3, 0.3, 0.3);  // the default shape is a box
     pedestal.position = Vec3(0.0, -0.15, 0.0);
     pedestal.fixed = true;
     const Index base = addBody(s, pedestal);

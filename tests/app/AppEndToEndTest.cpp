@@ -764,5 +764,164 @@ TEST_F(App, ABadSceneFileIsAClearErrorAndExitCodeOne) {
     EXPECT_NE(err.find("rc=1"), std::string::npos) << err;
 }
 
+// --- Timeline and recording ---------------------------------------------------------------
+
+// Pause, Left and Right, the slider, a play from an earlier frame and its undo, with real input.
+TEST_F(App, TheTimelineStepsScrubsBranchesAndUndoesWithRealInput) {
+    start(withWindow({(kScenes / "triple-pendulum.json").string(), "--play"}));
+    const std::string w = appWindow();
+    ASSERT_FALSE(HasFailure());
+    const auto x = [this](const std::string& args, const std::function<bool(const Status&)>& shown) {
+        return xdotool(args, shown);
+    };
+    waitFor([](const Status& s) { return s.number("timeline_last") >= 90; }, "90 frames run");
+    const Status paused = x("key" + w + "space", field("playing", "0"));
+    const double last = paused.number("timeline_last");
+    ASSERT_EQ(paused.number("timeline_frame"), last);
+    ASSERT_EQ(paused.number("timeline_first"), 0);
+    const Status back1 = x("key" + w + "Left", count("timeline_frame", last - 1));
+    EXPECT_LT(back1.number("time"), paused.number("time"));
+    x("key" + w + "Left", count("timeline_frame", last - 2));
+    const Status back3 = x("key" + w + "Left", count("timeline_frame", last - 3));
+    const Status forward = x("key" + w + "Right", count("timeline_frame", last - 2));
+    EXPECT_GT(forward.number("time"), back3.number("time"));
+    EXPECT_EQ(forward.number("timeline_last"), last) << "looking drops nothing";
+    EXPECT_EQ(forward.text("modified"), "0") << "looking is not editing";
+
+    // A click near the slider's left end shows an early frame; the frame rate is 60 per
+    // simulated second, so its time is its number over 60.
+    // (The pointer gets there first: a click in the frame it arrives in would reach the view.)
+    x("mousemove" + w + "395 738", cursor(395, 738, 0));
+    const Status scrubbed =
+        x("click" + w + "1", [&](const Status& s) { return s.number("timeline_frame") < last / 4; });
+    EXPECT_EQ(scrubbed.text("modified"), "0");
+    EXPECT_NEAR(scrubbed.number("time"), scrubbed.number("timeline_frame") / 60.0, 1e-9);
+    const double branchAt = scrubbed.number("timeline_frame");
+    const double undoBefore = scrubbed.number("undo");
+
+    // Playing from there drops the later frames, in one undoable step.
+    x("mousemove" + w + "640 400", cursor(640, 400, 0));
+    x("key" + w + "space", field("playing", "1"));
+    const Status branched = waitFor(
+        [&](const Status& s) { return s.number("timeline_last") >= branchAt + 10 && s.number("timeline_last") < last; },
+        "the run going on from the earlier frame");
+    EXPECT_EQ(branched.number("undo"), undoBefore + 1);
+    const Status pausedAgain = x("key" + w + "space", field("playing", "0"));
+    ASSERT_LT(pausedAgain.number("timeline_last"), last);
+    const Status undone = x("key" + w + "ctrl+z", count("timeline_last", last));
+    EXPECT_EQ(undone.number("timeline_frame"), branchAt);
+    EXPECT_EQ(undone.number("time"), scrubbed.number("time"));
+    EXPECT_EQ(undone.text("modified"), "0") << "a run from an earlier frame, and its undo, edit nothing";
+    EXPECT_EQ(sh("xdotool key" + w + "ctrl+q"), 0);
+    EXPECT_EQ(wait(), 0) << "the app did not quit on Ctrl+Q";
+}
+
+// The same through an input script, ending in a screenshot of the bar: 60 frames run, then
+// the pause and five frames back.
+TEST_F(App, TheTimelineBarShowsTheFrameSteppedBackTo) {
+    const fs::path script = dir_ / "timeline.txt";
+    std::ofstream(script) << "60 key SPACE\n62 key LEFT\n64 key LEFT\n66 key LEFT\n68 key LEFT\n70 key LEFT\n";
+    const fs::path shot = dir_ / "timeline.png";
+    ASSERT_EQ(run(withWindow({(kScenes / "triple-pendulum.json").string(), "--play", "--script", script.string(),
+                              "--screenshot", shot.string(), "--frames", "74"})),
+              0);
+    const Status status = readStatus(status_);
+    const double last = status.number("timeline_last");
+    EXPECT_GE(last, 59);
+    EXPECT_EQ(status.number("timeline_frame"), last - 5) << status.describe();
+    EXPECT_EQ(status.text("playing"), "0");
+    // The slider under the view: its frame (ImGui's frame colour) and its grab (the grab
+    // colour) on the bar's middle row; the grab stands where frame 55 of 0 to 60 goes.
+    const Image image = load(shot);
+    ASSERT_EQ(image.width, 1280);
+    const auto near = [](const unsigned char* p, int r, int g, int b) {
+        return std::abs(p[0] - r) + std::abs(p[1] - g) + std::abs(p[2] - b) < 12;
+    };
+    int bestRow = -1, bestGrab = 0;
+    for (int y = 700; y < 780; ++y) {
+        int grab = 0;
+        for (int x = kLeft; x < kRight; ++x) grab += near(image.at(x, y), 61, 133, 224);
+        if (grab > bestGrab) {
+            bestGrab = grab;
+            bestRow = y;
+        }
+    }
+    ASSERT_GE(bestGrab, 6) << "no slider grab under the view";
+    int grabLeft = kRight, grabRight = 0;
+    for (int x = kLeft; x < kRight; ++x)
+        if (near(image.at(x, bestRow), 61, 133, 224)) {
+            grabLeft = std::min(grabLeft, x);
+            grabRight = std::max(grabRight, x);
+        }
+    // The slider's frame reaches from the grab to the bar's background on either side.
+    const auto background = [&](int x) { return near(image.at(x, bestRow), 17, 18, 19); };
+    int frameLeft = grabLeft, frameRight = grabRight;
+    while (frameLeft > kLeft && !background(frameLeft - 1)) --frameLeft;
+    while (frameRight < kRight && !background(frameRight + 1)) ++frameRight;
+    const double grabWidth = grabRight - grabLeft + 1, frameWidth = frameRight - frameLeft + 1;
+    ASSERT_GT(frameWidth, 100);
+    const double at = (0.5 * (grabLeft + grabRight) - frameLeft - 0.5 * grabWidth) / (frameWidth - grabWidth);
+    EXPECT_NEAR(at, (last - 5) / last, 0.03) << "grab " << grabLeft << ".." << grabRight << " in " << frameLeft << ".."
+                                             << frameRight << " on row " << bestRow;
+}
+
+// ffprobe's codec,width,height,frame rate,frames counted by decoding.
+std::string probeVideo(const fs::path& video) {
+    return output("ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+                  "stream=codec_name,width,height,r_frame_rate,nb_read_frames -of csv=p=0 '" + video.string() + "'");
+}
+
+bool haveFfmpeg() { return sh("command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null") == 0; }
+
+TEST_F(App, RendersAVideoHeadless) {
+    if (!haveFfmpeg()) GTEST_SKIP() << "ffmpeg is not installed (scripts/install-deps installs it)";
+    const fs::path video = dir_ / "cloth.mp4";
+    ASSERT_EQ(run(withWindow({(kScenes / "cloth.json").string(), "--play", "--video", video.string(), "--frames", "45"})),
+              0);
+    EXPECT_EQ(probeVideo(video), "h264,1280,800,60/1,45");
+    EXPECT_EQ(readStatus(status_).text("recorded_frames"), "45");
+}
+
+TEST_F(App, WithoutFfmpegAVideoIsNumberedPngs) {
+    const fs::path video = dir_ / "cloth.mp4";
+    const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+    ::setenv("PATH", (dir_ / "nothing-here").c_str(), 1);
+    const std::string said = output(std::string(TINKERBOX_APP) + " " + (kScenes / "cloth.json").string() +
+                                    " --play --width 640 --height 400 --frames 12 --video " + video.string());
+    ::setenv("PATH", path.c_str(), 1);
+    EXPECT_NE(said.find("sudo apt-get install ffmpeg"), std::string::npos) << said;
+    EXPECT_FALSE(fs::exists(video));
+    for (int n = 1; n <= 12; ++n) {
+        char name[32];
+        std::snprintf(name, sizeof name, "cloth-%05d.png", n);
+        const Image frame = load(dir_ / name);
+        EXPECT_EQ(frame.width, 640) << name;
+        EXPECT_EQ(frame.height, 400) << name;
+    }
+    EXPECT_FALSE(fs::exists(dir_ / "cloth-00013.png"));
+}
+
+// Ctrl+R starts a video of the view and stops it; the status line names the file.
+TEST_F(App, CtrlRRecordsAVideoOfTheView) {
+    if (!haveFfmpeg()) GTEST_SKIP() << "ffmpeg is not installed (scripts/install-deps installs it)";
+    start({(kScenes / "triple-pendulum.json").string(), "--play", "--width", "800", "--height", "600"});
+    const std::string w = appWindow();
+    ASSERT_FALSE(HasFailure());
+    xdotool("mousemove" + w + "400 300", cursor(400, 300, 0));
+    xdotool("key" + w + "ctrl+r", field("recording", "1"));
+    waitFor([](const Status& s) { return s.number("recorded_frames") >= 30; }, "30 frames recorded");
+    const Status stopped = xdotool("key" + w + "ctrl+r", field("recording", "0"));
+    const std::string message = stopped.text("message");
+    const std::string prefix = "Video saved to ";
+    ASSERT_EQ(message.rfind(prefix, 0), 0u) << message;
+    const fs::path video = message.substr(prefix.size(), message.find(" (") - prefix.size());
+    const std::string frames = message.substr(message.find(" (") + 2, message.find(" frames") - message.find(" (") - 2);
+    EXPECT_GE(std::stoi(frames), 30);
+    EXPECT_EQ(probeVideo(video), "h264,800,600,60/1," + frames);
+    fs::remove(video);
+    EXPECT_EQ(sh("xdotool key" + w + "ctrl+q"), 0);
+    EXPECT_EQ(wait(), 0) << "the app did not quit on Ctrl+Q";
+}
+
 }  // namespace
 }  // namespace tinkerbox

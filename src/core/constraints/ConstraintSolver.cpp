@@ -259,6 +259,13 @@ void ConstraintSolver::addConstraintForces(const InverseMass& W, const VecX& qdo
     multiplyJTransposed(lambda_, Q);
 }
 
+void ConstraintSolver::forgetWarmStarts() {
+    warmStarts_ = {};
+    nextWarmStart_ = 0;
+    lambda_.setZero();
+    mu_.setZero();
+}
+
 void ConstraintSolver::projectVelocities(const InverseMass& W, const VecX& v, VecX& dv,
                                          const ConstraintSettings& settings) {
     dv.setZero(v.size());

@@ -119,6 +119,9 @@ public:
     void multiplyJTransposed(const VecX& y, VecX& x) const { multiplyTransposed(J_, y, x); }  // x += J^T y
     const VecX& Cdot() const { return Cdot_; }
 
+    // Starts the next solves from zero, as a new solver would (after the state jumped).
+    void forgetWarmStarts();
+
     const ConstraintSolveStats& stats() const { return stats_; }
     void resetStats() { stats_ = {}; }
 

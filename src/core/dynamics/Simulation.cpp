@@ -84,6 +84,28 @@ void Simulation::setConstraintSettings(const ConstraintSettings& constraints) {
     world_.setConstraintSettings(constraints);
 }
 
+void Simulation::saveFrame(SimulationFrame& frame) const {
+    world_.getState(frame.state);
+    frame.time = world_.time();
+    frame.clockStart = clockStart_;
+    frame.frames = frames_;
+    frame.integrator = settings_.integrator;
+    integrator_->saveMemory(frame.integratorMemory);
+}
+
+void Simulation::restoreFrame(const SimulationFrame& frame) {
+    world_.setState(frame.state, frame.time);  // throws on a state of another model
+    clockStart_ = frame.clockStart;
+    frames_ = frame.frames;
+    endFrameEarly();
+    drivenByInput_ = false;
+    guard_.clear();
+    contact_->reset();
+    world_.constraintSolver().forgetWarmStarts();
+    integrator_ = makeIntegrator(settings_.integrator, settings_.solver);
+    if (frame.integrator == settings_.integrator) integrator_->restoreMemory(frame.integratorMemory);
+}
+
 EnergyReading Simulation::energyReading() const {
     const World& s = world_;
     EnergyReading r;

@@ -52,6 +52,20 @@ struct FrameReport {
     StepReport integrator;  // summed over the substeps
 };
 
+// A frame's end as the next frame reads it: the state, the time and the clock, and what the
+// integrator carries from step to step. Restoring it and stepping on gives bitwise the
+// frames that followed it the first time, as long as the settings and the model are the same
+// and the multipliers' and contact solvers' warm starts play no part (they start afresh:
+// constraint and contact scenes go on within those solvers' tolerances).
+struct SimulationFrame {
+    VecX state;
+    double time = 0.0;
+    double clockStart = 0.0;  // time = clockStart + frames dt (the clock, see Simulation)
+    long frames = 0;
+    std::string integrator;   // whose memory follows
+    VecX integratorMemory;
+};
+
 class Simulation {
 public:
     explicit Simulation(const SimulationSettings& settings = {});
@@ -109,6 +123,13 @@ public:
     // Call before or during a frame in which an input (the mouse spring, a dragged nail)
     // does work on the model: the guard's energy budget starts again after that frame.
     void drivenByInput() { drivenByInput_ = true; }
+    // Between frames (substepsDone() == 0): the frame just ended, for a timeline.
+    void saveFrame(SimulationFrame& frame) const;
+    // Back to a saved frame of this model (throws std::invalid_argument when the state does
+    // not fit it). A frame in progress ends; the divergence guard, the contact model and the
+    // multipliers forget the later frames; the integrator's memory comes back when the frame
+    // was saved under the integrator chosen now.
+    void restoreFrame(const SimulationFrame& frame);
     // What the divergence guard measures (DivergenceGuard.h).
     EnergyReading energyReading() const;
 

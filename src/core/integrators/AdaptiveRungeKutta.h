@@ -22,6 +22,8 @@ public:
     double tolerance() const { return tolerance_; }
     // The step size the controller would try next (0 before the first step).
     double suggestedStep() const { return suggested_; }
+    void saveMemory(VecX& memory) const override { memory = VecX::Constant(1, suggested_); }
+    void restoreMemory(const VecX& memory) override { suggested_ = memory.size() == 1 ? memory[0] : 0.0; }
 
 private:
     double tolerance_;

@@ -22,6 +22,8 @@ public:
 
     std::string_view name() const override { return "implicit-euler"; }
     void step(MechanicalSystem& system, double h, StepReport& report) override;
+    void saveMemory(VecX& memory) const override { memory = dv_; }  // the warm start
+    void restoreMemory(const VecX& memory) override { dv_ = memory; }
 
 private:
     CgSettings settings_;

@@ -36,6 +36,11 @@ public:
     virtual ~Integrator() = default;
     virtual std::string_view name() const = 0;
     virtual void step(MechanicalSystem& system, double h, StepReport& report) = 0;
+    // What a step leaves for the next one to start from (a warm start, a step size), as
+    // numbers: given back after a rewind to a frame, the steps from there are bitwise those
+    // taken from it the first time (Simulation::restoreFrame). Nothing for most methods.
+    virtual void saveMemory(VecX& memory) const { memory.resize(0); }
+    virtual void restoreMemory(const VecX&) {}
 };
 
 // Methods that need nothing but Witkin's interface, and so work on any OdeSystem.
