@@ -144,16 +144,22 @@ void Panels::drawToolbar() {
     ImGui::Begin("Tools", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                      ImGuiWindowFlags_NoSavedSettings);
+    // The tools wrap onto more rows where the window is too narrow for them between the side panels.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float right = ImGui::GetIO().DisplaySize.x - kSideWidth - 10.0f;
     for (const ToolInfo& t : kTools) {
+        const std::string label = std::string(1, t.key) + " " + std::string(t.name);
+        if (&t != &kTools.front()) {
+            const float width = ImGui::CalcTextSize(label.c_str()).x + 2.0f * style.FramePadding.x;
+            if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width + style.WindowPadding.x <= right) ImGui::SameLine();
+        }
         const bool active = editor_.tool() == t.tool;
         if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        const std::string label = std::string(1, t.key) + " " + std::string(t.name);
         if (ImGui::Button(label.c_str())) editor_.setTool(t.tool);
         if (active) ImGui::PopStyleColor();
         itemTooltip(std::string(t.help).c_str());
-        if (&t != &kTools.back()) ImGui::SameLine();
     }
-    // The run's buttons on a row of their own, so that the tools fit between the side panels.
+    // The run's buttons on a row of their own.
     if (ImGui::Button(editor_.playing() ? "Pause (Space)" : "Play (Space)")) editor_.togglePlaying();
     itemTooltip("Run the model or pause it. While it runs the tool is Grab; the one you had comes back at the pause.");
     ImGui::SameLine();
