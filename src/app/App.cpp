@@ -17,8 +17,7 @@
 #include <thread>
 
 #include "app/SceneView.h"
-#include "core/bodies/ShapeGeometry.h"
-#include "core/dynamics/Connectivity.h"
+#include "app/ModelFraming.h"
 #include "render/Renderer.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/SceneJson.h"
@@ -28,22 +27,7 @@ namespace tinkerbox {
 namespace {
 
 constexpr double kPickPixels = 9.0;
-constexpr double kSidePanelWidth = 310.0;  // the panels on each side (Panels.cpp)
-constexpr std::size_t kPlotSamples = 600;  // ten seconds at 60 frames per second
-constexpr int kMaxStepsPerFrame = 8;
-// Simulation work per drawn frame: a frame that takes longer is spread over several drawn
-// frames, so that the window keeps responding whatever the settings (docs/app.md).
-constexpr std::chrono::milliseconds kSimulationBudget{25};
-// Editor::advance calls are sized to take about this long, so that the budget is kept to
-// within a call without asking the clock after every substep.
-constexpr double kCallMs = 1.0;
-// The slow notice stays this long after the budget last cut a frame, so that it does not
-// flicker when frames take about one budget.
-constexpr double kSlowNoticeSeconds = 1.0;
 const char* const kDefaultExample = "double-pendulum";
-
-// A scene file that reads well but whose model the core refuses.
-std::string modelError(const std::exception& e) { return std::string("the model cannot be built: ") + e.what(); }
 
 App* appOf(GLFWwindow* window) { return static_cast<App*>(glfwGetWindowUserPointer(window)); }
 
@@ -92,7 +76,11 @@ void dropCallback(GLFWwindow* w, int count, const char** paths) {
 
 }  // namespace
 
-App::App(AppOptions options) : options_(std::move(options)) {
+App::App(AppOptions options)
+    : options_(std::move(options)), document_(editor_, settings_, notice_, [this] {
+          stepper_.clearPlots();
+          frameView();
+      }) {
     settings_ = loadAppSettings();
     if (!options_.script.empty()) script_ = loadInputScript(options_.script);
     if (!options_.record.empty()) {
@@ -108,7 +96,7 @@ App::App(AppOptions options) : options_(std::move(options)) {
     if (!writeStatus()) throw std::runtime_error("cannot write the status file " + options_.statusFile);
     // Offer the autosave of a session that did not end cleanly (not in batch runs).
     if (options_.screenshot.empty() && options_.script.empty() && std::filesystem::exists(autosavePath()))
-        restorePrompt_ = true;
+        dialogs_.requestRestore();
 }
 
 App::~App() {
@@ -159,23 +147,19 @@ void App::initWindow() {
 
 void App::openInitialScene(std::optional<Scene> fromFile) {
     if (fromFile) {
-        try {
-            adoptFile(std::move(*fromFile), options_.scene);
-        } catch (const std::exception& e) {
-            throw std::runtime_error(options_.scene + ": " + modelError(e));
-        }
-    } else if (settings_.lastScene.rfind("example:", 0) == 0 && openBuiltIn(settings_.lastScene.substr(8))) {
+        document_.adoptFile(std::move(*fromFile), options_.scene);  // throws, naming the file
+    } else if (settings_.lastScene.rfind("example:", 0) == 0 && document_.openBuiltIn(settings_.lastScene.substr(8))) {
         // reopened the last session's built-in scene
-    } else if (!settings_.lastScene.empty() && openFile(settings_.lastScene)) {
+    } else if (!settings_.lastScene.empty() && document_.openFile(settings_.lastScene)) {
         // reopened the last session's file
     } else {
-        openBuiltIn(kDefaultExample);
+        document_.openBuiltIn(kDefaultExample);
     }
     // The solver chosen last time applies to the scene the session reopens.
     if (options_.integrator) chooseIntegrator(*options_.integrator);
     else if (options_.scene.empty() && isIntegratorName(settings_.integrator)) chooseIntegrator(settings_.integrator);
     if (options_.play) editor_.setPlaying(true);
-    message_.clear();
+    notice_ = {};
 }
 
 // --- The main loop ---------------------------------------------------------------------
@@ -187,7 +171,7 @@ int App::run() {
         glfwPollEvents();
         if (glfwWindowShouldClose(window_)) {
             glfwSetWindowShouldClose(window_, GLFW_FALSE);
-            unlessUnsaved("quit", [this] { quit(); });
+            requestQuit();
         }
         while (scriptNext_ < script_.size() && script_[scriptNext_].frame <= frameNumber_)
             events_.push_back(script_[scriptNext_++].event);
@@ -195,27 +179,28 @@ int App::run() {
         ImGui_ImplGlfw_NewFrame();
         processInput();
         ImGui::NewFrame();
-        simulate();
+        stepper_.simulate(glfwGetTime());
         render();
         ++frameNumber_;
         if (!options_.screenshot.empty() && frameNumber_ >= options_.frames) quit();
-        autosave(glfwGetTime());
+        if (!dialogs_.restoreRequested()) document_.autosave(glfwGetTime());
         writeStatus();
         // Without vsync (Xvfb), keep an interactive session near 60 frames per second.
         const auto now = std::chrono::steady_clock::now();
         const double seconds = std::chrono::duration<double>(now - frameStart).count();
-        stats_.fps = 0.9 * stats_.fps + 0.1 / std::max(seconds, 1e-6);
+        stepper_.recordFrameRate(seconds);
         if (options_.screenshot.empty() && options_.script.empty() && seconds < 1.0 / 60.0)
             std::this_thread::sleep_for(std::chrono::duration<double>(1.0 / 60.0 - seconds));
         frameStart = std::chrono::steady_clock::now();
     }
-    if (options_.timing && stats_.frames > 0) {
+    const FrameStats& stats = stepper_.stats();
+    if (options_.timing && stats.frames > 0) {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
-        std::cout << stats_.frames << " frames in " << seconds << " s (" << stats_.frames / seconds
-                  << " frames per second): simulate " << (stats_.steps ? stats_.simulationTotalMs / stats_.steps : 0.0)
-                  << " ms per simulated frame (" << stats_.steps << " simulated; "
-                  << stats_.simulationTotalMs / stats_.frames << " ms per drawn frame), draw "
-                  << stats_.renderTotalMs / stats_.frames << " ms per frame\n";
+        std::cout << stats.frames << " frames in " << seconds << " s (" << stats.frames / seconds
+                  << " frames per second): simulate " << (stats.steps ? stats.simulationTotalMs / stats.steps : 0.0)
+                  << " ms per simulated frame (" << stats.steps << " simulated; "
+                  << stats.simulationTotalMs / stats.frames << " ms per drawn frame), draw "
+                  << stats.renderTotalMs / stats.frames << " ms per frame\n";
     }
     return exitCode_;
 }
@@ -278,7 +263,7 @@ void App::dispatch(const InputEvent& e) {
         case InputEvent::Type::Drop:
             for (const std::string& path : e.paths)
                 if (std::filesystem::path(path).extension() == ".json") {
-                    unlessUnsaved("open " + path, [this, path] { openFile(path); });
+                    dialogs_.unlessUnsaved("open " + path, [this, path] { document_.openFile(path); });
                     break;
                 }
             break;
@@ -301,10 +286,10 @@ void App::onKey(int key, int action, int mods) {
     if (ctrl) {
         if (action == GLFW_REPEAT && key != GLFW_KEY_Z && key != GLFW_KEY_Y) return;
         switch (key) {
-            case GLFW_KEY_N: unlessUnsaved("start a new scene", [this] { newScene(); }); break;
-            case GLFW_KEY_O: unlessUnsaved("open another scene", [this] { openDialog_ = true; }); break;
+            case GLFW_KEY_N: dialogs_.unlessUnsaved("start a new scene", [this] { document_.newScene(); }); break;
+            case GLFW_KEY_O: dialogs_.unlessUnsaved("open another scene", [this] { dialogs_.requestOpen(); }); break;
             case GLFW_KEY_S:
-                if (shift || documentPath_.empty()) saveDialog_ = true;
+                if (shift) dialogs_.requestSaveAs();
                 else save();
                 break;
             case GLFW_KEY_Z:
@@ -312,7 +297,7 @@ void App::onKey(int key, int action, int mods) {
                 else editor_.undo();
                 break;
             case GLFW_KEY_Y: editor_.redo(); break;
-            case GLFW_KEY_Q: unlessUnsaved("quit", [this] { quit(); }); break;
+            case GLFW_KEY_Q: requestQuit(); break;
             default: break;
         }
         return;
@@ -330,7 +315,7 @@ void App::onKey(int key, int action, int mods) {
     }
     switch (key) {
         case GLFW_KEY_SPACE: editor_.togglePlaying(); break;
-        case GLFW_KEY_PERIOD: requestStep(); break;
+        case GLFW_KEY_PERIOD: stepper_.requestStep(); break;
         case GLFW_KEY_BACKSPACE: editor_.rewind(); break;
         case GLFW_KEY_DELETE: editor_.deleteSelection(); break;
         case GLFW_KEY_C:
@@ -339,7 +324,7 @@ void App::onKey(int key, int action, int mods) {
         case GLFW_KEY_HOME: frameView(); break;
         case GLFW_KEY_A: viewOptions_.bodyAxes = !viewOptions_.bodyAxes; break;
         case GLFW_KEY_K: viewOptions_.contacts = !viewOptions_.contacts; break;
-        case GLFW_KEY_F1: showHelp_ = !showHelp_; break;
+        case GLFW_KEY_F1: panels_.toggleHelp(); break;
         case GLFW_KEY_F12: screenshot(""); break;
         case GLFW_KEY_ESCAPE: editor_.dismissDivergence(); break;
         default: break;
@@ -393,91 +378,6 @@ void App::onScroll(double, double dy) {
 
 // --- Simulation and drawing ------------------------------------------------------------
 
-void App::simulate() {
-    // One frame of simulated time per rendered frame at time scale 1, so that runs and
-    // recordings are the same on any machine; slow motion steps less often. The work is
-    // capped at kSimulationBudget per drawn frame: a frame that needs more goes on in the
-    // next drawn frames (Simulation::advance gives the same result), and the model runs
-    // slower than real time, which the slow notice says. Credit is given only between
-    // frames, so that a slow stretch is not made up for afterwards.
-    using Clock = std::chrono::steady_clock;
-    const auto start = Clock::now();
-    const auto deadline = start + kSimulationBudget;
-    const double timeBefore = editor_.simulation().time();
-    int steps = 0;
-    bool cut = false;
-    if (!editor_.playing()) stepCredit_ = 0.0;
-    else if (editor_.simulation().substepsDone() == 0) stepCredit_ += timeScale_;
-    while (editor_.playing() || stepRequested_) {
-        const bool playing = editor_.playing();
-        if (playing) stepRequested_ = false;
-        const bool newFrame = editor_.simulation().substepsDone() == 0;
-        if (playing && newFrame && (stepCredit_ < 1.0 || steps >= kMaxStepsPerFrame)) break;
-        if (Clock::now() >= deadline) {
-            cut = true;
-            break;
-        }
-        if (playing && newFrame) stepCredit_ -= 1.0;
-        if (newFrame) frameWorkMs_ = 0.0;  // a frame that an edit ended early no longer counts
-        const auto callStart = Clock::now();
-        const FrameReport report = playing ? editor_.advance(substepChunk_) : editor_.stepOnce(substepChunk_);
-        const double callMs = 1e3 * std::chrono::duration<double>(Clock::now() - callStart).count();
-        frameWorkMs_ += callMs;
-        if (!report.finished) {
-            // Only a call that stopped inside the frame measured a whole chunk.
-            if (callMs < kCallMs) substepChunk_ = std::min(substepChunk_ * 2, 1 << 24);
-            else if (callMs > 2.0 * kCallMs)
-                substepChunk_ = std::max(static_cast<int>(substepChunk_ * (kCallMs / callMs)), 1);
-            continue;
-        }
-        stats_.last = report;
-        stats_.simulationMs = stats_.steps + steps == 0 ? frameWorkMs_ : 0.9 * stats_.simulationMs + 0.1 * frameWorkMs_;
-        frameWorkMs_ = 0.0;
-        ++steps;
-        if (!playing) stepRequested_ = false;
-    }
-    const auto end = Clock::now();
-    if (cut) slowUntil_ = glfwGetTime() + kSlowNoticeSeconds;
-    stats_.simulationTotalMs += 1e3 * std::chrono::duration<double>(end - start).count();
-    stats_.steps += steps;
-    // Simulated time per wall-clock time, from one call to the next (drawing and the frame
-    // rate's sleep included); a rollback does not count as time going backwards.
-    if (lastSimulate_) {
-        const double simulated = std::max(0.0, editor_.simulation().time() - timeBefore);
-        simulatedAverage_ = 0.9 * simulatedAverage_ + 0.1 * simulated;
-        wallAverage_ = 0.9 * wallAverage_ + 0.1 * std::chrono::duration<double>(end - *lastSimulate_).count();
-        stats_.speed = wallAverage_ > 0.0 ? simulatedAverage_ / wallAverage_ : 0.0;
-    }
-    lastSimulate_ = end;
-    if (steps > 0 || kinetic_.empty()) {
-        const Simulation& sim = editor_.simulation();
-        const auto record = [](std::vector<float>& series, double value) {
-            if (series.size() >= kPlotSamples) series.erase(series.begin());
-            series.push_back(static_cast<float>(value));
-        };
-        record(kinetic_, sim.kineticEnergy());
-        record(potential_, sim.potentialEnergy());
-        record(total_, sim.totalEnergy());
-    }
-}
-
-void App::requestStep() {
-    if (!editor_.playing()) stepRequested_ = true;
-}
-
-bool App::slow() const { return (editor_.playing() || stepRequested_) && glfwGetTime() < slowUntil_; }
-
-std::string App::slowNotice() const {
-    if (!slow()) return "";
-    const Simulation& sim = editor_.simulation();
-    char text[256];
-    std::snprintf(text, sizeof text,
-                  "Slow: %.2g x real time. A frame's %d substeps take longer than a drawn frame may spend, so each "
-                  "frame is spread over several drawn frames.",
-                  stats_.speed, sim.substeps());
-    return text;
-}
-
 void App::render() {
     int width, height;
     glfwGetFramebufferSize(window_, &width, &height);
@@ -489,14 +389,12 @@ void App::render() {
     glViewport(0, 0, width, height);
     buildRenderFrame(editor_, frame_, viewOptions_);
     renderer_->draw(frame_, camera_);
-    drawUi();
+    panels_.draw();
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     glFinish();  // so that the render time counts the drawing, not just its submission
     const double renderMs = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    stats_.renderMs = 0.9 * stats_.renderMs + 0.1 * renderMs;
-    stats_.renderTotalMs += renderMs;
-    ++stats_.frames;
+    stepper_.recordRender(renderMs);
     if (!options_.screenshot.empty() && frameNumber_ + 1 >= options_.frames) screenshot(options_.screenshot);
     glfwSwapBuffers(window_);
     updateTitle();
@@ -504,92 +402,9 @@ void App::render() {
 
 // --- Actions ---------------------------------------------------------------------------
 
-void App::adopt(Scene scene, const std::string& label) {
-    editor_.open(std::move(scene));
-    documentLabel_ = label;
-    kinetic_.clear();
-    potential_.clear();
-    total_.clear();
-    frameView();
-}
-
-void App::newScene() {
-    Scene scene;
-    scene.name = "Untitled";
-    // It opens in the 2D view: planar, so that bodies built there turn in it, and with a
-    // ground along the bottom of that view for them to land, stack and topple on.
-    scene.settings.planar = true;
-    Plane ground;
-    ground.point = Vec3(0.0, -2.5, 0.0);
-    ground.restitution = 0.2;
-    ground.friction = 0.6;
-    scene.planes.push_back(ground);
-    adopt(std::move(scene), "untitled");  // an empty model frames the default 8 m x 6 m view
-    documentPath_.clear();
-}
-
-void App::adoptFile(Scene scene, const std::filesystem::path& path) {
-    adopt(std::move(scene), path.filename().string());
-    documentPath_ = path;
-    settings_.addRecent(std::filesystem::absolute(path).string());
-    settings_.lastScene = std::filesystem::absolute(path).string();
-    dialogError_.clear();
-}
-
-bool App::openFile(const std::filesystem::path& path) {
-    // The new scene is read and built aside (Editor::open): a failure at either step keeps
-    // the open scene, its history and its unsaved flag, and says why and where.
-    const auto fail = [&](const std::string& why) {
-        dialogError_ = why;
-        message_ = "Could not open: " + why;
-        messageUntil_ = glfwGetTime() + 8.0;
-        return false;
-    };
-    std::optional<Scene> scene;
-    try {
-        scene = loadScene(path);  // a SceneError names the file, line:column and field
-    } catch (const std::exception& e) {
-        return fail(e.what());
-    }
-    try {
-        adoptFile(std::move(*scene), path);
-    } catch (const std::exception& e) {
-        return fail(path.string() + ": " + modelError(e));
-    }
-    return true;
-}
-
-bool App::openBuiltIn(const std::string& name) {
-    std::optional<Scene> scene = makeBuiltInScene(name);
-    if (!scene) return false;
-    adopt(std::move(*scene), name);
-    documentPath_.clear();
-    settings_.lastScene = "example:" + name;
-    return true;
-}
-
-bool App::saveTo(const std::filesystem::path& path) {
-    try {
-        saveScene(editor_.currentScene(), path);
-        documentPath_ = path;
-        documentLabel_ = path.filename().string();
-        editor_.markSaved();
-        settings_.addRecent(std::filesystem::absolute(path).string());
-        settings_.lastScene = std::filesystem::absolute(path).string();
-        message_ = "Saved " + path.string();
-        messageUntil_ = glfwGetTime() + 4.0;
-        return true;
-    } catch (const std::exception& e) {
-        dialogError_ = e.what();
-        message_ = e.what();
-        messageUntil_ = glfwGetTime() + 8.0;
-        return false;
-    }
-}
-
 void App::save() {
-    if (documentPath_.empty()) saveDialog_ = true;
-    else saveTo(documentPath_);
+    if (document_.path().empty()) dialogs_.requestSaveAs();
+    else document_.saveTo(document_.path());
 }
 
 void App::screenshot(const std::filesystem::path& path) {
@@ -602,24 +417,21 @@ void App::screenshot(const std::filesystem::path& path) {
     }
     try {
         saveFramebufferPng(file, camera_.width(), camera_.height());
-        message_ = "Screenshot saved to " + file.string();
+        notice_.show("Screenshot saved to " + file.string(), glfwGetTime(), 4.0);
     } catch (const std::exception& e) {
-        message_ = e.what();
+        notice_.show(e.what(), glfwGetTime(), 4.0);
     }
-    messageUntil_ = glfwGetTime() + 4.0;
 }
 
 void App::chooseIntegrator(const std::string& name) {
     editor_.setIntegrator(name);
     settings_.integrator = name;
-    message_ = "Integrator: " + name;
-    messageUntil_ = glfwGetTime() + 2.0;
+    notice_.show("Integrator: " + name, glfwGetTime(), 2.0);
 }
 
 void App::chooseContactModel(const std::string& name) {
     editor_.setContactModel(name);
-    message_ = "Contact model: " + name;
-    messageUntil_ = glfwGetTime() + 2.0;
+    notice_.show("Contact model: " + name, glfwGetTime(), 2.0);
 }
 
 void App::quit() {
@@ -642,52 +454,13 @@ void App::quit() {
     } catch (const std::exception& e) {
         std::cerr << "warning: " << e.what() << '\n';
     }
-    if (autosaveWrite_.valid()) autosaveWrite_.wait();
-    std::error_code ignored;
-    std::filesystem::remove(autosavePath(), ignored);  // a clean exit: nothing to restore
+    document_.closeCleanly();
 }
 
-void App::unlessUnsaved(const std::string& what, std::function<void()> action) {
+void App::requestQuit() {
     // --save-on-exit writes the scene whatever happens, so quitting loses nothing.
-    const bool keptAnyway = what == "quit" && !options_.saveOnExit.empty();
-    if (!editor_.modified() || keptAnyway) {
-        action();
-        return;
-    }
-    unsavedWhat_ = what;
-    afterUnsaved_ = std::move(action);
-    unsavedPrompt_ = true;
-}
-
-void App::restoreAutosave() {
-    try {
-        adopt(loadScene(autosavePath()), "restored autosave");
-        documentPath_.clear();
-        editor_.markUnsaved();  // saved nowhere the user chose yet
-    } catch (const std::exception& e) {
-        message_ = "Could not restore the autosave: " + std::string(e.what());
-        messageUntil_ = glfwGetTime() + 8.0;
-    }
-}
-
-void App::autosave(double now) {
-    if (autosaveWrite_.valid() && autosaveWrite_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-        try {
-            autosaveWrite_.get();
-        } catch (const std::exception& e) {
-            message_ = std::string("Autosave failed: ") + e.what();
-            messageUntil_ = now + 8.0;
-        }
-    }
-    autosaveSchedule_.observe(editor_.revision(), editor_.modified(), now);
-    if (autosaveWrite_.valid() || restorePrompt_ || !autosaveSchedule_.due(now)) return;
-    autosaveSchedule_.writing(now);
-    // The scene is captured here; turning it into text and writing it (atomically, synced) can
-    // take a while for a big model, so that happens on another thread.
-    autosaveWrite_ = std::async(std::launch::async, [scene = editor_.currentScene()] {
-        std::filesystem::create_directories(stateDirectory());
-        saveScene(scene, autosavePath());
-    });
+    if (!options_.saveOnExit.empty()) quit();
+    else dialogs_.unlessUnsaved("quit", [this] { quit(); });
 }
 
 bool App::writeStatus() const {
@@ -707,13 +480,13 @@ bool App::writeStatus() const {
         << (mouseDown_[0] ? 1 : 0) + (mouseDown_[1] ? 2 : 0) + (mouseDown_[2] ? 4 : 0)
         << "\nparticles " << system.particleCount() << "\nbodies " << system.rigidBodyCount() << "\nsprings " << system.springs().size() << "\nconstraints "
         << system.constraints().size() << "\nnailed " << nailed << "\nintegrator " << sim.settings().integrator
-        << "\ncontact_model " << sim.settings().contactModel << "\ncontacts " << stats_.last.contact.contacts
+        << "\ncontact_model " << sim.settings().contactModel << "\ncontacts " << stepper_.stats().last.contact.contacts
         << "\nsubsteps " << sim.substeps() << "\nview " << (camera_.mode() == Camera::Mode::TwoD ? "2D" : "3D")
-        << "\ndocument " << documentLabel_ << "\nmodified " << editor_.modified() << "\nundo " << editor_.undoSteps()
-        << "\nautosave " << (autosaveSchedule_.current() && !autosaveWrite_.valid() ? "current" : "pending")
-        << "\nmessage " << oneLine(message_)
-        << "\ndivergence " << oneLine(editor_.divergence()) << "\nspeed " << stats_.speed
-        << "\nsubstep " << sim.substepsDone() << "\nslow " << slowNotice() << '\n';
+        << "\ndocument " << document_.label() << "\nmodified " << editor_.modified() << "\nundo " << editor_.undoSteps()
+        << "\nautosave " << (document_.autosaveCurrent() ? "current" : "pending")
+        << "\nmessage " << oneLine(notice_.text)
+        << "\ndivergence " << oneLine(editor_.divergence()) << "\nspeed " << stepper_.stats().speed
+        << "\nsubstep " << sim.substepsDone() << "\nslow " << stepper_.slowNotice(glfwGetTime()) << '\n';
     // Written and renamed into place, so that a reader never sees half a file. No fsync:
     // this is a window on the app, not data to keep across a crash.
     const std::filesystem::path temporary = options_.statusFile + ".tmp";
@@ -728,83 +501,12 @@ bool App::writeStatus() const {
 }
 
 void App::updateTitle() {
-    const std::string title = "Tinkerbox - " + documentLabel_ + (editor_.modified() ? " *" : "");
+    const std::string title = "Tinkerbox - " + document_.label() + (editor_.modified() ? " *" : "");
     glfwSetWindowTitle(window_, title.c_str());
 }
 
 void App::frameView() {
-    // What the model can reach: its particles, its wires, the planes' anchors, and, around
-    // each nail, as far as the farthest particle joined to it (things swing about nails).
-    const Simulation& sim = editor_.simulation();
-    const World& system = sim.world();
-    Vec3 low = Vec3::Constant(INFINITY), high = Vec3::Constant(-INFINITY);
-    const auto include = [&](const Vec3& p) {
-        low = low.cwiseMin(p);
-        high = high.cwiseMax(p);
-    };
-    // A circle of unit normal n reaches r sqrt(1 - n_k^2) from its centre along axis k.
-    const auto includeCircle = [&](const Vec3& center, double radius, const Vec3& normal) {
-        const Vec3 extent = radius * (Vec3::Ones() - normal.cwiseAbs2()).cwiseMax(0.0).cwiseSqrt();
-        include(center - extent);
-        include(center + extent);
-    };
-    struct Pivot {  // a point something swings about, and the node (componentLabels) it holds
-        Vec3 point;
-        Index node;
-    };
-    std::vector<Pivot> pivots;
-    const auto node = [&](const Anchor& a) { return a.isParticle() ? a.index() : system.particleCount() + a.index(); };
-    for (Index i = 0; i < system.particleCount(); ++i) {
-        include(system.position(i));
-        if (system.isNailed(i)) pivots.push_back({system.position(i), i});
-    }
-    const RigidBodies& bodies = system.rigidBodies();
-    for (Index k = 0; k < bodies.count(); ++k) {
-        const double radius = boundingRadius(bodies.spec(k).shape, bodies.centerOfMassInShapeFrame(k));
-        include(bodies.position(k) - Vec3::Constant(radius));
-        include(bodies.position(k) + Vec3::Constant(radius));
-        if (bodies.isFixed(k)) pivots.push_back({bodies.position(k), system.particleCount() + k});
-    }
-    for (const auto& c : system.constraints()) {
-        const ConstraintSpec spec = c->spec();
-        if (const auto* nail = std::get_if<NailSpec>(&spec)) pivots.push_back({nail->point, node(nail->anchor)});
-        if (const auto* wire = std::get_if<WireSpec>(&spec)) includeCircle(wire->center, wire->radius, wire->normal);
-    }
-    // An empty scene counts as flat: what is clicked into it goes on the z = 0 plane.
-    const bool empty = !(low.array() <= high.array()).all();
-    const bool flat = empty || sim.settings().planar || ((high - low).z() <= 1e-9 && std::abs(low.z()) < 1e-9);
-    if (flat) {  // in 2D; a 3D view can be turned to follow the motion instead
-        const std::vector<Index> component = componentLabels(system);
-        for (const Pivot& pivot : pivots) {
-            double reach = 0.0;
-            for (Index i = 0; i < system.particleCount(); ++i)
-                if (component[i] == component[pivot.node])
-                    reach = std::max(reach, (system.position(i) - pivot.point).norm());
-            for (Index k = 0; k < bodies.count(); ++k)
-                if (component[system.particleCount() + k] == component[pivot.node])
-                    reach = std::max(reach, (bodies.position(k) - pivot.point).norm() +
-                                                boundingRadius(bodies.spec(k).shape, bodies.centerOfMassInShapeFrame(k)));
-            include(pivot.point - Vec3(reach, reach, 0.0));
-            include(pivot.point + Vec3(reach, reach, 0.0));
-        }
-    }
-    // A plane's anchor counts beside a model, not alone: a new scene's ground is not a model
-    // to zoom in on.
-    if (!empty)
-        for (const Plane& p : system.planes()) include(p.point);
-    for (Index i = 0; i < system.beadCount(); ++i) {
-        const ParametricBead b = system.beads().bead(i);
-        includeCircle(b.center, b.radius, b.normal);
-    }
-    for (const Wire& w : editor_.scene().wires) includeCircle(w.center, w.radius, w.normal);
-    if (!(low.array() <= high.array()).all()) {  // nothing with a place: the default view
-        low = Vec3(-4, -3, 0);
-        high = Vec3(4, 3, 0);
-    }
-    // A flat model in the z = 0 plane is shown head-on; anything else in 3D.
-    camera_.setMode(flat ? Camera::Mode::TwoD : Camera::Mode::ThreeD);
-    const Vec3 margin = Vec3(0.25, 0.25, camera_.mode() == Camera::Mode::TwoD ? 0.0 : 0.25);
-    camera_.frame(low - margin, high + margin, {kSidePanelWidth, kSidePanelWidth, 60.0, 40.0});
+    frameModel(editor_, camera_, {Panels::kSideWidth, Panels::kSideWidth, 60.0, 40.0});
 }
 
 }  // namespace tinkerbox

@@ -1,4 +1,3 @@
-// The ImGui panels of the app: menu, tools, solver, scenes, inspector, stats, banners.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
@@ -8,6 +7,8 @@
 #include <filesystem>
 #include <map>
 #include <string>
+
+#include "app/Panels.h"
 
 #include "app/App.h"
 #include "core/contact/ContactModel.h"
@@ -26,8 +27,6 @@ std::string describe(const Anchor& a) {
     std::snprintf(point, sizeof point, " (%.3g, %.3g, %.3g)", a.point.x(), a.point.y(), a.point.z());
     return "body " + std::to_string(a.index()) + point;
 }
-
-constexpr float kSideWidth = 310.0f;  // App.cpp frames the model between the side panels
 
 std::filesystem::path assetScenes() { return std::filesystem::path(TINKERBOX_ASSET_DIR) / "scenes"; }
 
@@ -49,7 +48,18 @@ void helpMarker(const char* text) {
 
 }  // namespace
 
-void App::drawUi() {
+Panels::Panels(App& app)
+    : app_(app),
+      editor_(app.editor()),
+      document_(app.document()),
+      dialogs_(app.dialogs()),
+      stepper_(app.stepper()),
+      camera_(app.camera()),
+      viewOptions_(app.viewOptions()),
+      settings_(app.settings()),
+      notice_(app.notice()) {}
+
+void Panels::draw() {
     drawMenu();
     drawToolbar();
     drawSolverPanel();
@@ -57,25 +67,25 @@ void App::drawUi() {
     drawInspector();
     drawStats();
     drawBanners();
-    drawFileDialogs();
+    dialogs_.draw();
     if (showHelp_) drawHelp();
 }
 
-void App::drawMenu() {
+void Panels::drawMenu() {
     if (!ImGui::BeginMainMenuBar()) return;
     if (ImGui::BeginMenu("File")) {
-        if (ImGui::MenuItem("New", "Ctrl+N")) unlessUnsaved("start a new scene", [this] { newScene(); });
-        if (ImGui::MenuItem("Open...", "Ctrl+O")) unlessUnsaved("open another scene", [this] { openDialog_ = true; });
+        if (ImGui::MenuItem("New", "Ctrl+N")) dialogs_.unlessUnsaved("start a new scene", [this] { document_.newScene(); });
+        if (ImGui::MenuItem("Open...", "Ctrl+O")) dialogs_.unlessUnsaved("open another scene", [this] { dialogs_.requestOpen(); });
         if (ImGui::BeginMenu("Open recent", !settings_.recentFiles.empty())) {
             for (const std::string& file : settings_.recentFiles)
-                if (ImGui::MenuItem(file.c_str())) unlessUnsaved("open " + file, [this, file] { openFile(file); });
+                if (ImGui::MenuItem(file.c_str())) dialogs_.unlessUnsaved("open " + file, [this, file] { document_.openFile(file); });
             ImGui::EndMenu();
         }
-        if (ImGui::MenuItem("Save", "Ctrl+S")) save();
-        if (ImGui::MenuItem("Save as...", "Ctrl+Shift+S")) saveDialog_ = true;
-        if (ImGui::MenuItem("Screenshot", "F12")) screenshot("");
+        if (ImGui::MenuItem("Save", "Ctrl+S")) app_.save();
+        if (ImGui::MenuItem("Save as...", "Ctrl+Shift+S")) dialogs_.requestSaveAs();
+        if (ImGui::MenuItem("Screenshot", "F12")) app_.screenshot("");
         ImGui::Separator();
-        if (ImGui::MenuItem("Quit", "Ctrl+Q")) unlessUnsaved("quit", [this] { quit(); });
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) app_.requestQuit();
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Edit")) {
@@ -86,21 +96,21 @@ void App::drawMenu() {
     }
     if (ImGui::BeginMenu("Simulation")) {
         if (ImGui::MenuItem(editor_.playing() ? "Pause" : "Play", "Space")) editor_.togglePlaying();
-        if (ImGui::MenuItem("Step", ".", false, !editor_.playing())) requestStep();
+        if (ImGui::MenuItem("Step", ".", false, !editor_.playing())) stepper_.requestStep();
         if (ImGui::MenuItem("Back to before play", "Backspace", false, editor_.canRewind())) editor_.rewind();
         ImGui::Separator();
         int key = 1;
         for (std::string_view name : integratorNames()) {
             const std::string shortcut = std::to_string(key++);
             if (ImGui::MenuItem(std::string(name).c_str(), shortcut.c_str(), editor_.simulation().settings().integrator == name))
-                chooseIntegrator(std::string(name));
+                app_.chooseIntegrator(std::string(name));
         }
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
         if (ImGui::MenuItem("3D orbit view", "C", camera_.mode() == Camera::Mode::ThreeD))
             camera_.setMode(camera_.mode() == Camera::Mode::TwoD ? Camera::Mode::ThreeD : Camera::Mode::TwoD);
-        if (ImGui::MenuItem("Frame the model", "Home")) frameView();
+        if (ImGui::MenuItem("Frame the model", "Home")) app_.frameView();
         if (ImGui::MenuItem("Body axes and spin", "A", viewOptions_.bodyAxes)) viewOptions_.bodyAxes = !viewOptions_.bodyAxes;
         if (ImGui::MenuItem("Contact points and normals", "K", viewOptions_.contacts))
             viewOptions_.contacts = !viewOptions_.contacts;
@@ -110,7 +120,7 @@ void App::drawMenu() {
     ImGui::EndMainMenuBar();
 }
 
-void App::drawToolbar() {
+void Panels::drawToolbar() {
     const float top = ImGui::GetFrameHeight();
     ImGui::SetNextWindowPos(ImVec2(kSideWidth + 10.0f, top + 6.0f), ImGuiCond_Always);
     ImGui::SetNextWindowBgAlpha(0.85f);
@@ -130,13 +140,13 @@ void App::drawToolbar() {
     ImGui::SameLine();
     if (ImGui::Button(editor_.playing() ? "Pause (Space)" : "Play (Space)")) editor_.togglePlaying();
     ImGui::SameLine();
-    if (ImGui::Button("Step (.)")) requestStep();
+    if (ImGui::Button("Step (.)")) stepper_.requestStep();
     ImGui::SameLine();
     if (ImGui::Button("Back (Bksp)")) editor_.rewind();
     ImGui::End();
 }
 
-void App::drawSolverPanel() {
+void Panels::drawSolverPanel() {
     const float top = ImGui::GetFrameHeight();
     ImGui::SetNextWindowPos(ImVec2(0.0f, top), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(kSideWidth, 430.0f), ImGuiCond_FirstUseEver);
@@ -151,13 +161,13 @@ void App::drawSolverPanel() {
     if (ImGui::BeginCombo("integrator", s.integrator.c_str())) {
         for (int i = 0; i < static_cast<int>(names.size()); ++i) {
             const std::string label = std::to_string(i + 1) + "  " + std::string(names[i]);
-            if (ImGui::Selectable(label.c_str(), i == current)) chooseIntegrator(std::string(names[i]));
+            if (ImGui::Selectable(label.c_str(), i == current)) app_.chooseIntegrator(std::string(names[i]));
         }
         ImGui::EndCombo();
     }
     if (ImGui::BeginCombo("contact", s.contactModel.c_str())) {
         for (const std::string& name : contactModelNames())
-            if (ImGui::Selectable(name.c_str(), name == s.contactModel)) chooseContactModel(name);
+            if (ImGui::Selectable(name.c_str(), name == s.contactModel)) app_.chooseContactModel(name);
         ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered())
@@ -176,8 +186,8 @@ void App::drawSolverPanel() {
     int substeps = editor_.simulation().substeps();
     if (inputDouble("dt (s)", dt, 0.001, "%.5f") && dt > 0.0) editor_.setTimeStep(dt, substeps);
     if (ImGui::InputInt("substeps", &substeps) && substeps >= 1) editor_.setTimeStep(s.dt, substeps);
-    float scale = static_cast<float>(timeScale_);
-    if (ImGui::SliderFloat("time scale", &scale, 0.05f, 1.0f, "%.2f")) timeScale_ = scale;
+    float scale = static_cast<float>(stepper_.timeScale());
+    if (ImGui::SliderFloat("time scale", &scale, 0.05f, 1.0f, "%.2f")) stepper_.setTimeScale(scale);
     helpMarker("Slow motion: simulated time per frame, as a fraction of dt.");
     float gravity[3] = {static_cast<float>(s.gravity.x()), static_cast<float>(s.gravity.y()),
                         static_cast<float>(s.gravity.z())};
@@ -245,7 +255,7 @@ void App::drawSolverPanel() {
     ImGui::End();
 }
 
-void App::drawScenesPanel() {
+void Panels::drawScenesPanel() {
     const float top = ImGui::GetFrameHeight();
     ImGui::SetNextWindowPos(ImVec2(0.0f, top + 440.0f), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(kSideWidth, 330.0f), ImGuiCond_FirstUseEver);
@@ -255,15 +265,15 @@ void App::drawScenesPanel() {
     for (const auto& [category, examples] : byCategory) {
         if (!ImGui::TreeNodeEx(std::string(category).c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
         for (const ExampleScene* e : examples)
-            if (ImGui::Selectable(std::string(e->name).c_str(), documentLabel_ == e->name))
-                unlessUnsaved("open " + std::string(e->name), [this, name = std::string(e->name)] { openBuiltIn(name); });
+            if (ImGui::Selectable(std::string(e->name).c_str(), document_.label() == e->name))
+                dialogs_.unlessUnsaved("open " + std::string(e->name), [this, name = std::string(e->name)] { document_.openBuiltIn(name); });
         ImGui::TreePop();
     }
     // What `tinkerbox-sim bench` measures, to watch it (cloth-128 is 16k particles: slow).
     if (ImGui::TreeNode("Benchmark")) {
         for (const std::string& name : benchmarkSceneNames())
-            if (ImGui::Selectable(name.c_str(), documentLabel_ == name))
-                unlessUnsaved("open " + name, [this, name] { openBuiltIn(name); });
+            if (ImGui::Selectable(name.c_str(), document_.label() == name))
+                dialogs_.unlessUnsaved("open " + name, [this, name] { document_.openBuiltIn(name); });
         ImGui::TreePop();
     }
     if (ImGui::TreeNode("Files in assets/scenes")) {
@@ -278,13 +288,13 @@ void App::drawScenesPanel() {
         }
         for (const auto& file : assetFiles_)
             if (ImGui::Selectable(file.filename().string().c_str()))
-                unlessUnsaved("open " + file.filename().string(), [this, file] { openFile(file); });
+                dialogs_.unlessUnsaved("open " + file.filename().string(), [this, file] { document_.openFile(file); });
         ImGui::TreePop();
     }
     ImGui::End();
 }
 
-void App::drawInspector() {
+void Panels::drawInspector() {
     ImGuiIO& io = ImGui::GetIO();
     const float top = ImGui::GetFrameHeight();
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kSideWidth, top), ImGuiCond_FirstUseEver);
@@ -376,7 +386,7 @@ void App::drawInspector() {
     ImGui::End();
 }
 
-void App::drawStats() {
+void Panels::drawStats() {
     ImGuiIO& io = ImGui::GetIO();
     const float top = ImGui::GetFrameHeight();
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kSideWidth, top + 240.0f), ImGuiCond_FirstUseEver);
@@ -391,14 +401,14 @@ void App::drawStats() {
     else
         ImGui::Text("%ld particles, %ld springs", static_cast<long>(s.particleCount()), static_cast<long>(s.springs().size()));
     // A frame still in progress that has already taken longer than the average shows its time so far.
-    ImGui::Text("sim %.2f ms  draw %.2f ms  %.0f fps", std::max(stats_.simulationMs, frameWorkMs_), stats_.renderMs,
-                stats_.fps);
+    ImGui::Text("sim %.2f ms  draw %.2f ms  %.0f fps", std::max(stepper_.stats().simulationMs, stepper_.frameWorkMs()), stepper_.stats().renderMs,
+                stepper_.stats().fps);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Per frame: simulating (all substeps, however many drawn frames they take), drawing (model and panels), frames per second.");
-    ImGui::Text("speed %.3g x real time", stats_.speed);
+    ImGui::Text("speed %.3g x real time", stepper_.stats().speed);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Simulated seconds per second. Below 1 when dt is shorter than a drawn frame, in slow motion, or when the frames take longer than a drawn frame may spend.");
-    const FrameReport& r = stats_.last;
+    const FrameReport& r = stepper_.stats().last;
     if (sim.settings().integrator == "implicit-euler")
         ImGui::Text("CG %d iterations (residual %.1e)", r.integrator.linearSolve.iterations,
                     r.integrator.linearSolve.relativeResidual);
@@ -423,10 +433,10 @@ void App::drawStats() {
 
     // Energy: kinetic, potential and total on one scale.
     ImGui::Separator();
-    ImGui::Text("energy (J), last %zu frames", total_.size());
-    if (!total_.empty()) {
+    ImGui::Text("energy (J), last %zu frames", stepper_.total().size());
+    if (!stepper_.total().empty()) {
         float low = INFINITY, high = -INFINITY;
-        for (const auto* series : {&kinetic_, &potential_, &total_})
+        for (const auto* series : {&stepper_.kinetic(), &stepper_.potential(), &stepper_.total()})
             for (float v : *series) {
                 low = std::min(low, v);
                 high = std::max(high, v);
@@ -447,9 +457,9 @@ void App::drawStats() {
                                     origin.y + size.y * (1.0f - (series[i] - low) / (high - low)));
             draw->AddPolyline(points.data(), static_cast<int>(points.size()), color, 0, 1.5f);
         };
-        plot(kinetic_, IM_COL32(255, 120, 90, 255));
-        plot(potential_, IM_COL32(90, 170, 255, 255));
-        plot(total_, IM_COL32(235, 235, 235, 255));
+        plot(stepper_.kinetic(), IM_COL32(255, 120, 90, 255));
+        plot(stepper_.potential(), IM_COL32(90, 170, 255, 255));
+        plot(stepper_.total(), IM_COL32(235, 235, 235, 255));
         // The vertical scale, at the corners.
         char label[32];
         std::snprintf(label, sizeof label, "%.3g", high);
@@ -457,15 +467,15 @@ void App::drawStats() {
         std::snprintf(label, sizeof label, "%.3g", low);
         draw->AddText(ImVec2(origin.x + 3.0f, origin.y + size.y - ImGui::GetFontSize() - 1.0f), IM_COL32(150, 150, 150, 255), label);
         ImGui::Dummy(size);
-        ImGui::TextColored(ImVec4(1.0f, 0.47f, 0.35f, 1.0f), "kinetic %.4g", kinetic_.back());
+        ImGui::TextColored(ImVec4(1.0f, 0.47f, 0.35f, 1.0f), "kinetic %.4g", stepper_.kinetic().back());
         ImGui::SameLine();
-        ImGui::TextColored(ImVec4(0.35f, 0.67f, 1.0f, 1.0f), "potential %.4g", potential_.back());
+        ImGui::TextColored(ImVec4(0.35f, 0.67f, 1.0f, 1.0f), "potential %.4g", stepper_.potential().back());
         // The energies of cloth and hair, one line per kind (summed over the cloths and strands).
         std::map<std::string, double> energies;
         for (const auto& force : s.forces())
             if (!force->label().empty()) energies[force->label()] += force->potentialEnergy(s);
         for (const auto& [label, energy] : energies) ImGui::Text("  %s %.4g", label.c_str(), energy);
-        ImGui::Text("total %.6g, drift %+.3g", total_.back(), total_.back() - total_.front());
+        ImGui::Text("total %.6g, drift %+.3g", stepper_.total().back(), stepper_.total().back() - stepper_.total().front());
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Drift: how much the total changed over the plotted frames. Zero for an exact\n"
                               "integrator without drag or damping; damping and drag lower it.");
@@ -473,7 +483,7 @@ void App::drawStats() {
     ImGui::End();
 }
 
-void App::drawBanners() {
+void Panels::drawBanners() {
     ImGuiIO& io = ImGui::GetIO();
     // Divergence: the run is paused and rolled back; say what happened and offer fixes.
     if (!editor_.divergence().empty()) {
@@ -487,7 +497,7 @@ void App::drawBanners() {
         // Implicit Euler is the remedy for the others; for itself, a tighter CG solve.
         if (editor_.simulation().settings().integrator != "implicit-euler") {
             if (ImGui::Button("Switch to implicit-euler")) {
-                chooseIntegrator("implicit-euler");
+                app_.chooseIntegrator("implicit-euler");
                 editor_.dismissDivergence();
             }
         } else if (ImGui::Button("Tighten the CG tolerance")) {
@@ -508,7 +518,7 @@ void App::drawBanners() {
         ImGui::PopStyleColor();
     }
     // Slow: the frames take longer than the time budget per drawn frame (App::simulate).
-    if (slow() && editor_.divergence().empty()) {
+    if (stepper_.slow(glfwGetTime()) && editor_.divergence().empty()) {
         const Simulation& sim = editor_.simulation();
         ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 80.0f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
         ImGui::SetNextWindowSize(ImVec2(std::min(560.0f, io.DisplaySize.x - 40.0f), 0.0f), ImGuiCond_Always);
@@ -516,7 +526,7 @@ void App::drawBanners() {
         ImGui::Begin("##slow", nullptr,
                      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                          ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoInputs);
-        ImGui::TextWrapped("%s", slowNotice().c_str());
+        ImGui::TextWrapped("%s", stepper_.slowNotice(glfwGetTime()).c_str());
         char progress[64];
         std::snprintf(progress, sizeof progress, "this frame: %d of %d substeps", sim.substepsDone(), sim.substeps());
         ImGui::ProgressBar(static_cast<float>(sim.substepsDone()) / static_cast<float>(sim.substeps()),
@@ -528,7 +538,7 @@ void App::drawBanners() {
         ImGui::PopStyleColor();
     }
     // Status line: the tool's help, or a transient message.
-    const std::string status = !message_.empty() && glfwGetTime() < messageUntil_ ? message_
+    const std::string status = notice_.showing(glfwGetTime()) ? notice_.text
                                : !editor_.status().empty()                          ? editor_.status()
                                                           : std::string(toolInfo(editor_.tool()).help);
     ImGui::SetNextWindowPos(ImVec2(kSideWidth + 10.0f, io.DisplaySize.y - 8.0f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
@@ -541,95 +551,7 @@ void App::drawBanners() {
     ImGui::End();
 }
 
-void App::drawFileDialogs() {
-    // A dialog opens on the document's path (or a default name to save to) and no old error.
-    const auto startDialog = [this](const char* fallback) {
-        const std::string path = documentPath_.empty() ? fallback : documentPath_.string();
-        std::strncpy(pathBuffer_, path.c_str(), sizeof pathBuffer_ - 1);
-        dialogError_.clear();
-    };
-    if (openDialog_) {
-        ImGui::OpenPopup("Open scene");
-        startDialog("");
-        openDialog_ = false;
-    }
-    if (saveDialog_) {
-        ImGui::OpenPopup("Save scene as");
-        startDialog("scene.json");
-        saveDialog_ = false;
-    }
-    if (restorePrompt_) {
-        ImGui::OpenPopup("Restore unsaved work?");
-        restorePrompt_ = false;
-    }
-    if (unsavedPrompt_) {
-        ImGui::OpenPopup("Unsaved changes");
-        startDialog("scene.json");
-        unsavedPrompt_ = false;
-    }
-    if (ImGui::BeginPopupModal("Unsaved changes", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-        ImGui::Text("The scene has edits that are not saved. Save them before you %s?", unsavedWhat_.c_str());
-        ImGui::SetNextItemWidth(520.0f);
-        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-        const bool enter = ImGui::InputText("path", pathBuffer_, sizeof pathBuffer_, ImGuiInputTextFlags_EnterReturnsTrue);
-        if (!dialogError_.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", dialogError_.c_str());
-        ImGui::TextDisabled("Enter saves, Ctrl+D discards the changes, Escape cancels.");
-        const auto proceed = [this] {
-            ImGui::CloseCurrentPopup();
-            const std::function<void()> action = std::move(afterUnsaved_);
-            afterUnsaved_ = nullptr;
-            if (action) action();
-        };
-        const bool save = ImGui::Button("Save");
-        if ((save || enter) && saveTo(std::filesystem::path(pathBuffer_))) proceed();
-        ImGui::SameLine();
-        if (ImGui::Button("Discard the changes") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_D))) proceed();
-        ImGui::SameLine();
-        if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
-            afterUnsaved_ = nullptr;
-            ImGui::CloseCurrentPopup();
-        }
-        ImGui::EndPopup();
-    }
-    const auto fileDialog = [&](const char* title, const char* action, auto&& perform) {
-        if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
-        ImGui::SetNextItemWidth(520.0f);
-        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-        const bool enter = ImGui::InputText("path", pathBuffer_, sizeof pathBuffer_, ImGuiInputTextFlags_EnterReturnsTrue);
-        if (!settings_.recentFiles.empty()) {
-            ImGui::Text("Recent:");
-            for (const std::string& file : settings_.recentFiles)
-                if (ImGui::Selectable(file.c_str())) std::strncpy(pathBuffer_, file.c_str(), sizeof pathBuffer_ - 1);
-        }
-        if (!dialogError_.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", dialogError_.c_str());
-        if (ImGui::Button(action) || enter) {
-            if (perform(std::filesystem::path(pathBuffer_))) ImGui::CloseCurrentPopup();
-        }
-        ImGui::SameLine();
-        if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
-        ImGui::EndPopup();
-    };
-    fileDialog("Open scene", "Open", [&](const std::filesystem::path& p) { return openFile(p); });
-    fileDialog("Save scene as", "Save", [&](const std::filesystem::path& p) { return saveTo(p); });
-    if (ImGui::BeginPopupModal("Restore unsaved work?", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-        ImGui::Text("Tinkerbox did not close cleanly last time.");
-        ImGui::Text("An autosave of the scene being edited is in %s.", autosavePath().string().c_str());
-        ImGui::TextDisabled("Enter restores it.");
-        if (ImGui::Button("Restore it") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {
-            restoreAutosave();
-            ImGui::CloseCurrentPopup();
-        }
-        ImGui::SameLine();
-        if (ImGui::Button("Discard it")) {
-            std::error_code ignored;
-            std::filesystem::remove(autosavePath(), ignored);
-            ImGui::CloseCurrentPopup();
-        }
-        ImGui::EndPopup();
-    }
-}
-
-void App::drawHelp() {
+void Panels::drawHelp() {
     ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Appearing,
                             ImVec2(0.5f, 0.5f));
