@@ -179,7 +179,8 @@ int App::run() {
         ImGui_ImplGlfw_NewFrame();
         processInput();
         ImGui::NewFrame();
-        stepper_.simulate(glfwGetTime());
+        if (compare_.active()) compare_.advance();
+        else stepper_.simulate(glfwGetTime());
         render();
         ++frameNumber_;
         if (!options_.screenshot.empty() && frameNumber_ >= options_.frames) quit();
@@ -298,11 +299,14 @@ void App::onKey(int key, int action, int mods) {
                 break;
             case GLFW_KEY_Y: editor_.redo(); break;
             case GLFW_KEY_Q: requestQuit(); break;
+            case GLFW_KEY_K:  // compare mode; with Shift, its ghosts or split views
+                notice_.show(shift ? compare_.toggleSplit() : compare_.toggle(editor_), glfwGetTime(), 3.0);
+                break;
             default: break;
         }
         return;
     }
-    if (action == GLFW_REPEAT) return;
+    if (action == GLFW_REPEAT || compare_.onKey(key)) return;
     if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + static_cast<int>(integratorNames().size()) && key <= GLFW_KEY_9) {
         chooseIntegrator(std::string(integratorNames()[key - GLFW_KEY_1]));
         return;
@@ -339,6 +343,10 @@ void App::onMouseButton(int button, int action, int mods) {
             panning_ = true;
             return;
         }
+        if (compare_.active()) {  // a pull on every run
+            compare_.pointerDown(camera_, mouseX_, mouseY_, kPickPixels);
+            return;
+        }
         const Ray ray = pointerRay();
         // In 3D, a left drag that starts on empty space (or with Alt) orbits the view.
         if (camera_.mode() == Camera::Mode::ThreeD && button == GLFW_MOUSE_BUTTON_LEFT &&
@@ -355,6 +363,7 @@ void App::onMouseButton(int button, int action, int mods) {
     } else {
         if (button == GLFW_MOUSE_BUTTON_MIDDLE) panning_ = false;
         if (button == GLFW_MOUSE_BUTTON_LEFT) orbiting_ = false;
+        if (button != GLFW_MOUSE_BUTTON_MIDDLE) compare_.pointerUp();
         if (editorPointer_ && !mouseDown_[GLFW_MOUSE_BUTTON_LEFT] && !mouseDown_[GLFW_MOUSE_BUTTON_RIGHT]) {
             editor_.pointerUp(pointerRay(), pickTolerance());
             editorPointer_ = false;
@@ -368,7 +377,8 @@ void App::onCursor(double x, double y) {
     mouseY_ = y;
     if (panning_) camera_.pan(dx, dy);
     else if (orbiting_) camera_.orbit(dx, dy);
-    if (!ImGui::GetIO().WantCaptureMouse || editorPointer_) editor_.pointerMove(pointerRay(), pickTolerance());
+    if (compare_.active()) compare_.pointerMove(camera_, x, y);
+    else if (!ImGui::GetIO().WantCaptureMouse || editorPointer_) editor_.pointerMove(pointerRay(), pickTolerance());
 }
 
 void App::onScroll(double, double dy) {
@@ -387,8 +397,12 @@ void App::render() {
 
     const auto start = std::chrono::steady_clock::now();
     glViewport(0, 0, width, height);
-    buildRenderFrame(editor_, frame_, viewOptions_);
-    renderer_->draw(frame_, camera_);
+    if (compare_.active()) {
+        compare_.draw(*renderer_, camera_, width, height, Panels::kSideWidth, Panels::kSideWidth);
+    } else {
+        buildRenderFrame(editor_, frame_, viewOptions_);
+        renderer_->draw(frame_, camera_);
+    }
     panels_.draw();
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -486,7 +500,8 @@ bool App::writeStatus() const {
         << "\nautosave " << (document_.autosaveCurrent() ? "current" : "pending")
         << "\nmessage " << oneLine(notice_.text)
         << "\ndivergence " << oneLine(editor_.divergence()) << "\nspeed " << stepper_.stats().speed
-        << "\nsubstep " << sim.substepsDone() << "\nslow " << stepper_.slowNotice(glfwGetTime()) << '\n';
+        << "\nsubstep " << sim.substepsDone() << "\nslow " << stepper_.slowNotice(glfwGetTime()) << '\n'
+        << compare_.status();
     // Written and renamed into place, so that a reader never sees half a file. No fsync:
     // this is a window on the app, not data to keep across a crash.
     const std::filesystem::path temporary = options_.statusFile + ".tmp";

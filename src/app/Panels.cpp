@@ -20,6 +20,10 @@ namespace tinkerbox {
 
 namespace {
 
+// Where the Stats panel starts under the menu bar, and its height; compare mode's panel
+// takes its place while comparing.
+constexpr float kStatsTop = 240.0f, kStatsHeight = 360.0f;
+
 // "particle 3", or "body 2 (0.5, 0, 0)": an end of a spring or a rod, for the inspector.
 std::string describe(const Anchor& a) {
     if (a.isParticle()) return "particle " + std::to_string(a.index());
@@ -65,7 +69,10 @@ void Panels::draw() {
     drawSolverPanel();
     drawScenesPanel();
     drawInspector();
-    drawStats();
+    CompareMode& compare = app_.compare();
+    if (!compare.active()) drawStats();
+    compare.drawPanel(editor_, ImGui::GetIO().DisplaySize.x - kSideWidth, ImGui::GetFrameHeight() + kStatsTop, kSideWidth,
+                      kStatsHeight);
     drawBanners();
     dialogs_.draw();
     if (showHelp_) drawHelp();
@@ -389,8 +396,8 @@ void Panels::drawInspector() {
 void Panels::drawStats() {
     ImGuiIO& io = ImGui::GetIO();
     const float top = ImGui::GetFrameHeight();
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kSideWidth, top + 240.0f), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(kSideWidth, 360.0f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kSideWidth, top + kStatsTop), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(kSideWidth, kStatsHeight), ImGuiCond_FirstUseEver);
     ImGui::Begin("Stats");
     Simulation& sim = editor_.simulation();
     const World& s = sim.world();
@@ -565,6 +572,7 @@ void Panels::drawHelp() {
     ImGui::BulletText("Integrators: %s", integrators.c_str());
     ImGui::BulletText("Ctrl+Z undo   Ctrl+Shift+Z / Ctrl+Y redo   Delete  remove the selection");
     ImGui::BulletText("Ctrl+N new   Ctrl+O open (or drop a .json file)   Ctrl+S save   F12 screenshot   Ctrl+Q quit");
+    ImGui::BulletText("Ctrl+K compare integrators (Space, '.', Backspace drive the runs)   Ctrl+Shift+K split views");
     ImGui::BulletText("Wheel zooms about the cursor, middle-drag pans, right-drag grabs with any tool");
     ImGui::BulletText("C  2D / 3D view; in 3D, left-drag on empty space (or Alt+drag) orbits   Home  frame the model");
     ImGui::BulletText("A  each body's axes and angular velocity   K  contact points and normals");
