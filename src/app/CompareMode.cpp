@@ -189,6 +189,10 @@ std::string CompareMode::toggle(Editor& editor) {
 
 void CompareMode::chooseDefaults(const Editor& editor) {
     if (chosen_) return;
+    if (!editor.scene().compare.empty()) {
+        integrators_ = editor.scene().compare;
+        return;
+    }
     integrators_ = {editor.simulation().settings().integrator};
     for (const char* name : {"euler", "verlet", "rk4"})
         if (integrators_.size() < 3 && name != integrators_[0]) integrators_.push_back(name);

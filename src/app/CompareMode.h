@@ -67,8 +67,8 @@ private:
     void start(const Scene& scene);
     void drawPlots();
 
-    // Until the user chooses, the editor's integrator against the first two of euler,
-    // verlet and rk4 that it is not.
+    // Until the user chooses, the scene's compare list, else the editor's integrator against
+    // the first two of euler, verlet and rk4 that it is not.
     std::vector<std::string> integrators_;
     bool chosen_ = false;
     bool split_ = false;

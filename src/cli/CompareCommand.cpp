@@ -37,7 +37,12 @@ int compareIntegrators(const CompareOptions& o) {
     }
 
     std::vector<ComparisonChoice> choices;
-    for (const std::string& name : o.integrators) choices.push_back({name, "", 0});
+    for (const std::string& name : o.integrators.empty() ? scene.compare : o.integrators) choices.push_back({name, "", 0});
+    if (choices.empty()) {
+        std::cerr << "error: nothing to compare: give --integrator (repeatable), or a \"compare\" list in "
+                  << o.scene << '\n';
+        return 2;
+    }
     std::optional<Comparison> runs, reference;
     try {
         runs.emplace(scene, choices);

@@ -17,7 +17,7 @@ namespace tinkerbox {
 
 struct CompareOptions {
     std::string scene;
-    std::vector<std::string> integrators;
+    std::vector<std::string> integrators;  // empty: the scene's "compare" list
     std::string reference = "rk4";  // the finest: this at 16 times its substeps in the scene
     std::optional<std::string> contactModel;
     std::optional<double> dt;
@@ -34,8 +34,8 @@ inline constexpr int kComparePlotWidth = 960, kComparePlotHeight = 720;
 inline constexpr int kReferenceRefinement = 16;
 
 // Returns the process exit code: 0 done, 1 the scene failed to load, a file could not be
-// written, or a run (a compared one or the reference) diverged; the others' rows and the
-// plot are written all the same.
+// written, or a run (a compared one or the reference) diverged (the others' rows and the
+// plot are written all the same), 2 no integrator given and none in the scene.
 int compareIntegrators(const CompareOptions& options);
 
 }  // namespace tinkerbox

@@ -111,8 +111,8 @@ int main(int argc, char** argv) {
         "compare", "Run a scene under several integrators at once; CSV, one row per integrator (energy drift, "
                    "constraint error, position error against a reference at 16 times smaller steps)");
     compareCmd->add_option("scene", compare.scene, "Scene file (.json)")->required()->check(CLI::ExistingFile);
-    compareCmd->add_option("--integrator", compare.integrators, "Integrator to compare (repeatable): " + integratorList())
-        ->required()
+    compareCmd->add_option("--integrator", compare.integrators,
+                           "Integrator to compare (repeatable; default: the scene's \"compare\" list): " + integratorList())
         ->check(kIntegratorName);
     compareCmd->add_option("--reference", compare.reference,
                            "The finest run: this integrator at 16 times its substeps in the scene (default rk4)")

@@ -763,6 +763,19 @@ TEST_F(CompareApp, ADivergedRunIsMarkedAndFrozenWhileTheOthersGoOn) {
     EXPECT_GT(red, 30);
 }
 
+// A scene's compare list is what Ctrl+K compares (here from an input script).
+TEST_F(CompareApp, TheScenesCompareListIsWhatCtrlKCompares) {
+    Scene scene = loadScene(kScenes / "double-pendulum.json");
+    scene.compare = {"midpoint", "adaptive"};
+    saveScene(scene, dir_ / "listed.json");
+    const std::string script = writeFile(dir_ / "input.txt", "2 move 640 600\n3 key K ctrl\n30 key Q ctrl\n");
+    ASSERT_EQ(run(withWindow({(dir_ / "listed.json").string(), "--script", script})), 0);
+    const Status status = readStatus(status_);
+    EXPECT_EQ(status.text("compare"), "on");
+    EXPECT_EQ(status.text("compare_runs"), "midpoint adaptive");
+    EXPECT_GT(status.number("compare_frames"), 20.0);
+}
+
 TEST_F(App, ABadSceneFileIsAClearErrorAndExitCodeOne) {
     const fs::path bad = dir_ / "bad.json";
     std::ofstream(bad) << R"({"format": "tinkerbox-scene", "version": 1, "particles": [{"position": [0, "x", 0]}]})";

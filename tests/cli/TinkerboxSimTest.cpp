@@ -573,9 +573,27 @@ TEST_F(TinkerboxSim, ComparePlotWritesAPngOfTheDocumentedSize) {
               0);
 }
 
+// Without --integrator, the scene's "compare" list.
+TEST_F(TinkerboxSim, CompareRunsTheScenesCompareList) {
+    Scene scene = loadScene(kScenes / "double-pendulum.json");
+    scene.compare = {"midpoint", "verlet"};
+    saveScene(scene, dir_ / "listed.json");
+    const Result r = sim("compare " + (dir_ / "listed.json").string() + " --steps 10");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(cells(rows[1])[0], "midpoint");
+    EXPECT_EQ(cells(rows[2])[0], "verlet");
+    const Result flag = sim("compare " + (dir_ / "listed.json").string() + " --steps 10 --integrator euler");
+    ASSERT_EQ(lines(flag.out).size(), 2u) << "--integrator replaces the list";
+    EXPECT_EQ(cells(lines(flag.out)[1])[0], "euler");
+}
+
 TEST_F(TinkerboxSim, CompareUsageErrorsExitWithCodeTwo) {
     const std::string scene = (kScenes / "spring-oscillator.json").string();
-    EXPECT_EQ(sim("compare " + scene).exitCode, 2) << "no integrator";
+    const Result none = sim("compare " + scene);
+    EXPECT_EQ(none.exitCode, 2) << "no integrator, none in the scene";
+    EXPECT_NE(none.err.find("nothing to compare"), std::string::npos) << none.err;
     EXPECT_EQ(sim("compare " + scene + " --integrator rk5").exitCode, 2);
     EXPECT_EQ(sim("compare " + scene + " --integrator rk4 --reference rk5").exitCode, 2);
     EXPECT_EQ(sim("compare " + scene + " --integrator rk4 --duration 1 --steps 5").exitCode, 2);
