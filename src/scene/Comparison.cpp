@@ -1,6 +1,7 @@
 #include "scene/Comparison.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "core/dynamics/GrabSpring.h"
 #include "scene/SceneBuilder.h"

@@ -8,7 +8,6 @@
 // marked and frozen at its last good state while the others go on.
 // A pull (the user's mouse spring) is applied to every run alike: the same anchor (a
 // particle, or a point fixed in a body), the same target and the same spring.
-#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -70,7 +69,6 @@ public:
     void endPull();
     bool pulling() const { return pullAnchor_.has_value(); }
     const std::optional<Anchor>& pullAnchor() const { return pullAnchor_; }
-    const Vec3& pullTarget() const { return pullTarget_; }
 
 private:
     void record(Run& run, double msPerStep);
@@ -78,7 +76,7 @@ private:
     Scene scene_;
     std::vector<Run> runs_;
     std::optional<Anchor> pullAnchor_;
-    Vec3 pullTarget_ = Vec3::Zero();
+    Vec3 pullTarget_ = Vec3::Zero();  // the last, for the target's velocity
 };
 
 // The points of a model whose motion runs are compared by: every particle, every parametric
