@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "app/SceneView.h"
+#include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "editor/Picking.h"
 #include "render/Renderer.h"
@@ -177,6 +178,7 @@ std::string CompareMode::toggle(Editor& editor) {
     }
     editor.setPlaying(false);
     chooseDefaults(editor);
+    revision_ = editor.revision();
     try {
         start(editor.currentScene());
     } catch (const std::exception& e) {
@@ -191,16 +193,17 @@ void CompareMode::chooseDefaults(const Editor& editor) {
     if (chosen_) return;
     if (!editor.scene().compare.empty()) {
         integrators_ = editor.scene().compare;
-        return;
+    } else {
+        integrators_ = {editor.simulation().settings().integrator};
+        for (const char* name : {"euler", "verlet", "rk4"})
+            if (integrators_.size() < 3 && name != integrators_[0]) integrators_.push_back(name);
     }
-    integrators_ = {editor.simulation().settings().integrator};
-    for (const char* name : {"euler", "verlet", "rk4"})
-        if (integrators_.size() < 3 && name != integrators_[0]) integrators_.push_back(name);
+    contactModels_.assign(integrators_.size(), "");
 }
 
 void CompareMode::start(const Scene& scene) {
     std::vector<ComparisonChoice> choices;
-    for (const std::string& name : integrators_) choices.push_back({name, "", 0});
+    for (std::size_t k = 0; k < integrators_.size(); ++k) choices.push_back({integrators_[k], contactModels_[k], 0});
     comparison_.emplace(scene, choices);
     startPoints_ = trackedPoints(comparison_->run(0).simulation->world());
     frames_ = 0;
@@ -339,6 +342,7 @@ void CompareMode::draw(Renderer& renderer, const Camera& camera, int width, int 
 }
 
 void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float height) {
+    if (active() && editor.revision() != revision_) comparison_.reset();
     // Two windows of one title, so that each keeps where the user put it.
     ImGui::SetNextWindowPos(ImVec2(x, active() ? y : y + height), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(width, active() ? height + 180.0f : 0.0f), ImGuiCond_FirstUseEver);
@@ -348,14 +352,17 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Ctrl+K. Run the model as it stands under 2 to 4 integrators at once, from the same start.\n"
                           "Drag to pull every run alike. Stopping goes back to the model as it was.");
-    // The integrators: a change while comparing starts the runs again from the start.
+    // The integrators (and, for a model with bodies, the contact models): a change while
+    // comparing starts the runs again from the start.
     bool changed = false;
+    const bool bodies = editor.simulation().world().rigidBodyCount() > 0;
+    const float contactWidth = bodies ? 70.0f : 0.0f, removeWidth = integrators_.size() > kMinRuns ? 30.0f : 0.0f;
     for (std::size_t k = 0; k < integrators_.size(); ++k) {
         ImGui::PushID(static_cast<int>(k));
         ImGui::ColorButton("##color", ImVec4(compareRunColor(k).r, compareRunColor(k).g, compareRunColor(k).b, 1.0f),
                            ImGuiColorEditFlags_NoTooltip);
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - (integrators_.size() > kMinRuns ? 30.0f : 0.0f));
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - contactWidth - removeWidth);
         if (ImGui::BeginCombo("##integrator", integrators_[k].c_str())) {
             for (std::string_view name : integratorNames())
                 if (ImGui::Selectable(std::string(name).c_str(), integrators_[k] == name)) {
@@ -364,10 +371,25 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
                 }
             ImGui::EndCombo();
         }
+        if (bodies) {
+            ImGui::SameLine();
+            ImGui::SetNextItemWidth(contactWidth - ImGui::GetStyle().ItemSpacing.x);
+            const std::string& shown = contactModels_[k].empty() ? editor.simulation().settings().contactModel : contactModels_[k];
+            if (ImGui::BeginCombo("##contact", shown.c_str())) {
+                for (const std::string& name : contactModelNames())
+                    if (ImGui::Selectable(name.c_str(), shown == name)) {
+                        changed = shown != name;
+                        contactModels_[k] = name;
+                    }
+                ImGui::EndCombo();
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("The contact model of this run.");
+        }
         if (integrators_.size() > kMinRuns) {
             ImGui::SameLine();
             if (ImGui::Button("x")) {
                 integrators_.erase(integrators_.begin() + static_cast<long>(k));
+                contactModels_.erase(contactModels_.begin() + static_cast<long>(k));
                 changed = true;
                 ImGui::PopID();
                 break;
@@ -377,6 +399,7 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
     }
     if (integrators_.size() < kMaxRuns && ImGui::Button("+ integrator")) {
         integrators_.push_back("rk4");
+        contactModels_.emplace_back();
         changed = true;
     }
     chosen_ = chosen_ || changed;
@@ -454,9 +477,12 @@ std::string CompareMode::status() const {
     std::string runs;
     for (std::size_t r = 0; r < (active() ? comparison_->size() : integrators_.size()); ++r)
         runs += (runs.empty() ? "" : " ") + (active() ? comparison_->run(r).choice.integrator : integrators_[r]);
+    std::string contactModels;
+    for (std::size_t r = 0; active() && r < comparison_->size(); ++r)
+        contactModels += (contactModels.empty() ? "" : " ") + comparison_->run(r).choice.contactModel;
     out << "compare " << (active() ? "on" : "off") << "\ncompare_playing " << (active() && playing_ ? 1 : 0)
         << "\ncompare_view " << (split_ ? "split" : "ghosts")
-        << "\ncompare_runs " << runs;
+        << "\ncompare_runs " << runs << "\ncompare_contact_models " << contactModels;
     std::string diverged;
     for (std::size_t r = 0; active() && r < comparison_->size(); ++r)
         if (comparison_->run(r).diverged) diverged += (diverged.empty() ? "" : " ") + comparison_->run(r).choice.integrator;

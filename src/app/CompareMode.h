@@ -1,6 +1,6 @@
 #pragma once
 // Compare mode (Ctrl+K, the Compare panel): the editor's model as it stands, run under two
-// to four integrators at once from the same start (scene/Comparison.h), each drawn in its
+// to four integrators (and contact models) at once from the same start (scene/Comparison.h), each drawn in its
 // own colour over the others (ghosts) or in a view of its own side by side (split). The
 // panel plots each run's total energy, constraint error and time per step; a run that
 // diverged is marked and stays where it was. A drag pulls the same point of every run with
@@ -48,7 +48,8 @@ public:
     void draw(Renderer& renderer, const Camera& camera, int width, int height, double insetLeft, double insetRight);
     // The Compare panel: the integrators, start and stop, ghosts or split, and the plots.
     // While comparing it fills the rectangle given (where the editor's Stats panel goes,
-    // which the runs' own stats replace); otherwise it sits just below it.
+    // which the runs' own stats replace); otherwise it sits just below it. An edit, undo or
+    // another scene in the editor ends comparing: the runs are of the model as it was.
     void drawPanel(Editor& editor, float x, float y, float width, float height);
     // "key value" lines for the status file (docs/app.md).
     std::string status() const;
@@ -70,11 +71,13 @@ private:
     // Until the user chooses, the scene's compare list, else the editor's integrator against
     // the first two of euler, verlet and rk4 that it is not.
     std::vector<std::string> integrators_;
+    std::vector<std::string> contactModels_;  // each run's; empty: the scene's
     bool chosen_ = false;
     bool split_ = false;
     bool playing_ = true;
     bool stepRequested_ = false;
     std::optional<Comparison> comparison_;
+    long revision_ = 0;  // the editor's document when comparing started: another one ends it
     std::vector<Vec3> startPoints_;  // the first run's tracked points at the start
     long frames_ = 0;
     // The view as last drawn, for the pointer.

@@ -710,6 +710,7 @@ TEST_F(CompareApp, CompareModeRunsIntegratorsTogetherWithRealInput) {
     xdotool("mousemove" + w + "640 600", cursor(640, 600, 0));
     const Status on = xdotool("key" + w + "ctrl+k", field("compare", "on"));
     EXPECT_EQ(on.text("compare_runs"), "rk4 euler verlet");
+    EXPECT_EQ(on.text("compare_contact_models"), "baraff baraff baraff") << "the scene's, in every run";
     EXPECT_EQ(on.text("playing"), "0") << "the editor's model waits";
     const double editorTime = on.number("time");
     waitFor([](const Status& s) { return s.number("compare_frames") >= 30; }, "30 frames of comparing");
@@ -763,7 +764,8 @@ TEST_F(CompareApp, ADivergedRunIsMarkedAndFrozenWhileTheOthersGoOn) {
     EXPECT_GT(red, 30);
 }
 
-// A scene's compare list is what Ctrl+K compares (here from an input script).
+// A scene's compare list is what Ctrl+K compares (here from an input script); opening
+// another scene stops comparing.
 TEST_F(CompareApp, TheScenesCompareListIsWhatCtrlKCompares) {
     Scene scene = loadScene(kScenes / "double-pendulum.json");
     scene.compare = {"midpoint", "adaptive"};
@@ -774,6 +776,12 @@ TEST_F(CompareApp, TheScenesCompareListIsWhatCtrlKCompares) {
     EXPECT_EQ(status.text("compare"), "on");
     EXPECT_EQ(status.text("compare_runs"), "midpoint adaptive");
     EXPECT_GT(status.number("compare_frames"), 20.0);
+
+    // Another scene (Ctrl+N) ends comparing: the runs were of the model that was open.
+    const std::string fresh = writeFile(dir_ / "fresh.txt", "2 move 640 600\n3 key K ctrl\n10 key N ctrl\n20 key Q ctrl\n");
+    ASSERT_EQ(run(withWindow({(dir_ / "listed.json").string(), "--script", fresh})), 0);
+    EXPECT_EQ(readStatus(status_).text("document"), "untitled");
+    EXPECT_EQ(readStatus(status_).text("compare"), "off");
 }
 
 TEST_F(App, ABadSceneFileIsAClearErrorAndExitCodeOne) {
