@@ -41,8 +41,8 @@ ImU32 imColor(const Color& c) {
 }
 
 // One run in its colour: its bodies, springs, constraints, cloth and hair edges, beads and
-// particles; the planes and wires, which do not move, once with the first run. A run that
-// diverged is drawn faded where it stopped.
+// particles; the planes and wires, which do not move, once, with the run drawn first. A run
+// that diverged is drawn faded where it stopped.
 void addRun(const Comparison::Run& run, const Scene& scene, const Color& color, bool first,
             const std::optional<Anchor>& pull, const Vec3& pullTarget, RenderFrame& frame) {
     const World& s = run.simulation->world();

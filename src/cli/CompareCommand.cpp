@@ -77,7 +77,7 @@ int compareIntegrators(const CompareOptions& o) {
     const Simulation& finest = *reference->run(0).simulation;
     ProgressBar progress;
     const long frames = plan->frames();
-    for (long f = 1; f <= frames && (runs->anyRunning() || reference->anyRunning()); ++f) {
+    for (long f = 1; f <= frames && runs->anyRunning(); ++f) {
         if (f > plan->wholeFrames) {
             runs->setFrameTime(plan->lastFrame);
             reference->setFrameTime(plan->lastFrame);
