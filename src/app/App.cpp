@@ -343,8 +343,9 @@ void App::onMouseButton(int button, int action, int mods) {
             panning_ = true;
             return;
         }
-        if (compare_.active()) {  // a pull on every run
-            compare_.pointerDown(camera_, mouseX_, mouseY_, kPickPixels);
+        if (compare_.active()) {  // a pull on every run; in 3D a left drag from empty space orbits
+            orbiting_ = !compare_.pointerDown(camera_, mouseX_, mouseY_, kPickPixels) &&
+                        camera_.mode() == Camera::Mode::ThreeD && button == GLFW_MOUSE_BUTTON_LEFT;
             return;
         }
         const Ray ray = pointerRay();

@@ -257,8 +257,8 @@ std::optional<Vec3> CompareMode::pullPoint(const Camera& camera, double x, doubl
     return intersectPlane({r.origin, r.direction}, pullPlanePoint_, pullPlaneNormal_);
 }
 
-void CompareMode::pointerDown(const Camera& camera, double x, double y, double pickPixels) {
-    if (!active()) return;
+bool CompareMode::pointerDown(const Camera& camera, double x, double y, double pickPixels) {
+    if (!active()) return false;
     pullPane_ = paneAt(x);
     std::size_t picked = pullPane_;
     if (paneCount() == 1) {  // ghosts: the first run still going
@@ -280,11 +280,11 @@ void CompareMode::pointerDown(const Camera& camera, double x, double y, double p
         anchor = Anchor::onBody(hit->body, spec.orientation.conjugate() * (hit->point - spec.position));
         point = hit->point;
     }
-    if (!anchor) return;
+    if (!anchor) return false;
     pullPlanePoint_ = point;
     pullPlaneNormal_ = camera.mode() == Camera::Mode::TwoD ? Vec3::UnitZ() : Vec3(-camera.forward());
     pullTarget_ = point;
-    comparison_->beginPull(*anchor, point);
+    return comparison_->beginPull(*anchor, point);
 }
 
 void CompareMode::pointerMove(const Camera& camera, double x, double y) {

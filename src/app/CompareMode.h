@@ -36,8 +36,8 @@ public:
     // The pointer, in window pixels (y down), while active: a press on a particle or a body
     // of the run under it (in split views, that view's run; over ghosts, the first run still
     // going) pulls that point of every run; the pull follows the pointer in the plane through
-    // the grabbed point facing the view, until the release.
-    void pointerDown(const Camera& camera, double x, double y, double pickPixels);
+    // the grabbed point facing the view, until the release. Returns whether it grabbed.
+    bool pointerDown(const Camera& camera, double x, double y, double pickPixels);
     void pointerMove(const Camera& camera, double x, double y);
     void pointerUp();
 
