@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "app/BuildingControls.h"
 #include "app/SceneView.h"
 #include "app/ModelFraming.h"
 #include "render/Renderer.h"
@@ -250,6 +251,11 @@ void App::dispatch(const InputEvent& e) {
             onCursor(e.x, e.y);
             break;
         case InputEvent::Type::MouseButton:
+            // A click carries the modifiers held with it: a script's "key V ctrl" leaves no Ctrl
+            // down, so the panels must not take the next click for a Ctrl+click.
+            io.KeyCtrl = (e.mods & GLFW_MOD_CONTROL) != 0;
+            io.KeyShift = (e.mods & GLFW_MOD_SHIFT) != 0;
+            io.KeyAlt = (e.mods & GLFW_MOD_ALT) != 0;
             if (e.key >= 0 && e.key < 3) {
                 mouseDown_[e.key] = e.action == GLFW_PRESS;
                 if (e.action == GLFW_PRESS) mouseClicked_[e.key] = true;
@@ -283,6 +289,11 @@ PickTolerance App::pickTolerance() const {
 
 void App::onKey(int key, int action, int mods) {
     if (action == GLFW_RELEASE) return;
+    const std::optional<Ray> pointer = ImGui::GetIO().WantCaptureMouse ? std::nullopt : std::optional(pointerRay());
+    if (const std::optional<std::string> done = handleBuildingKey(editor_, key, action, mods, pointer)) {
+        notice_.show(*done, glfwGetTime(), 2.0);
+        return;
+    }
     const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
     if (ctrl) {
         if (action == GLFW_REPEAT && key != GLFW_KEY_Z && key != GLFW_KEY_Y) return;
@@ -330,7 +341,10 @@ void App::onKey(int key, int action, int mods) {
         case GLFW_KEY_K: viewOptions_.contacts = !viewOptions_.contacts; break;
         case GLFW_KEY_F1: panels_.toggleHelp(); break;
         case GLFW_KEY_F12: screenshot(""); break;
-        case GLFW_KEY_ESCAPE: editor_.dismissDivergence(); break;
+        case GLFW_KEY_ESCAPE:
+            editor_.dismissDivergence();
+            editor_.cancelGesture();
+            break;
         default: break;
     }
 }
@@ -493,7 +507,9 @@ bool App::writeStatus() const {
     out << "frame " << frameNumber_ << "\ntime " << sim.time() << "\nplaying " << editor_.playing()
         << "\ntool " << toolInfo(editor_.tool()).name << "\ncursor " << mouseX_ << ' ' << mouseY_ << "\nbuttons "
         << (mouseDown_[0] ? 1 : 0) + (mouseDown_[1] ? 2 : 0) + (mouseDown_[2] ? 4 : 0)
-        << "\nparticles " << system.particleCount() << "\nbodies " << system.rigidBodyCount() << "\nsprings " << system.springs().size() << "\nconstraints "
+        << "\nselection " << editor_.selection().particles.size() << ' ' << editor_.selection().springs.size() << ' '
+        << editor_.selection().constraints.size() << ' ' << editor_.selection().wires.size() << ' '
+        << editor_.selection().bodies.size() << "\nparticles " << system.particleCount() << "\nbodies " << system.rigidBodyCount() << "\nsprings " << system.springs().size() << "\nconstraints "
         << system.constraints().size() << "\nnailed " << nailed << "\nintegrator " << sim.settings().integrator
         << "\ncontact_model " << sim.settings().contactModel << "\ncontacts " << stepper_.stats().last.contact.contacts
         << "\nsubsteps " << sim.substeps() << "\nview " << (camera_.mode() == Camera::Mode::TwoD ? "2D" : "3D")

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "app/SceneView.h"
+#include "app/Tooltip.h"
 #include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "editor/Picking.h"
@@ -349,9 +350,8 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
     ImGui::Begin(active() ? "Compare###compare-runs" : "Compare###compare-choice");
     if (!active()) chooseDefaults(editor);
     if (ImGui::Button(active() ? "Stop comparing" : "Compare", ImVec2(-1.0f, 0.0f))) toggle(editor);
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Ctrl+K. Run the model as it stands under 2 to 4 integrators at once, from the same start.\n"
-                          "Drag to pull every run alike. Stopping goes back to the model as it was.");
+    itemTooltip("Ctrl+K. Run the model as it stands under 2 to 4 integrators at once, from the same start. Drag to "
+                "pull every run alike. Stopping goes back to the model as it was.");
     // The integrators (and, for a model with bodies, the contact models): a change while
     // comparing starts the runs again from the start.
     bool changed = false;
@@ -371,6 +371,7 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
                 }
             ImGui::EndCombo();
         }
+        itemTooltip("The integrator of this run, drawn and plotted in its colour.");
         if (bodies) {
             ImGui::SameLine();
             ImGui::SetNextItemWidth(contactWidth - ImGui::GetStyle().ItemSpacing.x);
@@ -383,11 +384,13 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
                     }
                 ImGui::EndCombo();
             }
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("The contact model of this run.");
+            itemTooltip("The contact model of this run.");
         }
         if (integrators_.size() > kMinRuns) {
             ImGui::SameLine();
-            if (ImGui::Button("x")) {
+            const bool remove = ImGui::Button("x");
+            itemTooltip("Take this run out.");
+            if (remove) {
                 integrators_.erase(integrators_.begin() + static_cast<long>(k));
                 contactModels_.erase(contactModels_.begin() + static_cast<long>(k));
                 changed = true;
@@ -397,10 +400,13 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
         }
         ImGui::PopID();
     }
-    if (integrators_.size() < kMaxRuns && ImGui::Button("+ integrator")) {
-        integrators_.push_back("rk4");
-        contactModels_.emplace_back();
-        changed = true;
+    if (integrators_.size() < kMaxRuns) {
+        if (ImGui::Button("+ integrator")) {
+            integrators_.push_back("rk4");
+            contactModels_.emplace_back();
+            changed = true;
+        }
+        itemTooltip("Another run (up to 4).");
     }
     chosen_ = chosen_ || changed;
     if (changed && active()) start(comparison_->scene());
@@ -409,12 +415,13 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
         return;
     }
     ImGui::Checkbox("Split views", &split_);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Each run in a view of its own, side by side; else all over each other.");
+    itemTooltip("Ctrl+Shift+K. Each run in a view of its own, side by side; else all drawn over each other.");
     ImGui::SameLine();
     if (ImGui::Button(playing_ ? "Pause" : "Play")) playing_ = !playing_;
+    itemTooltip("Space. While paused, '.' steps every run one frame.");
     ImGui::SameLine();
     if (ImGui::Button("Restart")) start(comparison_->scene());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Backspace: every run again from the same start.");
+    itemTooltip("Backspace. Every run again from the same start.");
     const Comparison& comparison = *comparison_;
     if (ImGui::BeginTable("runs", 4, ImGuiTableFlags_SizingStretchProp)) {
         ImGui::TableSetupColumn("run");
@@ -445,7 +452,7 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
         if (!run.diverged) continue;
         ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "%s diverged at t = %.3f s", run.choice.integrator.c_str(),
                            run.samples.back().time);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", run.divergence.c_str());
+        itemTooltip(run.divergence.c_str());
     }
     ImGui::Text("t = %.3f s  %s", comparison.run(0).samples.back().time, playing_ ? "running" : "paused");
     plotRuns("total energy", comparison, &ComparisonSample::energy, "J");

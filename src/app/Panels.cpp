@@ -11,6 +11,8 @@
 #include "app/Panels.h"
 
 #include "app/App.h"
+#include "app/BuildingControls.h"
+#include "app/Tooltip.h"
 #include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "scene/BenchmarkScenes.h"
@@ -38,16 +40,21 @@ bool inputDouble(const char* label, double& value, double step, const char* form
     return ImGui::InputDouble(label, &value, step, step * 10.0, format);
 }
 
+// An example's description for its tooltip, read off the scene the first time it is asked for.
+const std::string& exampleDescription(const ExampleScene& example) {
+    static std::map<std::string_view, std::string> descriptions;
+    const auto [it, added] = descriptions.try_emplace(example.name);
+    if (added) {
+        it->second = example.make().description;
+        if (it->second.empty()) it->second = "Open the example " + std::string(example.name) + ".";
+    }
+    return it->second;
+}
+
 void helpMarker(const char* text) {
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");
-    if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-        ImGui::TextUnformatted(text);
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
+    itemTooltip(text);
 }
 
 }  // namespace
@@ -99,6 +106,7 @@ void Panels::drawMenu() {
         if (ImGui::MenuItem("Undo", "Ctrl+Z", false, editor_.canUndo())) editor_.undo();
         if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, editor_.canRedo())) editor_.redo();
         if (ImGui::MenuItem("Delete selection", "Delete", false, !editor_.selection().empty())) editor_.deleteSelection();
+        drawBuildingMenuItems(editor_);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Simulation")) {
@@ -140,16 +148,18 @@ void Panels::drawToolbar() {
         const std::string label = std::string(1, t.key) + " " + std::string(t.name);
         if (ImGui::Button(label.c_str())) editor_.setTool(t.tool);
         if (active) ImGui::PopStyleColor();
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(t.help).c_str());
-        ImGui::SameLine();
+        itemTooltip(std::string(t.help).c_str());
+        if (&t != &kTools.back()) ImGui::SameLine();
     }
-    ImGui::Text("|");
-    ImGui::SameLine();
+    // The run's buttons on a row of their own, so that the tools fit between the side panels.
     if (ImGui::Button(editor_.playing() ? "Pause (Space)" : "Play (Space)")) editor_.togglePlaying();
+    itemTooltip("Run the model or pause it. While it runs the tool is Grab; the one you had comes back at the pause.");
     ImGui::SameLine();
     if (ImGui::Button("Step (.)")) stepper_.requestStep();
+    itemTooltip("One frame (dt) while paused.");
     ImGui::SameLine();
     if (ImGui::Button("Back (Bksp)")) editor_.rewind();
+    itemTooltip("Back to the state before the last play (undoable).");
     ImGui::End();
 }
 
@@ -172,44 +182,49 @@ void Panels::drawSolverPanel() {
         }
         ImGui::EndCombo();
     }
+    itemTooltip("How the model is advanced in time (keys 1 to 8); it continues from where it is. Each one's "
+                "cost and failings: docs/integrators.md.");
     if (ImGui::BeginCombo("contact", s.contactModel.c_str())) {
         for (const std::string& name : contactModelNames())
             if (ImGui::Selectable(name.c_str(), name == s.contactModel)) app_.chooseContactModel(name);
         ImGui::EndCombo();
     }
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("How bodies are kept from passing through each other and through planes; K shows the contacts.");
+    itemTooltip("How bodies are kept from passing through each other and through planes; K shows the contacts.");
     if (s.contactModel == "oba") {
         ContactModelSettings contact = s.contact;
         if (ImGui::Checkbox("freezing", &contact.freezing)) editor_.setContactModelSettings(contact);
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Bodies at rest on fixed or frozen bodies stop being simulated until hit (drawn icy blue).");
+        itemTooltip("Bodies at rest on fixed or frozen bodies stop being simulated until hit (drawn icy blue).");
         ImGui::SameLine();
         if (ImGui::Checkbox("hop fix", &contact.hopFix)) editor_.setContactModelSettings(contact);
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Normal impulses first, then friction: a box sliding fast stays on the ground (off: the thesis's hop).");
+        itemTooltip("Normal impulses first, then friction: a box sliding fast stays on the ground (off: the thesis's hop).");
     }
     double dt = s.dt;
     int substeps = editor_.simulation().substeps();
     if (inputDouble("dt (s)", dt, 0.001, "%.5f") && dt > 0.0) editor_.setTimeStep(dt, substeps);
+    itemTooltip("Simulated time per drawn frame (1/60 s runs in real time at 60 frames per second).");
     if (ImGui::InputInt("substeps", &substeps) && substeps >= 1) editor_.setTimeStep(s.dt, substeps);
+    itemTooltip("Integrator steps per frame, each dt / substeps long: more are more accurate and stable, and slower.");
     float scale = static_cast<float>(stepper_.timeScale());
     if (ImGui::SliderFloat("time scale", &scale, 0.05f, 1.0f, "%.2f")) stepper_.setTimeScale(scale);
+    itemTooltip("Slow motion: simulated time per frame, as a fraction of dt.");
     helpMarker("Slow motion: simulated time per frame, as a fraction of dt.");
     float gravity[3] = {static_cast<float>(s.gravity.x()), static_cast<float>(s.gravity.y()),
                         static_cast<float>(s.gravity.z())};
     if (ImGui::DragFloat3("gravity", gravity, 0.05f)) editor_.setGravity(Vec3(gravity[0], gravity[1], gravity[2]));
+    itemTooltip("The acceleration of gravity (m/s^2), x, y and z; drag a number or double-click to type it.");
     bool planar = s.planar;
     if (ImGui::Checkbox("planar (2D)", &planar)) editor_.setPlanar(planar);
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Every particle and body stays in the z = 0 plane and turns about z only.");
+    itemTooltip("Every particle and body stays in the z = 0 plane and turns about z only.");
     double drag = s.drag;
     if (inputDouble("drag", drag, 0.01, "%.3f") && drag >= 0.0) editor_.setDrag(drag);
+    itemTooltip("Air resistance: a force -drag v on every particle (N s/m), which takes energy out of the model.");
 
     if (ImGui::CollapsingHeader("implicit-euler", ImGuiTreeNodeFlags_DefaultOpen)) {
         IntegratorSettings solver = s.solver;
         bool changed = inputDouble("CG tolerance", solver.implicitSolver.tolerance, 1e-5, "%.1e");
+        itemTooltip("Implicit Euler's conjugate gradients stop at this relative residual.");
         changed |= ImGui::InputInt("CG max iter.", &solver.implicitSolver.maxIterations);
+        itemTooltip("... or after this many iterations.");
         helpMarker("Implicit Euler solves (M - h dF/dv - h^2 dF/dx) dv = h (F + h dF/dx v) with conjugate "
                    "gradients, stopping at this relative residual or iteration count (Baraff, Implicit Methods, SIGGRAPH 2001 notes).");
         if (changed && solver.implicitSolver.tolerance > 0.0 && solver.implicitSolver.maxIterations > 0)
@@ -219,11 +234,13 @@ void Panels::drawSolverPanel() {
         IntegratorSettings solver = s.solver;
         if (inputDouble("tolerance", solver.adaptiveTolerance, 1e-7, "%.1e") && solver.adaptiveTolerance > 0.0)
             editor_.setSolverSettings(solver);
+        itemTooltip("The local error per step the adaptive integrator keeps below, by shortening its steps.");
     }
     if (ImGui::CollapsingHeader("projective")) {
         IntegratorSettings solver = s.solver;
         if (ImGui::InputInt("iterations", &solver.projectiveIterations) && solver.projectiveIterations > 0)
             editor_.setSolverSettings(solver);
+        itemTooltip("Projective dynamics' local-global iterations per step.");
         helpMarker("Local-global iterations per step (Liu et al. 2013, Fast Simulation of Mass-Spring Systems): "
                    "more come closer to the backward Euler step, each costs a projection of every spring and "
                    "one solve with the prefactored matrix.");
@@ -231,26 +248,37 @@ void Panels::drawSolverPanel() {
     if (ImGui::CollapsingHeader("constraints", ImGuiTreeNodeFlags_DefaultOpen)) {
         ConstraintSettings c = s.constraints;
         bool changed = inputDouble("feedback ks", c.ks, 10.0, "%.1f");
+        itemTooltip("How hard a drifting constraint is pulled back (the ks C term).");
         changed |= inputDouble("feedback kd", c.kd, 1.0, "%.1f");
+        itemTooltip("How the pull back is damped (the kd Cdot term).");
         helpMarker("Feedback that pulls drifting constraints back: the ks C + kd Cdot terms inside the "
                    "multiplier solve (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes).");
         changed |= inputDouble("solve tolerance", c.solver.tolerance, 1e-7, "%.1e");
+        itemTooltip("The multiplier solve's relative residual; 0: automatic.");
         changed |= ImGui::InputInt("solve max iter.", &c.solver.maxIterations);
+        itemTooltip("The multiplier solve's iteration cap.");
         helpMarker("The Lagrange multipliers solve J W J^T lambda = -Jdot qdot - J W Q - ks C - kd Cdot with "
                    "conjugate gradients, to this relative residual. 0: automatic, as tight as the integrator "
                    "needs (its truncation error, or a tenth of adaptive's tolerance; never looser than 1e-6).");
         changed |= ImGui::Checkbox("warm start", &c.warmStart);
+        itemTooltip("Start each multiplier solve from the last step's multipliers: fewer iterations when the model moves smoothly.");
         if (changed && c.ks >= 0.0 && c.kd >= 0.0 && c.solver.tolerance >= 0.0 && c.solver.maxIterations > 0)
             editor_.setConstraintSettings(c);
     }
     if (ImGui::CollapsingHeader("new springs and particles")) {
         NewElementSettings& n = editor_.newElements();
         inputDouble("particle mass", n.particleMass, 0.1, "%.3f");
+        itemTooltip("The mass (kg) of particles the Particle, Spring, Rod and Chain tools make.");
         inputDouble("spring stiffness", n.springStiffness, 10.0, "%.1f");
+        itemTooltip("The stiffness (N/m) of springs the Spring and Chain tools make.");
         inputDouble("spring damping", n.springDamping, 0.1, "%.2f");
+        itemTooltip("The damping (N s/m) of springs the Spring and Chain tools make.");
         inputDouble("body mass", n.bodyMass, 0.1, "%.3f");
+        itemTooltip("The mass (kg) of boxes and spheres the Box and Sphere tools make.");
         inputDouble("box edge", n.boxSize, 0.1, "%.3f");
+        itemTooltip("The edge (m) of a box made by a click (a drag sizes it instead).");
         inputDouble("sphere radius", n.sphereRadius, 0.05, "%.3f");
+        itemTooltip("The radius (m) of a sphere made by a click (a drag sizes it instead).");
         n.particleMass = std::max(n.particleMass, 1e-6);
         n.springStiffness = std::max(n.springStiffness, 0.0);
         n.springDamping = std::max(n.springDamping, 0.0);
@@ -258,6 +286,7 @@ void Panels::drawSolverPanel() {
         n.boxSize = std::max(n.boxSize, 1e-3);
         n.sphereRadius = std::max(n.sphereRadius, 1e-3);
     }
+    drawBuildingSettings(editor_);
     ImGui::PopItemWidth();
     ImGui::End();
 }
@@ -271,16 +300,20 @@ void Panels::drawScenesPanel() {
     for (const ExampleScene& e : exampleScenes()) byCategory[e.category].push_back(&e);
     for (const auto& [category, examples] : byCategory) {
         if (!ImGui::TreeNodeEx(std::string(category).c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
-        for (const ExampleScene* e : examples)
+        for (const ExampleScene* e : examples) {
             if (ImGui::Selectable(std::string(e->name).c_str(), document_.label() == e->name))
                 dialogs_.unlessUnsaved("open " + std::string(e->name), [this, name = std::string(e->name)] { document_.openBuiltIn(name); });
+            if (ImGui::IsItemHovered()) itemTooltip(exampleDescription(*e).c_str());  // built only when hovered
+        }
         ImGui::TreePop();
     }
     // What `tinkerbox-sim bench` measures, to watch it (cloth-128 is 16k particles: slow).
     if (ImGui::TreeNode("Benchmark")) {
-        for (const std::string& name : benchmarkSceneNames())
+        for (const std::string& name : benchmarkSceneNames()) {
             if (ImGui::Selectable(name.c_str(), document_.label() == name))
                 dialogs_.unlessUnsaved("open " + name, [this, name] { document_.openBuiltIn(name); });
+            itemTooltip("A scene tinkerbox-sim bench times; the big ones run slower than real time.");
+        }
         ImGui::TreePop();
     }
     if (ImGui::TreeNode("Files in assets/scenes")) {
@@ -293,9 +326,11 @@ void Panels::drawScenesPanel() {
                 if (entry.path().extension() == ".json") assetFiles_.push_back(entry.path());
             std::sort(assetFiles_.begin(), assetFiles_.end());
         }
-        for (const auto& file : assetFiles_)
+        for (const auto& file : assetFiles_) {
             if (ImGui::Selectable(file.filename().string().c_str()))
                 dialogs_.unlessUnsaved("open " + file.filename().string(), [this, file] { document_.openFile(file); });
+            itemTooltip("A scene file shipped in assets/scenes (tinkerbox-sim example writes them).");
+        }
         ImGui::TreePop();
     }
     ImGui::End();
@@ -322,10 +357,14 @@ void Panels::drawInspector() {
         double mass = scene.particles[i].mass;
         inputDouble("mass (kg)", mass, 0.1, "%.4f");
         if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setParticleMass(i, mass);
+        itemTooltip("The particle's mass; the change is made when you leave the field (undoable).");
         ImGui::Text(s.isNailed(i) ? "nailed (the N tool frees it)" : "free (the N tool nails it)");
     } else if (sel.particles.size() > 1) {
         ImGui::Text("%zu particles selected", sel.particles.size());
     }
+    if (sel.springs.size() + sel.constraints.size() + sel.bodies.size() + sel.wires.size() > 1)
+        ImGui::Text("%zu springs, %zu constraints, %zu bodies, %zu wires selected", sel.springs.size(),
+                    sel.constraints.size(), sel.bodies.size(), sel.wires.size());
     if (sel.springs.size() == 1) {
         const Index k = *sel.springs.begin();
         DampedSpring spring = scene.springs[k];
@@ -333,10 +372,13 @@ void Panels::drawInspector() {
         bool done = false;
         inputDouble("stiffness (N/m)", spring.stiffness, 10.0, "%.2f");
         done |= ImGui::IsItemDeactivatedAfterEdit();
+        itemTooltip("ks: the force per metre of stretch.");
         inputDouble("damping (N s/m)", spring.damping, 0.1, "%.3f");
         done |= ImGui::IsItemDeactivatedAfterEdit();
+        itemTooltip("kd: the force per metre per second of stretching, along the spring.");
         inputDouble("rest length (m)", spring.restLength, 0.05, "%.4f");
         done |= ImGui::IsItemDeactivatedAfterEdit();
+        itemTooltip("The length at which the spring pulls and pushes nothing.");
         if (done) editor_.setSpring(k, spring.stiffness, spring.damping, spring.restLength);
     }
     if (sel.constraints.size() == 1) {
@@ -346,6 +388,7 @@ void Panels::drawInspector() {
             ImGui::Text("Rod %ld (%s - %s)", static_cast<long>(k), describe(rod->a).c_str(), describe(rod->b).c_str());
             inputDouble("length (m)", length, 0.05, "%.4f");
             if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setRodLength(k, length);
+            itemTooltip("The distance the rod keeps between its ends.");
         }
     }
     if (sel.bodies.size() == 1) {
@@ -362,34 +405,42 @@ void Panels::drawInspector() {
         double mass = bodies.mass(k);
         inputDouble("mass (kg)", mass, 0.1, "%.4f");
         if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setBodyMass(k, mass);
+        itemTooltip("The body's mass; its inertia follows from its shape, of uniform density.");
         if (const auto* box = std::get_if<BoxShape>(&spec.shape)) {
             float size[3] = {static_cast<float>(box->size.x()), static_cast<float>(box->size.y()),
                              static_cast<float>(box->size.z())};
             ImGui::InputFloat3("size (m)", size, "%.3f");
             if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setBodyShape(k, BoxShape{Vec3(size[0], size[1], size[2])});
+            itemTooltip("The box's edges along its own x, y and z axes.");
         } else if (const auto* sphere = std::get_if<SphereShape>(&spec.shape)) {
             double radius = sphere->radius;
             inputDouble("radius (m)", radius, 0.05, "%.4f");
             if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setBodyShape(k, SphereShape{radius});
+            itemTooltip("The sphere's radius.");
         }
         bool fixed = spec.fixed;
         if (ImGui::Checkbox("fixed (infinite mass)", &fixed)) editor_.setBodyFixed(k, fixed);
+        itemTooltip("A fixed body never moves: a floor, a wall, a peg for others to hang from or land on.");
         double friction = spec.friction, restitution = spec.restitution;
         inputDouble("friction", friction, 0.05, "%.3f");
         bool surface = ImGui::IsItemDeactivatedAfterEdit();
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Coulomb coefficient; at a contact, the geometric mean of the two surfaces'.");
+        itemTooltip("Coulomb coefficient; at a contact, the geometric mean of the two surfaces'.");
         inputDouble("restitution", restitution, 0.05, "%.3f");
         surface |= ImGui::IsItemDeactivatedAfterEdit();
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("0: no bounce, 1: elastic; at a contact, the larger of the two surfaces'.");
+        itemTooltip("0: no bounce, 1: elastic; at a contact, the larger of the two surfaces'.");
         if (surface) editor_.setBodySurface(k, friction, restitution);
     }
     if (sel.wires.size() == 1) {
         const Wire& w = scene.wires[*sel.wires.begin()];
         ImGui::Text("Wire: radius %.3f m", w.radius);
     }
-    if (!sel.empty() && ImGui::Button("Delete (Del)")) editor_.deleteSelection();
+    if (!sel.empty()) {
+        if (ImGui::Button("Delete (Del)")) editor_.deleteSelection();
+        itemTooltip("Remove the selection, and the springs and constraints that hang on it (undoable).");
+        ImGui::SameLine();
+        if (ImGui::Button("Copy (Ctrl+C)")) editor_.copySelection();
+        itemTooltip("Copy the selection with its springs and constraints; Ctrl+V pastes it at the pointer.");
+    }
     ImGui::End();
 }
 
@@ -419,6 +470,8 @@ void Panels::drawStats() {
     if (sim.settings().integrator == "implicit-euler")
         ImGui::Text("CG %d iterations (residual %.1e)", r.integrator.linearSolve.iterations,
                     r.integrator.linearSolve.relativeResidual);
+    if (sim.settings().integrator == "implicit-euler")
+        itemTooltip("Implicit Euler's conjugate gradient iterations in the last step, and the residual it stopped at.");
     if (!s.constraints().empty()) {
         const ConstraintSolveStats& c = s.constraintSolver().stats();
         ImGui::Text("%zu constraints, error %.2e", s.constraints().size(), sim.constraintError());
@@ -503,24 +556,33 @@ void Panels::drawBanners() {
         ImGui::TextWrapped("The model is back at its last good state.");
         // Implicit Euler is the remedy for the others; for itself, a tighter CG solve.
         if (editor_.simulation().settings().integrator != "implicit-euler") {
-            if (ImGui::Button("Switch to implicit-euler")) {
+            const bool switchTo = ImGui::Button("Switch to implicit-euler");
+            itemTooltip("Implicit Euler is stable at any step for springs, at the price of damping the motion.");
+            if (switchTo) {
                 app_.chooseIntegrator("implicit-euler");
                 editor_.dismissDivergence();
             }
-        } else if (ImGui::Button("Tighten the CG tolerance")) {
-            IntegratorSettings solver = editor_.simulation().settings().solver;
-            solver.implicitSolver.tolerance /= 10.0;
-            editor_.setSolverSettings(solver);
-            editor_.dismissDivergence();
+        } else {
+            const bool tighten = ImGui::Button("Tighten the CG tolerance");
+            itemTooltip("Divide implicit Euler's CG tolerance by 10: each step's solve comes closer to the exact one.");
+            if (tighten) {
+                IntegratorSettings solver = editor_.simulation().settings().solver;
+                solver.implicitSolver.tolerance /= 10.0;
+                editor_.setSolverSettings(solver);
+                editor_.dismissDivergence();
+            }
         }
         ImGui::SameLine();
-        if (ImGui::Button("Double the substeps")) {
+        const bool doubleSubsteps = ImGui::Button("Double the substeps");
+        itemTooltip("Halve the step the integrator takes, keeping dt: the usual cure for an explicit integrator.");
+        if (doubleSubsteps) {
             const SimulationSettings& s = editor_.simulation().settings();
             editor_.setTimeStep(s.dt, editor_.simulation().substeps() * 2);
             editor_.dismissDivergence();
         }
         ImGui::SameLine();
         if (ImGui::Button("Dismiss (Esc)")) editor_.dismissDivergence();
+        itemTooltip("Close this banner; the model stays paused at its last good state.");
         ImGui::End();
         ImGui::PopStyleColor();
     }
@@ -563,20 +625,7 @@ void Panels::drawHelp() {
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Appearing,
                             ImVec2(0.5f, 0.5f));
     ImGui::Begin("Keys and mouse", &showHelp_, ImGuiWindowFlags_AlwaysAutoResize);
-    for (const ToolInfo& t : kTools) ImGui::BulletText("%c  %s: %s", t.key, std::string(t.name).c_str(), std::string(t.help).c_str());
-    ImGui::Separator();
-    ImGui::BulletText("Space play/pause   .  one step   Backspace  back to before play");
-    std::string integrators;
-    for (std::size_t i = 0; i < integratorNames().size(); ++i)
-        integrators += (i ? ", " : "") + std::to_string(i + 1) + " " + std::string(integratorNames()[i]);
-    ImGui::BulletText("Integrators: %s", integrators.c_str());
-    ImGui::BulletText("Ctrl+Z undo   Ctrl+Shift+Z / Ctrl+Y redo   Delete  remove the selection");
-    ImGui::BulletText("Ctrl+N new   Ctrl+O open (or drop a .json file)   Ctrl+S save   F12 screenshot   Ctrl+Q quit");
-    ImGui::BulletText("Ctrl+K compare integrators (Space, '.', Backspace drive the runs)   Ctrl+Shift+K split views");
-    ImGui::BulletText("Wheel zooms about the cursor, middle-drag pans, right-drag grabs with any tool");
-    ImGui::BulletText("C  2D / 3D view; in 3D, left-drag on empty space (or Alt+drag) orbits   Home  frame the model");
-    ImGui::BulletText("A  each body's axes and angular velocity   K  contact points and normals");
-    ImGui::BulletText("Springs, rods and nails attach to the clicked point of a body");
+    drawKeyList();
     ImGui::End();
 }
 

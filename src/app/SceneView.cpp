@@ -100,6 +100,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
                                           boundingRadius(bodies.spec(k).shape, bodies.centerOfMassInShapeFrame(k)) - 0.5);
     }
     frame.groundLevel = ground;
+    frame.snapSpacing = editor.grid().enabled ? editor.grid().spacing : 0.0;
     for (Index k = 0; k < bodies.count(); ++k) {
         BodyInstance b = bodyInstance(bodies, k);
         if (simulation.contactModel().isFrozen(k)) b.fill = kFrozenBody;
@@ -218,6 +219,21 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
                 frame.bodies.push_back(b);
             }
             break;
+        case Gesture::Kind::RubberBand:
+            if (const auto band = editor.rubberBand()) {
+                const auto corners = band->corners();
+                for (std::size_t k = 0; k < corners.size(); ++k)
+                    frame.segments.push_back({corners[k], corners[(k + 1) % corners.size()], 1.5f, kGesture, true});
+            }
+            break;
+        case Gesture::Kind::Chain: {
+            // The rope as it would drop now: its links and its joints.
+            const std::vector<Vec3> rope = editor.chainBeingLaid();
+            for (std::size_t k = 0; k + 1 < rope.size(); ++k)
+                frame.segments.push_back({rope[k], rope[k + 1], editor.chain().rods ? 3.5f : 1.5f, kGesture, !editor.chain().rods});
+            for (std::size_t k = 1; k + 1 < rope.size(); ++k) frame.discs.push_back({rope[k], 3.5f, kGesture, kOutline, 1.0f});
+            break;
+        }
         case Gesture::Kind::Move:
         case Gesture::Kind::None:
             break;

@@ -16,6 +16,12 @@ namespace {
 // axis still makes a body with a volume.
 constexpr double kSmallestBodySize = 0.05;
 
+// Gestures whose pointer places what they make (a body's corner, a wire's radius, a chain's
+// end), which lands on the grid; a move snaps what it drags instead (moveTo).
+bool madeAtPointer(Gesture::Kind kind) {
+    return kind == Gesture::Kind::BodySize || kind == Gesture::Kind::WireRadius || kind == Gesture::Kind::Chain;
+}
+
 }  // namespace
 
 Editor::Editor(Scene scene) { open(std::move(scene)); }
@@ -28,6 +34,7 @@ void Editor::open(Scene scene) {
     history_.clear();
     selection_.clear();
     gesture_ = {};
+    chainWaiting_ = false;
     grabSpring_ = nullptr;
     hovered_.reset();
     playing_ = false;
@@ -47,7 +54,9 @@ void Editor::rebuild() {
     simulation_ = buildSimulation(scene_);
     simulation_->setTime(t);
     grabSpring_ = nullptr;
-    if (gesture_.kind == Gesture::Kind::Grab) gesture_ = {};
+    // A grab's spring went with the old simulation; a chain's start may have gone with the edit.
+    if (gesture_.kind == Gesture::Kind::Grab || gesture_.kind == Gesture::Kind::Chain) gesture_ = {};
+    chainWaiting_ = chainWaiting_ && gesture_.kind == Gesture::Kind::Chain;
     const auto dropOutOfRange = [](std::set<Index>& set, std::size_t size) {
         std::erase_if(set, [size](Index i) { return i < 0 || static_cast<std::size_t>(i) >= size; });
     };
@@ -55,6 +64,7 @@ void Editor::rebuild() {
     dropOutOfRange(selection_.springs, scene_.springs.size());
     dropOutOfRange(selection_.constraints, scene_.constraints.size());
     dropOutOfRange(selection_.wires, scene_.wires.size());
+    dropOutOfRange(selection_.bodies, scene_.bodies.size());
 }
 
 template <class Change>
@@ -149,6 +159,7 @@ void Editor::rewind() {
 // --- Tools -----------------------------------------------------------------------------
 
 void Editor::setTool(Tool tool) {
+    if (chainWaiting_) cancelGesture();
     if (gesture_.kind != Gesture::Kind::None) return;  // not in the middle of a gesture
     tool_ = tool;
     toolBeforePlay_.reset();
@@ -166,8 +177,14 @@ std::optional<Vec3> Editor::onPlane(const Ray& ray) const {
 }
 
 void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, PointerButton button, bool shift) {
+    if (chainWaiting_ && button != PointerButton::Middle) {  // the chain's second click ends it; a right click drops it
+        if (button == PointerButton::Left) finishChain(ray, tolerance);
+        else cancelGesture();
+        return;
+    }
     if (gesture_.kind != Gesture::Kind::None || button == PointerButton::Middle) return;
     status_.clear();
+    pressRay_ = ray;
     const std::optional<Index> particle = pickParticle(*simulation_, ray, tolerance);
     const std::optional<Vec3> point = onPlane(ray);
 
@@ -189,7 +206,7 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
         case Tool::Particle:
             if (particle || !point) return;
             edit([&](Scene& scene) {
-                scene.particles.push_back({*point, Vec3::Zero(), newElements_.particleMass, false});
+                scene.particles.push_back({snap(*point), Vec3::Zero(), newElements_.particleMass, false});
             });
             return;
         case Tool::Spring:
@@ -205,8 +222,8 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
             if (particle) {
                 threadBead(*particle);
             } else if (point) {
-                gesture_ = {Gesture::Kind::WireRadius, tool_, -1, *point, *point, Anchor()};
-                gesturePlanePoint_ = *point;
+                gesture_ = {Gesture::Kind::WireRadius, tool_, -1, snap(*point), snap(*point), Anchor()};
+                gesturePlanePoint_ = gesture_.start;
             }
             return;
         case Tool::Nail:
@@ -223,9 +240,20 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
         case Tool::Box:
         case Tool::Sphere:
             if (particle || !point || pickBody(*simulation_, ray)) return;
-            gesture_ = {Gesture::Kind::BodySize, tool_, -1, *point, *point, Anchor()};
-            gesturePlanePoint_ = *point;
+            gesture_ = {Gesture::Kind::BodySize, tool_, -1, snap(*point), snap(*point), Anchor()};
+            gesturePlanePoint_ = gesture_.start;
             return;
+        case Tool::Chain: {
+            // As a spring's: from what is under the pointer, else from a new particle there.
+            const std::optional<Anchor> from = pickAnchor(ray, tolerance);
+            if (!from && !point) return;
+            const Vec3 at = from ? simulation_->world().anchorPosition(*from) : snap(*point);
+            gesture_ = {Gesture::Kind::Chain, tool_, from && from->isParticle() ? from->index() : -1, at, at,
+                        from.value_or(Anchor())};
+            chainFromAnchor_ = from.has_value();
+            gesturePlanePoint_ = at;
+            return;
+        }
         case Tool::Select:
             if (particle) {
                 // Pressing on a selected particle keeps the selection, so that it all moves.
@@ -255,7 +283,12 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
                 return;
             }
             if (!shift) selection_.clear();
-            if (const auto wire = pickWire(scene_.wires, ray, tolerance)) selection_.wires.insert(*wire);
+            if (const auto wire = pickWire(scene_.wires, ray, tolerance)) {
+                selection_.wires.insert(*wire);
+            } else if (point) {
+                gesture_ = {Gesture::Kind::RubberBand, tool_, -1, *point, *point, Anchor()};
+                gesturePlanePoint_ = *point;
+            }
             return;
         case Tool::Grab:
             return;  // handled above
@@ -267,16 +300,31 @@ void Editor::pointerMove(const Ray& ray, const PickTolerance& tolerance) {
     if (gesture_.kind == Gesture::Kind::None) return;
     const std::optional<Vec3> point = onPlane(ray);
     if (!point) return;
-    gesture_.current = *point;
+    gesture_.current = madeAtPointer(gesture_.kind) ? snap(*point) : *point;
     if (gesture_.kind == Gesture::Kind::Move) moveTo(*point);
 }
 
 void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
     if (const std::optional<Vec3> point = onPlane(ray); point && gesture_.kind != Gesture::Kind::None)
-        gesture_.current = *point;
+        gesture_.current = madeAtPointer(gesture_.kind) ? snap(*point) : *point;
     const Gesture gesture = gesture_;
+    // Whether the pointer moved, by where it was pressed and released (not by what snapped there).
+    const std::optional<Vec3> pressedAt = intersectPlane(pressRay_, gesturePlanePoint_, workNormal_);
+    const std::optional<Vec3> releasedAt = onPlane(ray);
+    const bool dragged = pressedAt && releasedAt &&
+                         (*releasedAt - *pressedAt).norm() > tolerance.at((gesture.start - ray.origin).dot(ray.direction));
     switch (gesture.kind) {
         case Gesture::Kind::None:
+            return;
+        case Gesture::Kind::RubberBand:
+            gesture_ = {};
+            if (dragged) selection_.add(itemsInside(*simulation_, scene_, {gesture.start, gesture.current, workNormal_}));
+            return;
+        case Gesture::Kind::Chain:
+            // A click leaves the chain waiting for a second click; a drag ends it here.
+            if (chainWaiting_) return;
+            if (dragged) finishChain(ray, tolerance);
+            else chainWaiting_ = true;
             return;
         case Gesture::Kind::Connect:
             gesture_ = {};
@@ -284,8 +332,6 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
             return;
         case Gesture::Kind::BodySize: {
             gesture_ = {};
-            const bool dragged = (gesture.current - gesture.start).norm() >
-                                 tolerance.at((gesture.start - ray.origin).dot(ray.direction));
             const auto [shape, at] = sizedBody(gesture.tool, gesture.start, gesture.current, dragged);
             addBody(shape, at);
             return;
@@ -293,7 +339,7 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
         case Gesture::Kind::WireRadius: {
             gesture_ = {};
             const double radius = (gesture.current - gesture.start).norm();
-            if (radius <= tolerance.at((gesture.start - ray.origin).dot(ray.direction))) return;  // a click, not a drag
+            if (!dragged || !(radius > 0.0)) return;  // a click, not a drag (or one that snapped back)
             edit([&](Scene& scene) { scene.wires.push_back({gesture.start, radius, workNormal_}); });
             return;
         }
@@ -319,6 +365,64 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
             beforeMove_.reset();
             return;
     }
+}
+
+void Editor::finishChain(const Ray& ray, const PickTolerance& tolerance) {
+    const Gesture gesture = gesture_;
+    const std::optional<Anchor> from = chainFromAnchor_ ? std::optional<Anchor>(gesture.anchor) : std::nullopt;
+    gesture_ = {};
+    chainWaiting_ = false;
+    // The far end as a spring's (connect): what is under the pointer, else a new particle.
+    const World& world = simulation_->world();
+    const Vec3 start = from ? world.anchorPosition(*from) : gesture.start;
+    std::optional<Anchor> to = pickAnchor(ray, tolerance);
+    if (to && from && to->body == from->body) to.reset();
+    std::optional<Vec3> end;
+    if (to) end = world.anchorPosition(*to);
+    else if ((end = intersectPlane(ray, start, workNormal_))) end = snap(*end);
+    if (!end || (*end - start).norm() <= tolerance.at((start - ray.origin).dot(ray.direction))) return;
+    const int count = std::clamp(chain_.particles, 1, ChainSettings::kMaxParticles);
+    const double length = std::max(chain_.slack, 1.0) * (*end - start).norm();
+    const std::vector<Vec3> joints =
+        hangingRope(start, *end, count, length, simulation_->settings().gravity, workNormal_);
+    const bool rods = chain_.rods;
+    edit([&](Scene& scene) {
+        const auto addParticle = [&](const Vec3& x) {
+            scene.particles.push_back({x, Vec3::Zero(), newElements_.particleMass, false});
+            return Anchor(static_cast<Index>(scene.particles.size()) - 1);
+        };
+        std::vector<Anchor> rope = {from ? *from : addParticle(start)};
+        for (const Vec3& x : joints) rope.push_back(addParticle(x));
+        rope.push_back(to ? *to : addParticle(*end));
+        const double rest = length / (count + 1);
+        for (std::size_t k = 0; k + 1 < rope.size(); ++k) {
+            if (rods) scene.constraints.push_back(RodSpec{rope[k], rope[k + 1], rest});
+            else scene.springs.push_back({rope[k], rope[k + 1], newElements_.springStiffness, newElements_.springDamping, rest});
+        }
+    });
+}
+
+std::vector<Vec3> Editor::chainBeingLaid() const {
+    if (gesture_.kind != Gesture::Kind::Chain) return {};
+    const Vec3 start = chainFromAnchor_ ? simulation_->world().anchorPosition(gesture_.anchor) : gesture_.start;
+    const int count = std::clamp(chain_.particles, 1, ChainSettings::kMaxParticles);
+    const double length = std::max(chain_.slack, 1.0) * (gesture_.current - start).norm();
+    std::vector<Vec3> rope = {start};
+    for (const Vec3& x : hangingRope(start, gesture_.current, count, length, simulation_->settings().gravity, workNormal_))
+        rope.push_back(x);
+    rope.push_back(gesture_.current);
+    return rope;
+}
+
+std::optional<PlaneRectangle> Editor::rubberBand() const {
+    if (gesture_.kind != Gesture::Kind::RubberBand) return std::nullopt;
+    return PlaneRectangle{gesture_.start, gesture_.current, workNormal_};
+}
+
+void Editor::cancelGesture() {
+    if (gesture_.kind != Gesture::Kind::Chain && gesture_.kind != Gesture::Kind::RubberBand) return;
+    gesture_ = {};
+    chainWaiting_ = false;
 }
 
 std::optional<Anchor> Editor::pickAnchor(const Ray& ray, const PickTolerance& tolerance) const {
@@ -355,6 +459,7 @@ void Editor::connect(const Anchor& from, const Ray& ray, const PickTolerance& to
         end = system.anchorPosition(*to);
     } else {
         end = intersectPlane(ray, start, workNormal_);
+        if (end) end = snap(*end);
         if (!end || (*end - start).norm() <= tolerance.at((start - ray.origin).dot(ray.direction))) return;
     }
     const double length = (*end - start).norm();
@@ -533,14 +638,18 @@ void Editor::beginMove(const Anchor& pressed, const Vec3& at) {
     gesture_ = {Gesture::Kind::Move, tool_, pressed.isParticle() ? pressed.index() : -1, at, at, pressed};
     gesturePlanePoint_ = at;
     moveAnchor_ = at;
+    const World& world = simulation_->world();
+    moveReference_ = pressed.isParticle() ? world.position(pressed.index()) : world.rigidBodies().position(pressed.index());
     gestureMoved_ = false;
     beforeMove_ = currentScene();
 }
 
 void Editor::moveTo(const Vec3& point) {
     // What was pressed follows the pointer; with the select tool, so does the rest of the
-    // selection when the pressed particle or body is part of it.
-    const Vec3 delta = point - moveAnchor_;
+    // selection when the pressed particle or body is part of it. On the grid, the pressed
+    // particle or body's centre of mass lands on grid points, and the rest keeps its place
+    // relative to it.
+    const Vec3 delta = snap(moveReference_ + point - moveAnchor_) - moveReference_;
     const Anchor& pressed = gesture_.anchor;
     std::set<Index> particles, bodies;
     (pressed.isParticle() ? particles : bodies).insert(pressed.index());
@@ -572,6 +681,56 @@ void Editor::selectParticle(Index particle, bool add) {
     if (!add) selection_.clear();
     if (add && selection_.particles.count(particle)) selection_.particles.erase(particle);
     else selection_.particles.insert(particle);
+}
+
+void Editor::selectAll() {
+    selection_.clear();
+    const auto all = [](std::set<Index>& set, std::size_t count) {
+        for (std::size_t i = 0; i < count; ++i) set.insert(static_cast<Index>(i));
+    };
+    all(selection_.particles, scene_.particles.size());
+    all(selection_.bodies, scene_.bodies.size());
+    all(selection_.springs, scene_.springs.size());
+    all(selection_.constraints, scene_.constraints.size());
+    all(selection_.wires, scene_.wires.size());
+}
+
+void Editor::copySelection() {
+    if (selection_.empty()) return;
+    clipboard_ = copyItems(currentScene(), selection_);
+    pastes_ = 0;
+}
+
+void Editor::cutSelection() {
+    copySelection();
+    deleteSelection();
+}
+
+void Editor::paste() {
+    // Each paste one step further down and to the right of the original, so that copies
+    // pasted one after another do not hide each other; on the grid, whole grid steps.
+    constexpr double kPasteStep = 0.5;  // m
+    const double step = grid_.enabled && grid_.spacing > 0.0 ? grid_.spacing * std::ceil(kPasteStep / grid_.spacing)
+                                                             : kPasteStep;
+    Vec3 u = Vec3::UnitX() - workNormal_.x() * workNormal_;  // the work plane's right and down
+    if (u.norm() < 1e-6) u = Vec3::UnitY() - workNormal_.y() * workNormal_;
+    u.normalize();
+    const Vec3 v = workNormal_.cross(u);
+    pasteWithOffset((pastes_ + 1) * step * (u - v));
+    ++pastes_;
+}
+
+void Editor::pasteAt(const Ray& ray) {
+    const std::optional<Vec3> point = intersectPlane(ray, workPoint_, workNormal_);
+    if (!point) return;
+    pasteWithOffset(snap(*point - fragmentCentre(clipboard_)));
+}
+
+void Editor::pasteWithOffset(const Vec3& offset) {
+    if (clipboard_.empty() || gesture_.kind != Gesture::Kind::None) return;
+    Selection added;
+    edit([&](Scene& scene) { added = pasteItems(scene, clipboard_, offset); });
+    selection_ = added;
 }
 
 void Editor::deleteSelection() {

@@ -16,7 +16,12 @@
 #include "core/forces/MouseSpring.h"
 #include "core/constraints/NailConstraint.h"
 #include "core/dynamics/Simulation.h"
+#include "editor/Chain.h"
+#include "editor/Clipboard.h"
 #include "editor/Picking.h"
+#include "editor/RubberBand.h"
+#include "editor/Selection.h"
+#include "editor/SnapGrid.h"
 #include "editor/Tool.h"
 #include "editor/UndoHistory.h"
 #include "scene/Scene.h"
@@ -25,23 +30,16 @@ namespace tinkerbox {
 
 enum class PointerButton { Left, Right, Middle };
 
-struct Selection {
-    std::set<Index> particles, springs, constraints, wires, bodies;
-    bool empty() const {
-        return particles.empty() && springs.empty() && constraints.empty() && wires.empty() && bodies.empty();
-    }
-    void clear() { *this = {}; }
-};
-
 // What the pointer is in the middle of, for drawing.
 struct Gesture {
-    enum class Kind { None, Connect, WireRadius, Grab, Move, BodySize };
+    enum class Kind { None, Connect, WireRadius, Grab, Move, BodySize, RubberBand, Chain };
     Kind kind = Kind::None;
     Tool tool = Tool::Select;   // Connect: Spring or Rod
-    Index particle = -1;        // Connect: where it starts; Grab, Move: the particle under the pointer
-    Vec3 start = Vec3::Zero();  // WireRadius: the centre; BodySize: a box's corner, a sphere's centre
+    Index particle = -1;        // Connect, Chain: where it starts; Grab, Move: the particle under the pointer
+    Vec3 start = Vec3::Zero();  // WireRadius: the centre; BodySize: a box's corner, a sphere's centre;
+                                // RubberBand: a corner; Chain: where it starts
     Vec3 current = Vec3::Zero();
-    Anchor anchor;  // Connect: where it starts; Grab: what the mouse spring holds (a particle or a body point)
+    Anchor anchor;  // Connect, Chain: where it starts; Grab: what the mouse spring holds (a particle or a body point)
 };
 
 // Parameters of what the tools create.
@@ -103,11 +101,29 @@ public:
     std::optional<Index> hovered() const { return hovered_; }
     // The body the box or sphere tool's gesture makes so far (for drawing it).
     std::optional<std::pair<Shape, Vec3>> bodyBeingSized() const;
+    // The select tool's rectangle, while a drag on empty space draws it.
+    std::optional<PlaneRectangle> rubberBand() const;
+    // The rope the chain tool would drop now, from its start to the pointer (both ends
+    // included); empty when no chain is being laid.
+    std::vector<Vec3> chainBeingLaid() const;
+    // Drops a chain waiting for its second click, or a rubber band being drawn.
+    void cancelGesture();
 
     // Selection and the inspector's edits
     const Selection& selection() const { return selection_; }
     void selectParticle(Index particle, bool add = false);
+    void selectAll();
     void deleteSelection();  // and everything that hangs on the deleted particles
+    // Copy and paste (Clipboard.h). The clipboard is the editor's and outlives open(), so a
+    // piece of one scene can be pasted into another.
+    void copySelection();
+    void cutSelection();  // copy, then delete
+    bool canPaste() const { return !clipboard_.empty(); }
+    // Pastes the clipboard and selects what it added, in one undoable edit: offset from
+    // where it was copied (one step further for each paste), or centred where the ray meets
+    // the work plane. On the grid, the offset is a whole number of grid steps.
+    void paste();
+    void pasteAt(const Ray& ray);
     void setParticleMass(Index particle, double mass);
     void setSpring(Index spring, double stiffness, double damping, double restLength);
     void setRodLength(Index constraint, double length);
@@ -117,6 +133,10 @@ public:
     // Ignored for a friction below 0 or a restitution outside 0..1, which no scene file holds.
     void setBodySurface(Index body, double friction, double restitution);
     NewElementSettings& newElements() { return newElements_; }
+    SnapGrid& grid() { return grid_; }
+    const SnapGrid& grid() const { return grid_; }
+    ChainSettings& chain() { return chain_; }
+    const ChainSettings& chain() const { return chain_; }
 
     // Live settings (not part of the undo history)
     void setIntegrator(const std::string& name);
@@ -158,6 +178,9 @@ private:
     void beginMove(const Anchor& pressed, const Vec3& at);
     void moveTo(const Vec3& point);
     void connect(const Anchor& from, const Ray& ray, const PickTolerance& tolerance);
+    void finishChain(const Ray& ray, const PickTolerance& tolerance);
+    void pasteWithOffset(const Vec3& offset);
+    Vec3 snap(const Vec3& p) const { return grid_.snap(p, workNormal_); }
     // The particle under the pointer, else the point of the body it hits first.
     std::optional<Anchor> pickAnchor(const Ray& ray, const PickTolerance& tolerance) const;
     void toggleBodyNail(const BodyHit& hit, const PickTolerance& tolerance, const Ray& ray);
@@ -170,6 +193,10 @@ private:
     UndoHistory history_;
     Selection selection_;
     NewElementSettings newElements_;
+    SnapGrid grid_;
+    ChainSettings chain_;
+    SceneFragment clipboard_;
+    int pastes_ = 0;  // since the last copy, for the offset of the next paste
     bool modified_ = false;
     long revision_ = 0;
 
@@ -184,11 +211,15 @@ private:
     Vec3 workPoint_ = Vec3::Zero();
     Vec3 workNormal_ = Vec3::UnitZ();
     Vec3 gesturePlanePoint_ = Vec3::Zero();
+    Ray pressRay_;  // of the gesture's press
     Gesture gesture_;
     std::optional<Index> hovered_;
     bool gestureMoved_ = false;
     std::optional<Scene> beforeMove_;
     Vec3 moveAnchor_ = Vec3::Zero();
+    Vec3 moveReference_ = Vec3::Zero();  // where the pressed particle or body's centre was: what the grid snaps
+    bool chainFromAnchor_ = false;  // the chain starts on gesture_.anchor, else at gesture_.start
+    bool chainWaiting_ = false;     // its first click is done; the next press ends it
     std::set<Index> movedBodies_;  // by the move in progress
 
     MouseSpring* grabSpring_ = nullptr;  // owned by the simulation's particle system

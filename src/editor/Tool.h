@@ -13,9 +13,10 @@ enum class Tool {
     Wire,      // W: press at the centre and drag the radius; click a particle to thread it as a bead
     Nail,      // N: click a particle to toggle its nail
     Grab,      // G: press on a particle to pull it with a mouse spring (the default while running)
-    Select,    // V: click selects, drag moves while paused
+    Select,    // V: click selects, drag moves while paused, drag on empty space selects a rectangle
     Box,       // B: click on empty space adds a box (a rigid body)
     Sphere,    // O: click on empty space adds a sphere (a rigid body)
+    Chain,     // L: a rope of particles joined by springs or rods, between two clicks (or a drag)
 };
 
 struct ToolInfo {
@@ -25,16 +26,21 @@ struct ToolInfo {
     std::string_view help;
 };
 
-inline constexpr std::array<ToolInfo, 9> kTools = {{
+inline constexpr std::array<ToolInfo, 10> kTools = {{
     {Tool::Particle, 'P', "Particle", "Click on empty space to add a particle."},
     {Tool::Spring, 'S', "Spring", "Drag from a particle to another (or to empty space for a new one)."},
     {Tool::Rod, 'R', "Rod", "Drag from a particle to another: a rod that never stretches."},
     {Tool::Wire, 'W', "Wire", "Press at a centre and drag the radius; then click particles to thread them."},
     {Tool::Nail, 'N', "Nail", "Click a particle to nail it in place or free it."},
     {Tool::Grab, 'G', "Grab", "Drag a particle with a mouse spring (right-drag grabs with any tool)."},
-    {Tool::Select, 'V', "Select", "Click to select (Shift adds), drag to move while paused, Delete removes."},
+    {Tool::Select, 'V', "Select",
+     "Click to select (Shift adds), drag on empty space to select a rectangle, drag the selection to move it "
+     "(paused). Ctrl+C, X, V copy, cut, paste; Delete removes."},
     {Tool::Box, 'B', "Box", "Click on empty space to add a box; springs, rods and the grab attach to its points."},
     {Tool::Sphere, 'O', "Sphere", "Click on empty space to add a sphere (a rigid ball)."},
+    {Tool::Chain, 'L', "Chain",
+     "Click (or press) at one end and click (or release) at the other: a rope of particles joined by springs or "
+     "rods, hanging from what the ends were on."},
 }};
 
 inline const ToolInfo& toolInfo(Tool tool) { return kTools[static_cast<std::size_t>(tool)]; }

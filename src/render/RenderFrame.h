@@ -81,6 +81,7 @@ struct RenderFrame {
     Color background{0.09f, 0.10f, 0.12f, 1.0f};
     bool grid = true;  // the z = 0 plane in 2D, a horizontal ground at groundLevel in 3D
     double groundLevel = 0.0;
+    double snapSpacing = 0.0;  // world; when positive, the 2D view also draws the grid things snap to
     std::vector<PlaneInstance> planes;
     std::vector<CircleInstance> circles;
     std::vector<SegmentInstance> segments;

@@ -184,6 +184,8 @@ bool isThin(float width, bool dashed) { return width <= kThinSegmentPixels && !d
 constexpr Color kGridMinor{0.55f, 0.60f, 0.68f, 0.07f};
 constexpr Color kGridMajor{0.55f, 0.60f, 0.68f, 0.18f};
 constexpr Color kAxis{0.55f, 0.60f, 0.68f, 0.40f};
+constexpr Color kSnapGrid{0.35f, 0.70f, 0.95f, 0.22f};
+constexpr double kSnapGridPixels = 6.0;  // closer snap grid lines are thinned to multiples of the spacing
 
 // The world rectangle a 2D view shows (z = 0).
 void viewBounds2D(const Camera& camera, double& x0, double& x1, double& y0, double& y1) {
@@ -195,13 +197,21 @@ void viewBounds2D(const Camera& camera, double& x0, double& x1, double& y0, doub
 }
 
 // Grid lines: in 2D on z = 0, a power of ten near 80 pixels apart with minor lines at a
-// tenth (when they are not too dense); in 3D on the ground y = groundLevel around the view's
-// target, metres and tenths.
+// tenth (when they are not too dense), and the snap grid when there is one (every line, or
+// every few when they would be closer than kSnapGridPixels); in 3D on the ground
+// y = groundLevel around the view's target, metres and tenths.
 template <class AddSegment>
-void addGrid(const Camera& camera, double groundLevel, AddSegment&& addSegment) {
+void addGrid(const Camera& camera, double groundLevel, double snapSpacing, AddSegment&& addSegment) {
     if (camera.mode() == Camera::Mode::TwoD) {
         double x0, x1, y0, y1;
         viewBounds2D(camera, x0, x1, y0, y1);
+        if (snapSpacing > 0.0) {
+            const double spacing = snapSpacing * std::max(1.0, std::ceil(kSnapGridPixels * camera.pixelSize() / snapSpacing));
+            for (double x = std::ceil(x0 / spacing) * spacing; x <= x1; x += spacing)
+                addSegment({x, y0, 0.0}, {x, y1, 0.0}, 1.0f, kSnapGrid, false);
+            for (double y = std::ceil(y0 / spacing) * spacing; y <= y1; y += spacing)
+                addSegment({x0, y, 0.0}, {x1, y, 0.0}, 1.0f, kSnapGrid, false);
+        }
         const double major = std::pow(10.0, std::ceil(std::log10(camera.pixelSize() * 80.0)));
         const double minor = major / 10.0;
         const bool showMinor = minor / camera.pixelSize() >= 7.0;
@@ -665,7 +675,7 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
     // In 3D an upward-facing plane is the ground and brings its own grid.
     const bool groundPlane = std::any_of(frame.planes.begin(), frame.planes.end(),
                                          [](const PlaneInstance& p) { return p.normal.normalized().y() > 0.9; });
-    if (frame.grid && (twoD || !groundPlane)) addGrid(camera, frame.groundLevel, addSegment);
+    if (frame.grid && (twoD || !groundPlane)) addGrid(camera, frame.groundLevel, frame.snapSpacing, addSegment);
     for (const PlaneInstance& p : frame.planes) addPlane(camera, p, addSegment, addTriangle);
     if (!r.triangles.empty()) {
         glDepthMask(GL_FALSE);  // translucent surfaces do not hide the model behind them

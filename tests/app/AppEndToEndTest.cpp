@@ -431,6 +431,92 @@ TEST_F(App, BuildsWithBodiesByHand) {
     EXPECT_GT(brightPixels(load(picture)), 400);
 }
 
+TEST_F(App, BuildsAChainThenCopiesAndPastesItWithARubberBand) {
+    // In a new 2D scene: P and click two points, N and nail both, Ctrl+G (snap to the grid),
+    // L and click each (a chain of 8 particles and 9 springs between them), V and drag a
+    // rectangle around it all, Ctrl+C, Ctrl+V with the pointer lower down, Ctrl+Z and Ctrl+Y,
+    // Space for a second, Ctrl+Q. The copy keeps every spring, on its own particles.
+    const fs::path saved = dir_ / "chains.json";
+    start({"--save-on-exit", saved.string(), "--width", "1280", "--height", "800"});
+    const std::string w = appWindow();
+    ASSERT_FALSE(HasFailure());
+    const auto x = [this](const std::string& args, const std::function<bool(const Status&)>& shown) {
+        return xdotool(args, shown);
+    };
+    x("mousemove" + w + "640 600", cursor(640, 600, 0));
+    x("key" + w + "ctrl+n", [](const Status& s) { return s.text("document") == "untitled" && s.number("particles") == 0; });
+    x("key" + w + "p", field("tool", "Particle"));
+    x("mousemove" + w + "560 300 click 1", count("particles", 1));
+    x("mousemove" + w + "760 300 click 1", count("particles", 2));
+    x("key" + w + "n", field("tool", "Nail"));
+    x("mousemove" + w + "560 300 click 1", count("nailed", 1));
+    x("mousemove" + w + "760 300 click 1", count("nailed", 2));
+    x("key" + w + "ctrl+g", field("message", "Snap to grid: on (0.25 m)"));
+    x("key" + w + "l", field("tool", "Chain"));
+    x("mousemove" + w + "560 300 click 1", cursor(560, 300, 0));
+    x("mousemove" + w + "760 300 click 1", count("springs", 9));
+    EXPECT_EQ(readStatus(status_).number("particles"), 10.0);
+    x("key" + w + "v", field("tool", "Select"));
+    x("mousemove" + w + "500 250 mousedown 1", cursor(500, 250, 1));
+    x("mousemove" + w + "660 380", cursor(660, 380, 1));
+    x("mousemove" + w + "820 500 mouseup 1", field("selection", "10 9 0 0 0"));
+    x("key" + w + "ctrl+c", field("message", "Copied the selection"));
+    x("mousemove" + w + "640 540 key" + w + "ctrl+v", count("particles", 20));
+    EXPECT_EQ(readStatus(status_).number("springs"), 18.0);
+    EXPECT_EQ(readStatus(status_).text("selection"), "10 9 0 0 0");  // the copy
+    x("key" + w + "ctrl+z", count("particles", 10));
+    x("key" + w + "ctrl+y", count("particles", 20));
+    const double started = x("key" + w + "space", field("playing", "1")).number("time");
+    waitFor([&](const Status& s) { return s.number("time") >= started + 1.0; }, "a second of simulated time");
+    EXPECT_EQ(sh("xdotool key" + w + "ctrl+q"), 0);
+    ASSERT_EQ(wait(), 0) << "the app did not quit on Ctrl+Q";
+
+    const Scene scene = loadScene(saved);
+    ASSERT_EQ(scene.particles.size(), 20u);
+    ASSERT_EQ(scene.springs.size(), 18u);
+    // The copy's nailed ends are the original's moved by whole grid steps (a paste on the grid).
+    const auto onGrid = [](double v) { return std::abs(v / 0.25 - std::round(v / 0.25)) < 1e-9; };
+    const Vec3 offset = scene.particles[10].position - scene.particles[0].position;
+    for (Index i : {0, 1, 10, 11}) EXPECT_TRUE(scene.particles[i].nailed) << i;
+    EXPECT_TRUE(onGrid(offset.x()) && onGrid(offset.y())) << offset.transpose();
+    EXPECT_NEAR((scene.particles[11].position - scene.particles[1].position - offset).norm(), 0.0, 1e-12);
+    EXPECT_LT(offset.y(), -1.0);
+    // Each spring of the copy joins the copies of the original's ends, with its constants.
+    for (std::size_t k = 0; k < 9; ++k) {
+        const DampedSpring &a = scene.springs[k], &b = scene.springs[9 + k];
+        EXPECT_EQ(b.a.index(), a.a.index() + 10) << k;
+        EXPECT_EQ(b.b.index(), a.b.index() + 10) << k;
+        EXPECT_EQ(b.stiffness, a.stiffness) << k;
+        EXPECT_EQ(b.damping, a.damping) << k;
+        EXPECT_EQ(b.restLength, a.restLength) << k;
+    }
+    // Both chains hang between their nails: their middles below their ends.
+    EXPECT_LT(scene.particles[6].position.y(), scene.particles[0].position.y() - 0.2);
+    EXPECT_LT(scene.particles[16].position.y(), scene.particles[10].position.y() - 0.2);
+
+    // The same building replayed as an input script, stopped in the middle of a rubber band
+    // around the copy: a picture to look at, with the grid, the selected copy and the band.
+    const std::string script = writeFile(
+        dir_ / "input.txt",
+        "2 move 640 600\n3 key N ctrl\n7 key P\n9 move 560 300\n10 button left press\n"
+        "11 button left release\n13 move 760 300\n14 button left press\n15 button left release\n17 key N\n"
+        "19 move 560 300\n20 button left press\n21 button left release\n23 move 760 300\n24 button left press\n"
+        "25 button left release\n26 key G ctrl\n27 key L\n29 move 560 300\n30 button left press\n31 button left release\n"
+        "33 move 760 300\n34 button left press\n35 button left release\n37 key V\n39 move 500 250\n"
+        "40 button left press\n41 move 660 380\n42 move 820 500\n43 button left release\n45 key C ctrl\n"
+        "47 move 640 540\n48 key V ctrl\n50 move 480 470\n51 button left press shift\n52 move 700 640\n");
+    const fs::path picture = dir_ / "chains.png";
+    ASSERT_EQ(run(withWindow({"--script", script, "--screenshot", picture.string(), "--frames", "60"})), 0);
+    const Status last = readStatus(status_);
+    EXPECT_EQ(last.number("particles"), 20.0);
+    EXPECT_EQ(last.number("springs"), 18.0);
+    const Image image = load(picture);
+    ASSERT_EQ(image.width, 1280);
+    EXPECT_GT(brightPixels(image), 400);
+    // Kept beside the test's other output, to look at.
+    fs::copy_file(picture, fs::current_path() / "building-by-hand.png", fs::copy_options::overwrite_existing);
+}
+
 TEST_F(App, BoxesBuiltByClickingStackOnTheGround) {
     // In a new 2D scene: B and click three boxes one above the other, a little apart, Space,
     // wait three seconds, Ctrl+Q. They fall onto the new scene's ground and stand there in a

@@ -13,6 +13,8 @@
 #include <Eigen/Dense>
 #include <gtest/gtest.h>
 
+#include "core/bodies/RigidBodySpec.h"
+#include "core/collision/Plane.h"
 #include "core/math/Rotation.h"
 #include "core/constraints/Constraint.h"
 #include "core/constraints/ConstraintSpec.h"
@@ -408,5 +410,34 @@ struct IntegratorParamName {
         return s;
     }
 };
+
+// Standard gravity's magnitude, m/s^2.
+inline constexpr double kG = 9.81;
+
+// The ground plane (through the origin, normal +y) and a 1 m cube of 1 kg, with these
+// surfaces: what the contact tests stack, slide and drop.
+inline Plane groundPlane(double friction, double restitution) {
+    Plane plane;
+    plane.friction = friction;
+    plane.restitution = restitution;
+    return plane;
+}
+
+inline RigidBodySpec unitCube(double friction, double restitution) {
+    RigidBodySpec spec;
+    spec.shape = BoxShape{Vec3::Ones()};
+    spec.mass = 1.0;
+    spec.friction = friction;
+    spec.restitution = restitution;
+    return spec;
+}
+
+// The eight corners of a box of this size centred on the origin.
+inline std::vector<Vec3> boxCorners(const Vec3& size) {
+    std::vector<Vec3> corners;
+    for (int i = 0; i < 8; ++i)
+        corners.push_back(0.5 * Vec3(i & 1 ? size.x() : -size.x(), i & 2 ? size.y() : -size.y(), i & 4 ? size.z() : -size.z()));
+    return corners;
+}
 
 }  // namespace tinkerbox::test

@@ -4,24 +4,16 @@
 #include <gtest/gtest.h>
 
 #include "editor/Editor.h"
+#include "editor/PointerInput.h"
 #include "scene/SceneJson.h"
 
 namespace tinkerbox {
 namespace {
 
-Ray at(double x, double y) { return {Vec3(x, y, 10.0), -Vec3::UnitZ()}; }
-const PickTolerance kTolerance{0.1, 0.0};
-
-void click(Editor& e, double x, double y, PointerButton button = PointerButton::Left) {
-    e.pointerDown(at(x, y), kTolerance, button);
-    e.pointerUp(at(x, y), kTolerance);
-}
-
-void drag(Editor& e, Vec3 from, Vec3 to) {
-    e.pointerDown(at(from.x(), from.y()), kTolerance, PointerButton::Left);
-    e.pointerMove(at(to.x(), to.y()), kTolerance);
-    e.pointerUp(at(to.x(), to.y()), kTolerance);
-}
+using test::at;
+using test::click;
+using test::drag;
+using test::kTolerance;
 
 // Zero gravity; a 1 m box at (0, 0) and a sphere of radius 0.5 at (3, 0).
 Editor boxAndSphere() {

@@ -7,29 +7,17 @@
 #include <stdexcept>
 
 #include "core/constraints/RodConstraint.h"
+#include "editor/PointerInput.h"
 #include "scene/ExampleScenes.h"
 #include "scene/SceneJson.h"
 
 namespace tinkerbox {
 namespace {
 
-// A 2D pointer at (x, y): a ray straight down the z axis.
-Ray at(double x, double y) { return {Vec3(x, y, 10.0), -Vec3::UnitZ()}; }
-const PickTolerance kTolerance{0.1, 0.0};
-
-void click(Editor& e, double x, double y, PointerButton button = PointerButton::Left, bool shift = false) {
-    e.pointerDown(at(x, y), kTolerance, button, shift);
-    e.pointerUp(at(x, y), kTolerance);
-}
-
-void drag(Editor& e, Vec3 from, Vec3 to, PointerButton button = PointerButton::Left) {
-    e.pointerDown(at(from.x(), from.y()), kTolerance, button);
-    for (int k = 1; k <= 4; ++k) {
-        const Vec3 p = from + (to - from) * k / 4.0;
-        e.pointerMove(at(p.x(), p.y()), kTolerance);
-    }
-    e.pointerUp(at(to.x(), to.y()), kTolerance);
-}
+using test::at;
+using test::click;
+using test::drag;
+using test::kTolerance;
 
 Scene zeroGravity() {
     Scene s;

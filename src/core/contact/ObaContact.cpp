@@ -201,36 +201,42 @@ int ObaContact::solveImpulses(double h) {
         return SparseMatrix(H + epsilon * identity);
     };
 
-    int iterations = 0;
-    VecX impulses = VecX::Zero(n);
-    if (!settings_.hopFix) {
-        // The thesis's one program: normal and friction impulses together.
+    // The programs over all impulses: least kinetic energy 1/2 j^T K j + free^T j (plus the
+    // regularization), subject to the rows of c and d built so far, then, per point, j_n >= 0
+    // at row first + r (the pyramid says so only when mu > 0) and the friction pyramid's sides
+    // from row `sides` on.
+    const auto solveWithCones = [&](std::vector<Triplet> c, VecX d, Index first, Index sides, VecX& solution) {
+        for (Index r = 0; r < rows; ++r) {
+            const Row& row = contacts_[static_cast<std::size_t>(r)];
+            c.emplace_back(first + r, r * perRow, 1.0);
+            d[first + r] = 0.0;
+            const FrictionPyramid pyramid = frictionPyramid(row.friction, row.tangents);
+            for (int s = 0; s < pyramid.count; ++s, ++sides) {
+                const PyramidSide& side = pyramid.sides[static_cast<std::size_t>(s)];
+                c.emplace_back(sides, r * perRow, side.normal);
+                c.emplace_back(sides, r * perRow + 1, side.tangent1);
+                if (tangents == 2) c.emplace_back(sides, r * perRow + 2, side.tangent2);
+                d[sides] = 0.0;
+            }
+        }
         QuadraticProgram qp;
         qp.H = regularized(K);
         qp.g = free;
         qp.A.resize(0, n);
         qp.b.resize(0);
-        std::vector<Triplet> c = normalRows;
-        VecX d(2 * rows + rows * 8);
-        Index constraint = 2 * rows;
-        for (Index r = 0; r < rows; ++r) {
-            const Row& row = contacts_[static_cast<std::size_t>(r)];
-            d[r] = row.target - free[r * perRow];
-            c.emplace_back(rows + r, r * perRow, 1.0);  // j_n >= 0 (the pyramid says so only when mu > 0)
-            d[rows + r] = 0.0;
-            const FrictionPyramid pyramid = frictionPyramid(row.friction, row.tangents);
-            for (int s = 0; s < pyramid.count; ++s, ++constraint) {
-                const PyramidSide& side = pyramid.sides[static_cast<std::size_t>(s)];
-                c.emplace_back(constraint, r * perRow, side.normal);
-                c.emplace_back(constraint, r * perRow + 1, side.tangent1);
-                if (tangents == 2) c.emplace_back(constraint, r * perRow + 2, side.tangent2);
-                d[constraint] = 0.0;
-            }
-        }
-        qp.C.resize(constraint, n);
+        qp.C.resize(sides, n);
         qp.C.setFromTriplets(c.begin(), c.end());
-        qp.d = d.head(constraint);
-        iterations += solveProgram(qp, impulses);
+        qp.d = d.head(sides);
+        return solveProgram(qp, solution);
+    };
+
+    int iterations = 0;
+    VecX impulses = VecX::Zero(n);
+    if (!settings_.hopFix) {
+        // The thesis's one program: normal and friction impulses together.
+        VecX d(2 * rows + rows * 8);
+        for (Index r = 0; r < rows; ++r) d[r] = contacts_[static_cast<std::size_t>(r)].target - free[r * perRow];
+        iterations += solveWithCones(normalRows, std::move(d), rows, 2 * rows, impulses);
     } else {
         // The hop fix. A free normal impulse in the one program buys friction: a box sliding
         // at v_t on a floor is lifted at v_n = (mu v_t - g h) / (1 + mu^2) > 0, because the
@@ -269,34 +275,15 @@ int ObaContact::solveImpulses(double h) {
         // The normal velocities the frictionless impulses leave: the most friction may leave.
         const VecX frictionless = select * free + Knn * normalImpulses;
 
-        QuadraticProgram friction;
-        friction.H = regularized(K);
-        friction.g = free;
-        friction.A.resize(0, n);
-        friction.b.resize(0);
         std::vector<Triplet> c = normalRows;
         for (const Triplet& t : normalRows) c.emplace_back(rows + t.row(), t.col(), -t.value());
         VecX d(3 * rows + rows * 8);
-        Index constraint = 3 * rows;
         for (Index r = 0; r < rows; ++r) {
             const Row& row = contacts_[static_cast<std::size_t>(r)];
             d[r] = row.target - free[r * perRow];
             d[rows + r] = free[r * perRow] - std::max(frictionless[r], row.target) - kSeparationSlack;
-            c.emplace_back(2 * rows + r, r * perRow, 1.0);
-            d[2 * rows + r] = 0.0;
-            const FrictionPyramid pyramid = frictionPyramid(row.friction, row.tangents);
-            for (int s = 0; s < pyramid.count; ++s, ++constraint) {
-                const PyramidSide& side = pyramid.sides[static_cast<std::size_t>(s)];
-                c.emplace_back(constraint, r * perRow, side.normal);
-                c.emplace_back(constraint, r * perRow + 1, side.tangent1);
-                if (tangents == 2) c.emplace_back(constraint, r * perRow + 2, side.tangent2);
-                d[constraint] = 0.0;
-            }
         }
-        friction.C.resize(constraint, n);
-        friction.C.setFromTriplets(c.begin(), c.end());
-        friction.d = d.head(constraint);
-        iterations += solveProgram(friction, impulses);
+        iterations += solveWithCones(std::move(c), std::move(d), 2 * rows, 3 * rows, impulses);
     }
     u_ += WJt * impulses;
     return iterations;

@@ -1,7 +1,8 @@
 #include "core/forces/AngularSpring.h"
 
 #include <cmath>
-#include <unsupported/Eigen/AutoDiff>
+
+#include "core/forces/AngleCondition.h"
 
 namespace tinkerbox {
 
@@ -45,24 +46,9 @@ double AngularSpringSet::angle(const World& world, Index e) const {
 }
 
 ElementCondition<3> AngularSpringSet::condition(Index e, const Vector& x, bool withHessian) const {
-    ElementCondition<3> c;
-    double theta = 0.0;
-    if (!withHessian) {
-        if (turningAngle(x, theta, c.gradient)) c.value = theta - springs_[e].restAngle;
-        return c;
-    }
-    c.hessian.setZero();
-    using Scalar = Eigen::AutoDiffScalar<Eigen::Matrix<double, 9, 1>>;
-    Eigen::Matrix<Scalar, 9, 1> xs, gs;
-    for (int i = 0; i < 9; ++i) xs[i] = Scalar(x[i], 9, i);
-    Scalar thetaS;
-    if (!turningAngle(xs, thetaS, gs)) return c;
-    c.value = thetaS.value() - springs_[e].restAngle;
-    for (int i = 0; i < 9; ++i) {
-        c.gradient[i] = gs[i].value();
-        c.hessian.row(i) = gs[i].derivatives().transpose();
-    }
-    return c;
+    return angleCondition<3>(
+        x, withHessian, [](const auto& xs, auto& theta, auto& gradient) { return turningAngle(xs, theta, gradient); },
+        [rest = springs_[e].restAngle](double theta) { return theta - rest; });
 }
 
 void AngularSpringSet::elementForce(const World&, Index e, const Vector& x, const Vector& v, Vector& fe) const {

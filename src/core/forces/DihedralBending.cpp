@@ -2,7 +2,8 @@
 
 #include <cmath>
 #include <numbers>
-#include <unsupported/Eigen/AutoDiff>
+
+#include "core/forces/AngleCondition.h"
 
 namespace tinkerbox {
 
@@ -66,24 +67,9 @@ double DihedralBending::angle(const World& world, Index e) const {
 }
 
 ElementCondition<4> DihedralBending::condition(Index e, const Vector& x, bool withHessian) const {
-    ElementCondition<4> c;
-    double theta = 0.0;
-    if (!withHessian) {
-        if (hingeAngle(x, &theta, &c.gradient)) c.value = angleDifference(theta, hinges_[e].restAngle);
-        return c;
-    }
-    c.hessian.setZero();
-    using Scalar = Eigen::AutoDiffScalar<Eigen::Matrix<double, 12, 1>>;
-    Eigen::Matrix<Scalar, 12, 1> xs, gs;
-    for (int i = 0; i < 12; ++i) xs[i] = Scalar(x[i], 12, i);
-    Scalar thetaS;
-    if (!hingeAngle(xs, &thetaS, &gs)) return c;
-    c.value = angleDifference(thetaS.value(), hinges_[e].restAngle);
-    for (int i = 0; i < 12; ++i) {
-        c.gradient[i] = gs[i].value();
-        c.hessian.row(i) = gs[i].derivatives().transpose();
-    }
-    return c;
+    return angleCondition<4>(
+        x, withHessian, [](const auto& xs, auto& theta, auto& gradient) { return hingeAngle(xs, &theta, &gradient); },
+        [rest = hinges_[e].restAngle](double theta) { return angleDifference(theta, rest); });
 }
 
 void DihedralBending::elementForce(const World&, Index e, const Vector& x, const Vector& v, Vector& fe) const {

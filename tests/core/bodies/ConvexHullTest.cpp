@@ -11,6 +11,7 @@
 #include <set>
 #include <utility>
 
+#include "core/TestSystems.h"
 #include "core/math/Orientation.h"
 
 namespace tinkerbox {
@@ -63,12 +64,6 @@ void expectContainsExactly(const ConvexHull& hull, const std::vector<Vec3>& poin
     EXPECT_EQ(above, 0);
 }
 
-std::vector<Vec3> boxCorners(const Vec3& size) {
-    std::vector<Vec3> corners;
-    for (int i = 0; i < 8; ++i)
-        corners.push_back(0.5 * Vec3(i & 1 ? size.x() : -size.x(), i & 2 ? size.y() : -size.y(), i & 4 ? size.z() : -size.z()));
-    return corners;
-}
 
 // The corners of a box, repeated, with points inside it, on its faces and on its edges,
 // shuffled so that corners need not come first.
@@ -76,7 +71,7 @@ std::vector<Vec3> clutteredBox(const Vec3& size, std::mt19937& random) {
     std::uniform_real_distribution<double> unit(-0.5, 0.5);
     std::uniform_int_distribution<int> axis(0, 2), side(0, 1);
     const auto inside = [&] { return Vec3(unit(random), unit(random), unit(random)).cwiseProduct(size).eval(); };
-    std::vector<Vec3> points = boxCorners(size);
+    std::vector<Vec3> points = test::boxCorners(size);
     for (int i = 0; i < 8; ++i) points.push_back(points[i]);  // duplicates
     for (int i = 0; i < 50; ++i) points.push_back(inside());
     for (int i = 0; i < 50; ++i) {  // on a face
@@ -118,7 +113,7 @@ TEST(ConvexHull, TetrahedronIsItself) {
 
 TEST(ConvexHull, ClutteredBoxKeepsOnlyItsCorners) {
     const Vec3 size(2.0, 3.0, 0.5);
-    const std::vector<Vec3> corners = boxCorners(size);
+    const std::vector<Vec3> corners = test::boxCorners(size);
     std::mt19937 random(7);
     for (int trial = 0; trial < 30; ++trial) {
         const std::vector<Vec3> points = clutteredBox(size, random);

@@ -11,6 +11,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "core/TestSystems.h"
+
 namespace tinkerbox {
 namespace {
 
@@ -21,12 +23,6 @@ ConvexHull hullOf(const std::vector<Vec3>& points) {
     return hull.value_or(ConvexHull{});
 }
 
-std::vector<Vec3> boxCorners(const Vec3& size) {
-    std::vector<Vec3> corners;
-    for (int i = 0; i < 8; ++i)
-        corners.push_back(0.5 * Vec3(i & 1 ? size.x() : -size.x(), i & 2 ? size.y() : -size.y(), i & 4 ? size.z() : -size.z()));
-    return corners;
-}
 
 void expectRelativelyNear(const MassProperties& got, const MassProperties& expected, double relative, double length) {
     EXPECT_NEAR(got.volume, expected.volume, relative * expected.volume);
@@ -74,7 +70,7 @@ TEST(MassProperties, SphereClosedForm) {
 
 TEST(MassProperties, HullOfAClutteredBoxIsTheBox) {
     const Vec3 size(2.0, 3.0, 0.5);
-    std::vector<Vec3> points = boxCorners(size);
+    std::vector<Vec3> points = test::boxCorners(size);
     points.push_back(Vec3(0.3, -0.2, 0.1));    // inside
     points.push_back(Vec3(1.0, 0.4, -0.1));    // on a face
     points.push_back(Vec3(-1.0, 1.5, 0.05));   // on an edge
@@ -89,7 +85,7 @@ TEST(MassProperties, RotatedTranslatedBoxHullHasRotatedInertia) {
     const Vec3 size(0.4, 1.1, 2.3);
     const Mat3 r = Eigen::AngleAxisd(0.83, Vec3(1, -2, 0.5).normalized()).toRotationMatrix();
     const Vec3 t(12.0, -3.5, 7.25);
-    std::vector<Vec3> points = boxCorners(size);
+    std::vector<Vec3> points = test::boxCorners(size);
     for (Vec3& x : points) x = r * x + t;
     const MassProperties box = massProperties(BoxShape{size});
     MassProperties expected = box;
@@ -133,7 +129,7 @@ TEST(MassProperties, ShapeEntryFollowsTheShape) {
     EXPECT_EQ(massProperties(Shape{SphereShape{0.3}}).volume, massProperties(SphereShape{0.3}).volume);
 
     // A convex shape's frame need not be at its centre of mass.
-    std::vector<Vec3> points = boxCorners(size);
+    std::vector<Vec3> points = test::boxCorners(size);
     for (Vec3& x : points) x += Vec3(0.5, 0.0, 1.0);
     points.push_back(Vec3(0.5, 0.0, 1.0));
     const MassProperties convex = massProperties(Shape{ConvexShape{points}});

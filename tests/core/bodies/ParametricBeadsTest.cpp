@@ -15,7 +15,7 @@
 namespace tinkerbox {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 constexpr double kHanging = -std::numbers::pi / 2;  // the bottom of a wire in the xy plane (gravity -y)
 
 // Beads are a kind of body of a world: this one has beads only, under gravity and drag.

@@ -15,7 +15,7 @@
 namespace tinkerbox {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 Plane ground(double restitution, double friction) {
     Plane p;

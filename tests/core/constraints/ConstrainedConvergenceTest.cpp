@@ -13,7 +13,7 @@
 namespace tinkerbox {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // Default settings (constraint solve included), one rk4 step per frame of h.
 SimulationSettings rk4Settings(double h, bool warmStart = true) {

@@ -10,7 +10,7 @@
 namespace tinkerbox {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // Two 1 m rods from a nail, released horizontal (as the double-pendulum example), here with
 // the pivot at the origin: the energy scale is the largest kinetic energy the bobs can

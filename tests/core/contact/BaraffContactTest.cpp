@@ -26,7 +26,8 @@
 namespace tinkerbox {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
+using test::unitCube;
 
 // Every box corner and sphere bottom closer to a plane than margin: up to the four deepest
 // points per body and plane, the normal from the body into the plane.
@@ -135,28 +136,14 @@ struct Bench {
     }
 };
 
-Plane ground(double friction, double restitution) {
-    Plane plane;
-    plane.friction = friction;
-    plane.restitution = restitution;
-    return plane;
-}
 
-RigidBodySpec unitCube(double friction, double restitution) {
-    RigidBodySpec spec;
-    spec.shape = BoxShape{Vec3::Ones()};
-    spec.mass = 1.0;
-    spec.friction = friction;
-    spec.restitution = restitution;
-    return spec;
-}
 
 // Baraff, notes II, section 8: a unit cube of mass 1 (Ibody = I / 6) falling at 1 m/s hits
 // a fixed floor with its corner r = (1/2, -1/2, 1/2); e = 1/2. The denominator is
 // 1/m + (r x n) . Iinv (r x n) = 1 + 6 (1/2) = 4, so j = (1 + e) 1 / 4 = 0.375.
 TEST(BaraffContact, CollidingCornerTakesTheNotesImpulse) {
     World world;
-    world.addPlane(ground(0.0, 0.5));
+    world.addPlane(test::groundPlane(0.0, 0.5));
     RigidBodySpec cube = unitCube(0.0, 0.5);
     cube.position = Vec3(0.0, 0.5, 0.0);
     cube.velocity = Vec3(0.0, -1.0, 0.0);
@@ -187,7 +174,7 @@ class BounceTest : public ::testing::TestWithParam<const char*> {};
 TEST_P(BounceTest, BallBouncesToRestitutionSquaredTimesTheHeight) {
     const double H = 1.0, radius = 0.1, e = 0.5;
     Bench bench(GetParam(), 1.0 / 60.0);
-    bench.world.addPlane(ground(0.5, 0.0));
+    bench.world.addPlane(test::groundPlane(0.5, 0.0));
     RigidBodySpec ball;
     ball.shape = SphereShape{radius};
     ball.restitution = e;
@@ -271,7 +258,7 @@ INSTANTIATE_TEST_SUITE_P(Integrators, BounceTest, ::testing::Values("rk4", "symp
 
 // A unit cube on a plane tilted by theta about z, its faces along the slope.
 void cubeOnSlope(World& world, double theta, double friction) {
-    Plane slope = ground(friction, 0.0);
+    Plane slope = test::groundPlane(friction, 0.0);
     slope.normal = Vec3(-std::sin(theta), std::cos(theta), 0.0);
     world.addPlane(slope);
     RigidBodySpec cube = unitCube(friction, 0.0);
@@ -324,7 +311,7 @@ TEST_P(IntegratorContactTest, CubeSlidesDownASlopeAtTheCoulombAcceleration) {
 TEST_P(IntegratorContactTest, SlidingCubeStopsAfterTheCoulombDistance) {
     const double mu = 0.3, v = 1.0;
     Bench bench(GetParam(), 1.0 / 600.0);
-    bench.world.addPlane(ground(mu, 0.0));
+    bench.world.addPlane(test::groundPlane(mu, 0.0));
     RigidBodySpec cube = unitCube(mu, 0.0);
     cube.position = Vec3(0.0, 0.5, 0.0);
     cube.velocity = Vec3(v, 0.0, 0.0);
@@ -351,7 +338,7 @@ TEST_P(IntegratorContactTest, SlidingCubeStopsAfterTheCoulombDistance) {
 TEST(BaraffContact, StackOfTenCubesStands) {
     Bench bench("symplectic-euler", 1.0 / 60.0);
     bench.stack = true;
-    bench.world.addPlane(ground(0.5, 0.2));
+    bench.world.addPlane(test::groundPlane(0.5, 0.2));
     for (int k = 0; k < 10; ++k) {
         RigidBodySpec cube = unitCube(0.5, 0.2);
         cube.position = Vec3(0.0, 0.5 + k, 0.0);
@@ -382,7 +369,7 @@ TEST(BaraffContact, StackOfTenCubesStands) {
 TEST_P(BounceTest, SimulatedBallBouncesToRestitutionSquaredTimesTheHeight) {
     const double H = 1.0, radius = 0.1, e = 0.5;
     Simulation sim(test::simulationSettings(GetParam(), 1.0 / 60.0));
-    sim.world().addPlane(ground(0.5, 0.0));
+    sim.world().addPlane(test::groundPlane(0.5, 0.0));
     RigidBodySpec ball;
     ball.shape = SphereShape{radius};
     ball.restitution = e;
@@ -404,7 +391,7 @@ TEST_P(BounceTest, SimulatedBallBouncesToRestitutionSquaredTimesTheHeight) {
 // Ten cubes stacked in a Simulation, found by the detector's box-box and box-plane tests.
 TEST(BaraffContact, SimulatedStackOfTenCubesStands) {
     Simulation sim(test::simulationSettings("symplectic-euler", 1.0 / 60.0));
-    sim.world().addPlane(ground(0.5, 0.2));
+    sim.world().addPlane(test::groundPlane(0.5, 0.2));
     for (int k = 0; k < 10; ++k) {
         RigidBodySpec cube = unitCube(0.5, 0.2);
         cube.position = Vec3(0.0, 0.5 + k, 0.0);
@@ -432,7 +419,7 @@ TEST(BaraffContact, SimulatedStackOfTenCubesStands) {
 // then stands still.
 TEST(BaraffContact, PyramidOfFiftyFiveCubesSettlesInAFewSweepsAndStandsStill) {
     Simulation sim(test::simulationSettings("symplectic-euler", 1.0 / 240.0));
-    sim.world().addPlane(ground(0.5, 0.2));
+    sim.world().addPlane(test::groundPlane(0.5, 0.2));
     constexpr int kBase = 10;
     constexpr double kPitch = 1.05;
     for (int row = 0; row < kBase; ++row)
@@ -470,7 +457,7 @@ TEST(BaraffContact, PlanarCubeStopsAfterTheCoulombDistance) {
     settings.substeps = 10;
     settings.planar = true;
     Simulation sim(settings);
-    sim.world().addPlane(ground(mu, 0.0));
+    sim.world().addPlane(test::groundPlane(mu, 0.0));
     RigidBodySpec cube = unitCube(mu, 0.0);
     cube.position = Vec3(0.0, 0.5, 0.0);
     cube.velocity = Vec3(v, 0.0, 0.0);
@@ -489,7 +476,7 @@ TEST(BaraffContact, PlanarCubeStopsAfterTheCoulombDistance) {
 TEST(BaraffContact, CubeDroppedFlatBouncesFlat) {
     const double H = 1.0, e = 0.5;
     Simulation sim(test::simulationSettings("rk4", 1.0 / 60.0));
-    sim.world().addPlane(ground(0.5, 0.0));
+    sim.world().addPlane(test::groundPlane(0.5, 0.0));
     RigidBodySpec cube = unitCube(0.5, e);
     cube.position = Vec3(0.0, H + 0.5, 0.0);
     sim.world().addRigidBody(cube);

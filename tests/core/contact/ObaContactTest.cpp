@@ -21,23 +21,10 @@
 namespace tinkerbox {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
+using test::unitCube;
 
-Plane ground(double friction, double restitution) {
-    Plane plane;
-    plane.friction = friction;
-    plane.restitution = restitution;
-    return plane;
-}
 
-RigidBodySpec unitCube(double friction, double restitution) {
-    RigidBodySpec spec;
-    spec.shape = BoxShape{Vec3::Ones()};
-    spec.mass = 1.0;
-    spec.friction = friction;
-    spec.restitution = restitution;
-    return spec;
-}
 
 SimulationSettings obaSettings(double dt, int substeps, bool hopFix, bool freezing) {
     SimulationSettings settings = test::simulationSettings("symplectic-euler", dt);
@@ -89,7 +76,7 @@ SlideResult slide(bool hopFix) {
     SimulationSettings settings = obaSettings(1.0 / 30.0, 1, hopFix, false);
     settings.integrator = "rk4";
     Simulation sim(settings);
-    sim.world().addPlane(ground(0.3, 0.0));
+    sim.world().addPlane(test::groundPlane(0.3, 0.0));
     RigidBodySpec cube = unitCube(0.3, 0.0);
     cube.position = Vec3(0.0, 0.5, 0.0);
     cube.velocity = Vec3(1.0, 0.0, 0.0);
@@ -169,7 +156,7 @@ TEST(ObaContact, NewtonsCradlePassesItsMomentumAlong) {
 // from the bottom up (each kFreezeTime after the one below: 1 s).
 TEST(ObaContact, StackStandsAndFreezes) {
     Simulation sim(obaSettings(1.0 / 60.0, 4, true, true));
-    sim.world().addPlane(ground(0.5, 0.2));
+    sim.world().addPlane(test::groundPlane(0.5, 0.2));
     for (int k = 0; k < 10; ++k) {
         RigidBodySpec cube = unitCube(0.5, 0.2);
         cube.position = Vec3(0.0, 0.5 + k, 0.0);
@@ -197,7 +184,7 @@ TEST(ObaContact, StackStandsAndFreezes) {
 // A cube frozen on the ground wakes when a ball rolling into it hits it, and moves.
 TEST(ObaContact, FrozenCubeWakesWhenHit) {
     Simulation sim(obaSettings(1.0 / 60.0, 4, true, true));
-    sim.world().addPlane(ground(0.5, 0.0));
+    sim.world().addPlane(test::groundPlane(0.5, 0.0));
     RigidBodySpec cube = unitCube(0.5, 0.0);
     cube.position = Vec3(0.0, 0.5, 0.0);
     sim.world().addRigidBody(cube);
@@ -229,7 +216,7 @@ TEST(ObaContact, FrozenCubeWakesWhenHit) {
 // overlaps it at the step's end by 5 h; after the position update nothing overlaps.
 TEST(ObaContact, NothingOverlapsAfterThePositionUpdate) {
     Simulation sim(obaSettings(1.0 / 30.0, 1, true, false));
-    sim.world().addPlane(ground(0.5, 0.0));
+    sim.world().addPlane(test::groundPlane(0.5, 0.0));
     RigidBodySpec lower = unitCube(0.5, 0.0), upper = unitCube(0.5, 0.0);
     lower.position = Vec3(0.0, 0.5, 0.0);
     upper.position = Vec3(0.3, 1.55, 0.2);

@@ -1,0 +1,121 @@
+#include "editor/Clipboard.h"
+
+#include <cmath>
+
+namespace tinkerbox {
+
+namespace {
+
+// The points of a constraint that are places in the world, not on its anchors.
+void translate(ConstraintSpec& spec, const Vec3& offset) {
+    std::visit(
+        [&](auto& c) {
+            using S = std::decay_t<decltype(c)>;
+            if constexpr (std::is_same_v<S, NailSpec> || std::is_same_v<S, SliderSpec>) c.point += offset;
+            else if constexpr (std::is_same_v<S, WireSpec>) c.center += offset;
+        },
+        spec);
+}
+
+}  // namespace
+
+SceneFragment copyItems(const Scene& scene, const Selection& selection) {
+    SceneFragment fragment;
+    // Old index to index in the fragment, -1 for what stays behind.
+    std::vector<Index> particle(scene.particles.size(), -1), body(scene.bodies.size(), -1);
+    for (Index i : selection.particles) {
+        if (i < 0 || static_cast<std::size_t>(i) >= scene.particles.size()) continue;
+        particle[i] = static_cast<Index>(fragment.particles.size());
+        fragment.particles.push_back(scene.particles[i]);
+    }
+    for (Index k : selection.bodies) {
+        if (k < 0 || static_cast<std::size_t>(k) >= scene.bodies.size()) continue;
+        body[k] = static_cast<Index>(fragment.bodies.size());
+        fragment.bodies.push_back(scene.bodies[k]);
+    }
+    for (Index k : selection.wires)
+        if (k >= 0 && static_cast<std::size_t>(k) < scene.wires.size()) fragment.wires.push_back(scene.wires[k]);
+    const auto renumber = [&](Anchor& a) {
+        const Index to = a.isParticle() ? particle[a.index()] : body[a.index()];
+        a.body.index = to;
+        return to >= 0;
+    };
+    for (DampedSpring s : scene.springs)
+        if (renumber(s.a) && renumber(s.b)) fragment.springs.push_back(s);
+    for (ConstraintSpec spec : scene.constraints) {
+        bool inside = true;
+        forEachAnchor(spec, [&](Anchor& a) { inside = renumber(a) && inside; });
+        if (inside) fragment.constraints.push_back(spec);
+    }
+    // The selected particles keep their order, so a grid whose particles are all selected
+    // stays one contiguous range.
+    const auto renumberRange = [&](Index& first, Index count) {
+        for (Index i = first; i < first + count; ++i)
+            if (particle[i] < 0) return false;
+        first = particle[first];
+        return true;
+    };
+    for (ClothSpec c : scene.cloths)
+        if (renumberRange(c.firstParticle, static_cast<Index>(c.columns) * c.rows)) fragment.cloths.push_back(c);
+    for (HairSpec h : scene.hair)
+        if (renumberRange(h.firstParticle, static_cast<Index>(h.strands) * h.length)) fragment.hair.push_back(h);
+    return fragment;
+}
+
+Selection pasteItems(Scene& scene, const SceneFragment& fragment, const Vec3& offset) {
+    const auto count = [](const auto& items) { return static_cast<Index>(items.size()); };
+    const Index particleBase = count(scene.particles), bodyBase = count(scene.bodies);
+    Selection added;
+    for (ParticleInit p : fragment.particles) {
+        p.position += offset;
+        added.particles.insert(count(scene.particles));
+        scene.particles.push_back(p);
+    }
+    for (RigidBodySpec b : fragment.bodies) {
+        b.position += offset;
+        added.bodies.insert(count(scene.bodies));
+        scene.bodies.push_back(b);
+    }
+    for (Wire w : fragment.wires) {
+        w.center += offset;
+        added.wires.insert(count(scene.wires));
+        scene.wires.push_back(w);
+    }
+    const auto shift = [&](Anchor& a) { a.body.index += a.isParticle() ? particleBase : bodyBase; };
+    for (DampedSpring s : fragment.springs) {
+        shift(s.a);
+        shift(s.b);
+        added.springs.insert(count(scene.springs));
+        scene.springs.push_back(s);
+    }
+    for (ConstraintSpec spec : fragment.constraints) {
+        forEachAnchor(spec, shift);
+        translate(spec, offset);
+        added.constraints.insert(count(scene.constraints));
+        scene.constraints.push_back(spec);
+    }
+    for (ClothSpec c : fragment.cloths) {
+        c.firstParticle += particleBase;
+        scene.cloths.push_back(c);
+    }
+    for (HairSpec h : fragment.hair) {
+        h.firstParticle += particleBase;
+        for (Vec3& x : h.restShape) x += offset;
+        scene.hair.push_back(h);
+    }
+    return added;
+}
+
+Vec3 fragmentCentre(const SceneFragment& fragment) {
+    Vec3 low = Vec3::Constant(INFINITY), high = Vec3::Constant(-INFINITY);
+    const auto include = [&](const Vec3& p) {
+        low = low.cwiseMin(p);
+        high = high.cwiseMax(p);
+    };
+    for (const ParticleInit& p : fragment.particles) include(p.position);
+    for (const RigidBodySpec& b : fragment.bodies) include(b.position);
+    for (const Wire& w : fragment.wires) include(w.center);
+    return fragment.empty() ? Vec3::Zero() : Vec3(0.5 * (low + high));
+}
+
+}  // namespace tinkerbox
