@@ -463,7 +463,7 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
     // Each split view says whose it is.
     if (split_) {
         ImDrawList* draw = ImGui::GetBackgroundDrawList();
-        const float top = ImGui::GetFrameHeight() + 48.0f;
+        const float top = ImGui::GetFrameHeight() + 96.0f;  // under the tool bar (two rows in a narrow window)
         for (std::size_t r = 0; r < comparison.size(); ++r) {
             const Pane p = pane(r);
             const Comparison::Run& run = comparison.run(r);
