@@ -187,7 +187,8 @@ int App::run() {
         ImGui_ImplGlfw_NewFrame();
         processInput();
         ImGui::NewFrame();
-        stepper_.simulate(glfwGetTime());
+        if (compare_.active()) compare_.advance();
+        else stepper_.simulate(glfwGetTime());
         render();
         ++frameNumber_;
         if (options_.batch() && frameNumber_ >= options_.frames) quit();
@@ -318,14 +319,19 @@ void App::onKey(int key, int action, int mods) {
             case GLFW_KEY_Y: editor_.redo(); break;
             case GLFW_KEY_Q: requestQuit(); break;
             case GLFW_KEY_R: toggleRecording(); break;
+            case GLFW_KEY_K:  // compare mode; with Shift, its ghosts or split views
+                notice_.show(shift ? compare_.toggleSplit() : compare_.toggle(editor_), glfwGetTime(), 3.0);
+                break;
             default: break;
         }
         return;
     }
-    // Held, they scrub the timeline frame by frame.
-    if (key == GLFW_KEY_LEFT && !editor_.playing()) editor_.stepBack();
-    if (key == GLFW_KEY_RIGHT && !editor_.playing() && !editor_.stepForward()) stepper_.requestStep();
-    if (action == GLFW_REPEAT) return;
+    // Held, they scrub the timeline frame by frame; not while comparing, whose runs are not the editor's.
+    if (!compare_.active()) {
+        if (key == GLFW_KEY_LEFT && !editor_.playing()) editor_.stepBack();
+        if (key == GLFW_KEY_RIGHT && !editor_.playing() && !editor_.stepForward()) stepper_.requestStep();
+    }
+    if (action == GLFW_REPEAT || compare_.onKey(key)) return;
     if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + static_cast<int>(integratorNames().size()) && key <= GLFW_KEY_9) {
         chooseIntegrator(std::string(integratorNames()[key - GLFW_KEY_1]));
         return;
@@ -365,6 +371,11 @@ void App::onMouseButton(int button, int action, int mods) {
             panning_ = true;
             return;
         }
+        if (compare_.active()) {  // a pull on every run; in 3D a left drag from empty space orbits
+            orbiting_ = !compare_.pointerDown(camera_, mouseX_, mouseY_, kPickPixels) &&
+                        camera_.mode() == Camera::Mode::ThreeD && button == GLFW_MOUSE_BUTTON_LEFT;
+            return;
+        }
         const Ray ray = pointerRay();
         // In 3D, a left drag that starts on empty space (or with Alt) orbits the view.
         if (camera_.mode() == Camera::Mode::ThreeD && button == GLFW_MOUSE_BUTTON_LEFT &&
@@ -381,6 +392,7 @@ void App::onMouseButton(int button, int action, int mods) {
     } else {
         if (button == GLFW_MOUSE_BUTTON_MIDDLE) panning_ = false;
         if (button == GLFW_MOUSE_BUTTON_LEFT) orbiting_ = false;
+        if (button != GLFW_MOUSE_BUTTON_MIDDLE) compare_.pointerUp();
         if (editorPointer_ && !mouseDown_[GLFW_MOUSE_BUTTON_LEFT] && !mouseDown_[GLFW_MOUSE_BUTTON_RIGHT]) {
             editor_.pointerUp(pointerRay(), pickTolerance());
             editorPointer_ = false;
@@ -394,7 +406,8 @@ void App::onCursor(double x, double y) {
     mouseY_ = y;
     if (panning_) camera_.pan(dx, dy);
     else if (orbiting_) camera_.orbit(dx, dy);
-    if (!ImGui::GetIO().WantCaptureMouse || editorPointer_) editor_.pointerMove(pointerRay(), pickTolerance());
+    if (compare_.active()) compare_.pointerMove(camera_, x, y);
+    else if (!ImGui::GetIO().WantCaptureMouse || editorPointer_) editor_.pointerMove(pointerRay(), pickTolerance());
 }
 
 void App::onScroll(double, double dy) {
@@ -413,8 +426,12 @@ void App::render() {
 
     const auto start = std::chrono::steady_clock::now();
     glViewport(0, 0, width, height);
-    buildRenderFrame(editor_, frame_, viewOptions_);
-    renderer_->draw(frame_, camera_);
+    if (compare_.active()) {
+        compare_.draw(*renderer_, camera_, width, height, Panels::kSideWidth, Panels::kSideWidth);
+    } else {
+        buildRenderFrame(editor_, frame_, viewOptions_);
+        renderer_->draw(frame_, camera_);
+    }
     recording_.capture(width, height, glfwGetTime());  // the view, without the panels
     panels_.draw();
     ImGui::Render();
@@ -523,7 +540,7 @@ bool App::writeStatus() const {
         << "\ndivergence " << oneLine(editor_.divergence()) << "\nspeed " << stepper_.stats().speed
         << "\nsubstep " << sim.substepsDone() << "\nslow " << stepper_.slowNotice(glfwGetTime()) << '\n'
         << timelineStatus(editor_) << "recording " << recording_.on() << "\nrecorded_frames " << recording_.frames()
-        << '\n';
+        << '\n' << compare_.status();
     // Written and renamed into place, so that a reader never sees half a file. No fsync:
     // this is a window on the app, not data to keep across a crash.
     const std::filesystem::path temporary = options_.statusFile + ".tmp";

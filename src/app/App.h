@@ -3,7 +3,7 @@
 // input routing. All input goes through one queue (GLFW callbacks and input scripts alike)
 // and one dispatcher: ImGui first, then shortcuts, then the editor. The rest is in parts
 // with one job each: the document (open, save, autosave), its dialogs, the frame stepper
-// (simulating on a time budget), and the panels.
+// (simulating on a time budget), the panels, and compare mode.
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/AppSettings.h"
+#include "app/CompareMode.h"
 #include "app/Document.h"
 #include "app/FileDialogs.h"
 #include "app/FrameStepper.h"
@@ -72,6 +73,7 @@ public:
     AppSettings& settings() { return settings_; }
     Notice& notice() { return notice_; }
     ViewRecording& recording() { return recording_; }
+    CompareMode& compare() { return compare_; }
 
     // Actions of the keys and the panels alike.
     void chooseIntegrator(const std::string& name);
@@ -112,6 +114,7 @@ private:
     FileDialogs dialogs_{document_, editor_, settings_};
     ViewRecording recording_{notice_, options_.batch()};
     Panels panels_{*this};
+    CompareMode compare_;
 
     // Input: the queue, scripts, and the state as the dispatcher has seen it.
     std::deque<InputEvent> events_;

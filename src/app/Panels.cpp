@@ -23,6 +23,10 @@ namespace tinkerbox {
 
 namespace {
 
+// Where the Stats panel starts under the menu bar, and its height; compare mode's panel
+// takes its place while comparing.
+constexpr float kStatsTop = 240.0f, kStatsHeight = 360.0f;
+
 // "particle 3", or "body 2 (0.5, 0, 0)": an end of a spring or a rod, for the inspector.
 std::string describe(const Anchor& a) {
     if (a.isParticle()) return "particle " + std::to_string(a.index());
@@ -73,14 +77,19 @@ void Panels::draw() {
     drawSolverPanel();
     drawScenesPanel();
     drawInspector();
-    drawStats();
-    // The timeline under the view, above the status line.
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const TimelineBarRequests timeline =
-        drawTimelineBar(editor_, settings_.timelineMegabytes, {app_.recording().on(), app_.recording().frames()},
-                        kSideWidth + 10.0f, display.x - 2.0f * kSideWidth - 20.0f, display.y - 40.0f);
-    if (timeline.step) stepper_.requestStep();
-    if (timeline.toggleRecording) app_.toggleRecording();
+    CompareMode& compare = app_.compare();
+    if (!compare.active()) {
+        drawStats();
+        // The timeline under the view, above the status line (the editor's: hidden while comparing).
+        const ImVec2 display = ImGui::GetIO().DisplaySize;
+        const TimelineBarRequests timeline =
+            drawTimelineBar(editor_, settings_.timelineMegabytes, {app_.recording().on(), app_.recording().frames()},
+                            kSideWidth + 10.0f, display.x - 2.0f * kSideWidth - 20.0f, display.y - 40.0f);
+        if (timeline.step) stepper_.requestStep();
+        if (timeline.toggleRecording) app_.toggleRecording();
+    }
+    compare.drawPanel(editor_, ImGui::GetIO().DisplaySize.x - kSideWidth, ImGui::GetFrameHeight() + kStatsTop, kSideWidth,
+                      kStatsHeight);
     drawBanners();
     dialogs_.draw();
     if (showHelp_) drawHelp();
@@ -455,8 +464,8 @@ void Panels::drawInspector() {
 void Panels::drawStats() {
     ImGuiIO& io = ImGui::GetIO();
     const float top = ImGui::GetFrameHeight();
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kSideWidth, top + 240.0f), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(kSideWidth, 360.0f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kSideWidth, top + kStatsTop), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(kSideWidth, kStatsHeight), ImGuiCond_FirstUseEver);
     ImGui::Begin("Stats");
     Simulation& sim = editor_.simulation();
     const World& s = sim.world();
@@ -660,6 +669,8 @@ void Panels::drawHelp() {
     for (std::size_t i = 0; i < integratorNames().size(); ++i)
         integrators += (i ? ", " : "") + std::to_string(i + 1) + " " + std::string(integratorNames()[i]);
     line(integrators);
+    line("Ctrl+K  compare mode: the model under 2 to 4 integrators at once (Space, '.' and Backspace then drive "
+         "the runs, a drag pulls every run)   Ctrl+Shift+K  ghosts / split views");
     ImGui::Separator();
     ImGui::TextUnformatted("View and files");
     line("Wheel zooms about the cursor, middle-drag pans, right-drag grabs with any tool");

@@ -28,6 +28,8 @@ constexpr Color kFixedBody{0.50f, 0.52f, 0.56f, 1.0f};
 constexpr Color kFrozenBody{0.70f, 0.88f, 0.98f, 1.0f};  // frozen by the contact model oba: icy
 constexpr double kContactNormalLength = 0.2;  // m
 
+}  // namespace
+
 // A body as the renderer draws it: its shape frame's origin and orientation (the shape is
 // given in that frame), and the shape.
 BodyInstance bodyInstance(const RigidBodies& bodies, Index k) {
@@ -57,6 +59,8 @@ BodyInstance bodyInstance(const RigidBodies& bodies, Index k) {
         spec.shape);
     return b;
 }
+
+namespace {
 
 Color mix(const Color& a, const Color& b, float t) {
     return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t, a.a + (b.a - a.a) * t};

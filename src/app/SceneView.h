@@ -7,6 +7,10 @@
 
 namespace tinkerbox {
 
+// A body as the renderer draws it: its shape frame's origin and orientation (the shape is
+// given in that frame), and the shape, in the colours of a body that is fixed or not.
+BodyInstance bodyInstance(const RigidBodies& bodies, Index k);
+
 // Blue at -20 % strain, grey at rest, red at +20 %.
 Color strainColor(double strain);
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/Csv.h"
+#include "cli/FramePlan.h"
 #include "cli/Progress.h"
 #include "scene/SceneBuilder.h"
 #include "scene/SceneJson.h"
@@ -78,30 +79,14 @@ int runScene(const RunOptions& o) {
         return 1;
     }
     const double dt = scene.settings.dt;
-    // Whole frames of dt, then (for a duration dt does not divide) one shortened frame
-    // that ends the run at the duration asked for.
-    long steps = o.steps.value_or(0);
-    double lastFrame = 0.0;
-    if (!o.steps) {
-        const double duration = o.duration.value_or(10.0);
-        // A frame count beyond a long would be undefined to convert (and would never end).
-        constexpr double kMaxFrames = 1e15;
-        if (!(std::floor(duration / dt) < kMaxFrames)) {
-            std::cerr << "error: " << o.scene << ": a run of " << duration << " s at dt " << dt
-                      << " s would take more than 1e15 frames\n";
-            return 1;
-        }
-        steps = static_cast<long>(std::floor(duration / dt));
-        lastFrame = duration - static_cast<double>(steps) * dt;
-        if (lastFrame <= 1e-9 * dt) {
-            lastFrame = 0.0;
-        } else if (lastFrame >= dt * (1.0 - 1e-9)) {  // duration / dt rounded down across a whole number
-            ++steps;
-            lastFrame = 0.0;
-        }
+    const std::optional<FramePlan> plan = planFrames(o.steps, o.duration, dt);
+    if (!plan) {
+        std::cerr << "error: " << o.scene << ": a run of " << o.duration.value_or(10.0) << " s at dt " << dt
+                  << " s would take more than 1e15 frames\n";
+        return 1;
     }
-    const long frames = steps + (lastFrame > 0.0 ? 1 : 0);
-    const double endTime = static_cast<double>(steps) * dt + lastFrame;
+    const long steps = plan->wholeFrames, frames = plan->frames();
+    const double lastFrame = plan->lastFrame, endTime = plan->endTime(dt);
 
     std::ofstream file, stepLog;
     if (!openOutput(o.out, file) || !openOutput(o.stepLog, stepLog)) return 1;

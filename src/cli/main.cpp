@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/Bench.h"
+#include "cli/CompareCommand.h"
 #include "cli/RunCommand.h"
 #include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
@@ -105,6 +106,30 @@ int main(int argc, char** argv) {
     runCmd->add_option("--every", run.every, "Write a row every K frames (default 1)")->check(CLI::PositiveNumber);
     runCmd->add_option("--step-log", run.stepLog, "Write every integrator step size as CSV t,h (adaptive's own steps)");
 
+    CompareOptions compare;
+    CLI::App* compareCmd = app.add_subcommand(
+        "compare", "Run a scene under several integrators at once; CSV, one row per integrator (energy drift, "
+                   "constraint error, position error against a reference at 16 times smaller steps)");
+    compareCmd->add_option("scene", compare.scene, "Scene file (.json)")->required()->check(CLI::ExistingFile);
+    compareCmd->add_option("--integrator", compare.integrators,
+                           "Integrator to compare (repeatable; default: the scene's \"compare\" list): " + integratorList())
+        ->check(kIntegratorName);
+    compareCmd->add_option("--reference", compare.reference,
+                           "The finest run: this integrator at 16 times its substeps in the scene (default rk4)")
+        ->check(kIntegratorName);
+    compareCmd->add_option("--contact", compare.contactModel, "Contact model: " + contactModelList() + " (default: the scene's)")
+        ->check(kContactModelName);
+    compareCmd->add_option("--dt", compare.dt, "Frame time step in seconds (default: the scene's)")->check(CLI::PositiveNumber);
+    compareCmd->add_option("--substeps", compare.substeps, "Integrator steps per frame, every integrator (default: the scene's)")
+        ->check(CLI::Range(1, SimulationSettings::kMaxSubsteps / kReferenceRefinement));
+    auto* compareDuration = compareCmd->add_option("--duration", compare.duration,
+                                                   "Simulated seconds (default 10); a last, shorter frame ends the run there")
+                                ->check(CLI::PositiveNumber);
+    auto* compareSteps = compareCmd->add_option("--steps", compare.steps, "Number of frames of dt")->check(CLI::PositiveNumber);
+    compareDuration->excludes(compareSteps);
+    compareCmd->add_option("--out", compare.out, "CSV file (default: standard output)");
+    compareCmd->add_option("--plot", compare.plot, "PNG of total energy, position error and constraint error over time");
+
     std::string validateFile;
     CLI::App* validateCmd = app.add_subcommand("validate", "Check a scene file: a one-line summary, or the error");
     validateCmd->add_option("scene", validateFile, "Scene file (.json)")->required();
@@ -155,6 +180,7 @@ int main(int argc, char** argv) {
 
     if (*runCmd) return runScene(run);
     if (*validateCmd) return validateScene(validateFile);
+    if (*compareCmd) return compareIntegrators(compare);
     if (*benchCmd) return runBench(bench);
     if (*examplesCmd) {
         for (const ExampleScene& e : exampleScenes()) std::cout << e.category << '\t' << e.name << '\n';

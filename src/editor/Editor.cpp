@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/bodies/MassProperties.h"
-#include "core/dynamics/Connectivity.h"
+#include "core/dynamics/GrabSpring.h"
 #include "scene/SceneBuilder.h"
 
 namespace tinkerbox {
@@ -15,7 +15,6 @@ namespace {
 // Boxes and spheres sized by a drag are at least this big (m), so that a drag along one
 // axis still makes a body with a volume.
 constexpr double kSmallestBodySize = 0.05;
-constexpr double kGrabFrequency = 20.0;  // rad/s: the mouse spring's stiffness is m omega^2
 
 // Gestures whose pointer places what they make (a body's corner, a wire's radius, a chain's
 // end), which lands on the grid; a move snaps what it drags instead (moveTo).
@@ -627,16 +626,6 @@ void Editor::threadBead(Index particle) {
 
 // --- Grab and move ---------------------------------------------------------------------
 
-double Editor::componentMass(Index particle) const {
-    // The mass of everything joined to the particle by springs or constraints.
-    const World& s = simulation_->world();
-    const std::vector<Index> labels = componentLabels(s);
-    double mass = 0.0;
-    for (Index i = 0; i < s.particleCount(); ++i)
-        if (labels[i] == labels[particle] && !s.isNailed(i)) mass += s.mass(i);
-    return std::max(mass, s.mass(particle));
-}
-
 NailConstraint* Editor::nailConstraintOn(Index particle) {
     for (const auto& c : simulation_->world().constraints())
         if (auto* nail = dynamic_cast<NailConstraint*>(c.get()))
@@ -650,13 +639,8 @@ void Editor::beginGrab(Index particle, const Vec3& at) {
     grabTargetBefore_ = at;
     World& system = simulation_->world();
     if (system.isNailed(particle) || nailConstraintOn(particle)) return;  // moved kinematically in updateGrab
-    // A spring of frequency 20 rad/s for the whole piece the particle belongs to, damped
-    // critically for the particle itself, its pull capped at 3 g for the piece.
-    const double mass = componentMass(particle);
-    const double stiffness = mass * kGrabFrequency * kGrabFrequency;
-    const double damping = 2.0 * std::sqrt(stiffness * system.mass(particle));
-    const double g = std::max(simulation_->settings().gravity.norm(), 9.81);
-    auto spring = std::make_unique<MouseSpring>(particle, stiffness, damping, 3.0 * g * mass);
+    const GrabSpringParameters p = grabSpringParameters(system, Anchor(particle), simulation_->settings().gravity.norm());
+    auto spring = std::make_unique<MouseSpring>(particle, p.stiffness, p.damping, p.maxForce);
     spring->setTarget(at);
     grabSpring_ = &static_cast<MouseSpring&>(system.addForce(std::move(spring)));
 }
@@ -697,20 +681,8 @@ void Editor::beginBodyGrab(Index body, const Vec3& at) {
     gesture_ = {Gesture::Kind::Grab, tool_, -1, at, at, anchor};
     gesturePlanePoint_ = at;
     grabTargetBefore_ = at;
-    // As for a particle (beginGrab), with the body's mass; damped critically for what the
-    // grabbed point weighs (its effective mass along the pull).
-    const std::vector<Index> labels = componentLabels(system);
-    double mass = 0.0;
-    for (Index k = 0; k < bodies.count(); ++k)
-        if (labels[system.particleCount() + k] == labels[system.particleCount() + body] && !bodies.isFixed(k))
-            mass += bodies.mass(k);
-    for (Index i = 0; i < system.particleCount(); ++i)
-        if (labels[i] == labels[system.particleCount() + body] && !system.isNailed(i)) mass += system.mass(i);
-    const double stiffness = mass * kGrabFrequency * kGrabFrequency;
-    const double pointMass = 1.0 / system.effectiveInverseMass(anchor, Vec3::UnitY());
-    const double damping = 2.0 * std::sqrt(stiffness * std::min(pointMass, mass));
-    const double g = std::max(simulation_->settings().gravity.norm(), 9.81);
-    auto spring = std::make_unique<MouseSpring>(anchor, stiffness, damping, 3.0 * g * mass);
+    const GrabSpringParameters p = grabSpringParameters(system, anchor, simulation_->settings().gravity.norm());
+    auto spring = std::make_unique<MouseSpring>(anchor, p.stiffness, p.damping, p.maxForce);
     spring->setTarget(at);
     grabSpring_ = &static_cast<MouseSpring&>(system.addForce(std::move(spring)));
 }

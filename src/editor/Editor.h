@@ -213,7 +213,6 @@ private:
     void toggleBodyNail(const BodyHit& hit, const PickTolerance& tolerance, const Ray& ray);
     void threadBead(Index particle);
     void stepFrame(FrameReport& report, int maxSubsteps);
-    double componentMass(Index particle) const;
     NailConstraint* nailConstraintOn(Index particle);
 
     Scene scene_;

@@ -66,6 +66,9 @@ struct Scene {
     std::vector<ClothSpec> cloths;
     std::vector<HairSpec> hair;
     std::optional<WindSettings> wind;  // on every cloth's triangles
+    // The integrators compare mode runs this scene under (the app's Ctrl+K, tinkerbox-sim
+    // compare): 2 to 4 names; empty: their defaults.
+    std::vector<std::string> compare;
 
     bool operator==(const Scene&) const = default;
 };

@@ -62,6 +62,7 @@ Scene captureScene(const Simulation& simulation, const Scene& base) {
             for (Index i = h.firstParticle; i < h.firstParticle + static_cast<Index>(h.strands) * h.length; ++i)
                 h.restShape.push_back(base.particles[i].position);
     scene.wind = base.wind;
+    scene.compare = base.compare;
     scene.settings = simulation.settings();
     scene.particles.reserve(system.particleCount());
     for (Index i = 0; i < system.particleCount(); ++i)

@@ -15,7 +15,7 @@ std::unique_ptr<Simulation> buildSimulation(const Scene& scene);
 
 // The scene as the simulation stands now: particle, body and bead states, nails, springs,
 // planes, constraints and settings are taken from the simulation; name, description,
-// wires, cloths, hair and wind from base (each strand keeping the rest shape it was built with).
+// wires, cloths, hair, wind and the compare list from base (each strand keeping the rest shape it was built with).
 Scene captureScene(const Simulation& simulation, const Scene& base);
 
 }  // namespace tinkerbox

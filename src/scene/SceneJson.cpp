@@ -240,6 +240,12 @@ void readConstraintSettings(const Node& c, ConstraintSettings& out) {
     if (c.has("warm_start")) out.warmStart = c["warm_start"].boolean();
 }
 
+std::string integratorList() {
+    std::string list;
+    for (std::string_view name : integratorNames()) list += (list.empty() ? "" : ", ") + std::string(name);
+    return list;
+}
+
 void readSettings(const Node& s, SimulationSettings& out) {
     s.expectObject({"gravity", "drag", "integrator", "dt", "substeps", "integrator_substeps", "implicit", "adaptive",
                     "projective", "constraints", "planar", "contact_model", "oba_freezing", "oba_hop_fix"});
@@ -251,11 +257,8 @@ void readSettings(const Node& s, SimulationSettings& out) {
     if (s.has("integrator")) {
         const Node n = s["integrator"];
         out.integrator = n.string();
-        if (!isIntegratorName(out.integrator)) {
-            std::string choices;
-            for (std::string_view name : integratorNames()) choices += (choices.empty() ? "" : ", ") + std::string(name);
-            n.fail("unknown integrator '" + out.integrator + "' (choose one of: " + choices + ")");
-        }
+        if (!isIntegratorName(out.integrator))
+            n.fail("unknown integrator '" + out.integrator + "' (choose one of: " + integratorList() + ")");
     }
     if (s.has("contact_model")) {
         const Node n = s["contact_model"];
@@ -606,7 +609,7 @@ WindSettings readWind(const Node& w) {
 
 Scene readScene(const Node& root) {
     root.expectObject({"format", "version", "name", "description", "settings", "particles", "bodies", "springs",
-                       "planes", "constraints", "parametric_beads", "wires", "cloths", "hair", "wind"});
+                       "planes", "constraints", "parametric_beads", "wires", "cloths", "hair", "wind", "compare"});
     if (!root.has("format")) root.fail("not a Tinkerbox scene: missing \"format\": \"tinkerbox-scene\"");
     if (const Node f = root["format"]; f.string() != kSceneFormat)
         f.fail("expected \"" + std::string(kSceneFormat) + "\", got \"" + f.string() + "\"");
@@ -643,6 +646,17 @@ Scene readScene(const Node& root) {
     readList("cloths", scene.cloths, [&](const Node& n) { return readCloth(n, scene); });
     readList("hair", scene.hair, [&](const Node& n) { return readHair(n, scene); });
     if (root.has("wind")) scene.wind = readWind(root["wind"]);
+    if (root.has("compare")) {
+        const Node list = root["compare"];
+        const std::size_t n = list.arraySize();
+        if (n < 2 || n > 4) list.fail("expected 2 to 4 integrators (got " + std::to_string(n) + ")");
+        for (std::size_t i = 0; i < n; ++i) {
+            const Node name = list.element(i);
+            if (!isIntegratorName(name.string())) name.fail("unknown integrator '" + name.string() + "' (choose one of: " +
+                                                           integratorList() + ")");
+            scene.compare.push_back(name.string());
+        }
+    }
     return scene;
 }
 
@@ -877,6 +891,7 @@ std::string serializeScene(const Scene& scene) {
                 root["hair"][k]["rest_shape"] = shape;
             }
     }
+    if (!scene.compare.empty()) root["compare"] = scene.compare;
     if (scene.wind) {
         const WindSettings& w = *scene.wind;
         root["wind"] = {{"velocity", toJson(w.velocity)},

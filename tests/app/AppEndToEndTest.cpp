@@ -756,6 +756,120 @@ TEST_F(App, ImplicitEulerDivergingIsNotToldToTryItself) {
     EXPECT_EQ(divergence.find("or implicit-euler"), std::string::npos) << divergence;
 }
 
+// Compare mode through X: F12 saves a screenshot in the app's working directory (the test's)
+// and says so in the status line; the test waits for that message, then keeps the picture
+// in the build tree to look at.
+class CompareApp : public App {
+protected:
+    // Presses F12 and returns the picture saved, moved to build/tests/app/NAME.png.
+    Image screenshot(const std::string& window, const std::string& name) {
+        const Status shown = xdotool("key" + window + "F12", [](const Status& s) {
+            return s.text("message").rfind("Screenshot saved to ", 0) == 0;
+        });
+        const fs::path saved = fs::current_path() / shown.text("message").substr(std::string("Screenshot saved to ").size());
+        const fs::path kept = fs::path(TINKERBOX_BINARY_DIR) / (name + ".png");
+        fs::copy_file(saved, kept, fs::copy_options::overwrite_existing);
+        fs::remove(saved);
+        return load(kept);
+    }
+};
+
+// A free box in zero gravity, alone in a planar scene: framed in the middle of the view.
+std::string freeBoxScene(const fs::path& dir) {
+    Scene scene;
+    scene.name = "free box";
+    scene.settings.gravity = Vec3::Zero();
+    scene.settings.planar = true;
+    scene.bodies.push_back(RigidBodySpec{});
+    const fs::path file = dir / "box.json";
+    saveScene(scene, file);
+    return file.string();
+}
+
+// Ctrl+K runs the model under the editor's integrator and two others, the editor paused;
+// Ctrl+Shift+K splits the view; Space pauses the runs and '.' steps them one frame; a drag
+// pulls every run alike, so that they move together; Ctrl+K again leaves compare mode.
+TEST_F(CompareApp, CompareModeRunsIntegratorsTogetherWithRealInput) {
+    start(withWindow({freeBoxScene(dir_)}));
+    const std::string w = appWindow();
+    ASSERT_FALSE(HasFailure());
+    xdotool("mousemove" + w + "640 600", cursor(640, 600, 0));
+    const Status on = xdotool("key" + w + "ctrl+k", field("compare", "on"));
+    EXPECT_EQ(on.text("compare_runs"), "rk4 euler verlet");
+    EXPECT_EQ(on.text("compare_contact_models"), "baraff baraff baraff") << "the scene's, in every run";
+    EXPECT_EQ(on.text("playing"), "0") << "the editor's model waits";
+    const double editorTime = on.number("time");
+    waitFor([](const Status& s) { return s.number("compare_frames") >= 30; }, "30 frames of comparing");
+
+    // The pull: press on the box (in the middle of the view), drag it right for a second of
+    // the runs' time, release.
+    xdotool("mousemove" + w + "640 420 mousedown 1", field("compare_pulling", "1"));
+    const double pressed = xdotool("mousemove" + w + "760 420", cursor(760, 420, 1)).number("compare_frames");
+    waitFor([&](const Status& s) { return s.number("compare_frames") >= pressed + 60; }, "a second of pulling");
+    const Status released = xdotool("mouseup 1", field("compare_pulling", "0"));
+    EXPECT_GT(released.number("compare_moved"), 0.3) << "the pull moved the first run";
+    EXPECT_LT(released.number("compare_spread"), 0.2 * released.number("compare_moved"))
+        << "every run was pulled alike, so they moved together";
+    EXPECT_EQ(released.number("time"), editorTime);
+    const Image ghosts = screenshot(w, "compare-ghosts");
+    EXPECT_EQ(ghosts.width, 1280);
+    EXPECT_GT(brightPixels(ghosts), 100);
+
+    xdotool("key" + w + "ctrl+shift+k", field("compare_view", "split"));
+    const Image split = screenshot(w, "compare-split");
+    EXPECT_GT(differingPixels(ghosts, split), 1000) << "three views instead of one";
+
+    // Paused, '.' is one frame of every run.
+    const double paused = xdotool("key" + w + "space", field("compare_playing", "0")).number("compare_frames");
+    xdotool("key" + w + "period", count("compare_frames", paused + 1));
+    xdotool("key" + w + "ctrl+k", field("compare", "off"));
+    EXPECT_EQ(sh("xdotool key" + w + "ctrl+q"), 0);
+    EXPECT_EQ(wait(), 0);
+}
+
+// The stiff spring under its own implicit Euler, Euler and verlet: both explicit methods
+// diverge at this dt and are frozen, marked in the split views; implicit Euler goes on.
+TEST_F(CompareApp, ADivergedRunIsMarkedAndFrozenWhileTheOthersGoOn) {
+    start(withWindow({(kScenes / "stiff-spring.json").string()}));
+    const std::string w = appWindow();
+    ASSERT_FALSE(HasFailure());
+    xdotool("mousemove" + w + "640 600", cursor(640, 600, 0));
+    xdotool("key" + w + "ctrl+k", field("compare_runs", "implicit-euler euler verlet"));
+    const Status diverged = waitFor(field("compare_diverged", "euler verlet"), "euler and verlet to diverge");
+    waitFor([&](const Status& s) { return s.number("compare_frames") >= diverged.number("compare_frames") + 60; },
+            "a second more of implicit Euler");
+    EXPECT_EQ(readStatus(status_).text("compare_diverged"), "euler verlet");
+    xdotool("key" + w + "ctrl+shift+k", field("compare_view", "split"));
+    const Image split = screenshot(w, "compare-diverged");
+    EXPECT_EQ(split.height, 800);
+    // The DIVERGED labels over the frozen runs' views are red.
+    int red = 0;
+    for (int y = 0; y < split.height; ++y)
+        for (int x = kLeft; x < kRight; ++x)
+            if (split.at(x, y)[0] > 200 && split.at(x, y)[1] < 110 && split.at(x, y)[2] < 110) ++red;
+    EXPECT_GT(red, 30);
+}
+
+// A scene's compare list is what Ctrl+K compares (here from an input script); opening
+// another scene stops comparing.
+TEST_F(CompareApp, TheScenesCompareListIsWhatCtrlKCompares) {
+    Scene scene = loadScene(kScenes / "double-pendulum.json");
+    scene.compare = {"midpoint", "adaptive"};
+    saveScene(scene, dir_ / "listed.json");
+    const std::string script = writeFile(dir_ / "input.txt", "2 move 640 600\n3 key K ctrl\n30 key Q ctrl\n");
+    ASSERT_EQ(run(withWindow({(dir_ / "listed.json").string(), "--script", script})), 0);
+    const Status status = readStatus(status_);
+    EXPECT_EQ(status.text("compare"), "on");
+    EXPECT_EQ(status.text("compare_runs"), "midpoint adaptive");
+    EXPECT_GT(status.number("compare_frames"), 20.0);
+
+    // Another scene (Ctrl+N) ends comparing: the runs were of the model that was open.
+    const std::string fresh = writeFile(dir_ / "fresh.txt", "2 move 640 600\n3 key K ctrl\n10 key N ctrl\n20 key Q ctrl\n");
+    ASSERT_EQ(run(withWindow({(dir_ / "listed.json").string(), "--script", fresh})), 0);
+    EXPECT_EQ(readStatus(status_).text("document"), "untitled");
+    EXPECT_EQ(readStatus(status_).text("compare"), "off");
+}
+
 TEST_F(App, ABadSceneFileIsAClearErrorAndExitCodeOne) {
     const fs::path bad = dir_ / "bad.json";
     std::ofstream(bad) << R"({"format": "tinkerbox-scene", "version": 1, "particles": [{"position": [0, "x", 0]}]})";

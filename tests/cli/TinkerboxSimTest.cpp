@@ -244,7 +244,7 @@ TEST_F(TinkerboxSim, UsageErrorsExitWithCodeTwo) {
 TEST_F(TinkerboxSim, HelpListsCommandsAndIntegratorsInOrder) {
     const Result r = sim("--help");
     EXPECT_EQ(r.exitCode, 0);
-    for (const char* word : {"run", "validate", "bench", "examples", "example"})
+    for (const char* word : {"run", "compare", "validate", "bench", "examples", "example"})
         EXPECT_NE(r.out.find(word), std::string::npos) << word;
     EXPECT_NE(r.out.find("euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet"), std::string::npos);
 }
@@ -467,6 +467,136 @@ TEST_F(TinkerboxSim, RunsTooLongToCountAreRefused) {
               std::string::npos)
         << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+// compare: one row per integrator, in the documented columns.
+std::vector<std::string> cells(const std::string& line) {
+    std::vector<std::string> out;
+    std::istringstream in(line);
+    for (std::string cell; std::getline(in, cell, ',');) out.push_back(cell);
+    return out;
+}
+
+constexpr const char* kCompareHeader =
+    "integrator,dt,substeps,steps,ms_per_step,max_energy_drift,max_constraint_error,max_position_error_vs_finest";
+
+TEST_F(TinkerboxSim, CompareWritesOneRowPerIntegrator) {
+    const Result r = sim("compare " + (kScenes / "triple-pendulum.json").string() +
+                         " --integrator euler --integrator rk4 --integrator verlet --duration 1");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(rows[0], kCompareHeader);
+    const char* names[] = {"euler", "rk4", "verlet"};
+    for (int k = 0; k < 3; ++k) {
+        const auto row = cells(rows[1 + k]);
+        ASSERT_EQ(row.size(), 8u) << rows[1 + k];
+        EXPECT_EQ(row[0], names[k]);
+        EXPECT_EQ(std::stod(row[1]), 1.0 / 60.0);
+        const long substeps = std::stol(row[2]);
+        EXPECT_EQ(std::stol(row[3]), 60 * substeps) << "one second of frames";
+        EXPECT_GT(std::stod(row[4]), 0.0);
+        for (int c = 5; c < 8; ++c) EXPECT_GE(std::stod(row[c]), 0.0) << rows[1 + k];
+    }
+    // Fourth order against first: rk4 is far closer to the reference and keeps the energy better.
+    const auto euler = fields(rows[1].substr(rows[1].find(',') + 1));
+    const auto rk4 = fields(rows[2].substr(rows[2].find(',') + 1));
+    EXPECT_LT(rk4[6], 0.01 * euler[6]);
+    EXPECT_LT(rk4[4], euler[4]);
+}
+
+// The position error against the reference falls with the step as the method's order says:
+// halving the step of a p-th order method divides its global error by about 2^p (Hairer,
+// Norsett and Wanner, Solving Ordinary Differential Equations I, section II.3). The
+// reference's own error, 16^4 times below rk4's, does not show.
+TEST_F(TinkerboxSim, ComparePositionErrorsFallWithTheOrderOfEachMethod) {
+    const auto errors = [&](int substeps) {
+        const Result r = sim("compare " + (kScenes / "spring-oscillator.json").string() +
+                             " --integrator euler --integrator midpoint --integrator rk4 --duration 1 --substeps " +
+                             std::to_string(substeps));
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        const auto rows = lines(r.out);
+        std::vector<double> out;
+        for (std::size_t k = 1; k < rows.size(); ++k) out.push_back(std::stod(cells(rows[k])[7]));
+        return out;
+    };
+    const std::vector<double> coarse = errors(8), fine = errors(16);
+    ASSERT_EQ(coarse.size(), 3u);
+    ASSERT_EQ(fine.size(), 3u);
+    EXPECT_NEAR(coarse[0] / fine[0], 2.0, 0.3) << "euler, order 1";
+    EXPECT_NEAR(coarse[1] / fine[1], 4.0, 0.6) << "midpoint, order 2";
+    EXPECT_NEAR(coarse[2] / fine[2], 16.0, 3.0) << "rk4, order 4";
+}
+
+TEST_F(TinkerboxSim, CompareFreezesADivergedRunAndGoesOnWithTheOthers) {
+    const Result r = sim("compare " + (kScenes / "stiff-spring.json").string() +
+                         " --integrator euler --integrator implicit-euler --duration 2 --reference implicit-euler");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("euler diverged"), std::string::npos) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 3u) << r.out;
+    const auto euler = cells(rows[1]), implicit = cells(rows[2]);
+    EXPECT_EQ(euler[0], "euler");
+    EXPECT_LT(std::stol(euler[3]), 120) << "euler stopped before the end";
+    for (int c = 5; c < 8; ++c) EXPECT_EQ(euler[c], "inf") << "no bound on a diverged run's errors";
+    EXPECT_EQ(implicit[0], "implicit-euler");
+    EXPECT_EQ(std::stol(implicit[3]), 120) << "implicit Euler ran the whole 2 s";
+}
+
+// The PNG's size, from its IHDR chunk (PNG specification, section 11.2.2: width and height
+// big-endian right after the signature, the chunk length and "IHDR").
+std::pair<int, int> pngSize(const std::string& png) {
+    const auto at = [&](std::size_t i) {
+        return (static_cast<unsigned char>(png[i]) << 24) | (static_cast<unsigned char>(png[i + 1]) << 16) |
+               (static_cast<unsigned char>(png[i + 2]) << 8) | static_cast<unsigned char>(png[i + 3]);
+    };
+    if (png.size() < 24 || png.compare(1, 3, "PNG") != 0 || png.compare(12, 4, "IHDR") != 0) return {0, 0};
+    return {at(16), at(20)};
+}
+
+TEST_F(TinkerboxSim, ComparePlotWritesAPngOfTheDocumentedSize) {
+    const fs::path plot = dir_ / "compare.png";
+    const Result r = sim("compare " + (kScenes / "double-pendulum.json").string() +
+                         " --integrator euler --integrator symplectic-euler --integrator rk4 --duration 2 --plot " +
+                         plot.string() + " --out " + (dir_ / "compare.csv").string());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_EQ(lines(readFile(dir_ / "compare.csv")).size(), 4u);
+    const std::string png = readFile(plot);
+    EXPECT_EQ(pngSize(png), std::make_pair(960, 720));
+    // A copy to look at.
+    fs::copy_file(plot, fs::path(TINKERBOX_BINARY_DIR) / "compare-double-pendulum.png",
+                  fs::copy_options::overwrite_existing);
+    EXPECT_NE(sim("compare " + (kScenes / "double-pendulum.json").string() +
+                  " --integrator rk4 --duration 0.1 --plot " + (dir_ / "missing" / "x.png").string())
+                  .exitCode,
+              0);
+}
+
+// Without --integrator, the scene's "compare" list.
+TEST_F(TinkerboxSim, CompareRunsTheScenesCompareList) {
+    Scene scene = loadScene(kScenes / "double-pendulum.json");
+    scene.compare = {"midpoint", "verlet"};
+    saveScene(scene, dir_ / "listed.json");
+    const Result r = sim("compare " + (dir_ / "listed.json").string() + " --steps 10");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(cells(rows[1])[0], "midpoint");
+    EXPECT_EQ(cells(rows[2])[0], "verlet");
+    const Result flag = sim("compare " + (dir_ / "listed.json").string() + " --steps 10 --integrator euler");
+    ASSERT_EQ(lines(flag.out).size(), 2u) << "--integrator replaces the list";
+    EXPECT_EQ(cells(lines(flag.out)[1])[0], "euler");
+}
+
+TEST_F(TinkerboxSim, CompareUsageErrorsExitWithCodeTwo) {
+    const std::string scene = (kScenes / "spring-oscillator.json").string();
+    const Result none = sim("compare " + scene);
+    EXPECT_EQ(none.exitCode, 2) << "no integrator, none in the scene";
+    EXPECT_NE(none.err.find("nothing to compare"), std::string::npos) << none.err;
+    EXPECT_EQ(sim("compare " + scene + " --integrator rk5").exitCode, 2);
+    EXPECT_EQ(sim("compare " + scene + " --integrator rk4 --reference rk5").exitCode, 2);
+    EXPECT_EQ(sim("compare " + scene + " --integrator rk4 --duration 1 --steps 5").exitCode, 2);
 }
 
 // What validate accepts, run runs: a slider direction whose norm overflows a double used

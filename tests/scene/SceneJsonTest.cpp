@@ -556,6 +556,29 @@ TEST(SceneJson, ContactModelAndSurfacesRoundTripAndAreValidated) {
               "expected a string, got a number");
 }
 
+TEST(SceneJson, CompareListRoundTripsAndIsValidated) {
+    const Scene s = parseScene(sceneWith(kThreeParticles, "[]", R"( "compare": ["euler", "verlet", "rk4"],)"));
+    EXPECT_EQ(s.compare, (std::vector<std::string>{"euler", "verlet", "rk4"}));
+    EXPECT_EQ(parseScene(serializeScene(s)), s);
+    EXPECT_EQ(captureScene(*buildSimulation(s), s).compare, s.compare);
+    const Scene without = parseScene(sceneWith(kThreeParticles));
+    EXPECT_TRUE(without.compare.empty());
+    EXPECT_EQ(serializeScene(without).find("compare"), std::string::npos);
+
+    const SceneError one = errorOf(sceneWith("[]", "[]", R"( "compare": ["euler"],)"));
+    EXPECT_EQ(one.path(), "compare");
+    EXPECT_NE(one.message().find("expected 2 to 4 integrators (got 1)"), std::string::npos) << one.message();
+    EXPECT_NE(errorOf(sceneWith("[]", "[]", R"( "compare": ["euler", "euler", "rk4", "rk4", "verlet"],)"))
+                  .message()
+                  .find("(got 5)"),
+              std::string::npos);
+    const SceneError unknown = errorOf(sceneWith("[]", "[]", R"( "compare": ["euler", "rk5"],)"));
+    EXPECT_EQ(unknown.path(), "compare[1]");
+    EXPECT_NE(unknown.message().find("unknown integrator 'rk5' (choose one of: euler, midpoint,"), std::string::npos)
+        << unknown.message();
+    EXPECT_EQ(errorOf(sceneWith("[]", "[]", R"( "compare": "rk4",)")).path(), "compare");
+}
+
 TEST(SceneJson, ConstraintParticleOutOfRangeNamesTheIndexAndTheCount) {
     const SceneError e = constraintError(R"([{"type": "rod", "a": 0, "b": 1},
     {"type": "pin", "a": 0, "b": 5}])");
