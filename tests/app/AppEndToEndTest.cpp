@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "PrivateXServer.h"
+#include "Shell.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/ExampleScenes.h"
 #include "scene/SceneBuilder.h"
@@ -80,16 +81,8 @@ constexpr double kHang = 120.0;
 
 int sh(const std::string& command) { return std::system(command.c_str()); }
 
-std::string output(const std::string& command) {
-    std::string text;
-    if (FILE* pipe = ::popen(command.c_str(), "r")) {
-        char buffer[256];
-        while (std::fgets(buffer, sizeof buffer, pipe)) text += buffer;
-        ::pclose(pipe);
-    }
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-    return text;
-}
+using test::output;
+using test::probeVideo;
 
 class App : public ::testing::Test {
 protected:
@@ -979,11 +972,6 @@ TEST_F(App, TheTimelineBarShowsTheFrameSteppedBackTo) {
                                              << frameRight << " on row " << bestRow;
 }
 
-// ffprobe's codec,width,height,frame rate,frames counted by decoding.
-std::string probeVideo(const fs::path& video) {
-    return output("ffprobe -v error -count_frames -select_streams v:0 -show_entries "
-                  "stream=codec_name,width,height,r_frame_rate,nb_read_frames -of csv=p=0 '" + video.string() + "'");
-}
 
 bool haveFfmpeg() { return sh("command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null") == 0; }
 

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <string>
 
+#include "Shell.h"
+
 namespace tinkerbox {
 namespace {
 
@@ -37,23 +39,7 @@ std::vector<std::uint8_t> picture(int width, int height, int frame) {
     return rgba;
 }
 
-std::string output(const std::string& command) {
-    std::string text;
-    if (FILE* pipe = ::popen(command.c_str(), "r")) {
-        char buffer[256];
-        while (std::fgets(buffer, sizeof buffer, pipe)) text += buffer;
-        ::pclose(pipe);
-    }
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-    return text;
-}
-
-// codec,width,height,frame rate,frames counted by decoding the whole video.
-std::string probe(const fs::path& video) {
-    return output("ffprobe -v error -count_frames -select_streams v:0 -show_entries "
-                  "stream=codec_name,width,height,r_frame_rate,nb_read_frames -of csv=p=0 '" +
-                  video.string() + "'");
-}
+using test::probeVideo;
 
 TEST_F(RecorderTest, PipesFramesToFfmpegAsAnH264VideoOfTheirCountSizeAndRate) {
     const fs::path ffmpeg = Recorder::findFfmpeg();
@@ -64,7 +50,7 @@ TEST_F(RecorderTest, PipesFramesToFfmpegAsAnH264VideoOfTheirCountSizeAndRate) {
     for (int k = 0; k < 17; ++k) recorder.add(picture(96, 64, k));
     const std::string message = recorder.finish();
     EXPECT_NE(message.find("17 frames"), std::string::npos) << message;
-    EXPECT_EQ(probe(file), "h264,96,64,30/1,17");
+    EXPECT_EQ(probeVideo(file), "h264,96,64,30/1,17");
 }
 
 TEST_F(RecorderTest, CropsAnOddSizeToTheEvenOneH264Needs) {
@@ -75,7 +61,7 @@ TEST_F(RecorderTest, CropsAnOddSizeToTheEvenOneH264Needs) {
         Recorder recorder(file, 101, 75, 60.0, ffmpeg);
         for (int k = 0; k < 5; ++k) recorder.add(picture(101, 75, k));
     }  // finished by the destructor
-    EXPECT_EQ(probe(file), "h264,100,74,60/1,5");
+    EXPECT_EQ(probeVideo(file), "h264,100,74,60/1,5");
 }
 
 TEST_F(RecorderTest, WithoutFfmpegWritesNumberedPngsAndSaysHowToInstallIt) {
