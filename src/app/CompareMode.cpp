@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -208,6 +209,7 @@ void CompareMode::start(const Scene& scene) {
     comparison_.emplace(scene, choices);
     startPoints_ = trackedPoints(comparison_->run(0).simulation->world());
     frames_ = 0;
+    framePending_ = false;
     playing_ = true;
     stepRequested_ = false;
 }
@@ -298,13 +300,26 @@ void CompareMode::pointerUp() {
 }
 
 void CompareMode::advance() {
-    if (!active() || !(playing_ || stepRequested_)) return;
-    stepRequested_ = false;
-    if (!comparison_->anyRunning()) return;
-    // The pointer is read at a frame's start, as the editor's grab reads it.
-    if (comparison_->pulling()) comparison_->movePull(pullTarget_, comparison_->scene().settings.dt);
-    comparison_->step();
-    ++frames_;
+    if (!active() || !(playing_ || stepRequested_) || !comparison_->anyRunning()) return;
+    // One frame per drawn frame, on the editor's time budget: a frame that takes longer goes on
+    // in the next drawn frames (Comparison::advance ends it bitwise the same), so that the
+    // window keeps responding while a slow integrator works.
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + kSimulationBudget;
+    do {
+        // The pointer is read at a frame's start, as the editor's grab reads it.
+        if (!framePending_ && comparison_->pulling())
+            comparison_->movePull(pullTarget_, comparison_->scene().settings.dt);
+        framePending_ = true;
+        const auto callStart = Clock::now();
+        if (comparison_->advance(chunk_.size)) {
+            framePending_ = false;
+            stepRequested_ = false;
+            ++frames_;
+            return;
+        }
+        chunk_.adapt(1e3 * std::chrono::duration<double>(Clock::now() - callStart).count());
+    } while (Clock::now() < deadline);
 }
 
 void CompareMode::draw(Renderer& renderer, const Camera& camera, int width, int height, double insetLeft,

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/FrameStepper.h"
 #include "editor/Editor.h"
 #include "render/Camera.h"
 #include "render/RenderFrame.h"
@@ -80,6 +81,8 @@ private:
     long revision_ = 0;  // the editor's document when comparing started: another one ends it
     std::vector<Vec3> startPoints_;  // the first run's tracked points at the start
     long frames_ = 0;
+    bool framePending_ = false;  // a frame the runs have begun and not all ended (Comparison::advance)
+    SubstepChunk chunk_;
     // The view as last drawn, for the pointer.
     int width_ = 1, height_ = 1;
     double insetLeft_ = 0.0, insetRight_ = 0.0;

@@ -9,12 +9,6 @@ namespace {
 
 constexpr std::size_t kPlotSamples = 600;  // ten seconds at 60 frames per second
 constexpr int kMaxStepsPerFrame = 8;
-// Simulation work per drawn frame: a frame that takes longer is spread over several drawn
-// frames, so that the window keeps responding whatever the settings (docs/app.md).
-constexpr std::chrono::milliseconds kSimulationBudget{25};
-// Editor::advance calls are sized to take about this long, so that the budget is kept to
-// within a call without asking the clock after every substep.
-constexpr double kCallMs = 1.0;
 // The slow notice stays this long after the budget last cut a frame, so that it does not
 // flicker when frames take about one budget.
 constexpr double kSlowNoticeSeconds = 1.0;
@@ -48,14 +42,11 @@ void FrameStepper::simulate(double now) {
         if (playing && newFrame) stepCredit_ -= 1.0;
         if (newFrame) frameWorkMs_ = 0.0;  // a frame that an edit ended early no longer counts
         const auto callStart = Clock::now();
-        const FrameReport report = playing ? editor_.advance(substepChunk_) : editor_.stepOnce(substepChunk_);
+        const FrameReport report = playing ? editor_.advance(chunk_.size) : editor_.stepOnce(chunk_.size);
         const double callMs = 1e3 * std::chrono::duration<double>(Clock::now() - callStart).count();
         frameWorkMs_ += callMs;
         if (!report.finished) {
-            // Only a call that stopped inside the frame measured a whole chunk.
-            if (callMs < kCallMs) substepChunk_ = std::min(substepChunk_ * 2, 1 << 24);
-            else if (callMs > 2.0 * kCallMs)
-                substepChunk_ = std::max(static_cast<int>(substepChunk_ * (kCallMs / callMs)), 1);
+            chunk_.adapt(callMs);
             continue;
         }
         stats_.last = report;

@@ -2,6 +2,7 @@
 // Runs the editor's simulation against the wall clock: one simulated frame per drawn frame
 // at time scale 1, on a time budget per drawn frame, and the statistics and energy series
 // the stats panel shows.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -11,6 +12,22 @@
 #include "editor/Editor.h"
 
 namespace tinkerbox {
+
+// Simulation work per drawn frame: a frame that takes longer is spread over several drawn
+// frames, so that the window keeps responding whatever the settings (docs/app.md).
+inline constexpr std::chrono::milliseconds kSimulationBudget{25};
+
+// How many substeps one call of a frame's advance runs: sized to take about a millisecond,
+// so that the budget is kept to within a call without asking the clock after every substep.
+struct SubstepChunk {
+    int size = 1;
+    // After a call that stopped inside the frame (only such a call ran a whole chunk).
+    void adapt(double callMs) {
+        constexpr double kCallMs = 1.0;
+        if (callMs < kCallMs) size = std::min(size * 2, 1 << 24);
+        else if (callMs > 2.0 * kCallMs) size = std::max(static_cast<int>(size * (kCallMs / callMs)), 1);
+    }
+};
 
 // What the stats panel and the energy plot show.
 struct FrameStats {
@@ -52,7 +69,7 @@ private:
     double timeScale_ = 1.0;
     double stepCredit_ = 0.0;
     bool stepRequested_ = false;
-    int substepChunk_ = 1;          // substeps per Editor::advance call, sized to take about a millisecond
+    SubstepChunk chunk_;            // substeps per Editor::advance call
     double frameWorkMs_ = 0.0;      // spent so far on the simulated frame in progress
     double slowUntil_ = -INFINITY;  // window clock until which the slow notice shows
     std::optional<std::chrono::steady_clock::time_point> lastSimulate_;

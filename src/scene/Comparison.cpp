@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include "core/dynamics/GrabSpring.h"
 #include "scene/SceneBuilder.h"
@@ -32,11 +33,21 @@ void Comparison::record(Run& run, double msPerStep) {
 }
 
 void Comparison::step() {
+    advance(std::numeric_limits<int>::max());  // every run ends its frame in this one call
+}
+
+bool Comparison::advance(int maxSubsteps) {
+    bool ended = true;
     for (Run& run : runs_) {
-        if (run.diverged) continue;
+        if (run.diverged || run.frameEnded) continue;
         const auto start = std::chrono::steady_clock::now();
-        const FrameReport report = run.simulation->step();
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const FrameReport report = run.simulation->advance(maxSubsteps);
+        run.frameSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!report.finished) {
+            ended = false;
+            continue;
+        }
+        run.frameEnded = true;
         if (report.diverged) {  // rolled back by the simulation: frozen there
             run.diverged = true;
             run.divergence = report.message;
@@ -46,9 +57,15 @@ void Comparison::step() {
         const long steps = report.integrator.stepSizes.empty() ? run.simulation->substeps()
                                                                : static_cast<long>(report.integrator.stepSizes.size());
         run.integratorSteps += steps;
-        run.stepSeconds += seconds;
-        record(run, 1e3 * seconds / static_cast<double>(std::max(steps, 1L)));
+        run.stepSeconds += run.frameSeconds;
+        record(run, 1e3 * run.frameSeconds / static_cast<double>(std::max(steps, 1L)));
     }
+    if (ended)
+        for (Run& run : runs_) {
+            run.frameEnded = false;
+            run.frameSeconds = 0.0;
+        }
+    return ended;
 }
 
 void Comparison::setFrameTime(double dt) {

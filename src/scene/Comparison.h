@@ -43,6 +43,9 @@ public:
         bool diverged = false;     // frozen since
         std::string divergence;    // what the simulation said
         MouseSpring* pull = nullptr;  // owned by the simulation's world
+        // The frame in progress: ended (waiting for the other runs) and its wall time so far.
+        bool frameEnded = false;
+        double frameSeconds = 0.0;
     };
 
     // Throws std::invalid_argument for an unknown integrator or contact model, and what
@@ -56,6 +59,11 @@ public:
 
     // One frame of every run that has not diverged, in order.
     void step();
+    // At most maxSubsteps (>= 1) substeps of the frame in progress of every run still going
+    // (Simulation::advance), starting a frame where none is; true once every run has ended
+    // the frame, which each then records. A frame run so over several calls ends bitwise as
+    // step() ends it: a caller with a time budget (the app) stays responsive.
+    bool advance(int maxSubsteps);
     // The frame time of every run from the next frame on (each keeps its substeps), e.g. a
     // last, shorter frame that ends a run at a duration dt does not divide.
     void setFrameTime(double dt);

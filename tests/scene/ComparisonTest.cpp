@@ -61,6 +61,25 @@ TEST(Comparison, EachRunIsBitwiseItsIntegratorAlone) {
     }
 }
 
+TEST(Comparison, FramesRunAFewSubstepsAtATimeEndAsWholeFrames) {
+    // The app's time budget: each frame in calls of 3 substeps (euler takes 2048 a frame,
+    // rk4 8), the frame ending only once every run has ended it, bitwise as step() ends it.
+    const Scene scene = example("triple-pendulum");
+    const std::vector<ComparisonChoice> choices = {{"euler", ""}, {"rk4", ""}};
+    Comparison chunked(scene, choices), whole(scene, choices);
+    for (int f = 0; f < 5; ++f) {
+        int calls = 1;
+        while (!chunked.advance(3)) ++calls;
+        whole.step();
+        EXPECT_EQ(calls, (chunked.run(0).simulation->substeps() + 2) / 3) << "frame " << f;
+        for (std::size_t r = 0; r < choices.size(); ++r) {
+            ASSERT_EQ(chunked.run(r).samples.size(), f + 2u);
+            EXPECT_EQ(chunked.run(r).samples.back().energy, whole.run(r).samples.back().energy);
+            expectSameBits(*chunked.run(r).simulation, *whole.run(r).simulation, choices[r].integrator);
+        }
+    }
+}
+
 TEST(Comparison, EachContactModelRunIsBitwiseItsModelAlone) {
     const Scene scene = example("sliding-box");
     Comparison comparison(scene, {{"symplectic-euler", "baraff"}, {"symplectic-euler", "oba"}});
