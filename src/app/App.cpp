@@ -560,7 +560,9 @@ void App::updateTitle() {
 }
 
 void App::frameView() {
-    frameModel(editor_, camera_, {Panels::kSideWidth, Panels::kSideWidth, 60.0, 40.0});
+    // A headless video shows the view without the panels: the model fills it.
+    const ViewInsets panels{Panels::kSideWidth, Panels::kSideWidth, 60.0, 40.0};
+    frameModel(editor_, camera_, options_.video.empty() ? panels : ViewInsets{});
 }
 
 }  // namespace tinkerbox
