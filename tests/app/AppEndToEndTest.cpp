@@ -171,6 +171,18 @@ protected:
         EXPECT_EQ(sh("xdotool " + args), 0) << args;
         return waitFor(shown, "effect of xdotool " + args);
     }
+    // Starts the app at 1280 x 800 with --save-on-exit saved, moves the pointer onto the scene
+    // area (no panel under it) and empties the scene with Ctrl+N; returns appWindow().
+    std::string startEmpty(const fs::path& saved) {
+        start({"--save-on-exit", saved.string(), "--width", "1280", "--height", "800"});
+        const std::string w = appWindow();
+        if (HasFailure()) return w;
+        xdotool("mousemove" + w + "640 600", cursor(640, 600, 0));
+        xdotool("key" + w + "ctrl+n", [](const Status& s) {
+            return s.text("document") == "untitled" && s.number("particles") == 0 && s.number("bodies") == 0;
+        });
+        return w;
+    }
     // " --window ID ": the app's window, for xdotool's commands.
     std::string appWindow() {
         const std::string window = output("xdotool search --sync --onlyvisible --name Tinkerbox | head -1");
@@ -321,15 +333,11 @@ TEST_F(App, BuildsAModelWithRealInput) {
     // for a moment, 4, wait, Ctrl+Q. After each input the test waits until the app shows its
     // effect, and the moments are measured in simulated time: the machine may be as slow as it likes.
     const fs::path saved = dir_ / "saved.json";
-    start({"--save-on-exit", saved.string(), "--width", "1280", "--height", "800"});
-    const std::string w = appWindow();
+    const std::string w = startEmpty(saved);
     ASSERT_FALSE(HasFailure());
     const auto x = [this](const std::string& args, const std::function<bool(const Status&)>& shown) {
         return xdotool(args, shown);
     };
-    // Focus the scene area (no panel under the pointer) first.
-    x("mousemove" + w + "640 600", cursor(640, 600, 0));
-    x("key" + w + "ctrl+n", [](const Status& s) { return s.text("document") == "untitled" && s.number("particles") == 0; });
     x("key" + w + "p", field("tool", "Particle"));
     x("mousemove" + w + "560 400 click 1", count("particles", 1));
     x("mousemove" + w + "720 400 click 1", count("particles", 2));
@@ -374,14 +382,11 @@ TEST_F(App, BuildsWithBodiesByHand) {
     // box's corner to the sphere, N and click the box's other corner, Space, wait a second,
     // Ctrl+Q. The box hangs from the nail at its corner and the sphere from the box.
     const fs::path saved = dir_ / "bodies.json";
-    start({"--save-on-exit", saved.string(), "--width", "1280", "--height", "800"});
-    const std::string w = appWindow();
+    const std::string w = startEmpty(saved);
     ASSERT_FALSE(HasFailure());
     const auto x = [this](const std::string& args, const std::function<bool(const Status&)>& shown) {
         return xdotool(args, shown);
     };
-    x("mousemove" + w + "640 600", cursor(640, 600, 0));
-    x("key" + w + "ctrl+n", [](const Status& s) { return s.text("document") == "untitled" && s.number("bodies") == 0; });
     x("key" + w + "b", field("tool", "Box"));
     x("mousemove" + w + "640 300 click 1", count("bodies", 1));
     x("key" + w + "o", field("tool", "Sphere"));
@@ -430,14 +435,11 @@ TEST_F(App, BuildsAChainThenCopiesAndPastesItWithARubberBand) {
     // rectangle around it all, Ctrl+C, Ctrl+V with the pointer lower down, Ctrl+Z and Ctrl+Y,
     // Space for a second, Ctrl+Q. The copy keeps every spring, on its own particles.
     const fs::path saved = dir_ / "chains.json";
-    start({"--save-on-exit", saved.string(), "--width", "1280", "--height", "800"});
-    const std::string w = appWindow();
+    const std::string w = startEmpty(saved);
     ASSERT_FALSE(HasFailure());
     const auto x = [this](const std::string& args, const std::function<bool(const Status&)>& shown) {
         return xdotool(args, shown);
     };
-    x("mousemove" + w + "640 600", cursor(640, 600, 0));
-    x("key" + w + "ctrl+n", [](const Status& s) { return s.text("document") == "untitled" && s.number("particles") == 0; });
     x("key" + w + "p", field("tool", "Particle"));
     x("mousemove" + w + "560 300 click 1", count("particles", 1));
     x("mousemove" + w + "760 300 click 1", count("particles", 2));
@@ -515,14 +517,11 @@ TEST_F(App, BoxesBuiltByClickingStackOnTheGround) {
     // wait three seconds, Ctrl+Q. They fall onto the new scene's ground and stand there in a
     // stack, upright, one on another.
     const fs::path saved = dir_ / "stack.json";
-    start({"--save-on-exit", saved.string(), "--width", "1280", "--height", "800"});
-    const std::string w = appWindow();
+    const std::string w = startEmpty(saved);
     ASSERT_FALSE(HasFailure());
     const auto x = [this](const std::string& args, const std::function<bool(const Status&)>& shown) {
         return xdotool(args, shown);
     };
-    x("mousemove" + w + "640 600", cursor(640, 600, 0));
-    x("key" + w + "ctrl+n", [](const Status& s) { return s.text("document") == "untitled" && s.number("bodies") == 0; });
     x("key" + w + "b", field("tool", "Box"));
     x("mousemove" + w + "640 520 click 1", count("bodies", 1));
     x("mousemove" + w + "650 380 click 1", count("bodies", 2));
