@@ -32,6 +32,27 @@ constexpr double kRegularization = 1e-9;
 // interior (a hop of this speed lifts a box by 3e-8 m in a step of 1/30 s).
 constexpr double kSeparationSlack = 1e-6;
 
+// A world point in a collider's frame and back: a rigid body's body frame, a particle's
+// position as origin (it does not turn), a plane's world frame (it does not move).
+Vec3 toColliderFrame(const World& world, const ColliderRef& c, const Vec3& point) {
+    switch (c.kind) {
+    case ColliderKind::Particle: return point - world.position(c.index);
+    case ColliderKind::Rigid:
+        return world.rigidBodies().orientation(c.index).conjugate() * (point - world.rigidBodies().position(c.index));
+    case ColliderKind::Plane: return point;
+    }
+    return point;
+}
+
+Vec3 fromColliderFrame(const World& world, const ColliderRef& c, const Vec3& local) {
+    switch (c.kind) {
+    case ColliderKind::Particle: return world.position(c.index) + local;
+    case ColliderKind::Rigid: return world.rigidBodies().position(c.index) + world.rigidBodies().orientation(c.index) * local;
+    case ColliderKind::Plane: return local;
+    }
+    return local;
+}
+
 }  // namespace
 
 void ObaContact::reset() {
@@ -195,48 +216,76 @@ int ObaContact::solveImpulses(double h) {
     for (Index c = 0; c < K.outerSize(); ++c)
         for (SparseMatrix::InnerIterator it(K, c); it; ++it)
             if (it.row() % perRow == 0) normalRows.emplace_back(it.row() / perRow, it.col(), it.value());
-    const auto regularized = [&](const SparseMatrix& H) {
-        SparseMatrix identity(H.rows(), H.cols());
-        identity.setIdentity();
-        return SparseMatrix(H + epsilon * identity);
-    };
+    VecX freeNormal(rows), target(rows);
+    for (Index r = 0; r < rows; ++r) {
+        freeNormal[r] = free[r * perRow];
+        target[r] = contacts_[static_cast<std::size_t>(r)].target;
+    }
 
-    // The programs over all impulses: least kinetic energy 1/2 j^T K j + free^T j (plus the
-    // regularization), subject to the rows of c and d built so far, then, per point, j_n >= 0
-    // at row first + r (the pyramid says so only when mu > 0) and the friction pyramid's sides
-    // from row `sides` on.
-    const auto solveWithCones = [&](std::vector<Triplet> c, VecX d, Index first, Index sides, VecX& solution) {
+    // A program over impulses j (H, with the coupling K_n of the normal velocities to them and
+    // the rows c on j alone) also takes the normal velocities after the impulses as variables,
+    // w = (J u)_n + K_n j (equality rows, as the thesis keeps the velocities, appendix A.3.2).
+    // Its bounds w >= target (and w <= upper) are then rows of one entry each: the
+    // interior-point matrix holds K_n once instead of K_n^T W K_n, several times sparser.
+    // Objective 1/2 j^T H j + g^T j. Returns the iterations; solution: j, then w.
+    const auto solveWithNormalVelocities = [&](const SparseMatrix& H, const VecX& g, const std::vector<Triplet>& coupling,
+                                               std::vector<Triplet> c, Index cRows, const VecX* upper, VecX& solution) {
+        const Index nj = H.rows(), variables = nj + rows;
+        QuadraticProgram qp;
+        std::vector<Triplet> h;
+        for (Index col = 0; col < H.outerSize(); ++col)
+            for (SparseMatrix::InnerIterator it(H, col); it; ++it) h.emplace_back(it.row(), it.col(), it.value());
+        for (Index i = 0; i < nj; ++i) h.emplace_back(i, i, epsilon);
+        qp.H.resize(variables, variables);
+        qp.H.setFromTriplets(h.begin(), h.end());
+        qp.g = VecX::Zero(variables);
+        qp.g.head(nj) = g;
+        std::vector<Triplet> a;
+        for (const Triplet& t : coupling) a.emplace_back(t.row(), t.col(), -t.value());
+        for (Index r = 0; r < rows; ++r) a.emplace_back(r, nj + r, 1.0);
+        qp.A.resize(rows, variables);
+        qp.A.setFromTriplets(a.begin(), a.end());
+        qp.b = freeNormal;
+        const Index bounds = upper != nullptr ? 2 * rows : rows;
+        VecX d(cRows + bounds);
+        d.head(cRows).setZero();
+        for (Index r = 0; r < rows; ++r) {
+            c.emplace_back(cRows + r, nj + r, 1.0);
+            d[cRows + r] = target[r];
+            if (upper == nullptr) continue;
+            c.emplace_back(cRows + rows + r, nj + r, -1.0);
+            d[cRows + rows + r] = -(*upper)[r];
+        }
+        qp.C.resize(cRows + bounds, variables);
+        qp.C.setFromTriplets(c.begin(), c.end());
+        qp.d = std::move(d);
+        return solveProgram(qp, solution);
+    };
+    // The rows on j of the friction pyramid (FrictionPyramid.h), j_n >= 0 among them (the
+    // pyramid says so only when mu > 0); returns their count.
+    const auto coneRows = [&](std::vector<Triplet>& c) {
+        Index side = 0;
         for (Index r = 0; r < rows; ++r) {
             const Row& row = contacts_[static_cast<std::size_t>(r)];
-            c.emplace_back(first + r, r * perRow, 1.0);
-            d[first + r] = 0.0;
+            c.emplace_back(side++, r * perRow, 1.0);
             const FrictionPyramid pyramid = frictionPyramid(row.friction, row.tangents);
-            for (int s = 0; s < pyramid.count; ++s, ++sides) {
-                const PyramidSide& side = pyramid.sides[static_cast<std::size_t>(s)];
-                c.emplace_back(sides, r * perRow, side.normal);
-                c.emplace_back(sides, r * perRow + 1, side.tangent1);
-                if (tangents == 2) c.emplace_back(sides, r * perRow + 2, side.tangent2);
-                d[sides] = 0.0;
+            for (int k = 0; k < pyramid.count; ++k, ++side) {
+                const PyramidSide& u = pyramid.sides[static_cast<std::size_t>(k)];
+                c.emplace_back(side, r * perRow, u.normal);
+                c.emplace_back(side, r * perRow + 1, u.tangent1);
+                if (tangents == 2) c.emplace_back(side, r * perRow + 2, u.tangent2);
             }
         }
-        QuadraticProgram qp;
-        qp.H = regularized(K);
-        qp.g = free;
-        qp.A.resize(0, n);
-        qp.b.resize(0);
-        qp.C.resize(sides, n);
-        qp.C.setFromTriplets(c.begin(), c.end());
-        qp.d = d.head(sides);
-        return solveProgram(qp, solution);
+        return side;
     };
 
     int iterations = 0;
-    VecX impulses = VecX::Zero(n);
+    VecX solution;
+    std::vector<Triplet> cone;
+    const Index coneCount = coneRows(cone);
     if (!settings_.hopFix) {
         // The thesis's one program: normal and friction impulses together.
-        VecX d(2 * rows + rows * 8);
-        for (Index r = 0; r < rows; ++r) d[r] = contacts_[static_cast<std::size_t>(r)].target - free[r * perRow];
-        iterations += solveWithCones(normalRows, std::move(d), rows, 2 * rows, impulses);
+        iterations += solveWithNormalVelocities(K, free, normalRows, std::move(cone), coneCount, nullptr, solution);
     } else {
         // The hop fix. A free normal impulse in the one program buys friction: a box sliding
         // at v_t on a floor is lifted at v_n = (mu v_t - g h) / (1 + mu^2) > 0, because the
@@ -248,45 +297,65 @@ int ObaContact::solveImpulses(double h) {
         // shift between the points of a body (the front of a sliding box presses harder).
         SparseMatrix select(rows, n);
         {
-            std::vector<Triplet> s;
-            for (Index r = 0; r < rows; ++r) s.emplace_back(r, r * perRow, 1.0);
-            select.setFromTriplets(s.begin(), s.end());
+            std::vector<Triplet> t;
+            for (Index r = 0; r < rows; ++r) t.emplace_back(r, r * perRow, 1.0);
+            select.setFromTriplets(t.begin(), t.end());
         }
         SparseMatrix Kn(rows, n);
         Kn.setFromTriplets(normalRows.begin(), normalRows.end());
         const SparseMatrix Knn = Kn * select.transpose();
-        QuadraticProgram normal;
-        normal.H = regularized(Knn);
-        normal.g = select * free;
-        normal.A.resize(0, rows);
-        normal.b.resize(0);
-        {
-            std::vector<Triplet> c;
-            for (Index col = 0; col < Knn.outerSize(); ++col)
-                for (SparseMatrix::InnerIterator it(Knn, col); it; ++it) c.emplace_back(it.row(), it.col(), it.value());
-            for (Index r = 0; r < rows; ++r) c.emplace_back(rows + r, r, 1.0);
-            normal.C.resize(2 * rows, rows);
-            normal.C.setFromTriplets(c.begin(), c.end());
-        }
-        normal.d.setZero(2 * rows);
-        for (Index r = 0; r < rows; ++r) normal.d[r] = contacts_[static_cast<std::size_t>(r)].target - free[r * perRow];
-        VecX normalImpulses;
-        iterations += solveProgram(normal, normalImpulses);
+        std::vector<Triplet> normalCoupling, positive;
+        for (Index col = 0; col < Knn.outerSize(); ++col)
+            for (SparseMatrix::InnerIterator it(Knn, col); it; ++it) normalCoupling.emplace_back(it.row(), it.col(), it.value());
+        for (Index r = 0; r < rows; ++r) positive.emplace_back(r, r, 1.0);
+        VecX normal;
+        iterations += solveWithNormalVelocities(Knn, freeNormal, normalCoupling, std::move(positive), rows, nullptr, normal);
         // The normal velocities the frictionless impulses leave: the most friction may leave.
-        const VecX frictionless = select * free + Knn * normalImpulses;
-
-        std::vector<Triplet> c = normalRows;
-        for (const Triplet& t : normalRows) c.emplace_back(rows + t.row(), t.col(), -t.value());
-        VecX d(3 * rows + rows * 8);
-        for (Index r = 0; r < rows; ++r) {
-            const Row& row = contacts_[static_cast<std::size_t>(r)];
-            d[r] = row.target - free[r * perRow];
-            d[rows + r] = free[r * perRow] - std::max(frictionless[r], row.target) - kSeparationSlack;
-        }
-        iterations += solveWithCones(std::move(c), std::move(d), 2 * rows, 3 * rows, impulses);
+        VecX upper = normal.tail(rows).cwiseMax(target);
+        upper.array() += kSeparationSlack;
+        iterations += solveWithNormalVelocities(K, free, normalRows, std::move(cone), coneCount, &upper, solution);
     }
+    const VecX impulses = solution.head(n);
     u_ += WJt * impulses;
     return iterations;
+}
+
+void ObaContact::holdCriticalPoints(const World& world) {
+    for (const ContactManifold& m : manifolds_) {
+        if (!isMovable(world, m.a) && !isMovable(world, m.b)) continue;
+        for (int i = 0; i < m.count; ++i) {
+            const ContactPoint& p = m.points[static_cast<std::size_t>(i)];
+            if (p.separation >= kMargin) continue;
+            const Vec3 onA = p.position - 0.5 * p.separation * m.normal, onB = p.position + 0.5 * p.separation * m.normal;
+            const HeldPoint point{m.a, m.b, p.feature, toColliderFrame(world, m.a, onA), toColliderFrame(world, m.b, onB),
+                                  m.normal};
+            // The same features found again: the fresh reading replaces the held one.
+            const auto same = std::find_if(held_.begin(), held_.end(), [&](const HeldPoint& q) {
+                return q.a == point.a && q.b == point.b && q.feature == point.feature;
+            });
+            if (same != held_.end()) *same = point;
+            else held_.push_back(point);
+        }
+    }
+}
+
+void ObaContact::buildHeldRows(const World& world) {
+    heldRows_.clear();
+    for (const HeldPoint& p : held_) {
+        Row& row = heldRows_.emplace_back();
+        row.a = p.a;
+        row.b = p.b;
+        row.movableA = isMovable(world, p.a);
+        row.movableB = isMovable(world, p.b);
+        const Vec3 onA = fromColliderFrame(world, p.a, p.onA), onB = fromColliderFrame(world, p.b, p.onB);
+        Vec3 ra, rb;
+        colliderBlocks(world, p.a, onA, row.linearA, row.angularA, ra);
+        colliderBlocks(world, p.b, onB, row.linearB, row.angularB, rb);
+        for (Index* block : {&row.linearA, &row.angularA, &row.linearB, &row.angularB})
+            if (*block < 0) *block = world.velocityBlocks();
+        row.separation = p.normal.dot(onB - onA);
+        buildAxis(world, row, p.normal, ra, rb, row.axes[0]);
+    }
 }
 
 bool ObaContact::solvePositions(World& world) {
@@ -301,7 +370,7 @@ bool ObaContact::solvePositions(World& world) {
     std::vector<Index> variableOf(static_cast<std::size_t>(world.velocityBlocks() + 1), -1);
     std::vector<Index> blocks;
     std::vector<const Row*> critical;
-    for (const Row& row : rows_) {
+    for (const Row& row : heldRows_) {
         if (row.separation >= kMargin || row.axes[0].effectiveMass == 0.0) continue;
         critical.push_back(&row);
         const auto use = [&](Index block, bool movable) {
@@ -376,6 +445,7 @@ bool ObaContact::solvePositions(World& world) {
 
 double ObaContact::updatePositions(World& world, double margin, ContactReport& report) {
     displacement_.setZero(3 * (world.velocityBlocks() + 1));
+    held_.clear();
     double worst = 0.0;
     for (int iteration = 0;; ++iteration) {
         detector_.detect(world, margin, manifolds_);
@@ -385,6 +455,11 @@ double ObaContact::updatePositions(World& world, double margin, ContactReport& r
             if (row.axes[0].effectiveMass > 0.0) worst = std::max(worst, -row.separation);
         if (iteration == 0) report.maxPenetration = std::max(report.maxPenetration, worst);
         if (worst <= kOverlapTolerance || iteration == kMaxPositionIterations) break;
+        // Every point kept apart so far in this step stays in the program: the detection
+        // keeps at most four points of a face contact, not always the same four, and a point
+        // left out of one program can be pushed into overlap by it.
+        holdCriticalPoints(world);
+        buildHeldRows(world);
         if (!solvePositions(world)) break;
     }
     return worst;

@@ -26,6 +26,7 @@
 // Joints are kept by the world's constraint solver; after the impulses the velocities are
 // projected onto them, as the model baraff does.
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "core/collision/ContactDetector.h"
@@ -83,12 +84,24 @@ private:
         bool colliding = false;
     };
 
+    // A point the position update has kept apart in this step: its two surface points in the
+    // frames of their colliders, and the normal, so that later iterations linearize it again
+    // at their own positions even when the detection no longer reports it.
+    struct HeldPoint {
+        ColliderRef a, b;
+        std::uint32_t feature = 0;
+        Vec3 onA, onB;  // in a's and b's frames (a rigid body's, a particle's offset, a plane's world)
+        Vec3 normal;    // world, from a to b
+    };
+
     void freezeStart(World& world, const VecX& start, double h);
     void buildRows(const World& world, bool withFrozenPairs);
     void buildAxis(const World& world, Row& row, const Vec3& direction, const Vec3& ra, const Vec3& rb, Axis& axis) const;
     double velocityAlong(const Axis& axis, const Row& row) const;
     void applyImpulse(const Axis& axis, const Row& row, double impulse);
     double updatePositions(World& world, double margin, ContactReport& report);
+    void holdCriticalPoints(const World& world);
+    void buildHeldRows(const World& world);
     bool solvePositions(World& world);
     int collide(World& world, double threshold, double h);
     // One impulse program over the contacts among rows_ (the targets set), the hop fix
@@ -102,6 +115,8 @@ private:
     ContactDetector detector_;
     std::vector<ContactManifold> manifolds_, active_;
     std::vector<Row> rows_, contacts_;
+    std::vector<HeldPoint> held_;  // of this step's position update
+    std::vector<Row> heldRows_;    // held_ linearized at the current positions
     VecX u_;             // (v, omega) per velocity block, and a spare zero block
     VecX displacement_;  // of this step's position update, per velocity block
     // Freezing, per rigid body: time at rest, frozen or not, and the held pose.
