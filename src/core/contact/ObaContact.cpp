@@ -84,18 +84,17 @@ bool ObaContact::isMovable(const World& world, const ColliderRef& c) const {
     return false;
 }
 
-void ObaContact::buildAxis(const World& world, Row& row, const Vec3& direction, const Vec3& ra, const Vec3& rb,
+void ObaContact::buildAxis(const InverseMass& W, Row& row, const Vec3& direction, const Vec3& ra, const Vec3& rb,
                            Axis& axis) const {
     // The relative velocity along d at the point, d . (vb + wb x rb - va - wa x ra), is J u
     // with J = [-d, -(ra x d) | d, rb x d] (Schmidl, section 6.2.1, eq. 6.24); an impulse j d
     // changes u by W J^T j (eqs. 6.25, 6.26). A side that does not move (fixed, frozen, a
     // plane) has W = 0: its velocity is read, never changed.
-    const InverseMass& W = world.inverseMass();
     axis.linearA = -direction;
     axis.angularA = -ra.cross(direction);
     axis.linearB = direction;
     axis.angularB = rb.cross(direction);
-    const Index spare = world.velocityBlocks();
+    const Index spare = W.blocks();
     const auto weigh = [&](Index block, bool movable, const Vec3& j, Vec3& wj) {
         wj = block == spare || !movable ? Vec3::Zero() : W.apply(block, j);
         return j.dot(wj);
@@ -109,6 +108,7 @@ void ObaContact::buildAxis(const World& world, Row& row, const Vec3& direction, 
 
 void ObaContact::buildRows(const World& world, bool withFrozenPairs) {
     rows_.clear();
+    const InverseMass& W = world.inverseMass();  // built anew by each call: once for all the rows
     for (const ContactManifold& m : manifolds_) {
         const bool movableA = isMovable(world, m.a), movableB = isMovable(world, m.b);
         // Pairs of which nothing moves are no contacts (section 6.7.2: frozen-fixed and
@@ -132,9 +132,9 @@ void ObaContact::buildRows(const World& world, bool withFrozenPairs) {
             for (Index* block : {&row.linearA, &row.angularA, &row.linearB, &row.angularB})
                 if (*block < 0) *block = world.velocityBlocks();
             row.tangents = world.planar() ? 1 : 2;
-            buildAxis(world, row, m.normal, ra, rb, row.axes[0]);
-            buildAxis(world, row, t1, ra, rb, row.axes[1]);
-            if (row.tangents == 2) buildAxis(world, row, t2, ra, rb, row.axes[2]);
+            buildAxis(W, row, m.normal, ra, rb, row.axes[0]);
+            buildAxis(W, row, t1, ra, rb, row.axes[1]);
+            if (row.tangents == 2) buildAxis(W, row, t2, ra, rb, row.axes[2]);
             row.separation = p.separation;
             row.friction = material.friction;
             row.restitution = material.restitution;
@@ -341,6 +341,7 @@ void ObaContact::holdCriticalPoints(const World& world) {
 
 void ObaContact::buildHeldRows(const World& world) {
     heldRows_.clear();
+    const InverseMass& W = world.inverseMass();
     for (const HeldPoint& p : held_) {
         Row& row = heldRows_.emplace_back();
         row.a = p.a;
@@ -354,7 +355,7 @@ void ObaContact::buildHeldRows(const World& world) {
         for (Index* block : {&row.linearA, &row.angularA, &row.linearB, &row.angularB})
             if (*block < 0) *block = world.velocityBlocks();
         row.separation = p.normal.dot(onB - onA);
-        buildAxis(world, row, p.normal, ra, rb, row.axes[0]);
+        buildAxis(W, row, p.normal, ra, rb, row.axes[0]);
     }
 }
 

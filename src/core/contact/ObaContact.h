@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/bodies/InverseMass.h"
 #include "core/collision/ContactDetector.h"
 #include "core/contact/ContactModel.h"
 #include "core/math/QuadraticProgram.h"
@@ -96,7 +97,7 @@ private:
 
     void freezeStart(World& world, const VecX& start, double h);
     void buildRows(const World& world, bool withFrozenPairs);
-    void buildAxis(const World& world, Row& row, const Vec3& direction, const Vec3& ra, const Vec3& rb, Axis& axis) const;
+    void buildAxis(const InverseMass& W, Row& row, const Vec3& direction, const Vec3& ra, const Vec3& rb, Axis& axis) const;
     double velocityAlong(const Axis& axis, const Row& row) const;
     void applyImpulse(const Axis& axis, const Row& row, double impulse);
     double updatePositions(World& world, double margin, ContactReport& report);
