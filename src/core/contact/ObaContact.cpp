@@ -557,32 +557,46 @@ void ObaContact::freezeStart(World& world, const VecX& start, double h) {
 
 void ObaContact::freezeEnd(World& world, double h, double g) {
     // Schmidl, section 6.7.2, eq. 6.48: a body whose kinetic energy is below p_g^2 / (2 m),
-    // p_g = m g h the momentum a step of gravity gives it, and that touches a fixed or frozen
-    // body (or a plane), counts its time at rest; after kFreezeTime it freezes.
+    // p_g = m g h the momentum a step of gravity gives it, counts its time at rest; after
+    // kFreezeTime at rest it freezes once it touches a fixed or frozen body (or a plane).
+    // Freezing spreads up a settled pile in one step, from its support: each body frozen
+    // supports the ones at rest on it (the thesis's stack froze after one frame).
     RigidBodies& bodies = world.rigidBodies();
-    std::vector<char> supported(static_cast<std::size_t>(bodies.count()), 0);
-    const auto holds = [&](const ColliderRef& c) {
-        return c.kind == ColliderKind::Plane || (c.kind == ColliderKind::Rigid && (bodies.isFixed(c.index) || isFrozen(c.index)));
-    };
-    for (const ContactManifold& m : manifolds_) {
-        bool touching = false;
-        for (int i = 0; i < m.count; ++i) touching = touching || m.points[static_cast<std::size_t>(i)].separation <= 0.5 * kMargin;
-        if (!touching) continue;
-        if (m.a.kind == ColliderKind::Rigid && holds(m.b)) supported[static_cast<std::size_t>(m.a.index)] = 1;
-        if (m.b.kind == ColliderKind::Rigid && holds(m.a)) supported[static_cast<std::size_t>(m.b.index)] = 1;
-    }
     for (Index k = 0; k < bodies.count(); ++k) {
         const auto i = static_cast<std::size_t>(k);
         if (bodies.isFixed(k) || frozen_[i] || joined_[i]) continue;
         const double threshold = 0.5 * bodies.mass(k) * g * g * h * h;
         const double kinetic = 0.5 * bodies.mass(k) * bodies.velocity(k).squaredNorm() +
                                0.5 * bodies.angularMomentum(k).dot(bodies.angularVelocity(k));
-        restTime_[i] = supported[i] && kinetic < threshold ? restTime_[i] + h : 0.0;
-        if (restTime_[i] < kFreezeTime) continue;
+        restTime_[i] = kinetic < threshold ? restTime_[i] + h : 0.0;
+    }
+    const auto holds = [&](const ColliderRef& c) {
+        return c.kind == ColliderKind::Plane || (c.kind == ColliderKind::Rigid && (bodies.isFixed(c.index) || isFrozen(c.index)));
+    };
+    const auto freezes = [&](const ColliderRef& c) {
+        if (c.kind != ColliderKind::Rigid) return false;
+        const auto i = static_cast<std::size_t>(c.index);
+        return !bodies.isFixed(c.index) && !frozen_[i] && !joined_[i] && restTime_[i] >= kFreezeTime;
+    };
+    const auto freeze = [&](Index k) {
+        const auto i = static_cast<std::size_t>(k);
         frozen_[i] = 1;
         frozenPosition_[i] = bodies.position(k);
         frozenOrientation_[i] = bodies.orientation(k);
         bodies.setVelocity(k, Vec3::Zero(), Vec3::Zero());
+    };
+    for (bool spread = true; spread;) {
+        spread = false;
+        for (const ContactManifold& m : manifolds_) {
+            bool touching = false;
+            for (int i = 0; i < m.count; ++i) touching = touching || m.points[static_cast<std::size_t>(i)].separation <= 0.5 * kMargin;
+            if (!touching) continue;
+            for (const auto& [side, other] : {std::pair{m.a, m.b}, std::pair{m.b, m.a}})
+                if (freezes(side) && holds(other)) {
+                    freeze(side.index);
+                    spread = true;
+                }
+        }
     }
 }
 
