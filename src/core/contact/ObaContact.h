@@ -18,9 +18,9 @@
 // approach would close within the next step is a contact whose impulse may close it, no more.
 // Freezing (section 6.7.2): a body at rest (kinetic energy below that of a step's gravity, eq.
 // 6.48) for kFreezeTime and in contact with a fixed or frozen body stops being simulated (so a
-// settled pile freezes from its support up in one step): its
-// pose is held and its contacts with fixed and frozen bodies are left out, until a collision
-// or a pull (any force but gravity) wakes it.
+// settled pile freezes from its support up in one step): its pose is held and its contacts
+// with fixed and frozen bodies are left out, until a collision or a pull (any force but
+// gravity) wakes it.
 // The thesis's flaw, a box sliding fast hops (a free normal impulse buys friction that takes
 // more kinetic energy than the hop gives back), is fixed by solving the normal impulses first
 // and then friction with its bound held at those normal impulses (settings().hopFix).
