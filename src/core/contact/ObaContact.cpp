@@ -160,7 +160,7 @@ int ObaContact::solveProgram(QuadraticProgram& qp, VecX& solution) {
     return result.iterations;
 }
 
-int ObaContact::solveImpulses(double h) {
+int ObaContact::solveImpulses(const World& world, double h) {
     // The contacts: points that touch (closer than kTouching), and gaps the relative velocity
     // closes within the next step (bounce at a distance, section 6.7.1: fed to the program
     // as if touching). A gap that stays open takes no impulse; in a program that minimizes
@@ -172,120 +172,120 @@ int ObaContact::solveImpulses(double h) {
     // Schmidl, section 6.2.1 and appendix A.3.2: minimize the kinetic energy after the
     // impulses, 1/2 (u + W J^T j)^T M (u + W J^T j), subject to the momentum update of every
     // body (eqs. 6.25, 6.26), v_n+ >= target per point (eq. 6.27) and the friction pyramid
-    // (eq. 6.23). The thesis keeps the velocities as variables with the momentum update as
-    // equalities; here they are eliminated, which leaves the impulses j alone:
-    //   minimize 1/2 j^T (J W J^T) j + (J u)^T j   (the kinetic energy less a constant).
+    // (eq. 6.23). As in the thesis the momentum update stays a set of equalities: the
+    // variables are the impulses j and, per movable velocity block, the generalized impulse
+    // p = J^T j it takes (3 numbers). Then the kinetic energy is 1/2 p^T W p + u^T p (less a
+    // constant) and v_n+ = (J u)_n + (W J_n^T)^T p, every row as sparse as one point's axes,
+    // and the program's matrix follows the bodies' contact graph. Eliminating p instead
+    // leaves J W J^T, which couples every point of a body with every other: in a pile of
+    // boxes that fills the factorization in (a 210-box pyramid took seconds per step).
     const Index tangents = contacts_.front().tangents;
     const Index perRow = 1 + tangents;
     const Index rows = static_cast<Index>(contacts_.size());
-    const Index n = rows * perRow;
-    const Index dofs = u_.size();
-    VecX free(n);  // J u: the relative velocities before the impulses
-    std::vector<Triplet> jacobian, weighted;
-    jacobian.reserve(static_cast<std::size_t>(12 * n));
-    weighted.reserve(static_cast<std::size_t>(12 * n));
-    for (Index r = 0; r < rows; ++r) {
-        const Row& row = contacts_[static_cast<std::size_t>(r)];
-        for (Index axisIndex = 0; axisIndex < perRow; ++axisIndex) {
-            const Axis& axis = row.axes[static_cast<std::size_t>(axisIndex)];
-            const Index variable = r * perRow + axisIndex;
-            free[variable] = velocityAlong(axis, row);
-            const auto add = [&](Index block, bool movable, const Vec3& j, const Vec3& wj) {
-                if (!movable) return;
-                for (int c = 0; c < 3; ++c) {
-                    if (j[c] != 0.0) jacobian.emplace_back(variable, 3 * block + c, j[c]);
-                    if (wj[c] != 0.0) weighted.emplace_back(3 * block + c, variable, wj[c]);
-                }
-            };
-            add(row.linearA, row.movableA, axis.linearA, axis.wLinearA);
-            add(row.angularA, row.movableA, axis.angularA, axis.wAngularA);
-            add(row.linearB, row.movableB, axis.linearB, axis.wLinearB);
-            add(row.angularB, row.movableB, axis.angularB, axis.wAngularB);
-        }
-    }
-    SparseMatrix J(n, dofs), WJt(dofs, n);
-    J.setFromTriplets(jacobian.begin(), jacobian.end());
-    WJt.setFromTriplets(weighted.begin(), weighted.end());
-    const SparseMatrix K = J * WJt;  // J W J^T
-    double scale = 0.0;
-    for (Index i = 0; i < n; ++i) scale = std::max(scale, K.coeff(i, i));
-    const double epsilon = kRegularization * (scale > 0.0 ? scale : 1.0);
+    const InverseMass& W = world.inverseMass();
 
-    // The rows of K at the normals: v_n+ = (J u)_n + K_n j.
-    std::vector<Triplet> normalRows;
-    for (Index c = 0; c < K.outerSize(); ++c)
-        for (SparseMatrix::InnerIterator it(K, c); it; ++it)
-            if (it.row() % perRow == 0) normalRows.emplace_back(it.row() / perRow, it.col(), it.value());
+    std::vector<Index> variableOf(static_cast<std::size_t>(W.blocks() + 1), -1);
+    std::vector<Index> blocks;
+    const auto use = [&](Index block, bool movable) {
+        if (!movable || block == W.blocks() || variableOf[static_cast<std::size_t>(block)] >= 0) return;
+        variableOf[static_cast<std::size_t>(block)] = static_cast<Index>(blocks.size());
+        blocks.push_back(block);
+    };
+    double scale = 0.0;  // the largest J W J^T on an axis
     VecX freeNormal(rows), target(rows);
     for (Index r = 0; r < rows; ++r) {
-        freeNormal[r] = free[r * perRow];
-        target[r] = contacts_[static_cast<std::size_t>(r)].target;
+        const Row& row = contacts_[static_cast<std::size_t>(r)];
+        use(row.linearA, row.movableA);
+        use(row.angularA, row.movableA);
+        use(row.linearB, row.movableB);
+        use(row.angularB, row.movableB);
+        for (Index k = 0; k < perRow; ++k) {
+            const double effectiveMass = row.axes[static_cast<std::size_t>(k)].effectiveMass;
+            if (effectiveMass > 0.0) scale = std::max(scale, 1.0 / effectiveMass);
+        }
+        freeNormal[r] = velocityAlong(row.axes[0], row);
+        target[r] = row.target;
     }
+    const double epsilon = kRegularization * (scale > 0.0 ? scale : 1.0);
+    const Index np = 3 * static_cast<Index>(blocks.size());
 
-    // A program over impulses j (H, with the coupling K_n of the normal velocities to them and
-    // the rows c on j alone) also takes the normal velocities after the impulses as variables,
-    // w = (J u)_n + K_n j (equality rows, as the thesis keeps the velocities, appendix A.3.2).
-    // Its bounds w >= target (and w <= upper) are then rows of one entry each: the
-    // interior-point matrix holds K_n once instead of K_n^T W K_n, several times sparser.
-    // Objective 1/2 j^T H j + g^T j. Returns the iterations; solution: j, then w.
-    const auto solveWithNormalVelocities = [&](const SparseMatrix& H, const VecX& g, const std::vector<Triplet>& coupling,
-                                               std::vector<Triplet> c, Index cRows, const VecX* upper, VecX& solution) {
-        const Index nj = H.rows(), variables = nj + rows;
+    // The program over the impulses of `axes` axes per point (the normal alone, or all) and p:
+    // the rows c on j alone, then v_n+ >= target (and v_n+ <= upper) per point. Returns the
+    // iterations; solution: j, then p.
+    const auto solveOver = [&](Index axes, std::vector<Triplet> c, Index cRows, const VecX* upper, VecX& solution) {
+        const Index nj = rows * axes, variables = nj + np;
         QuadraticProgram qp;
-        std::vector<Triplet> h;
-        for (Index col = 0; col < H.outerSize(); ++col)
-            for (SparseMatrix::InnerIterator it(H, col); it; ++it) h.emplace_back(it.row(), it.col(), it.value());
+        std::vector<Triplet> h, a;
         for (Index i = 0; i < nj; ++i) h.emplace_back(i, i, epsilon);
-        qp.H.resize(variables, variables);
-        qp.H.setFromTriplets(h.begin(), h.end());
         qp.g = VecX::Zero(variables);
-        qp.g.head(nj) = g;
-        std::vector<Triplet> a;
-        for (const Triplet& t : coupling) a.emplace_back(t.row(), t.col(), -t.value());
-        for (Index r = 0; r < rows; ++r) a.emplace_back(r, nj + r, 1.0);
-        qp.A.resize(rows, variables);
-        qp.A.setFromTriplets(a.begin(), a.end());
-        qp.b = freeNormal;
+        for (std::size_t v = 0; v < blocks.size(); ++v) {
+            const Index first = nj + 3 * static_cast<Index>(v);
+            for (int col = 0; col < 3; ++col) {
+                const Vec3 column = W.apply(blocks[v], Vec3::Unit(col));
+                for (int r = 0; r < 3; ++r)
+                    if (column[r] != 0.0) h.emplace_back(first + r, first + col, column[r]);
+                a.emplace_back(3 * static_cast<Index>(v) + col, first + col, 1.0);
+            }
+            qp.g.segment<3>(first) = block3(u_, blocks[v]);
+        }
+        // p - J^T j = 0, and the normal velocities' rows on p.
         const Index bounds = upper != nullptr ? 2 * rows : rows;
         VecX d(cRows + bounds);
         d.head(cRows).setZero();
         for (Index r = 0; r < rows; ++r) {
-            c.emplace_back(cRows + r, nj + r, 1.0);
-            d[cRows + r] = target[r];
-            if (upper == nullptr) continue;
-            c.emplace_back(cRows + rows + r, nj + r, -1.0);
-            d[cRows + rows + r] = -(*upper)[r];
+            const Row& row = contacts_[static_cast<std::size_t>(r)];
+            const auto side = [&](Index block, bool movable, const Vec3& j, const Vec3& wj, Index variable, bool normal) {
+                if (!movable || block == W.blocks()) return;
+                const Index v = variableOf[static_cast<std::size_t>(block)];
+                for (int k = 0; k < 3; ++k) {
+                    if (j[k] != 0.0) a.emplace_back(3 * v + k, variable, -j[k]);
+                    if (!normal || wj[k] == 0.0) continue;
+                    c.emplace_back(cRows + r, nj + 3 * v + k, wj[k]);
+                    if (upper != nullptr) c.emplace_back(cRows + rows + r, nj + 3 * v + k, -wj[k]);
+                }
+            };
+            for (Index k = 0; k < axes; ++k) {
+                const Axis& axis = row.axes[static_cast<std::size_t>(k)];
+                const Index variable = r * axes + k;
+                side(row.linearA, row.movableA, axis.linearA, axis.wLinearA, variable, k == 0);
+                side(row.angularA, row.movableA, axis.angularA, axis.wAngularA, variable, k == 0);
+                side(row.linearB, row.movableB, axis.linearB, axis.wLinearB, variable, k == 0);
+                side(row.angularB, row.movableB, axis.angularB, axis.wAngularB, variable, k == 0);
+            }
+            d[cRows + r] = target[r] - freeNormal[r];
+            if (upper != nullptr) d[cRows + rows + r] = freeNormal[r] - (*upper)[r];
         }
+        qp.H.resize(variables, variables);
+        qp.H.setFromTriplets(h.begin(), h.end());
+        qp.A.resize(np, variables);
+        qp.A.setFromTriplets(a.begin(), a.end());
+        qp.b = VecX::Zero(np);
         qp.C.resize(cRows + bounds, variables);
         qp.C.setFromTriplets(c.begin(), c.end());
         qp.d = std::move(d);
         return solveProgram(qp, solution);
     };
-    // The rows on j of the friction pyramid (FrictionPyramid.h), j_n >= 0 among them (the
-    // pyramid says so only when mu > 0); returns their count.
-    const auto coneRows = [&](std::vector<Triplet>& c) {
-        Index side = 0;
-        for (Index r = 0; r < rows; ++r) {
-            const Row& row = contacts_[static_cast<std::size_t>(r)];
-            c.emplace_back(side++, r * perRow, 1.0);
-            const FrictionPyramid pyramid = frictionPyramid(row.friction, row.tangents);
-            for (int k = 0; k < pyramid.count; ++k, ++side) {
-                const PyramidSide& u = pyramid.sides[static_cast<std::size_t>(k)];
-                c.emplace_back(side, r * perRow, u.normal);
-                c.emplace_back(side, r * perRow + 1, u.tangent1);
-                if (tangents == 2) c.emplace_back(side, r * perRow + 2, u.tangent2);
-            }
-        }
-        return side;
-    };
 
     int iterations = 0;
     VecX solution;
+    // The friction pyramid's rows on j (FrictionPyramid.h), j_n >= 0 among them (the pyramid
+    // says so only when mu > 0).
     std::vector<Triplet> cone;
-    const Index coneCount = coneRows(cone);
+    Index coneCount = 0;
+    for (Index r = 0; r < rows; ++r) {
+        const Row& row = contacts_[static_cast<std::size_t>(r)];
+        cone.emplace_back(coneCount++, r * perRow, 1.0);
+        const FrictionPyramid pyramid = frictionPyramid(row.friction, row.tangents);
+        for (int k = 0; k < pyramid.count; ++k, ++coneCount) {
+            const PyramidSide& u = pyramid.sides[static_cast<std::size_t>(k)];
+            cone.emplace_back(coneCount, r * perRow, u.normal);
+            cone.emplace_back(coneCount, r * perRow + 1, u.tangent1);
+            if (tangents == 2) cone.emplace_back(coneCount, r * perRow + 2, u.tangent2);
+        }
+    }
     if (!settings_.hopFix) {
         // The thesis's one program: normal and friction impulses together.
-        iterations += solveWithNormalVelocities(K, free, normalRows, std::move(cone), coneCount, nullptr, solution);
+        iterations += solveOver(perRow, std::move(cone), coneCount, nullptr, solution);
     } else {
         // The hop fix. A free normal impulse in the one program buys friction: a box sliding
         // at v_t on a floor is lifted at v_n = (mu v_t - g h) / (1 + mu^2) > 0, because the
@@ -295,28 +295,32 @@ int ObaContact::solveImpulses(double h) {
         // but with no point separating faster than the frictionless impulses left it: friction
         // can no longer buy its normal impulse with a lift. The normal impulses may still
         // shift between the points of a body (the front of a sliding box presses harder).
-        SparseMatrix select(rows, n);
-        {
-            std::vector<Triplet> t;
-            for (Index r = 0; r < rows; ++r) t.emplace_back(r, r * perRow, 1.0);
-            select.setFromTriplets(t.begin(), t.end());
-        }
-        SparseMatrix Kn(rows, n);
-        Kn.setFromTriplets(normalRows.begin(), normalRows.end());
-        const SparseMatrix Knn = Kn * select.transpose();
-        std::vector<Triplet> normalCoupling, positive;
-        for (Index col = 0; col < Knn.outerSize(); ++col)
-            for (SparseMatrix::InnerIterator it(Knn, col); it; ++it) normalCoupling.emplace_back(it.row(), it.col(), it.value());
+        std::vector<Triplet> positive;
         for (Index r = 0; r < rows; ++r) positive.emplace_back(r, r, 1.0);
         VecX normal;
-        iterations += solveWithNormalVelocities(Knn, freeNormal, normalCoupling, std::move(positive), rows, nullptr, normal);
+        iterations += solveOver(1, std::move(positive), rows, nullptr, normal);
         // The normal velocities the frictionless impulses leave: the most friction may leave.
-        VecX upper = normal.tail(rows).cwiseMax(target);
-        upper.array() += kSeparationSlack;
-        iterations += solveWithNormalVelocities(K, free, normalRows, std::move(cone), coneCount, &upper, solution);
+        VecX upper(rows);
+        for (Index r = 0; r < rows; ++r) {
+            const Row& row = contacts_[static_cast<std::size_t>(r)];
+            const Axis& axis = row.axes[0];
+            double vn = freeNormal[r];
+            const auto add = [&](Index block, bool movable, const Vec3& wj) {
+                if (movable && block != W.blocks())
+                    vn += wj.dot(normal.segment<3>(rows + 3 * variableOf[static_cast<std::size_t>(block)]));
+            };
+            add(row.linearA, row.movableA, axis.wLinearA);
+            add(row.angularA, row.movableA, axis.wAngularA);
+            add(row.linearB, row.movableB, axis.wLinearB);
+            add(row.angularB, row.movableB, axis.wAngularB);
+            upper[r] = std::max(vn, target[r]) + kSeparationSlack;
+        }
+        iterations += solveOver(perRow, std::move(cone), coneCount, &upper, solution);
     }
-    const VecX impulses = solution.head(n);
-    u_ += WJt * impulses;
+    for (Index r = 0; r < rows; ++r)
+        for (Index k = 0; k < perRow; ++k)
+            applyImpulse(contacts_[static_cast<std::size_t>(r)].axes[static_cast<std::size_t>(k)],
+                         contacts_[static_cast<std::size_t>(r)], solution[r * perRow + k]);
     return iterations;
 }
 
@@ -528,7 +532,7 @@ int ObaContact::collide(World& world, double threshold, double h) {
         row.colliding = collides(row, vn);
         row.target = row.colliding ? -row.restitution * vn : 0.0;
     }
-    return iterations + solveImpulses(h);
+    return iterations + solveImpulses(world, h);
 }
 
 void ObaContact::freezeStart(World& world, const VecX& start, double h) {
@@ -638,7 +642,7 @@ void ObaContact::afterStep(World& world, const VecX& start, double h, ContactRep
         report.iterations += collide(world, 2.0 * g.norm() * h, h);
         // Static contact (section 6.3.2): restitution 0 everywhere.
         for (Row& row : rows_) row.target = 0.0;
-        report.iterations += solveImpulses(h);
+        report.iterations += solveImpulses(world, h);
         VecX change = u_ - before;
         change.conservativeResize(dimension);
         world.changeVelocities(change);

@@ -108,7 +108,7 @@ private:
     int collide(World& world, double threshold, double h);
     // One impulse program over the contacts among rows_ (the targets set), the hop fix
     // applied if set.
-    int solveImpulses(double h);
+    int solveImpulses(const World& world, double h);
     int solveProgram(QuadraticProgram& qp, VecX& impulses);
     void freezeEnd(World& world, double h, double g);
     bool isMovable(const World& world, const ColliderRef& c) const;
