@@ -47,6 +47,25 @@ struct ProjectiveStencil {
     double weight = 0.0;  // w_c > 0; may depend on h (a damping weight kd / h does)
 };
 
+// The damping of a condition C(y) of the rows' values y (Baraff and Witkin's d = -kd dC/dx
+// Cdot) as a projective constraint of weight kd |g0|^2 / h, g0 = dC/dy at the step's start:
+// its target is y less the step's displacement y - y0 along g0, so that its energy is
+// kd h/2 (g0 . ydot)^2 / |g0|^2 and its force -kd g0 g0^T ydot / |g0|^2 (DampedSpringSet's
+// damping, for any condition). y itself (no damping) where g0 vanishes.
+template <std::size_t Rows>
+std::array<Vec3, Rows> projectiveDampingTarget(const std::array<Vec3, Rows>& y, const std::array<Vec3, Rows>& y0,
+                                               const std::array<Vec3, Rows>& g0) {
+    double g0squared = 0.0, along = 0.0;
+    for (std::size_t r = 0; r < Rows; ++r) {
+        g0squared += g0[r].squaredNorm();
+        along += (y[r] - y0[r]).dot(g0[r]);
+    }
+    if (!(g0squared > 1e-24)) return y;
+    std::array<Vec3, Rows> target;
+    for (std::size_t r = 0; r < Rows; ++r) target[r] = y[r] - (along / g0squared) * g0[r];
+    return target;
+}
+
 class ProjectiveTerm {
 public:
     virtual ~ProjectiveTerm() = default;
