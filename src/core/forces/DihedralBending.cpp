@@ -62,12 +62,10 @@ double cotangent(const Vec3& a, const Vec3& b, const Vec3& c) {
 }
 
 // The unit vector along sign n1/|n1| + n2/|n2|, n1 and n2 the normals of the hinge's
-// triangles (x0, x1, x2) and (x1, x0, x3), at the particles of `positions` named by
-// `particles`; false where a triangle has no area or the sum vanishes (no frame).
-bool normalFrame(const VecX& positions, const std::array<Index, 4>& particles, double sign, Vec3& m) {
-    const Vec3 x0 = block3(positions, particles[0]), x1 = block3(positions, particles[1]);
-    const Vec3 x2 = block3(positions, particles[2]), x3 = block3(positions, particles[3]);
-    const Vec3 n1 = (x2 - x0).cross(x2 - x1), n2 = (x3 - x1).cross(x3 - x0);
+// triangles (x0, x1, x2) and (x1, x0, x3); false where a triangle has no area or the sum
+// vanishes (no frame).
+bool normalFrame(const std::array<Vec3, 4>& x, double sign, Vec3& m) {
+    const Vec3 n1 = (x[2] - x[0]).cross(x[2] - x[1]), n2 = (x[3] - x[1]).cross(x[3] - x[0]);
     const double n1norm = n1.norm(), n2norm = n2.norm();
     if (!(n1norm > 0.0) || !(n2norm > 0.0)) return false;
     m = (sign / n1norm) * n1 + n2 / n2norm;
@@ -141,10 +139,13 @@ void DihedralBending::projectTargets(const VecX& x, const VecX& x0, double h, In
     for (Index c = first; c < last; ++c, ++targets) {
         const ProjectiveRow& row = projectiveRows_[c];
         const BendingHinge& hinge = hinges_[row.hinge];
-        Vec3 K = Vec3::Zero(), K0 = Vec3::Zero();  // now and at the step's start
+        std::array<Vec3, 4> xs, x0s;  // the corners now and at the step's start
+        Vec3 K = Vec3::Zero(), K0 = Vec3::Zero();
         for (int m = 0; m < 4; ++m) {
-            K += row.coefficients[m] * block3(x, hinge.particles[m]);
-            K0 += row.coefficients[m] * block3(x0, hinge.particles[m]);
+            xs[m] = block3(x, hinge.particles[m]);
+            x0s[m] = block3(x0, hinge.particles[m]);
+            K += row.coefficients[m] * xs[m];
+            K0 += row.coefficients[m] * x0s[m];
         }
         const double stiffness = hinge.stiffness * row.weightPerStiffness;
         const double damping = hinge.damping * row.weightPerStiffness / h;
@@ -157,10 +158,10 @@ void DihedralBending::projectTargets(const VecX& x, const VecX& x0, double h, In
         Vec3 m, elastic = K, damped = K;
         if (row.restCurvature == 0.0) {  // flat at rest: the nearest point of {0}
             elastic.setZero();
-        } else if (normalFrame(x, hinge.particles, row.frameSign, m)) {
+        } else if (normalFrame(xs, row.frameSign, m)) {
             elastic = row.restCurvature * m;
         }
-        if (damping > 0.0 && normalFrame(x0, hinge.particles, row.frameSign, m)) damped -= m.dot(K - K0) * m;
+        if (damping > 0.0 && normalFrame(x0s, row.frameSign, m)) damped -= m.dot(K - K0) * m;
         *targets = (stiffness * elastic + damping * damped) / (stiffness + damping);
     }
 }
