@@ -61,18 +61,15 @@ double cotangent(const Vec3& a, const Vec3& b, const Vec3& c) {
     return u.dot(v) / u.cross(v).norm();
 }
 
-// The unit vector along sign n1/|n1| + n2/|n2|, n1 and n2 the normals of the hinge's
-// triangles (x0, x1, x2) and (x1, x0, x3); false where a triangle has no area or the sum
-// vanishes (no frame).
+// m = (sign n1/|n1| + n2/|n2|) |n1| |n2|, n1 and n2 the normals of the hinge's triangles
+// (x0, x1, x2) and (x1, x0, x3): the frame's direction, not normalized (one square root
+// fewer: the damping only needs m m^T / |m|^2); false where a triangle has no area or the
+// sum vanishes (no frame).
 bool normalFrame(const std::array<Vec3, 4>& x, double sign, Vec3& m) {
     const Vec3 n1 = (x[2] - x[0]).cross(x[2] - x[1]), n2 = (x[3] - x[1]).cross(x[3] - x[0]);
     const double n1norm = n1.norm(), n2norm = n2.norm();
-    if (!(n1norm > 0.0) || !(n2norm > 0.0)) return false;
-    m = (sign / n1norm) * n1 + n2 / n2norm;
-    const double length = m.norm();
-    if (!(length > 1e-12)) return false;
-    m /= length;
-    return true;
+    m = (sign * n2norm) * n1 + n1norm * n2;
+    return m.squaredNorm() > 1e-24 * (n1norm * n2norm) * (n1norm * n2norm);
 }
 }  // namespace
 
@@ -159,9 +156,9 @@ void DihedralBending::projectTargets(const VecX& x, const VecX& x0, double h, In
         if (row.restCurvature == 0.0) {  // flat at rest: the nearest point of {0}
             elastic.setZero();
         } else if (normalFrame(xs, row.frameSign, m)) {
-            elastic = row.restCurvature * m;
+            elastic = (row.restCurvature / m.norm()) * m;
         }
-        if (damping > 0.0 && normalFrame(x0s, row.frameSign, m)) damped -= m.dot(K - K0) * m;
+        if (damping > 0.0 && normalFrame(x0s, row.frameSign, m)) damped -= (m.dot(K - K0) / m.squaredNorm()) * m;
         *targets = (stiffness * elastic + damping * damped) / (stiffness + damping);
     }
 }
