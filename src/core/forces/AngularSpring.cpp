@@ -1,6 +1,7 @@
 #include "core/forces/AngularSpring.h"
 
 #include <cmath>
+#include <numbers>
 
 #include "core/forces/AngleCondition.h"
 
@@ -35,10 +36,108 @@ double jointAngle(const Vec3& xa, const Vec3& xb, const Vec3& xc) {
     return std::atan2((xb - xa).cross(xc - xb).norm(), (xb - xa).dot(xc - xb));
 }
 
+void nearestPairAtAngle(const Vec3& e0, const Vec3& e1, double angle, Vec3& p, Vec3& q) {
+    const double l0 = e0.squaredNorm(), l1 = e1.squaredNorm();
+    Vec3 n = e0.cross(e1);
+    const double s = n.norm();
+    if (s > 1e-12 * std::sqrt(l0 * l1) && s > 0.0) {
+        n /= s;
+    } else {  // parallel: a fixed plane through the segments' line
+        const Vec3& along = l0 > 0.0 ? e0 : e1;
+        if (!(along.squaredNorm() > 0.0)) {  // both zero: already there
+            p = e0;
+            q = e1;
+            return;
+        }
+        Eigen::Index smallest = 0;
+        along.cwiseAbs().minCoeff(&smallest);
+        n = Vec3::Unit(smallest).cross(along).normalized();
+    }
+    const double delta = angle - std::atan2(s, e0.dot(e1));
+    if (std::abs(delta) > 0.5 * std::numbers::pi) {  // far from it: turned, lengths kept (AngularSpring.h)
+        const double alpha = delta * l1 / (l0 + l1);
+        p = Eigen::AngleAxisd(-alpha, n) * e0;
+        q = Eigen::AngleAxisd(delta - alpha, n) * e1;
+        return;
+    }
+    // alpha and beta lie between 0 and delta here: both turns below a quarter turn.
+    const double alpha = 0.5 * std::atan2(l1 * std::sin(2.0 * delta), l0 + l1 * std::cos(2.0 * delta));
+    const double beta = delta - alpha;
+    p = std::cos(alpha) * (Eigen::AngleAxisd(-alpha, n) * e0);
+    q = std::cos(beta) * (Eigen::AngleAxisd(beta, n) * e1);
+}
+
 Index AngularSpringSet::add(const AngularSpring& s) {
     addElement(s.particles);
     springs_.push_back(s);
-    return elementCount() - 1;
+    const Index e = elementCount() - 1;
+    if (s.restLength0 > 0.0 && s.restLength1 > 0.0) {
+        projectiveJoints_.push_back(e);
+    } else {
+        explicitJoints_.push_back(e);
+    }
+    return e;
+}
+
+double AngularSpringSet::weightPerStiffness(const AngularSpring& s) {
+    return 1.0 / (s.restLength0 * s.restLength0) + 1.0 / (s.restLength1 * s.restLength1);
+}
+
+void AngularSpringSet::accumulateOutsideProjectiveTerm(const World& world, VecX& f) const {
+    Vector x, v, fe;
+    for (const Index e : explicitJoints_) {
+        for (int m = 0; m < 3; ++m) {
+            x.segment<3>(3 * m) = world.position(element(e)[m]);
+            v.segment<3>(3 * m) = world.velocity(element(e)[m]);
+        }
+        fe.setZero();
+        elementForce(world, e, x, v, fe);
+        for (int m = 0; m < 3; ++m) block3(f, element(e)[m]) += fe.segment<3>(3 * m);
+    }
+}
+
+void AngularSpringSet::appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const {
+    for (const Index e : projectiveJoints_) {
+        const AngularSpring& s = springs_[e];
+        ProjectiveStencil c;
+        c.particleCount = 3;
+        c.rows = 2;
+        for (int m = 0; m < 3; ++m) c.particles[m] = s.particles[m];
+        c.coefficients[0] = {-1.0, 1.0, 0.0, 0.0};  // e0 = x_b - x_a
+        c.coefficients[1] = {0.0, -1.0, 1.0, 0.0};  // e1 = x_c - x_b
+        c.weight = (s.stiffness + s.damping / h) * weightPerStiffness(s);
+        out.push_back(c);
+    }
+}
+
+void AngularSpringSet::projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+                                      Vec3* targets) const {
+    using Rows = std::array<Vec3, 2>;
+    for (Index c = first; c < last; ++c, targets += 2) {
+        const AngularSpring& s = springs_[projectiveJoints_[c]];
+        const auto segments = [&](const VecX& positions) {
+            const Vec3 xb = block3(positions, s.particles[1]);
+            return Rows{xb - block3(positions, s.particles[0]), block3(positions, s.particles[2]) - xb};
+        };
+        const Rows y = segments(x);
+        const double stiffness = s.stiffness * weightPerStiffness(s), damping = s.damping * weightPerStiffness(s) / h;
+        if (!(stiffness + damping > 0.0)) {  // no constraint: the target does not matter
+            targets[0] = y[0];
+            targets[1] = y[1];
+            continue;
+        }
+        Rows elastic, damped = y;
+        nearestPairAtAngle(y[0], y[1], s.restAngle, elastic[0], elastic[1]);
+        if (damping > 0.0) {
+            // dtheta/d(e0, e1) at the step's start (AngularSpring.h); none where straight.
+            const Rows y0 = segments(x0);
+            const Vec3 n = y0[0].cross(y0[1]);
+            const double l0 = y0[0].squaredNorm(), l1 = y0[1].squaredNorm(), sine = n.norm();
+            if (sine > 1e-12 * std::sqrt(l0 * l1) && sine > 0.0)
+                damped = projectiveDampingTarget<2>(y, y0, {y0[0].cross(n) / (l0 * sine), -y0[1].cross(n) / (l1 * sine)});
+        }
+        for (int r = 0; r < 2; ++r) targets[r] = (stiffness * elastic[r] + damping * damped[r]) / (stiffness + damping);
+    }
 }
 
 double AngularSpringSet::angle(const World& world, Index e) const {

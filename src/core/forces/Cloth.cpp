@@ -60,6 +60,9 @@ std::unique_ptr<DihedralBending> makeBending(const std::vector<ClothTriangle>& t
             const double weight = areas > 0.0 ? edge.squaredNorm() / areas : 0.0;
             h.stiffness = material.bend * weight;
             h.damping = material.bendDamping * weight;
+            const Eigen::Vector2d corners[4] = {other.restUV[oi], other.restUV[oj], other.restUV[otherCorner],
+                                                tri.restUV[corner]};
+            for (int m = 0; m < 4; ++m) h.restShape.segment<3>(3 * m) << corners[m], 0.0;
             force->add(h);
         }
     }
@@ -111,7 +114,9 @@ HairForces makeHair(const std::vector<Vec3>& x, Index first, int strands, int le
             out.joints->add({{base + k - 1, base + k, base + k + 1},
                              material.bend / l,
                              material.bendDamping / l,
-                             jointAngle(p(k - 1), p(k), p(k + 1))});
+                             jointAngle(p(k - 1), p(k), p(k + 1)),
+                             (p(k) - p(k - 1)).norm(),
+                             (p(k + 1) - p(k)).norm()});
         }
         for (int k = 1; k + 2 < length; ++k) {
             if (jointAngle(p(k - 1), p(k), p(k + 1)) < kCurled || jointAngle(p(k), p(k + 1), p(k + 2)) < kCurled) continue;
@@ -121,6 +126,7 @@ HairForces makeHair(const std::vector<Vec3>& x, Index first, int strands, int le
             Eigen::Matrix<double, 12, 1> rest;
             for (int m = 0; m < 4; ++m) rest.segment<3>(3 * m) = x[static_cast<std::size_t>(h.particles[m])];
             h.restAngle = dihedralAngle(rest);
+            h.restShape = rest;
             const double l = (p(k + 1) - p(k)).norm();
             h.stiffness = material.twist / l;
             h.damping = material.bendDamping / l;

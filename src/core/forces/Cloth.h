@@ -40,7 +40,7 @@ std::unique_ptr<TriangleStretchShear> makeStretchShear(const std::vector<ClothTr
 // is flat), with k = bend |e|^2/(A1 + A2) from the rest (u, v) (DihedralBending.h). The
 // triangles must be consistently oriented (their corners in the same turning sense in
 // (u, v)), as gridTriangles makes them; an edge shared by more than two makes a hinge of
-// the first of them with each other one.
+// the first of them with each other one. Each hinge's rest shape is its corners' (u, v).
 std::unique_ptr<DihedralBending> makeBending(const std::vector<ClothTriangle>& triangles, const ClothMaterial& material);
 
 // The triangles of a grid of columns x rows particles laid out row by row from
@@ -62,7 +62,7 @@ struct HairMaterial {
 // strands of `length` particles each, one after another. Their rest shape is the
 // particles' current positions: segment lengths, joint angles and the twist of each
 // four consecutive particles whose two joints both bend (more than 1e-3 rad), so that
-// curly hair keeps its curl.
+// curly hair keeps its curl (the joints' rest lengths and the twist hinges' rest shapes too).
 struct HairForces {
     std::unique_ptr<DampedSpringSet> segments;
     std::unique_ptr<AngularSpringSet> joints;

@@ -54,10 +54,113 @@ double dihedralAngle(const Eigen::Matrix<double, 12, 1>& x, Eigen::Matrix<double
     return theta;
 }
 
+namespace {
+// The cotangent of the angle at a of the triangle (a, b, c).
+double cotangent(const Vec3& a, const Vec3& b, const Vec3& c) {
+    const Vec3 u = b - a, v = c - a;
+    return u.dot(v) / u.cross(v).norm();
+}
+
+// m = (sign n1/|n1| + n2/|n2|) |n1| |n2|, n1 and n2 the normals of the hinge's triangles
+// (x0, x1, x2) and (x1, x0, x3): the frame's direction, not normalized (one square root
+// fewer: the damping only needs m m^T / |m|^2); false where a triangle has no area or the
+// sum vanishes (no frame).
+bool normalFrame(const std::array<Vec3, 4>& x, double sign, Vec3& m) {
+    const Vec3 n1 = (x[2] - x[0]).cross(x[2] - x[1]), n2 = (x[3] - x[1]).cross(x[3] - x[0]);
+    const double n1norm = n1.norm(), n2norm = n2.norm();
+    m = (sign * n2norm) * n1 + n1norm * n2;
+    return m.squaredNorm() > 1e-24 * (n1norm * n2norm) * (n1norm * n2norm);
+}
+}  // namespace
+
 Index DihedralBending::add(const BendingHinge& h) {
     addElement(h.particles);
     hinges_.push_back(h);
-    return elementCount() - 1;
+    const Index e = elementCount() - 1;
+    const auto rest = [&](int m) -> Vec3 { return h.restShape.segment<3>(3 * m); };
+    const Vec3 edge = rest(1) - rest(0);
+    const double e2 = edge.squaredNorm();
+    // Twice the rest triangles' areas, relative to |e|^2 (degenerate below 1e-10, as for theta).
+    const double area1 = edge.cross(rest(2) - rest(0)).norm(), area2 = edge.cross(rest(3) - rest(0)).norm();
+    if (!(e2 > 0.0) || !(area1 > 1e-10 * e2) || !(area2 > 1e-10 * e2)) {
+        explicitHinges_.push_back(e);
+        return e;
+    }
+    const double c10 = cotangent(rest(0), rest(1), rest(2)), c11 = cotangent(rest(1), rest(0), rest(2));
+    const double c20 = cotangent(rest(0), rest(1), rest(3)), c21 = cotangent(rest(1), rest(0), rest(3));
+    const double length = std::sqrt(e2), halfAngle = 0.5 * angleDifference(h.restAngle, 0.0);
+    if (std::abs(halfAngle) <= 0.25 * std::numbers::pi) {  // open: K = -|e| (u1 + u2), along m = n1 + n2
+        const double halfCos = std::cos(halfAngle);
+        projectiveRows_.push_back({e, {c11 + c21, c10 + c20, -(c10 + c11), -(c20 + c21)}, 1.0,
+                                   -2.0 * length * std::sin(halfAngle), 1.0 / (e2 * halfCos * halfCos)});
+    } else {  // closing: K = -|e| (u1 - u2), along n2 - n1 (DihedralBending.h)
+        const double halfSin = std::sin(halfAngle);
+        projectiveRows_.push_back({e, {c11 - c21, c10 - c20, -(c10 + c11), c20 + c21}, -1.0,
+                                   -2.0 * length * std::abs(std::cos(halfAngle)) * (halfAngle > 0.0 ? 1.0 : -1.0),
+                                   1.0 / (e2 * halfSin * halfSin)});
+    }
+    projectiveHinges_.push_back(e);
+    return e;
+}
+
+void DihedralBending::accumulateOutsideProjectiveTerm(const World& world, VecX& f) const {
+    Vector x, v, fe;
+    for (const Index e : explicitHinges_) {
+        for (int m = 0; m < 4; ++m) {
+            x.segment<3>(3 * m) = world.position(element(e)[m]);
+            v.segment<3>(3 * m) = world.velocity(element(e)[m]);
+        }
+        fe.setZero();
+        elementForce(world, e, x, v, fe);
+        for (int m = 0; m < 4; ++m) block3(f, element(e)[m]) += fe.segment<3>(3 * m);
+    }
+}
+
+void DihedralBending::appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const {
+    for (const ProjectiveRow& row : projectiveRows_) {
+        const BendingHinge& hinge = hinges_[row.hinge];
+        ProjectiveStencil c;
+        c.particleCount = 4;
+        c.rows = 1;
+        for (int m = 0; m < 4; ++m) {
+            c.particles[m] = hinge.particles[m];
+            c.coefficients[0][m] = row.coefficients[m];
+        }
+        c.weight = (hinge.stiffness + hinge.damping / h) * row.weightPerStiffness;
+        out.push_back(c);
+    }
+}
+
+void DihedralBending::projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+                                     Vec3* targets) const {
+    for (Index c = first; c < last; ++c, ++targets) {
+        const ProjectiveRow& row = projectiveRows_[c];
+        const BendingHinge& hinge = hinges_[row.hinge];
+        std::array<Vec3, 4> xs, x0s;  // the corners now and at the step's start
+        Vec3 K = Vec3::Zero(), K0 = Vec3::Zero();
+        for (int m = 0; m < 4; ++m) {
+            xs[m] = block3(x, hinge.particles[m]);
+            x0s[m] = block3(x0, hinge.particles[m]);
+            K += row.coefficients[m] * xs[m];
+            K0 += row.coefficients[m] * x0s[m];
+        }
+        const double stiffness = hinge.stiffness * row.weightPerStiffness;
+        const double damping = hinge.damping * row.weightPerStiffness / h;
+        if (!(stiffness + damping > 0.0)) {  // no constraint: the target does not matter
+            *targets = K;
+            continue;
+        }
+        // Without a frame (a collapsed triangle, a hinge folded shut) K is left where it is,
+        // but a flat rest shape needs none.
+        Vec3 m, elastic = K, damped = K;
+        if (row.restCurvature == 0.0) {  // flat at rest: the nearest point of {0}
+            elastic.setZero();
+        } else if (normalFrame(xs, row.frameSign, m)) {
+            elastic = (row.restCurvature / m.norm()) * m;
+        }
+        if (damping > 0.0 && normalFrame(x0s, row.frameSign, m)) damped -= (m.dot(K - K0) / m.squaredNorm()) * m;
+        *targets = (stiffness * elastic + damping * damped) / (stiffness + damping);
+    }
 }
 
 double DihedralBending::angle(const World& world, Index e) const {

@@ -16,7 +16,29 @@
 // taken by forward-mode automatic differentiation (Eigen's AutoDiffScalar), so only
 // when the Exact form is asked for. Definite Jacobians drop the curvature term
 // (theta - theta_rest) d2theta/dx2, which is indefinite (docs/integrators.md).
+//
+// For the projective integrator (ProjectiveTerm.h) a hinge with a rest shape is one row on
+// its four particles: the discrete curvature vector of Bergou, Wardetzky, Harmon, Zorin &
+// Grinspun 2006, "A Quadratic Bending Model for Inextensible Surfaces" (section 4),
+//   K = (c1_1 + c2_1) x0 + (c1_0 + c2_0) x1 - (c1_0 + c1_1) x2 - (c2_0 + c2_1) x3,
+// ci_j the cotangent of triangle i's rest angle at x_j: triangle i adds (|e|/h_i)(foot - apex),
+// so K = -|e| (u1 + u2) = -2 |e| sin(theta/2) m for any isometric deformation of the rest
+// shape (u_i the unit directions from the edge to the apexes, m the unit bisector of the
+// triangles' normals n1 + n2, |e| the rest edge length). The target is the rest curvature
+// vector turned to the current frame, p = -2 |e| sin(theta_rest/2) m (zero for a flat rest
+// shape: then p is the nearest point of {0}, exactly), so |K - p| = 2 |e| |sin(theta/2) -
+// sin(theta_rest/2)| and the weight k / (|e| cos(theta_rest/2))^2 gives the energy
+// k/2 (theta - theta_rest)^2 to second order about the rest shape. A hinge folded more than a
+// right angle at rest (a twist hinge of curly hair, near theta = pi) uses triangle 2's part
+// negated instead, K = -|e| (u1 - u2) = -2 |e| cos(theta/2) b, b = sign(theta)(n2 - n1)/|n2 - n1|,
+// which keeps turning with theta near pi (and through the wrap from pi to -pi) where u1 + u2
+// does not: target -2 |e| cos(theta_rest/2) sign(theta_rest) along (n2 - n1)/|n2 - n1|, weight
+// k / (|e| sin(theta_rest/2))^2. Damping: the same weight per unit kd / h on the step's
+// displacement of K along the frame's vector at the step's start, as for springs
+// (DampedSpring.h). Hinges without a usable rest shape (none given, or a degenerate
+// triangle) are applied as an explicit force instead.
 #include "core/forces/ParticleElementForce.h"
+#include "core/forces/ProjectiveTerm.h"
 
 namespace tinkerbox {
 
@@ -25,6 +47,9 @@ struct BendingHinge {
     double stiffness = 0.0;
     double damping = 0.0;
     double restAngle = 0.0;  // radians
+    // The rest positions of x0, x1, x2, x3 (only their triangles' shapes matter: the cotangent
+    // weights of the projective row); all zero: none, the hinge stays out of the projective solve.
+    Eigen::Matrix<double, 12, 1> restShape = Eigen::Matrix<double, 12, 1>::Zero();
 
     bool operator==(const BendingHinge&) const = default;
 };
@@ -33,11 +58,20 @@ struct BendingHinge {
 // (zero for a degenerate hinge, one of whose triangles has no area).
 double dihedralAngle(const Eigen::Matrix<double, 12, 1>& x, Eigen::Matrix<double, 12, 1>* gradient = nullptr);
 
-class DihedralBending final : public ParticleElementForce<4> {
+class DihedralBending final : public ParticleElementForce<4>, public ProjectiveTerm {
 public:
     Index add(const BendingHinge& h);
     const BendingHinge& hinge(Index e) const { return hinges_[e]; }
     double angle(const World& world, Index e) const;
+    // The hinges that are projective constraints, in the constraints' order.
+    const std::vector<Index>& projectiveHinges() const { return projectiveHinges_; }
+
+    const ProjectiveTerm* projectiveTerm() const override { return this; }
+    void accumulateOutsideProjectiveTerm(const World& world, VecX& f) const override;
+    std::uint64_t projectiveRevision() const override { return hinges_.size(); }  // hinges are only added
+    void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
+    void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+                        Vec3* targets) const override;
 
 protected:
     void elementForce(const World& world, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
@@ -47,7 +81,17 @@ protected:
 
 private:
     ElementCondition<4> condition(Index e, const Vector& x, bool withHessian) const;
+    struct ProjectiveRow {
+        Index hinge;
+        std::array<double, 4> coefficients;  // K = sum_m coefficients[m] x_m
+        double frameSign;                    // the frame m is along frameSign n1/|n1| + n2/|n2|
+        double restCurvature;                // p = restCurvature m
+        double weightPerStiffness;           // 1 / (d|K|/dtheta at rest)^2
+    };
     std::vector<BendingHinge> hinges_;
+    std::vector<ProjectiveRow> projectiveRows_;
+    std::vector<Index> projectiveHinges_;
+    std::vector<Index> explicitHinges_;  // the others
 };
 
 }  // namespace tinkerbox

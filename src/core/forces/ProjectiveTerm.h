@@ -9,10 +9,11 @@
 // with x the particles' positions, A_c a small linear map of a few particles' positions
 // (the same for x, y and z: one coefficient per particle and row) and w_c a constant weight.
 // A spring of stiffness k and rest length r is one row, A x = xa - xb, p = r (xa - xb)/|xa - xb|,
-// w = k: then E_c is exactly k/2 (|xa - xb| - r)^2. A triangle's stretch would be two rows
-// (the deformation gradient's columns, A = edge differences times the inverse rest edge
-// matrix, p = their nearest rotation), a bending hinge or a hair joint one row (a discrete
-// Laplacian, p = the rest curvature vector turned to the current frame).
+// w = k: then E_c is exactly k/2 (|xa - xb| - r)^2. A triangle's stretch and shear are two
+// rows (the deformation gradient's columns w_u, w_v: TriangleStretchShear.h), a bending hinge
+// one (a discrete curvature vector, p = the rest curvature vector turned to the current
+// frame: DihedralBending.h), a hair joint two (its segments, p = their nearest pair at the
+// rest angle: AngularSpring.h).
 //
 // The integrator minimizes 1/(2 h^2) |x - y|_M^2 + sum_c E_c(x) by alternating a local step
 // (every p_c from the current x: project()) and a global step (a linear solve with the
@@ -26,7 +27,9 @@
 // (a spring with a rigid-body end, say). The part the constraints cover is then taken
 // implicitly by the projective solve; everything else the system applies (gravity, drag, wind,
 // a grab of a rigid body) enters the step as an external force. DampedSpringSet and
-// MouseSpring are the examples: a spring is one row on two particles, a grab one on one.
+// MouseSpring are the simplest examples: a spring is one row on two particles, a grab one on
+// one. A term that damps adds its damping's weight to the constraint's and blends the
+// targets (projectiveDampingTarget below).
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -46,6 +49,25 @@ struct ProjectiveStencil {
     std::array<std::array<double, kMaxParticles>, kMaxRows> coefficients{};
     double weight = 0.0;  // w_c > 0; may depend on h (a damping weight kd / h does)
 };
+
+// The damping of a condition C(y) of the rows' values y (Baraff and Witkin's d = -kd dC/dx
+// Cdot) as a projective constraint of weight kd |g0|^2 / h, g0 = dC/dy at the step's start:
+// its target is y less the step's displacement y - y0 along g0, so that its energy is
+// kd h/2 (g0 . ydot)^2 / |g0|^2 and its force -kd g0 g0^T ydot / |g0|^2 (DampedSpringSet's
+// damping, for any condition). y itself (no damping) where g0 vanishes.
+template <std::size_t Rows>
+std::array<Vec3, Rows> projectiveDampingTarget(const std::array<Vec3, Rows>& y, const std::array<Vec3, Rows>& y0,
+                                               const std::array<Vec3, Rows>& g0) {
+    double g0squared = 0.0, along = 0.0;
+    for (std::size_t r = 0; r < Rows; ++r) {
+        g0squared += g0[r].squaredNorm();
+        along += (y[r] - y0[r]).dot(g0[r]);
+    }
+    if (!(g0squared > 1e-24)) return y;
+    std::array<Vec3, Rows> target;
+    for (std::size_t r = 0; r < Rows; ++r) target[r] = y[r] - (along / g0squared) * g0[r];
+    return target;
+}
 
 class ProjectiveTerm {
 public:

@@ -1,5 +1,6 @@
 #include "core/forces/TriangleStretchShear.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -95,6 +96,97 @@ void TriangleStretchShear::elementJacobians(const World&, Index e, const Vector&
                               ConditionCurvature::KeepWhenPositive, r.cx, r.cv, K, KxV);
     addConditionJacobians(c[2], t.spec.shearStiffness, t.spec.shearDamping, v, r.form, ConditionCurvature::Drop, r.cx, r.cv,
                           K, KxV);
+}
+
+void nearestOrthogonalPair(const Vec3& a, const Vec3& b, Vec3& p, Vec3& q) {
+    const double c = a.dot(b), S = a.squaredNorm() + b.squaredNorm();
+    // The root nearest 0 of c l^2 - S l + c, written without cancellation (S >= 2 |c|).
+    const double l = c == 0.0 ? 0.0 : 2.0 * c / (S + std::sqrt(std::max(0.0, S * S - 4.0 * c * c)));
+    const double denominator = 1.0 - l * l;
+    if (denominator > 1e-12) {
+        p = (a - l * b) / denominator;
+        q = (b - l * a) / denominator;
+        return;
+    }
+    p = a;
+    const double a2 = a.squaredNorm();
+    q = a2 > 0.0 ? Vec3(b - (c / a2) * a) : b;
+}
+
+namespace {
+// The weights of a triangle's constraints: elastic and damping (ProjectiveTerm.h).
+struct TriangleWeights {
+    double stretch, stretchDamping, shear, shearDamping;
+};
+TriangleWeights projectiveWeights(const StretchShearTriangle& spec, double area, double h) {
+    const double a2 = area * area, restSquares = spec.bu * spec.bu + spec.bv * spec.bv;
+    return {spec.stretchStiffness * a2, spec.stretchDamping * a2 / h, spec.shearStiffness * a2 * restSquares,
+            spec.shearDamping * a2 * restSquares / h};
+}
+
+// w scaled to the length b; w itself where it has no direction.
+Vec3 atLength(const Vec3& w, double b) {
+    const double length = w.norm();
+    return length < 1e-12 ? w : Vec3((b / length) * w);
+}
+
+}  // namespace
+
+void TriangleStretchShear::appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const {
+    for (Index e = 0; e < elementCount(); ++e) {
+        const Triangle& t = triangles_[e];
+        const TriangleWeights w = projectiveWeights(t.spec, t.area, h);
+        ProjectiveStencil c;
+        c.particleCount = 3;
+        c.rows = 2;
+        for (int m = 0; m < 3; ++m) {
+            c.particles[m] = element(e)[m];
+            c.coefficients[0][m] = t.du[m];
+            c.coefficients[1][m] = t.dv[m];
+        }
+        c.weight = w.stretch + w.stretchDamping + w.shear + w.shearDamping;
+        out.push_back(c);
+    }
+}
+
+void TriangleStretchShear::projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+                                          Vec3* targets) const {
+    using Rows = std::array<Vec3, 2>;
+    for (Index e = first; e < last; ++e, targets += 2) {
+        const Triangle& t = triangles_[e];
+        Rows y{Vec3::Zero(), Vec3::Zero()}, y0{Vec3::Zero(), Vec3::Zero()};  // (w_u, w_v) now and at the step's start
+        for (int m = 0; m < 3; ++m) {
+            const Vec3 xm = block3(x, element(e)[m]), x0m = block3(x0, element(e)[m]);
+            y[0] += t.du[m] * xm;
+            y[1] += t.dv[m] * xm;
+            y0[0] += t.du[m] * x0m;
+            y0[1] += t.dv[m] * x0m;
+        }
+        const TriangleWeights w = projectiveWeights(t.spec, t.area, h);
+        const double weight = w.stretch + w.stretchDamping + w.shear + w.shearDamping;
+        if (!(weight > 0.0)) {  // no constraint: the target does not matter
+            targets[0] = y[0];
+            targets[1] = y[1];
+            continue;
+        }
+        // The weighted mean of the four parts' targets (TriangleStretchShear.h).
+        Rows sum{w.stretch * atLength(y[0], t.spec.bu), w.stretch * atLength(y[1], t.spec.bv)};
+        if (w.stretchDamping > 0.0)  // each row a condition of its own, damped along its direction at the start
+            for (int r = 0; r < 2; ++r) sum[r] += w.stretchDamping * projectiveDampingTarget<1>({y[r]}, {y0[r]}, {y0[r]})[0];
+        if (w.shear > 0.0) {
+            Vec3 p, q;
+            nearestOrthogonalPair(y[0], y[1], p, q);
+            sum[0] += w.shear * p;
+            sum[1] += w.shear * q;
+        }
+        if (w.shearDamping > 0.0) {  // d(w_u . w_v)/dy = (w_v, w_u)
+            const Rows damped = projectiveDampingTarget<2>(y, y0, {y0[1], y0[0]});
+            sum[0] += w.shearDamping * damped[0];
+            sum[1] += w.shearDamping * damped[1];
+        }
+        targets[0] = sum[0] / weight;
+        targets[1] = sum[1] / weight;
+    }
 }
 
 }  // namespace tinkerbox

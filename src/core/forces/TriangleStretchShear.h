@@ -11,7 +11,26 @@
 // Definite Jacobians: the stretch curvature term is kept where the triangle is stretched
 // (|w| > b: positive semi-definite) and dropped where it is compressed; the shear
 // curvature term is indefinite and always dropped (docs/integrators.md).
+//
+// For the projective integrator (ProjectiveTerm.h) each triangle's conditions are
+// constraints on the rows A x = (w_u, w_v), which are linear in x:
+// - stretch: target (b_u w_u/|w_u|, b_v w_v/|w_v|), weight k a^2, so that w/2 |A x - p|^2 is
+//   exactly k/2 a^2 ((|w_u| - b_u)^2 + (|w_v| - b_v)^2), the stretch energy;
+// - shear: target the nearest pair (p, q) with p . q = 0 (nearestOrthogonalPair), whose
+//   squared distance is (w_u . w_v)^2 / S + O(|w_u . w_v|^3), S = |w_u|^2 + |w_v|^2; with the
+//   weight k a^2 (b_u^2 + b_v^2) the constraint's energy is k/2 (a w_u . w_v)^2 to second
+//   order about the rest shape (where S = b_u^2 + b_v^2).
+// Damping as for springs (DampedSpring.h): each condition adds the weight kd |dC/dy|^2 / h
+// (y = (w_u, w_v); |dC/dy|^2 = a^2 for stretch, a^2 (b_u^2 + b_v^2) at rest for shear) and
+// pulls the step's displacement y - y0 towards its part across g0 = dC/dy at the step's
+// start, so that at convergence the damping force is -kd dC/dx (dC/dx . v) with the end
+// velocities, g frozen at the step's start: Baraff and Witkin's damping, backward Euler.
+// The four (stretch, shear and their damping) share A, so they are one constraint: weight
+// the sum of theirs, target the weighted mean of theirs (sum_i w_i/2 |A x - p_i|^2 is
+// W/2 |A x - sum_i w_i p_i / W|^2 plus what does not depend on x). So a triangle with only
+// stretch (or only shear) is exactly the constraint above.
 #include "core/forces/ParticleElementForce.h"
+#include "core/forces/ProjectiveTerm.h"
 
 namespace tinkerbox {
 
@@ -25,7 +44,13 @@ struct StretchShearTriangle {
     double bu = 1.0, bv = 1.0;  // rest stretch along u and v
 };
 
-class TriangleStretchShear final : public ParticleElementForce<3> {
+// The nearest pair (p, q) with p . q = 0 to (a, b): p = (a - l b)/(1 - l^2), q = (b - l a)/(1 - l^2),
+// l the root of (a.b) l^2 - (|a|^2 + |b|^2) l + a.b = 0 nearest 0 (the stationary points of
+// |p - a|^2 + |q - b|^2 + 2 l p . q). Where a = +-b (|l| = 1) the nearest pair is not unique:
+// then p = a and q = b less its part along a.
+void nearestOrthogonalPair(const Vec3& a, const Vec3& b, Vec3& p, Vec3& q);
+
+class TriangleStretchShear final : public ParticleElementForce<3>, public ProjectiveTerm {
 public:
     // Throws std::invalid_argument for a triangle whose rest (u, v) corners are on one line.
     Index add(const StretchShearTriangle& t);
@@ -33,6 +58,13 @@ public:
     double restArea(Index e) const { return triangles_[e].area; }
     // The stretch along u and v and the shear (w_u . w_v) of a triangle now.
     Vec3 strain(const World& world, Index e) const;
+
+    // Constraint e is triangle e.
+    const ProjectiveTerm* projectiveTerm() const override { return this; }
+    std::uint64_t projectiveRevision() const override { return triangles_.size(); }  // triangles are only added
+    void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
+    void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+                        Vec3* targets) const override;
 
 protected:
     void elementForce(const World& world, Index e, const Vector& x, const Vector& v, Vector& fe) const override;

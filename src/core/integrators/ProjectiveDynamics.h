@@ -13,10 +13,12 @@
 // backward Euler step, which implicit-euler approximates by one Newton step. Then
 // v1 = (x - x0) / h. The solve is for the displacement d = x - x0 (the targets less A_c x0),
 // so that v1 = d / h loses nothing to cancellation, and nailed particles (d = 0) drop out.
-// - f_ext: every applied force the terms do not cover (gravity, drag, springs and grabs at
-//   a rigid body), evaluated once at the step's start.
-// - Damping: each spring's damping is part of its constraint (DampedSpring.h), implicit; so
-//   is a grab of a particle, damping included (MouseSpring.h).
+// - The terms: springs between particles (DampedSpring.h), grabs of particles
+//   (MouseSpring.h), triangles' stretch and shear (TriangleStretchShear.h), bending hinges
+//   (DihedralBending.h) and hair joints (AngularSpring.h).
+// - f_ext: every applied force the terms do not cover (gravity, drag, wind, springs and
+//   grabs at a rigid body), evaluated once at the step's start.
+// - Damping: each term's damping is part of its constraints (DampedSpring.h), implicit.
 // - Nailed particles stay put.
 // - Rigid bodies and beads are not part of the solve: they take a symplectic Euler step
 //   (u += h a, then drift) within the same step, from the forces at the step's start.

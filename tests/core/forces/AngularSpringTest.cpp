@@ -1,10 +1,12 @@
 // Angular springs at the joints of a strand, and hair that keeps its rest curvature.
 #include "core/forces/AngularSpring.h"
 
+#include <algorithm>
 #include <numbers>
 
 #include "core/forces/Cloth.h"
 #include "core/forces/ElementForceChecks.h"
+#include "core/forces/ProjectiveTermChecks.h"
 
 namespace tinkerbox {
 namespace {
@@ -88,5 +90,61 @@ TEST(AngularSpring, CurlyHairKeepsItsCurlUnderZeroGravity) {
     for (int k = 0; k < kCount; ++k) EXPECT_LT((world.position(k) - rest[k]).norm(), 1e-3) << "particle " << k;
 }
 
+
+// A joint's projective constraint (its two segments pulled to their nearest pair at the rest
+// angle, weight k (1/l0^2 + 1/l1^2)) holds k/2 (theta - theta_rest)^2 to second order: the
+// relative difference shrinks like the strain on random deformations of the rest shape.
+TEST(AngularSpring, ProjectiveJointMatchesTheEnergyToSecondOrder) {
+    for (const double restAngle : {0.0, 1.0, 2.4}) {
+        const std::vector<Vec3> rest = {Vec3(0, 0, 0), Vec3(1, 0, 0),
+                                        Vec3(1, 0, 0) + 0.6 * Vec3(std::cos(restAngle), std::sin(restAngle), 0)};
+        std::vector<double> differences;
+        for (const double jitter : {1e-2, 1e-3, 1e-4}) {
+            World world = test::randomlyPerturbed(rest, jitter, 4);
+            auto joints = std::make_unique<AngularSpringSet>();
+            joints->add({{0, 1, 2}, 3.0, 0.0, restAngle, 1.0, 0.6});
+            const auto& force = static_cast<const AngularSpringSet&>(world.addForce(std::move(joints)));
+            ASSERT_EQ(force.projectiveJoints().size(), 1u);
+            const double energy = world.potentialEnergy();
+            EXPECT_GT(energy, 0.0);
+            differences.push_back(std::abs(test::projectiveEnergy(force, world.positions()) - energy) / energy);
+        }
+        EXPECT_LT(differences[1], 0.2 * differences[0]) << restAngle;
+        EXPECT_LT(differences[2], 0.2 * differences[1]) << restAngle;
+        EXPECT_LT(differences[2], 1e-3) << restAngle;
+    }
+}
+
+// nearestPairAtAngle: the pair is at the angle asked for, and no pair at that angle near it
+// (turned together, each scaled) is nearer; parallel segments get the fixed plane.
+TEST(AngularSpring, JointTargetIsTheNearestPairAtTheRestAngle) {
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    const auto random = [&] { return Vec3(unit(rng), unit(rng), unit(rng)); };
+    Vec3 p, q;
+    for (int trial = 0; trial < 20; ++trial) {
+        const Vec3 e0 = random(), e1 = random();
+        const double angle = std::clamp(jointAngle(Vec3::Zero(), e0, e0 + e1) + 1.5 * unit(rng), 0.0, std::numbers::pi);
+        nearestPairAtAngle(e0, e1, angle, p, q);
+        EXPECT_NEAR(jointAngle(Vec3::Zero(), p, p + q), angle, 1e-12);
+        const double distance = (p - e0).squaredNorm() + (q - e1).squaredNorm();
+        for (int k = 0; k < 50; ++k) {
+            const Mat3 turn = Eigen::AngleAxisd(0.05 * unit(rng), random().normalized()).toRotationMatrix();
+            const Vec3 p2 = (1.0 + 0.05 * unit(rng)) * (turn * p), q2 = (1.0 + 0.05 * unit(rng)) * (turn * q);
+            ASSERT_GE((p2 - e0).squaredNorm() + (q2 - e1).squaredNorm(), distance - 1e-14) << trial;
+        }
+    }
+    // Farther than a quarter turn: a pair at the angle, lengths kept.
+    nearestPairAtAngle(Vec3(1.0, 0.0, 0.0), Vec3(0.3, 0.4, 0.0), 2.9, p, q);
+    EXPECT_NEAR(jointAngle(Vec3::Zero(), p, p + q), 2.9, 1e-12);
+    EXPECT_NEAR(p.norm(), 1.0, 1e-15);
+    EXPECT_NEAR(q.norm(), 0.5, 1e-15);
+    // Straight, rest angle 60 degrees: both turned by 30 degrees (the same lengths) and scaled
+    // by cos 30 degrees, in the plane normal to the unit axis of the segments' first smallest
+    // component (y) crossed with them: (0, 0, -1).
+    nearestPairAtAngle(Vec3(2.0, 0.0, 0.0), Vec3(2.0, 0.0, 0.0), std::numbers::pi / 3, p, q);
+    EXPECT_LT((p - Vec3(1.5, 0.5 * std::sqrt(3.0), 0.0)).norm(), 1e-14);
+    EXPECT_LT((q - Vec3(1.5, -0.5 * std::sqrt(3.0), 0.0)).norm(), 1e-14);
+}
 }  // namespace
 }  // namespace tinkerbox

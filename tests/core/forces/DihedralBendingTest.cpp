@@ -6,6 +6,7 @@
 
 #include "core/forces/Cloth.h"
 #include "core/forces/ElementForceChecks.h"
+#include "core/forces/ProjectiveTermChecks.h"
 
 namespace tinkerbox {
 namespace {
@@ -88,5 +89,81 @@ TEST(DihedralBending, HingesOfAGridAreItsInteriorEdges) {
     EXPECT_EQ(bending->elementCount(), 3 * (n - 1) * (n - 1) - 2 * (n - 1));
 }
 
+
+// A hinge on the edge (0, 0, 0)-(1, 0, 0), its apexes 0.7 and 0.9 from it, folded by theta.
+Eigen::Matrix<double, 12, 1> foldedHinge(double theta) {
+    Eigen::Matrix<double, 12, 1> x;
+    x << 0, 0, 0, 1, 0, 0, 0.3, 0.7 * std::cos(theta), 0.7 * std::sin(theta), 0.6, -0.9, 0;
+    return x;
+}
+
+World hingeWorld(const Eigen::Matrix<double, 12, 1>& x) {
+    World world;
+    for (int m = 0; m < 4; ++m) world.addParticle(x.segment<3>(3 * m), Vec3::Zero(), 1.0);
+    return world;
+}
+
+// The projective row of a hinge with a rest shape (Bergou et al. 2006's curvature vector,
+// ProjectiveTerm.h) holds k/2 (theta - theta_rest)^2 to second order: zero at rest (however
+// the hinge is placed), and the relative difference shrinks like the fold away from rest
+// (turned and moved at random; for a flat rest shape, every particle also moved across it at random).
+TEST(DihedralBending, ProjectiveRowMatchesTheBendingEnergyToSecondOrder) {
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    for (const double restAngle : {0.0, 0.9, -1.4, 2.8, -3.0}) {
+        BendingHinge hinge{{0, 1, 2, 3}, 2.5, 0.0, restAngle};
+        hinge.restShape = foldedHinge(restAngle);
+        const Mat3 turn = Eigen::AngleAxisd(1.0 + unit(rng), Vec3(unit(rng), unit(rng), unit(rng)).normalized()).toRotationMatrix();
+        const Vec3 shift(unit(rng), unit(rng), unit(rng));
+        const auto placed = [&](Eigen::Matrix<double, 12, 1> x) {
+            for (int m = 0; m < 4; ++m) x.segment<3>(3 * m) = turn * x.segment<3>(3 * m) + shift;
+            return x;
+        };
+        {
+            World world = hingeWorld(placed(foldedHinge(restAngle)));
+            DihedralBending force;
+            force.add(hinge);
+            EXPECT_LT(test::projectiveEnergy(force, world.positions()), 1e-28) << restAngle;
+        }
+        std::vector<double> differences;
+        for (const double fold : {1e-2, 1e-3, 1e-4}) {
+            Eigen::Matrix<double, 12, 1> x = foldedHinge(restAngle + fold);
+            if (restAngle == 0.0)
+                for (int m = 0; m < 4; ++m) x[3 * m + 2] += fold * unit(rng);
+            World world = hingeWorld(placed(x));
+            auto bending = std::make_unique<DihedralBending>();
+            bending->add(hinge);
+            const auto& force = static_cast<const DihedralBending&>(world.addForce(std::move(bending)));
+            ASSERT_EQ(force.projectiveHinges().size(), 1u);
+            const double energy = world.potentialEnergy();
+            EXPECT_GT(energy, 0.0);
+            differences.push_back(std::abs(test::projectiveEnergy(force, world.positions()) - energy) / energy);
+        }
+        EXPECT_LT(differences[1], 0.2 * differences[0]) << restAngle;
+        EXPECT_LT(differences[2], 0.2 * differences[1]) << restAngle;
+        EXPECT_LT(differences[2], 1e-3) << restAngle;
+    }
+}
+
+// A hinge without a rest shape is no projective constraint: its whole force is applied
+// outside the projective solve; a hinge with one applies nothing there.
+TEST(DihedralBending, HingesWithoutARestShapeStayOutsideTheProjectiveSolve) {
+    const Eigen::Matrix<double, 12, 1> x = foldedHinge(0.5);
+    for (const bool withRestShape : {false, true}) {
+        World world = hingeWorld(x);
+        for (int m = 0; m < 4; ++m) world.setVelocity(m, Vec3(0.1 * m, -0.2, 0.3));
+        BendingHinge hinge{{0, 1, 2, 3}, 2.0, 0.3, 0.1};
+        if (withRestShape) hinge.restShape = foldedHinge(0.1);
+        auto bending = std::make_unique<DihedralBending>();
+        bending->add(hinge);
+        const Force& force = world.addForce(std::move(bending));
+        ASSERT_NE(force.projectiveTerm(), nullptr);
+        VecX all = VecX::Zero(12), outside = VecX::Zero(12);
+        force.accumulate(world, all);
+        force.accumulateOutsideProjectiveTerm(world, outside);
+        EXPECT_GT(all.norm(), 0.1);
+        EXPECT_EQ(outside, withRestShape ? VecX(VecX::Zero(12)) : all);
+    }
+}
 }  // namespace
 }  // namespace tinkerbox

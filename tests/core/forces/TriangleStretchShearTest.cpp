@@ -4,6 +4,7 @@
 
 #include "core/forces/Cloth.h"
 #include "core/forces/ElementForceChecks.h"
+#include "core/forces/ProjectiveTermChecks.h"
 
 namespace tinkerbox {
 namespace {
@@ -98,5 +99,70 @@ TEST(TriangleStretchShear, StretchedPatchReturnsToRest) {
     }
 }
 
+
+// The projective constraints (ProjectiveTerm.h) of a patch with only stretch hold exactly
+// the stretch energy k a^2/2 ((|w_u| - b_u)^2 + (|w_v| - b_v)^2), however far from rest.
+TEST(TriangleStretchShear, ProjectiveStretchIsTheStretchEnergy) {
+    std::vector<Vec3> rest;
+    const std::vector<ClothTriangle> triangles = patch(rest);
+    ClothMaterial m;
+    m.stretch = 300.0;
+    m.shear = 0.0;
+    m.stretchDamping = m.shearDamping = 0.0;
+    for (unsigned seed : {1u, 2u, 3u}) {
+        World world = test::randomlyPerturbed(rest, 0.2, seed);
+        const auto& force = static_cast<const TriangleStretchShear&>(world.addForce(makeStretchShear(triangles, m)));
+        const double energy = world.potentialEnergy();
+        EXPECT_GT(energy, 1.0);
+        EXPECT_NEAR(test::projectiveEnergy(force, world.positions()), energy, 1e-12 * energy) << seed;
+    }
+}
+
+// With only shear, the constraints' energy (the squared distance to the nearest orthogonal
+// pair, weighted k a^2 (b_u^2 + b_v^2)) is k/2 (a w_u . w_v)^2 to second order: the relative
+// difference shrinks like the strain on random deformations of the rest shape.
+TEST(TriangleStretchShear, ProjectiveShearMatchesTheShearEnergyToSecondOrder) {
+    std::vector<Vec3> rest;
+    const std::vector<ClothTriangle> triangles = patch(rest);
+    ClothMaterial m;
+    m.stretch = 0.0;
+    m.shear = 40.0;
+    m.stretchDamping = m.shearDamping = 0.0;
+    std::vector<double> differences;
+    for (const double jitter : {1e-2, 1e-3, 1e-4}) {
+        World world = test::randomlyPerturbed(rest, jitter, 9);
+        const auto& force = static_cast<const TriangleStretchShear&>(world.addForce(makeStretchShear(triangles, m)));
+        const double energy = world.potentialEnergy();
+        EXPECT_GT(energy, 0.0);
+        differences.push_back(std::abs(test::projectiveEnergy(force, world.positions()) - energy) / energy);
+    }
+    EXPECT_LT(differences[1], 0.2 * differences[0]);
+    EXPECT_LT(differences[2], 0.2 * differences[1]);
+    EXPECT_LT(differences[2], 1e-3);
+    EXPECT_GT(differences[0], 1e-5);  // first order in the strain, not exact: the test measures the order
+}
+
+// nearestOrthogonalPair: p . q = 0, orthogonal pairs are left alone, and no orthogonal pair
+// near it (turned together, each scaled) is nearer to (a, b).
+TEST(TriangleStretchShear, ShearTargetIsTheNearestOrthogonalPair) {
+    Vec3 p, q;
+    nearestOrthogonalPair(Vec3(1.0, 0.0, 0.0), Vec3(0.0, 2.0, 0.5), p, q);
+    EXPECT_EQ(p, Vec3(1.0, 0.0, 0.0));
+    EXPECT_EQ(q, Vec3(0.0, 2.0, 0.5));
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    const auto random = [&] { return Vec3(unit(rng), unit(rng), unit(rng)); };
+    for (int trial = 0; trial < 20; ++trial) {
+        const Vec3 a = random(), b = random();
+        nearestOrthogonalPair(a, b, p, q);
+        EXPECT_NEAR(p.dot(q), 0.0, 1e-14);
+        const double distance = (p - a).squaredNorm() + (q - b).squaredNorm();
+        for (int k = 0; k < 50; ++k) {
+            const Mat3 turn = Eigen::AngleAxisd(0.05 * unit(rng), random().normalized()).toRotationMatrix();
+            const Vec3 p2 = (1.0 + 0.05 * unit(rng)) * (turn * p), q2 = (1.0 + 0.05 * unit(rng)) * (turn * q);
+            ASSERT_GE((p2 - a).squaredNorm() + (q2 - b).squaredNorm(), distance - 1e-14) << trial;
+        }
+    }
+}
 }  // namespace
 }  // namespace tinkerbox

@@ -1,0 +1,28 @@
+#pragma once
+// What a force's projective constraints (ProjectiveTerm.h) add up to: their energy
+// sum_c w_c/2 |A_c x - p_c|^2 at x, with the targets the term projects there.
+#include <vector>
+
+#include "core/forces/ProjectiveTerm.h"
+
+namespace tinkerbox::test {
+
+// At the step's start (x0 = x): with no damping the targets are the elastic ones.
+inline double projectiveEnergy(const ProjectiveTerm& term, const VecX& x, double h = 0.01) {
+    std::vector<ProjectiveStencil> stencils;
+    term.appendProjectiveStencils(h, stencils);
+    std::vector<Vec3> targets;
+    for (const ProjectiveStencil& s : stencils) targets.resize(targets.size() + s.rows);
+    term.projectTargets(x, x, h, 0, static_cast<Index>(stencils.size()), targets.data());
+    double energy = 0.0;
+    std::size_t target = 0;
+    for (const ProjectiveStencil& s : stencils)
+        for (int r = 0; r < s.rows; ++r, ++target) {
+            Vec3 ax = Vec3::Zero();
+            for (int k = 0; k < s.particleCount; ++k) ax += s.coefficients[r][k] * block3(x, s.particles[k]);
+            energy += 0.5 * s.weight * (ax - targets[target]).squaredNorm();
+        }
+    return energy;
+}
+
+}  // namespace tinkerbox::test
