@@ -140,13 +140,18 @@ ReducedKkt::ReducedKkt(const QuadraticProgram& qp, double primalRegularization, 
             if (it.row() >= j) baseValues_[entry(it.row(), j)] += it.value();
     for (Index j = 0; j < qp.A.outerSize(); ++j)
         for (SparseMatrix::InnerIterator it(qp.A, j); it; ++it) baseValues_[entry(n_ + it.row(), j)] += it.value();
+    std::vector<WeightedTerm> terms;
     for (Index r = 0; r < C.outerSize(); ++r)
         for (RowMajor::InnerIterator a(C, r); a; ++a)
             for (RowMajor::InnerIterator b(C, r); b && b.col() <= a.col(); ++b)
-                weightedTerms_.push_back({entry(a.col(), b.col()), r, a.value() * b.value()});
-    // Terms in storage order: the refill then writes the values front to back.
-    std::sort(weightedTerms_.begin(), weightedTerms_.end(),
-              [](const WeightedTerm& p, const WeightedTerm& q) { return p.entry < q.entry; });
+                terms.push_back({entry(a.col(), b.col()), r, a.value() * b.value()});
+    // Terms in storage order (a counting sort by entry, stable): the refill then writes the
+    // values front to back.
+    std::vector<Index> first(static_cast<std::size_t>(kkt_.nonZeros()) + 1, 0);
+    for (const WeightedTerm& t : terms) ++first[static_cast<std::size_t>(t.entry) + 1];
+    for (std::size_t k = 1; k < first.size(); ++k) first[k] += first[k - 1];
+    weightedTerms_.resize(terms.size());
+    for (const WeightedTerm& t : terms) weightedTerms_[static_cast<std::size_t>(first[static_cast<std::size_t>(t.entry)]++)] = t;
     ldlt_.analyzePattern(kkt_);
 }
 
