@@ -42,7 +42,10 @@ class ObaContact final : public ContactModel {
 public:
     static constexpr const char* kName = "oba";
     static constexpr double kMargin = 0.005;             // metres: points found closer than this, at rest
-    static constexpr double kOverlapTolerance = 1e-6;    // metres: what the position update leaves
+    // Metres: what the position update leaves. A program moves a corner to within the square of
+    // its turn times its arm (about 1e-4 m when a step sinks a resting cube by g h^2 at 1/30 s),
+    // the next to within about 1e-6 m: 1e-5 m ends there, one program sooner than 1e-6 m would.
+    static constexpr double kOverlapTolerance = 1e-5;
     // Metres: points this close at the step's end (after the next step's approach) touch.
     static constexpr double kTouching = 1e-4;
     static constexpr int kMaxPositionIterations = 8;    // quadratic programs per position update
