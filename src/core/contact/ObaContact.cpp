@@ -53,6 +53,16 @@ Vec3 fromColliderFrame(const World& world, const ColliderRef& c, const Vec3& loc
     return local;
 }
 
+// A program's answer is used when it met its tolerance, or came within a thousand times of
+// it (an interior-point method can stall just short on a degenerate set of contacts); one
+// that did not come near is not: an infeasible program's iterates run away.
+constexpr double kUsableResidual = 1e-6;
+
+bool usable(const QuadraticProgramResult& r) {
+    return r.converged ||
+           (std::max({r.primalResidual, r.dualResidual, r.complementarity}) <= kUsableResidual && r.x.allFinite());
+}
+
 }  // namespace
 
 void ObaContact::reset() {
@@ -63,6 +73,7 @@ void ObaContact::reset() {
     frozen_.clear();
     frozenPosition_.clear();
     frozenOrientation_.clear();
+    rollbacks_ = 0;
 }
 
 void ObaContact::setSettings(const ContactModelSettings& settings) {
@@ -156,7 +167,10 @@ void ObaContact::applyImpulse(const Axis& axis, const Row& row, double impulse) 
 
 int ObaContact::solveProgram(QuadraticProgram& qp, VecX& solution) {
     const QuadraticProgramResult result = solveQuadraticProgram(qp);
-    solution = result.x;
+    // An answer that cannot be used gives no impulse: the next position update takes out
+    // what the bodies then overlap.
+    if (usable(result)) solution = result.x;
+    else solution = VecX::Zero(qp.H.rows());
     return result.iterations;
 }
 
@@ -363,7 +377,7 @@ void ObaContact::buildHeldRows(const World& world) {
     }
 }
 
-bool ObaContact::solvePositions(World& world) {
+ObaContact::PositionProgram ObaContact::solvePositions(World& world) {
     // Schmidl, section 6.1 and appendix A.3.1: move the bodies by delta from where they are
     // so that the total displacement from the targets D + delta is least in the metric of
     // eq. 6.7, 1/2 (D + delta)^T M (D + delta), subject to the separating-plane constraints
@@ -388,7 +402,7 @@ bool ObaContact::solvePositions(World& world) {
         use(row.linearB, row.movableB);
         use(row.angularB, row.movableB && row.b.kind == ColliderKind::Rigid);
     }
-    if (critical.empty()) return false;
+    if (critical.empty()) return PositionProgram::NothingToDo;
     const Index n = 3 * static_cast<Index>(blocks.size());
     const InverseMass& W = world.inverseMass();
     QuadraticProgram qp;
@@ -428,10 +442,31 @@ bool ObaContact::solvePositions(World& world) {
         add(row.angularB, normal.wAngularB);
         qp.d[static_cast<Index>(i)] = -row.separation;
     }
-    qp.C.resize(static_cast<Index>(critical.size()), n);
+    // Each component of a body's turn within one program is bounded by kMaxTurn (Schmidl,
+    // section 6.1.4): the constraints hold the turn only to first order, and a bigger one
+    // could overlap so badly that the next program has no solution.
+    Index rowCount = static_cast<Index>(critical.size());
+    std::vector<double> bounds(qp.d.data(), qp.d.data() + qp.d.size());
+    for (std::size_t v = 0; v < blocks.size(); ++v) {
+        const Index block = blocks[v];
+        if (block < world.particleCount() || (block - world.particleCount()) % 2 == 0) continue;
+        for (int k = 0; k < 3; ++k) {
+            const Vec3 row = W.apply(block, Vec3::Unit(k));  // W is symmetric: its row k
+            if (row.isZero()) continue;
+            for (const double sign : {1.0, -1.0}) {
+                for (int col = 0; col < 3; ++col)
+                    if (row[col] != 0.0) c.emplace_back(rowCount, 3 * static_cast<Index>(v) + col, sign * row[col]);
+                bounds.push_back(-kMaxTurn);
+                ++rowCount;
+            }
+        }
+    }
+    qp.d = Eigen::Map<const VecX>(bounds.data(), static_cast<Index>(bounds.size()));
+    qp.C.resize(rowCount, n);
     qp.C.setFromTriplets(c.begin(), c.end());
     const QuadraticProgramResult result = solveQuadraticProgram(qp);
     positionIterations_ += result.iterations;
+    if (!usable(result)) return PositionProgram::Failed;
     RigidBodies& bodies = world.rigidBodies();
     for (std::size_t v = 0; v < blocks.size(); ++v) {
         const Index block = blocks[v];
@@ -445,12 +480,13 @@ bool ObaContact::solvePositions(World& world) {
             bodies.displace(k, angular ? Vec3::Zero() : delta, angular ? delta : Vec3::Zero());
         }
     }
-    return true;
+    return PositionProgram::Moved;
 }
 
 double ObaContact::updatePositions(World& world, double margin, ContactReport& report) {
     displacement_.setZero(3 * (world.velocityBlocks() + 1));
     held_.clear();
+    undo_.clear();
     double worst = 0.0;
     for (int iteration = 0;; ++iteration) {
         detector_.detect(world, margin, manifolds_);
@@ -465,9 +501,43 @@ double ObaContact::updatePositions(World& world, double margin, ContactReport& r
         // left out of one program can be pushed into overlap by it.
         holdCriticalPoints(world);
         buildHeldRows(world);
-        if (!solvePositions(world)) break;
+        undo_.push_back(savePoses(world));
+        const PositionProgram outcome = solvePositions(world);
+        if (outcome == PositionProgram::Moved) continue;
+        undo_.pop_back();  // nothing moved
+        if (outcome == PositionProgram::NothingToDo) break;
+        // No solution (Schmidl, section 6.1.4, table 6.1): the last program's move is rolled
+        // back, and the points held so far stay, so that the next program does not repeat
+        // its mistake.
+        if (undo_.empty()) break;
+        restorePoses(world, undo_.back());
+        undo_.pop_back();
+        ++rollbacks_;
     }
     return worst;
+}
+
+ObaContact::Poses ObaContact::savePoses(const World& world) const {
+    Poses poses;
+    poses.particles.resize(world.particleCount());
+    for (Index i = 0; i < world.particleCount(); ++i) poses.particles[static_cast<std::size_t>(i)] = world.position(i);
+    const RigidBodies& bodies = world.rigidBodies();
+    for (Index k = 0; k < bodies.count(); ++k) {
+        poses.positions.push_back(bodies.position(k));
+        poses.orientations.push_back(bodies.orientation(k));
+    }
+    poses.displacement = displacement_;
+    return poses;
+}
+
+void ObaContact::restorePoses(World& world, const Poses& poses) {
+    for (Index i = 0; i < world.particleCount(); ++i) world.setPosition(i, poses.particles[static_cast<std::size_t>(i)]);
+    RigidBodies& bodies = world.rigidBodies();
+    for (Index k = 0; k < bodies.count(); ++k) {
+        bodies.setPosition(k, poses.positions[static_cast<std::size_t>(k)]);
+        bodies.setOrientation(k, poses.orientations[static_cast<std::size_t>(k)]);
+    }
+    displacement_ = poses.displacement;
 }
 
 int ObaContact::collide(World& world, double threshold, double h) {

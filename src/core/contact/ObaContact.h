@@ -49,6 +49,7 @@ public:
     // Metres: points this close at the step's end (after the next step's approach) touch.
     static constexpr double kTouching = 1e-4;
     static constexpr int kMaxPositionIterations = 8;    // quadratic programs per position update
+    static constexpr double kMaxTurn = 0.1;              // radians per axis per position program
     // Seconds at rest before a body freezes: the thesis's c_f = 3 frames of 1/30 s (its cube
     // jam's; its stack froze after 1).
     static constexpr double kFreezeTime = 0.1;
@@ -68,6 +69,8 @@ public:
     // The deepest overlap the last step's position update left (metres, measured by a
     // detection after it).
     double lastOverlapAfterPositions() const { return overlapAfterPositions_; }
+    // How many position programs had no solution and were rolled back, since the start.
+    long rollbacks() const { return rollbacks_; }
 
 private:
     // One direction of a contact point: the relative velocity along it is J u, J's parts per
@@ -105,9 +108,19 @@ private:
     double velocityAlong(const Axis& axis, const Row& row) const;
     void applyImpulse(const Axis& axis, const Row& row, double impulse);
     double updatePositions(World& world, double margin, ContactReport& report);
+    // Where the particles and bodies are, to roll a position program back.
+    struct Poses {
+        std::vector<Vec3> particles, positions;
+        std::vector<Quat> orientations;
+        VecX displacement;
+    };
+    enum class PositionProgram { NothingToDo, Moved, Failed };
+
     void holdCriticalPoints(const World& world);
     void buildHeldRows(const World& world);
-    bool solvePositions(World& world);
+    PositionProgram solvePositions(World& world);
+    Poses savePoses(const World& world) const;
+    void restorePoses(World& world, const Poses& poses);
     int collide(World& world, double threshold, double h);
     // One impulse program over the contacts among rows_ (the targets set), the hop fix
     // applied if set.
@@ -122,6 +135,8 @@ private:
     std::vector<Row> rows_, contacts_;
     std::vector<HeldPoint> held_;  // of this step's position update
     std::vector<Row> heldRows_;    // held_ linearized at the current positions
+    std::vector<Poses> undo_;      // before each position program of this step
+    long rollbacks_ = 0;
     VecX u_;             // (v, omega) per velocity block, and a spare zero block
     VecX displacement_;  // of this step's position update, per velocity block
     // Freezing, per rigid body: time at rest, frozen or not, and the held pose.
