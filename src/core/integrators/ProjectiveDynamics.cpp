@@ -88,19 +88,19 @@ void ProjectiveDynamics::factor(double h) {
     unknown_.assign(n, -1);
     for (Index i = 0; i < n; ++i)
         if (free[i] >= 0) unknown_[i] = ldlt.permutationP().indices()[free[i]];
-    inverseD_ = ldlt.vectorD().cwiseInverse();
     const Eigen::SparseMatrix<double>& L = ldlt.matrixL().nestedExpression();
-    lowerStart_.assign(1, 0);
-    lowerRow_.clear();
-    lowerValue_.clear();
+    std::vector<Index> lowerStart(1, 0);
+    std::vector<std::int32_t> lowerRow;
+    std::vector<double> lowerValue;
     for (Index j = 0; j < unknowns_; ++j) {
         for (Eigen::SparseMatrix<double>::InnerIterator it(L, j); it; ++it)
             if (it.row() > j) {  // the unit diagonal is implied
-                lowerRow_.push_back(static_cast<std::int32_t>(it.row()));
-                lowerValue_.push_back(it.value());
+                lowerRow.push_back(static_cast<std::int32_t>(it.row()));
+                lowerValue.push_back(it.value());
             }
-        lowerStart_.push_back(static_cast<Index>(lowerRow_.size()));
+        lowerStart.push_back(static_cast<Index>(lowerRow.size()));
     }
+    substitution_.set(unknowns_, lowerStart, lowerRow, lowerValue, ldlt.vectorD().cwiseInverse());
 
     // The right-hand side's map: w_c A_c(r, k) from each target to the row of its particle k.
     std::vector<std::tuple<Index, std::int32_t, double>> gather;
@@ -121,38 +121,6 @@ void ProjectiveDynamics::factor(double h) {
     factoredMass_ = mass_;
     factoredFixed_ = fixed_;
     ++factorizations_;
-}
-
-void ProjectiveDynamics::substitute(VecX& b) const {
-    double* v = b.data();
-    const Index* start = lowerStart_.data();
-    const std::int32_t* row = lowerRow_.data();
-    const double* value = lowerValue_.data();
-    // L z = b, column by column: once z_j is final, remove its part from the rows below.
-    for (Index j = 0; j < unknowns_; ++j) {
-        const double z0 = v[3 * j], z1 = v[3 * j + 1], z2 = v[3 * j + 2];
-        for (Index k = start[j]; k < start[j + 1]; ++k) {
-            double* vi = v + 3 * static_cast<Index>(row[k]);
-            vi[0] -= value[k] * z0;
-            vi[1] -= value[k] * z1;
-            vi[2] -= value[k] * z2;
-        }
-    }
-    for (Index j = 0; j < unknowns_; ++j)
-        for (int c = 0; c < 3; ++c) v[3 * j + c] *= inverseD_[j];
-    // L^T x = z: column j of L is row j of L^T.
-    for (Index j = unknowns_ - 1; j >= 0; --j) {
-        double s0 = 0.0, s1 = 0.0, s2 = 0.0;
-        for (Index k = start[j]; k < start[j + 1]; ++k) {
-            const double* xi = v + 3 * static_cast<Index>(row[k]);
-            s0 += value[k] * xi[0];
-            s1 += value[k] * xi[1];
-            s2 += value[k] * xi[2];
-        }
-        v[3 * j] -= s0;
-        v[3 * j + 1] -= s1;
-        v[3 * j + 2] -= s2;
-    }
 }
 
 void ProjectiveDynamics::forHalves(Index count, const std::function<void(Index, Index)>& task) {
@@ -185,7 +153,7 @@ void ProjectiveDynamics::solveGlobal() {
             block3(rhs_, r) = sum;
         }
     });
-    substitute(rhs_);
+    substitution_.solve(rhs_, parallel_);
     for (Index i = 0; i < mass_.size(); ++i)
         if (unknown_[i] >= 0) block3(x_, i) = block3(x0_, i) + block3(rhs_, unknown_[i]);
 }

@@ -29,6 +29,7 @@
 
 #include "core/forces/ProjectiveTerm.h"
 #include "core/integrators/Integrator.h"
+#include "core/math/LdltSubstitution.h"
 #include "core/math/TwoWayParallel.h"
 
 namespace tinkerbox {
@@ -50,8 +51,6 @@ private:
     void solveGlobal();  // x of the free particles from the targets
     // Runs task(first, last) over [0, count) in two halves, at once for big systems.
     void forHalves(Index count, const std::function<void(Index, Index)>& task);
-    // b <- (L D L^T)^-1 b, b holding x, y and z of each unknown together.
-    void substitute(VecX& b) const;
 
     int iterations_;
     long factorizations_ = 0;
@@ -67,13 +66,9 @@ private:
     std::vector<Index> firstRow_;      // per stencil, the index of its first target (and one past the last)
     std::vector<Index> unknown_;      // per particle its row in the solve (in the fill-reducing order), -1 when nailed
     Index unknowns_ = 0;
-    // The factors P A P^T = L D L^T (SimplicialLDLT's, AMD order), L unit lower triangular
-    // in compressed columns without its diagonal. The unknowns are numbered in P's order,
-    // and the three coordinates are substituted together (one pass over L, not three).
-    std::vector<Index> lowerStart_;
-    std::vector<std::int32_t> lowerRow_;
-    std::vector<double> lowerValue_;
-    VecX inverseD_;
+    // The factors P A P^T = L D L^T (SimplicialLDLT's, AMD order); the unknowns are numbered
+    // in P's order.
+    LdltSubstitution substitution_;
     // The right-hand side's projection part, sum_c w_c A_c^T p_c, gathered per unknown:
     // row r takes sum over k of gatherWeight_[k] targets_[gatherTarget_[k]], k in its range.
     std::vector<Index> gatherStart_;
