@@ -5,7 +5,9 @@
 //   1. position update (section 6.1): the bodies are moved as little as possible from their
 //      targets, in the mass-weighted metric of eq. 6.7, so that nothing overlaps: a series of
 //      quadratic programs on the separating-plane constraints linearized at the positions
-//      of the last one (eqs. 6.18, 6.19), until no point overlaps;
+//      of the last one (eqs. 6.18, 6.19), until no point overlaps; every point held apart
+//      stays in the later programs, a body turns at most kMaxTurn per program, and a
+//      program without a solution is rolled back (section 6.1.4, table 6.1);
 //   2. collision impulses (sections 6.2.1, 6.2.2): a priority queue resolves the fastest
 //      approaching points one at a time, Newton's impact law with Coulomb friction (a Newton's
 //      cradle passes its momentum ball to ball), for at most as many collisions as there are
