@@ -6,7 +6,10 @@
 // definite (the Jacobians are taken in their definite form), and solved by conjugate
 // gradient with a symmetric Gauss-Seidel preconditioner (SgsConjugateGradient), warm
 // started from the last step's dv. Fixed (nailed) particles are filtered out of the
-// solve, as with Baraff & Witkin's filter S. A rigid body's x1 = x0 + h v1 has for its
+// solve, as with Baraff & Witkin's filter S, and particles in contact have their change
+// prescribed along the contact normals by the same filter (section 5.3, VelocityFilter.h;
+// with contactFilter): a particle resting on the ground does not sink in the solve, and
+// a contact that pulls is released and the step solved again once. A rigid body's x1 = x0 + h v1 has for its
 // orientation q1 = exp(h omega1) q0 with omega1 the angular velocity at q1
 // (MechanicalSystem::driftBackward, RigidBodies::driftBackward).
 #include <vector>
@@ -18,7 +21,8 @@ namespace tinkerbox {
 
 class ImplicitEuler final : public Integrator {
 public:
-    explicit ImplicitEuler(const CgSettings& settings) : settings_(settings) {}
+    explicit ImplicitEuler(const CgSettings& settings, bool contactFilter = true)
+        : settings_(settings), contactFilter_(contactFilter) {}
 
     std::string_view name() const override { return "implicit-euler"; }
     void step(MechanicalSystem& system, double h, StepReport& report) override;
@@ -27,10 +31,14 @@ public:
 
 private:
     CgSettings settings_;
+    bool contactFilter_;
     BlockSparseMatrix J_;  // -h dF/dv - h^2 dF/dx
     SgsConjugateGradient solver_;
     std::vector<char> fixed_;  // blocks filtered out of the solve
     std::vector<Mat3> mass_;
+    std::vector<VelocityFilter> filters_, kept_;
+    FilteredSystem filtered_;
+    std::vector<Vec3> impulses_;
     VecX force_, dFdxV_, rhs_, dv_;
 };
 
