@@ -9,7 +9,7 @@
 // solve, as with Baraff & Witkin's filter S, and particles in contact have their change
 // prescribed along the contact normals by the same filter (section 5.3, VelocityFilter.h;
 // with contactFilter): a particle resting on the ground does not sink in the solve, and
-// a contact that pulls is released and the step solved again once. A rigid body's x1 = x0 + h v1 has for its
+// a contact that pulled in one step is left out of the next. A rigid body's x1 = x0 + h v1 has for its
 // orientation q1 = exp(h omega1) q0 with omega1 the angular velocity at q1
 // (MechanicalSystem::driftBackward, RigidBodies::driftBackward).
 #include <vector>
@@ -26,8 +26,9 @@ public:
 
     std::string_view name() const override { return "implicit-euler"; }
     void step(MechanicalSystem& system, double h, StepReport& report) override;
-    void saveMemory(VecX& memory) const override { memory = dv_; }  // the warm start
-    void restoreMemory(const VecX& memory) override { dv_ = memory; }
+    // The warm start and the released contacts: [released count, their blocks, dv].
+    void saveMemory(VecX& memory) const override;
+    void restoreMemory(const VecX& memory) override;
 
 private:
     CgSettings settings_;
@@ -36,7 +37,8 @@ private:
     SgsConjugateGradient solver_;
     std::vector<char> fixed_;  // blocks filtered out of the solve
     std::vector<Mat3> mass_;
-    std::vector<VelocityFilter> filters_, kept_;
+    std::vector<VelocityFilter> filters_;
+    std::vector<Index> released_;  // blocks whose contact pulled in the last step (sorted)
     FilteredSystem filtered_;
     std::vector<Vec3> impulses_;
     VecX force_, dFdxV_, rhs_, dv_;

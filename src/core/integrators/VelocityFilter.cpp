@@ -77,16 +77,15 @@ void FilteredSystem::impulses(const VecX& dv, std::vector<Vec3>& out) const {
     }
 }
 
-int FilteredSystem::releasePulling(const VecX& dv, std::vector<VelocityFilter>& kept) const {
+void FilteredSystem::pulling(const VecX& dv, std::vector<Index>& blocks) const {
     impulses(dv, impulse_);
-    kept.clear();
+    blocks.clear();
     for (std::size_t f = 0; f < filters_.size(); ++f) {
         const VelocityFilter& filter = filters_[f];
         bool pulls = false;
         for (int k = 0; k < filter.count; ++k) pulls = pulls || filter.normals[k].dot(impulse_[f]) < 0.0;
-        if (!pulls) kept.push_back(filter);
+        if (pulls) blocks.push_back(filter.block);
     }
-    return static_cast<int>(filters_.size() - kept.size());
 }
 
 }  // namespace tinkerbox

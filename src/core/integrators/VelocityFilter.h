@@ -48,10 +48,9 @@ public:
     // The constraint impulse (A dv - b)_i of each filter of the last apply(), A and b
     // those before filtering: the contact force times h.
     void impulses(const VecX& dv, std::vector<Vec3>& out) const;
-    // Baraff & Witkin's release: the filters of the last apply() but those whose impulse
-    // pulls (is negative along one of their normals; all of such a filter goes, as a
-    // contact that lets go). Returns how many it left out.
-    int releasePulling(const VecX& dv, std::vector<VelocityFilter>& kept) const;
+    // Baraff & Witkin's release: the blocks of the filters of the last apply() whose impulse
+    // pulls (is negative along one of their normals), in the filters' order.
+    void pulling(const VecX& dv, std::vector<Index>& blocks) const;
 
 private:
     struct Coupling {  // a block (i, j), j >= i, of J with i or j filtered, before filtering
