@@ -273,16 +273,14 @@ void World::massBlocks(std::vector<Mat3>& mass, std::vector<char>& fixed) const 
 
 int World::resolveContacts(const Eigen::Ref<const VecX>& xBefore, const Eigen::Ref<const VecX>& vBefore, double h) {
     int contacts = 0;
-    const auto heldImpulses = std::move(heldImpulses_);  // those of this step only
-    heldImpulses_.clear();
     if (planes_.empty()) return contacts;
-    auto held = heldImpulses.begin();
+    auto held = heldImpulses_.cbegin();
     for (Index i = 0; i < particleCount(); ++i) {
         if (isNailed(i)) continue;
         Vec3 x = position(i);
         Vec3 v = velocity(i);
         bool touched = false;
-        const bool isHeld = held != heldImpulses.end() && held->first == i;
+        const bool isHeld = held != heldImpulses_.cend() && held->first == i;
         for (const Plane& plane : planes_) {
             // The part of the step's filter impulse along this plane's normal, per unit mass.
             const double heldImpulse = isHeld ? std::max(0.0, held->second.dot(plane.normal)) / mass_[i] : 0.0;
@@ -301,6 +299,7 @@ int World::resolveContacts(const Eigen::Ref<const VecX>& xBefore, const Eigen::R
 }
 
 void World::setParticleContacts(const std::vector<ContactManifold>& manifolds) {
+    heldImpulses_.clear();
     particleContacts_.clear();
     for (const ContactManifold& m : manifolds) {
         if (m.a.kind != ColliderKind::Particle || m.b.kind != ColliderKind::Rigid || !bodies_.isFixed(m.b.index))
@@ -326,6 +325,12 @@ void World::filterImpulses(const std::vector<VelocityFilter>& filters, const std
         if (filters[f].block < particleCount()) heldImpulses_.emplace_back(filters[f].block, impulses[f]);
 }
 
+double World::heldImpulse(Index i, const Vec3& direction) const {
+    const auto it = std::lower_bound(heldImpulses_.begin(), heldImpulses_.end(), i,
+                                     [](const std::pair<Index, Vec3>& held, Index particle) { return held.first < particle; });
+    return it != heldImpulses_.end() && it->first == i ? std::max(0.0, it->second.dot(direction)) : 0.0;
+}
+
 void World::velocityFilters(std::vector<VelocityFilter>& filters) const {
     filters.clear();
     if (planes_.empty() && particleContacts_.empty()) return;
@@ -336,7 +341,7 @@ void World::velocityFilters(std::vector<VelocityFilter>& filters) const {
         // n . (v + dv - surface velocity) = 0 for a particle touching and not leaving.
         const auto constrain = [&](const Vec3& normal, double separation, const Vec3& surfaceVelocity) {
             const double normalVelocity = (velocity(i) - surfaceVelocity).dot(normal);
-            if (separation < kTouching && normalVelocity <= 0.0) filter.constrain(normal, -normalVelocity);
+            if (separation < kTouching && normalVelocity <= kRestingSpeed) filter.constrain(normal, -normalVelocity);
         };
         for (const Plane& plane : planes_) constrain(plane.normal, plane.signedDistance(position(i)), Vec3::Zero());
         for (; contact != particleContacts_.end() && contact->particle == i; ++contact) {
