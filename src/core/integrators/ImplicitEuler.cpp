@@ -34,9 +34,9 @@ void ImplicitEuler::step(MechanicalSystem& system, double h, StepReport& report)
         filtered_.apply(filters_, J_, mass_, rhs_, dv_);
         report.linearSolve = solver_.solve(J_, mass_, fixed_, rhs_, dv_, settings_);
         filtered_.recover(dv_);
-        filtered_.pulling(dv_, released_);
-        std::sort(released_.begin(), released_.end());
         filtered_.impulses(dv_, impulses_);
+        filtered_.pulling(impulses_, released_);
+        std::sort(released_.begin(), released_.end());
     }
     if (contactFilter_) system.filterImpulses(filters_, impulses_);
 

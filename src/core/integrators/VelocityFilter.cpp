@@ -77,13 +77,12 @@ void FilteredSystem::impulses(const VecX& dv, std::vector<Vec3>& out) const {
     }
 }
 
-void FilteredSystem::pulling(const VecX& dv, std::vector<Index>& blocks) const {
-    impulses(dv, impulse_);
+void FilteredSystem::pulling(const std::vector<Vec3>& impulses, std::vector<Index>& blocks) const {
     blocks.clear();
     for (std::size_t f = 0; f < filters_.size(); ++f) {
         const VelocityFilter& filter = filters_[f];
         bool pulls = false;
-        for (int k = 0; k < filter.count; ++k) pulls = pulls || filter.normals[k].dot(impulse_[f]) < 0.0;
+        for (int k = 0; k < filter.count; ++k) pulls = pulls || filter.normals[k].dot(impulses[f]) < 0.0;
         if (pulls) blocks.push_back(filter.block);
     }
 }

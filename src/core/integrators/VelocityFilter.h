@@ -49,8 +49,8 @@ public:
     // those before filtering: the contact force times h.
     void impulses(const VecX& dv, std::vector<Vec3>& out) const;
     // Baraff & Witkin's release: the blocks of the filters of the last apply() whose impulse
-    // pulls (is negative along one of their normals), in the filters' order.
-    void pulling(const VecX& dv, std::vector<Index>& blocks) const;
+    // (from impulses()) pulls, negative along one of their normals; in the filters' order.
+    void pulling(const std::vector<Vec3>& impulses, std::vector<Index>& blocks) const;
 
 private:
     struct Coupling {  // a block (i, j), j >= i, of J with i or j filtered, before filtering
@@ -63,7 +63,6 @@ private:
     std::vector<Coupling> couplings_;
     std::vector<Mat3> mass_;  // of the filtered blocks, before filtering
     std::vector<Vec3> rhs_;   // likewise
-    mutable std::vector<Vec3> impulse_;
 };
 
 }  // namespace tinkerbox

@@ -6,6 +6,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <cmath>
+#include <numbers>
 
 #include "core/TestSystems.h"
 #include "core/dynamics/Simulation.h"
@@ -257,7 +258,7 @@ TEST(ImplicitContactFilter, FrictionOnFixedBodyCountsTheFilterImpulse) {
         ball.fixed = true;
         ball.friction = 0.5;
         w.addRigidBody(ball);
-        const double angle = 17.0 * M_PI / 180.0;
+        const double angle = 17.0 * std::numbers::pi / 180.0;
         w.addParticle(0.5 * Vec3(std::sin(angle), std::cos(angle), 0.0), Vec3::Zero(), 1.0);
         for (int k = 0; k < 10; ++k) EXPECT_FALSE(sim.step().diverged);
         const Vec3 settled = w.position(0);
