@@ -242,6 +242,9 @@ void Panels::drawSolverPanel() {
         itemTooltip("Implicit Euler's conjugate gradients stop at this relative residual.");
         changed |= ImGui::InputInt("CG max iter.", &solver.implicitSolver.maxIterations);
         itemTooltip("... or after this many iterations.");
+        changed |= ImGui::Checkbox("contact filter", &solver.contactFilter);
+        itemTooltip("Particles touching a plane or a fixed body are held on it inside the solve (Baraff & Witkin 1998, "
+                    "section 5.3), instead of sinking in and being pushed out by the contact model.");
         helpMarker("Implicit Euler solves (M - h dF/dv - h^2 dF/dx) dv = h (F + h dF/dx v) with conjugate "
                    "gradients, stopping at this relative residual or iteration count (Baraff, Implicit Methods, SIGGRAPH 2001 notes).");
         if (changed && solver.implicitSolver.tolerance > 0.0 && solver.implicitSolver.maxIterations > 0)

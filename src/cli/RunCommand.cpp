@@ -33,6 +33,7 @@ std::string inapplicableOption(const RunOptions& o, const std::string& integrato
     if (integrator != "implicit-euler") {
         if (o.cgTolerance) return "--cg-tolerance sets implicit-euler's CG";
         if (o.cgMaxIterations) return "--cg-max-iterations sets implicit-euler's CG";
+        if (o.contactFilter) return "--contact-filter sets implicit-euler's filter of particles in contact";
     }
     if (integrator != "adaptive" && o.adaptiveTolerance) return "--tolerance sets adaptive's local error tolerance";
     if (integrator != "projective" && o.projectiveIterations)
@@ -68,6 +69,7 @@ int runScene(const RunOptions& o) {
     }
     if (o.cgTolerance) scene.settings.solver.implicitSolver.tolerance = *o.cgTolerance;
     if (o.cgMaxIterations) scene.settings.solver.implicitSolver.maxIterations = *o.cgMaxIterations;
+    if (o.contactFilter) scene.settings.solver.contactFilter = *o.contactFilter;
     if (o.adaptiveTolerance) scene.settings.solver.adaptiveTolerance = *o.adaptiveTolerance;
     if (o.projectiveIterations) scene.settings.solver.projectiveIterations = *o.projectiveIterations;
     if (o.constraintTolerance) scene.settings.constraints.solver.tolerance = *o.constraintTolerance;

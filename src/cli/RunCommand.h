@@ -13,6 +13,7 @@ struct RunOptions {
     std::optional<int> substeps;
     std::optional<double> cgTolerance;
     std::optional<int> cgMaxIterations;
+    std::optional<bool> contactFilter;  // implicit-euler's filter of particles in contact
     std::optional<double> adaptiveTolerance;
     std::optional<int> projectiveIterations;
     std::optional<double> constraintTolerance;  // the multiplier solve, every integrator

@@ -89,6 +89,8 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     runCmd->add_option("--cg-max-iterations", run.cgMaxIterations, "implicit-euler: CG iteration cap")
         ->check(CLI::Range(1, 1000000));
+    runCmd->add_option("--contact-filter", run.contactFilter,
+                       "implicit-euler: hold particles touching planes and fixed bodies in the solve (Baraff & Witkin's filter), true or false (default: the scene's)");
     runCmd->add_option("--tolerance", run.adaptiveTolerance, "adaptive: local error tolerance")
         ->check(CLI::PositiveNumber);
     runCmd->add_option("--projective-iterations", run.projectiveIterations,
@@ -150,6 +152,8 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--cg-max-iterations", bench.solver.implicitSolver.maxIterations,
                          "implicit-euler: CG iteration cap (default 500)")
         ->check(CLI::Range(1, 1000000));
+    benchCmd->add_option("--contact-filter", bench.solver.contactFilter,
+                         "implicit-euler: hold particles in contact in the solve (Baraff & Witkin's filter), true or false (default true)");
     benchCmd->add_option("--tolerance", bench.solver.adaptiveTolerance, "adaptive: local error tolerance (default 1e-6)")
         ->check(CLI::PositiveNumber);
     benchCmd->add_option("--projective-iterations", bench.solver.projectiveIterations,

@@ -280,9 +280,10 @@ void readSettings(const Node& s, SimulationSettings& out) {
     }
     if (s.has("implicit")) {
         const Node im = s["implicit"];
-        im.expectObject({"cg_tolerance", "cg_max_iterations"});
+        im.expectObject({"cg_tolerance", "cg_max_iterations", "contact_filter"});
         if (im.has("cg_tolerance")) out.solver.implicitSolver.tolerance = im["cg_tolerance"].positive();
         if (im.has("cg_max_iterations")) out.solver.implicitSolver.maxIterations = iterationCap(im["cg_max_iterations"]);
+        if (im.has("contact_filter")) out.solver.contactFilter = im["contact_filter"].boolean();
     }
     if (s.has("adaptive")) {
         const Node ad = s["adaptive"];
@@ -818,6 +819,7 @@ std::string serializeScene(const Scene& scene) {
     // The contact model's choices, where they differ from the defaults.
     if (!s.contact.freezing) root["settings"]["oba_freezing"] = false;
     if (!s.contact.hopFix) root["settings"]["oba_hop_fix"] = false;
+    if (!s.solver.contactFilter) root["settings"]["implicit"]["contact_filter"] = false;  // on by default
     ordered_json& constraints = root["settings"]["constraints"];
     constraints = {{"ks", s.constraints.ks}, {"kd", s.constraints.kd}};
     // No cg_tolerance: automatic, as tight as the integrator needs.

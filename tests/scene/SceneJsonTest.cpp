@@ -531,6 +531,17 @@ TEST(SceneJson, ContactModelAndSurfacesRoundTripAndAreValidated) {
     EXPECT_EQ(buildSimulation(oba)->contactModel().name(), "oba");
     EXPECT_EQ(errorOf(sceneWith("[]", "[]", R"( "settings": {"oba_freezing": 1},)")).path(), "settings.oba_freezing");
 
+    // implicit-euler's contact filter: on by default and not written then; off, written and read back.
+    EXPECT_TRUE(defaults.settings.solver.contactFilter);
+    EXPECT_EQ(serializeScene(defaults).find("contact_filter"), std::string::npos);
+    const Scene unfiltered =
+        parseScene(bodyScene("[]", "[]", "[]", R"( "settings": {"implicit": {"contact_filter": false}},)"));
+    EXPECT_FALSE(unfiltered.settings.solver.contactFilter);
+    EXPECT_EQ(parseScene(serializeScene(unfiltered)), unfiltered);
+    EXPECT_FALSE(buildSimulation(unfiltered)->settings().solver.contactFilter);
+    EXPECT_EQ(errorOf(sceneWith("[]", "[]", R"( "settings": {"implicit": {"contact_filter": 1}},)")).path(),
+              "settings.implicit.contact_filter");
+
     struct Case {
         std::string body, path, message;
     };

@@ -26,7 +26,11 @@ struct Plane {
 };
 
 // Resolves one particle against one plane after a step of length h that started at
-// (xBefore, vBefore). Returns true when the particle is in contact.
-bool resolvePlaneContact(const Plane& plane, const Vec3& xBefore, const Vec3& vBefore, double h, Vec3& x, Vec3& v);
+// (xBefore, vBefore). Returns true when the particle is in contact. heldImpulse: the normal
+// impulse per unit mass the step itself applied to hold the particle on the plane (the
+// implicit step's contact filter, Baraff & Witkin 1998, section 5.3); the particle then
+// counts as in contact, and friction takes it into its bound as the plane's own.
+bool resolvePlaneContact(const Plane& plane, const Vec3& xBefore, const Vec3& vBefore, double h, Vec3& x, Vec3& v,
+                         double heldImpulse = 0.0);
 
 }  // namespace tinkerbox

@@ -82,6 +82,7 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
             row.separation = p.separation;
             row.friction = material.friction;
             row.restitution = material.restitution;
+            row.heldImpulse = m.a.kind == ColliderKind::Particle ? world.heldImpulse(m.a.index, -m.normal) : 0.0;
         }
     }
     manifoldStart_.push_back(rows_.size());
@@ -275,7 +276,7 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
     for (Row& row : rows_) {
         if (row.normal.inverseMass == 0.0 || row.normalImpulse <= 0.0 || row.targetVelocity != 0.0) continue;
         activeAxes_.push_back({&row, 0, row.normal.inverseMass / kSubspaceRegularization});
-        const double limit = row.friction * row.normalImpulse;
+        const double limit = row.friction * (row.normalImpulse + row.heldImpulse);
         const double tangent = std::hypot(row.tangentImpulse1, row.tangentImpulse2);
         if (limit > 0.0 && tangent < (1.0 - 1e-9) * limit) {
             activeAxes_.push_back({&row, 1, row.tangent1.inverseMass / kSubspaceRegularization});
@@ -403,8 +404,8 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
     std::size_t outside = 0;
     for (const ActiveAxis& a : activeAxes_) {
         const Row& row = *a.row;
-        if (a.axis == 0 && (row.normalImpulse < 0.0 ||
-                            std::hypot(row.tangentImpulse1, row.tangentImpulse2) > row.friction * row.normalImpulse))
+        const double limit = row.friction * (row.normalImpulse + row.heldImpulse);
+        if (a.axis == 0 && (row.normalImpulse < 0.0 || std::hypot(row.tangentImpulse1, row.tangentImpulse2) > limit))
             ++outside;
     }
     if (outside > kSubspaceOutside * activeAxes_.size()) return restore();
@@ -415,7 +416,7 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
             applyImpulse(row.normal, row, -row.normalImpulse, u_);
             row.normalImpulse = 0.0;
         }
-        const double limit = row.friction * row.normalImpulse;
+        const double limit = row.friction * (row.normalImpulse + row.heldImpulse);
         const double size = std::hypot(row.tangentImpulse1, row.tangentImpulse2);
         if (size > limit) {
             const double keep = size > 0.0 ? limit / size : 0.0;
@@ -450,7 +451,8 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
     // complementary. A gap s > 0 (a speculative point) may close within the step, no more:
     // vrel >= -s / h. Projected Gauss-Seidel: each point's impulse in turn, clamped.
     // Coulomb friction per point: tangent impulses that stop the sliding, projected onto
-    // the disk |pt| <= mu pn, the exact friction cone (two tangents in 3D, one in a plane).
+    // the disk |pt| <= mu pn, the exact friction cone (two tangents in 3D, one in a plane);
+    // pn with the impulse a particle's contact filter already gave it (Row::heldImpulse).
     int sweeps = 0;
     for (Row& row : rows_) {
         const double s = separationNow(row);
@@ -492,7 +494,7 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
                 double p2 = row.tangents == 2
                                 ? row.tangentImpulse2 - velocityAlong(row.tangent2, row) * row.tangent2.inverseMass
                                 : 0.0;
-                const double limit = row.friction * pn, size = std::sqrt(p1 * p1 + p2 * p2);
+                const double limit = row.friction * (pn + row.heldImpulse), size = std::sqrt(p1 * p1 + p2 * p2);
                 if (size > limit) {
                     p1 *= limit / size;
                     p2 *= limit / size;

@@ -107,6 +107,9 @@ private:
         int tangents = 2;  // 1 in a planar world
         double separation = 0.0;  // at detection; the linear change from displacements is added on
         double friction = 0.0, restitution = 0.0;
+        // A particle held on a fixed body by the implicit step's contact filter: the normal
+        // impulse the step already gave it there, which counts in the friction bound.
+        double heldImpulse = 0.0;
         double normalImpulse = 0.0, tangentImpulse1 = 0.0, tangentImpulse2 = 0.0;
         // The impulses (normal, tangent 1, tangent 2) at the start of an iteration, and the
         // conjugate direction they move along (solveResting).

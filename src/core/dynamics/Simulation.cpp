@@ -24,6 +24,7 @@ Simulation::Simulation(const SimulationSettings& settings) : settings_(settings)
 void Simulation::setContactModel(const std::string& name) {
     contact_ = makeContactModel(name, settings_.contact);  // throws before anything changes
     settings_.contactModel = name;
+    world_.setParticleContacts({});
     endFrameEarly();
 }
 
@@ -101,6 +102,7 @@ void Simulation::restoreFrame(const SimulationFrame& frame) {
     drivenByInput_ = false;
     guard_.clear();
     contact_->reset();
+    world_.setParticleContacts({});
     world_.constraintSolver().forgetWarmStarts();
     integrator_ = makeIntegrator(settings_.integrator, settings_.solver);
     if (frame.integrator == settings_.integrator) integrator_->restoreMemory(frame.integratorMemory);
@@ -195,6 +197,7 @@ FrameReport Simulation::advance(int maxSubsteps) {
         ContactReport contact;
         contact.contacts = world_.resolveContacts(substepStart_.head(n3), substepStart_.segment(configuration, n3), h);
         contact_->afterStep(world_, substepStart_, h, contact);
+        world_.setParticleContacts(contact_->manifolds());  // for the next implicit step's filter
         report.contact.add(contact);
     }
     if (substepsDone_ < substepCount) {

@@ -274,23 +274,85 @@ void World::massBlocks(std::vector<Mat3>& mass, std::vector<char>& fixed) const 
 int World::resolveContacts(const Eigen::Ref<const VecX>& xBefore, const Eigen::Ref<const VecX>& vBefore, double h) {
     int contacts = 0;
     if (planes_.empty()) return contacts;
+    auto held = heldImpulses_.cbegin();
     for (Index i = 0; i < particleCount(); ++i) {
         if (isNailed(i)) continue;
         Vec3 x = position(i);
         Vec3 v = velocity(i);
         bool touched = false;
+        const bool isHeld = held != heldImpulses_.cend() && held->first == i;
         for (const Plane& plane : planes_) {
-            if (resolvePlaneContact(plane, xBefore.segment<3>(3 * i), vBefore.segment<3>(3 * i), h, x, v)) {
+            // The part of the step's filter impulse along this plane's normal, per unit mass.
+            const double heldImpulse = isHeld ? std::max(0.0, held->second.dot(plane.normal)) / mass_[i] : 0.0;
+            if (resolvePlaneContact(plane, xBefore.segment<3>(3 * i), vBefore.segment<3>(3 * i), h, x, v, heldImpulse)) {
                 ++contacts;
                 touched = true;
             }
         }
+        if (isHeld) ++held;
         if (touched) {
             block3(x_, i) = x;
             block3(v_, i) = v;
         }
     }
     return contacts;
+}
+
+void World::setParticleContacts(const std::vector<ContactManifold>& manifolds) {
+    heldImpulses_.clear();
+    particleContacts_.clear();
+    for (const ContactManifold& m : manifolds) {
+        if (m.a.kind != ColliderKind::Particle || m.b.kind != ColliderKind::Rigid || !bodies_.isFixed(m.b.index))
+            continue;
+        // The point lies midway between the particle and the body's surface, the normal
+        // pointing from the particle to the body.
+        const Index k = m.b.index;
+        const Mat3 toShape = bodies_.rotation(k).transpose();
+        for (int p = 0; p < m.count; ++p) {
+            const Vec3 surface = m.points[p].position + 0.5 * m.points[p].separation * m.normal;
+            particleContacts_.push_back({m.a.index, k,
+                                         bodies_.centerOfMassInShapeFrame(k) + toShape * (surface - bodies_.position(k)),
+                                         toShape * -m.normal});
+        }
+    }
+    std::sort(particleContacts_.begin(), particleContacts_.end(),
+              [](const ParticleContact& a, const ParticleContact& b) { return a.particle < b.particle; });
+}
+
+void World::filterImpulses(const std::vector<VelocityFilter>& filters, const std::vector<Vec3>& impulses) {
+    heldImpulses_.clear();
+    for (std::size_t f = 0; f < filters.size(); ++f)
+        if (filters[f].block < particleCount()) heldImpulses_.emplace_back(filters[f].block, impulses[f]);
+}
+
+double World::heldImpulse(Index i, const Vec3& direction) const {
+    const auto it = std::lower_bound(heldImpulses_.begin(), heldImpulses_.end(), i,
+                                     [](const std::pair<Index, Vec3>& held, Index particle) { return held.first < particle; });
+    return it != heldImpulses_.end() && it->first == i ? std::max(0.0, it->second.dot(direction)) : 0.0;
+}
+
+void World::velocityFilters(std::vector<VelocityFilter>& filters) const {
+    filters.clear();
+    if (planes_.empty() && particleContacts_.empty()) return;
+    auto contact = particleContacts_.begin();
+    for (Index i = 0; i < particleCount(); ++i) {
+        VelocityFilter filter;
+        filter.block = i;
+        // n . (v + dv - surface velocity) = 0 for a particle touching and not leaving.
+        const auto constrain = [&](const Vec3& normal, double separation, const Vec3& surfaceVelocity) {
+            const double normalVelocity = (velocity(i) - surfaceVelocity).dot(normal);
+            if (separation < kTouching && normalVelocity <= kRestingSpeed) filter.constrain(normal, -normalVelocity);
+        };
+        for (const Plane& plane : planes_) constrain(plane.normal, plane.signedDistance(position(i)), Vec3::Zero());
+        for (; contact != particleContacts_.end() && contact->particle == i; ++contact) {
+            const Index k = contact->body;
+            if (k >= rigidBodyCount() || !bodies_.isFixed(k)) continue;  // the bodies changed since
+            const Vec3 surface = bodies_.worldPoint(k, contact->surfacePoint);
+            const Vec3 normal = bodies_.rotation(k) * contact->normal;
+            constrain(normal, (position(i) - surface).dot(normal), bodies_.pointVelocity(k, surface));
+        }
+        if (filter.count > 0 && !isNailed(i)) filters.push_back(filter);
+    }
 }
 
 double World::kineticEnergy() const {

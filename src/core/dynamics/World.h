@@ -23,6 +23,7 @@
 #include "core/bodies/InverseMass.h"
 #include "core/bodies/ParametricBeads.h"
 #include "core/bodies/RigidBodies.h"
+#include "core/collision/Contact.h"
 #include "core/collision/Plane.h"
 #include "core/constraints/ConstraintSolver.h"
 #include "core/forces/DampedSpring.h"
@@ -115,6 +116,20 @@ public:
     // Particle-plane collisions and contact after a step of length h that started at the
     // particle positions and velocities (xBefore, vBefore). Returns the number of contacts.
     int resolveContacts(const Eigen::Ref<const VecX>& xBefore, const Eigen::Ref<const VecX>& vBefore, double h);
+    // The contacts of particles with fixed bodies among a contact model's manifolds (those it
+    // found at the last step's end), kept in the bodies' frames for velocityFilters(); and
+    // the step's filter impulses (filterImpulses) are forgotten, the step's contacts being done.
+    void setParticleContacts(const std::vector<ContactManifold>& manifolds);
+    // The normal impulse the implicit step's contact filter applied to particle i in the step
+    // just taken, along a unit direction (0 when it pulled or held nothing): what a contact
+    // takes into its friction bound.
+    double heldImpulse(Index i, const Vec3& direction) const;
+    // A particle closer than this to a plane or a fixed body it met counts as touching it
+    // (a plane contact leaves it at 0, a body contact at most ContactSolver::kSlop inside).
+    static constexpr double kTouching = 1e-5;  // metres
+    // ... and one moving away from it slower than this is taken as resting on it (the contact
+    // model leaves a particle it holds on a body moving out at some 1e-5 m/s).
+    static constexpr double kRestingSpeed = 1e-3;  // metres per second
 
     // Energies and momenta of everything
     double kineticEnergy() const;
@@ -147,6 +162,12 @@ public:
     void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) override;
     void massBlocks(std::vector<Mat3>& mass, std::vector<char>& fixed) const override;
     void changeVelocities(const VecX& dv) override;
+    // Every particle touching a plane or a fixed body (kTouching) and not moving away from
+    // it (kRestingSpeed): its velocity relative to the surface along the normal goes to 0 in
+    // the step.
+    void velocityFilters(std::vector<VelocityFilter>& filters) const override;
+    // Kept for the next resolveContacts(), whose plane friction counts them.
+    void filterImpulses(const std::vector<VelocityFilter>& filters, const std::vector<Vec3>& impulses) override;
     void projectiveTerms(std::vector<const ProjectiveTerm*>& terms) const override;
     void forcesOutsideProjectiveTerms(VecX& f) override;
     // dF/dx and dF/dv apart (Exact: full storage; Definite: Upper storage).
@@ -183,6 +204,12 @@ private:
     DampedSpringSet springs_;
     std::vector<std::unique_ptr<Force>> forces_;
     std::vector<Plane> planes_;
+    struct ParticleContact {
+        Index particle, body;
+        Vec3 surfacePoint, normal;  // the body's, in its shape frame; the normal points to the particle
+    };
+    std::vector<ParticleContact> particleContacts_;  // sorted by particle
+    std::vector<std::pair<Index, Vec3>> heldImpulses_;  // per filtered particle, sorted by it
     std::vector<std::unique_ptr<Constraint>> constraints_;
     ConstraintSolver constraintSolver_;
     ConstraintSettings constraintSettings_;

@@ -1,5 +1,6 @@
 #include "core/integrators/ImplicitEuler.h"
 
+#include <algorithm>
 
 namespace tinkerbox {
 
@@ -11,11 +12,33 @@ void ImplicitEuler::step(MechanicalSystem& system, double h, StepReport& report)
     system.combinedJacobian(-h * h, -h, J_, dFdxV_);
     system.massBlocks(mass_, fixed_);
     ++report.derivativeEvaluations;
+    filters_.clear();
+    if (contactFilter_) system.velocityFilters(filters_);
+    // Baraff & Witkin 1998, section 5.3: a constraint whose force pulled is released. A contact
+    // that pulled in the last step is left out of this one, so the particle can leave (if it
+    // does not, the contact model catches it, and the filter holds it again from the next
+    // step); releasing it at once would take a second solve.
+    if (!released_.empty())
+        std::erase_if(filters_, [&](const VelocityFilter& f) {
+            return std::binary_search(released_.begin(), released_.end(), f.block);
+        });
 
     // (M - h dF/dv - h^2 dF/dx) dv = h (F0 + h dF/dx v0); fixed blocks are filtered out.
     rhs_ = h * (force_ + h * dFdxV_);
     if (dv_.size() != rhs_.size()) dv_ = VecX::Zero(rhs_.size());  // otherwise warm start from the last step
-    report.linearSolve = solver_.solve(J_, mass_, fixed_, rhs_, dv_, settings_);
+    if (filters_.empty()) {
+        released_.clear();
+        impulses_.clear();
+        report.linearSolve = solver_.solve(J_, mass_, fixed_, rhs_, dv_, settings_);
+    } else {
+        filtered_.apply(filters_, J_, mass_, rhs_, dv_);
+        report.linearSolve = solver_.solve(J_, mass_, fixed_, rhs_, dv_, settings_);
+        filtered_.recover(dv_);
+        filtered_.impulses(dv_, impulses_);
+        filtered_.pulling(impulses_, released_);
+        std::sort(released_.begin(), released_.end());
+    }
+    if (contactFilter_) system.filterImpulses(filters_, impulses_);
 
     system.changeVelocities(dv_);
     system.driftBackward(h);
@@ -23,6 +46,25 @@ void ImplicitEuler::step(MechanicalSystem& system, double h, StepReport& report)
     system.constrainPositions(h);
     system.constrainVelocities();
     system.setTime(t0 + h);
+}
+
+void ImplicitEuler::saveMemory(VecX& memory) const {
+    const Index released = static_cast<Index>(released_.size());
+    memory.resize(1 + released + dv_.size());
+    memory[0] = static_cast<double>(released);
+    for (Index k = 0; k < released; ++k) memory[1 + k] = static_cast<double>(released_[k]);
+    memory.tail(dv_.size()) = dv_;
+}
+
+void ImplicitEuler::restoreMemory(const VecX& memory) {
+    released_.clear();
+    if (memory.size() == 0) {
+        dv_.resize(0);
+        return;
+    }
+    const Index released = static_cast<Index>(memory[0]);
+    for (Index k = 0; k < released; ++k) released_.push_back(static_cast<Index>(memory[1 + k]));
+    dv_ = memory.tail(memory.size() - 1 - released);
 }
 
 }  // namespace tinkerbox

@@ -6,7 +6,10 @@
 // definite (the Jacobians are taken in their definite form), and solved by conjugate
 // gradient with a symmetric Gauss-Seidel preconditioner (SgsConjugateGradient), warm
 // started from the last step's dv. Fixed (nailed) particles are filtered out of the
-// solve, as with Baraff & Witkin's filter S. A rigid body's x1 = x0 + h v1 has for its
+// solve, as with Baraff & Witkin's filter S, and particles in contact have their change
+// prescribed along the contact normals by the same filter (section 5.3, VelocityFilter.h;
+// with contactFilter): a particle resting on the ground does not sink in the solve, and
+// a contact that pulled in one step is left out of the next. A rigid body's x1 = x0 + h v1 has for its
 // orientation q1 = exp(h omega1) q0 with omega1 the angular velocity at q1
 // (MechanicalSystem::driftBackward, RigidBodies::driftBackward).
 #include <vector>
@@ -18,19 +21,26 @@ namespace tinkerbox {
 
 class ImplicitEuler final : public Integrator {
 public:
-    explicit ImplicitEuler(const CgSettings& settings) : settings_(settings) {}
+    explicit ImplicitEuler(const CgSettings& settings, bool contactFilter = true)
+        : settings_(settings), contactFilter_(contactFilter) {}
 
     std::string_view name() const override { return "implicit-euler"; }
     void step(MechanicalSystem& system, double h, StepReport& report) override;
-    void saveMemory(VecX& memory) const override { memory = dv_; }  // the warm start
-    void restoreMemory(const VecX& memory) override { dv_ = memory; }
+    // The warm start and the released contacts: [released count, their blocks, dv].
+    void saveMemory(VecX& memory) const override;
+    void restoreMemory(const VecX& memory) override;
 
 private:
     CgSettings settings_;
+    bool contactFilter_;
     BlockSparseMatrix J_;  // -h dF/dv - h^2 dF/dx
     SgsConjugateGradient solver_;
     std::vector<char> fixed_;  // blocks filtered out of the solve
     std::vector<Mat3> mass_;
+    std::vector<VelocityFilter> filters_;
+    std::vector<Index> released_;  // blocks whose contact pulled in the last step (sorted)
+    FilteredSystem filtered_;
+    std::vector<Vec3> impulses_;
     VecX force_, dFdxV_, rhs_, dv_;
 };
 

@@ -33,7 +33,7 @@ std::unique_ptr<Integrator> makeIntegrator(std::string_view name, const Integrat
     if (name == "euler") return std::make_unique<ExplicitEuler>();
     if (name == "midpoint") return std::make_unique<Midpoint>();
     if (name == "rk4") return std::make_unique<RungeKutta4>();
-    if (name == "implicit-euler") return std::make_unique<ImplicitEuler>(settings.implicitSolver);
+    if (name == "implicit-euler") return std::make_unique<ImplicitEuler>(settings.implicitSolver, settings.contactFilter);
     if (name == "adaptive") return std::make_unique<AdaptiveRungeKutta>(settings.adaptiveTolerance);
     if (name == "symplectic-euler") return std::make_unique<SymplecticEuler>();
     if (name == "verlet") return std::make_unique<VelocityVerlet>();

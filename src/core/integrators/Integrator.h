@@ -25,6 +25,9 @@ struct IntegratorSettings {
     // 1e-4: on the 20 x 20 cloth the positions after 3 s differ from a 1e-10 solve by
     // 0.04 mm on a 2 m cloth (1e-3: 1 mm), at a third of the iterations of 1e-6.
     CgSettings implicitSolver{1e-4, 500};
+    // implicit-euler: particles in contact have their velocity change prescribed along the
+    // contact normals inside the solve (Baraff & Witkin 1998, section 5.3; VelocityFilter.h).
+    bool contactFilter = true;
     double adaptiveTolerance = 1e-6;
     int projectiveIterations = 10;  // local-global iterations per projective step
 

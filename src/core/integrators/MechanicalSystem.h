@@ -17,6 +17,7 @@
 #include "core/forces/Force.h"
 #include "core/forces/ProjectiveTerm.h"
 #include "core/integrators/OdeSystem.h"
+#include "core/integrators/VelocityFilter.h"
 
 namespace tinkerbox {
 
@@ -52,6 +53,13 @@ public:
     virtual void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) = 0;
     virtual void massBlocks(std::vector<Mat3>& mass, std::vector<char>& fixed) const = 0;
     virtual void changeVelocities(const VecX& dv) = 0;
+    // The blocks in contact, whose change of velocity the implicit step prescribes along the
+    // contact normals (Baraff & Witkin 1998, section 5.3; VelocityFilter.h), at the current
+    // state; fixed blocks are not among them (massBlocks flags those).
+    virtual void velocityFilters(std::vector<VelocityFilter>& filters) const = 0;
+    // What the filters the step used applied: per filter, the constraint impulse (A dv - b)_i
+    // of the step (the contact force times h), for the contact model's friction.
+    virtual void filterImpulses(const std::vector<VelocityFilter>& filters, const std::vector<Vec3>& impulses) = 0;
 
     // What the projective integrator needs (ProjectiveTerm.h; it moves particles only): the
     // particles come first among the velocity blocks, one block each, in the order of their
