@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "core/forces/Cloth.h"
+#include "core/forces/CurlyStrand.h"
 #include "core/forces/ElementForceChecks.h"
 #include "core/forces/ProjectiveTermChecks.h"
 
@@ -45,51 +46,25 @@ TEST(AngularSpring, DefiniteIsSymmetricNegativeSemiDefinite) {
     test::expectDefiniteIsSymmetricNegativeSemiDefinite(world);
 }
 
-// A helix of 24 particles (radius 2 cm, 1 cm pitch per turn of 8 particles): curly hair.
-std::vector<Vec3> helix(int count) {
-    std::vector<Vec3> x;
-    for (int k = 0; k < count; ++k) {
-        const double phi = 2.0 * std::numbers::pi * k / 8.0;
-        x.emplace_back(0.02 * std::cos(phi), -0.01 * k / 8.0 - 0.001 * k, 0.02 * std::sin(phi));
-    }
-    return x;
-}
-
 // Under zero gravity, a curly strand whose root is held (its first three particles
 // nailed), shaken out of shape, comes back to its curl: the joint angles and the twist
 // hold the whole helix, not only its curvature.
 TEST(AngularSpring, CurlyHairKeepsItsCurlUnderZeroGravity) {
     constexpr int kCount = 24;
-    const std::vector<Vec3> rest = helix(kCount);
+    const std::vector<Vec3> rest = test::curlyHelix(kCount);
     SimulationSettings settings = test::simulationSettings("implicit-euler", 1.0 / 60.0);
     settings.gravity = Vec3::Zero();
     settings.substeps = 4;
     Simulation simulation(settings);
     World& world = simulation.world();
-    std::mt19937 rng(7);
-    std::uniform_real_distribution<double> unit(-1.0, 1.0);
-    for (int k = 0; k < kCount; ++k)
-        world.addParticle(rest[k], k < 3 ? Vec3(Vec3::Zero()) : Vec3(0.3 * Vec3(unit(rng), unit(rng), unit(rng))), 1e-4, k < 3);
-    HairMaterial material;
-    material.stretch = 5.0;
-    material.bend = 2e-5;
-    material.twist = 2e-5;
-    material.stretchDamping = 0.002;
-    material.bendDamping = 5e-7;
-    HairForces hair = makeHair(rest, 0, 1, kCount, material);
+    HairForces hair = test::shakenCurlyStrand(world, rest);
     EXPECT_EQ(hair.joints->elementCount(), kCount - 2);
     EXPECT_EQ(hair.twist->elementCount(), kCount - 3);
     world.addForce(std::move(hair.segments));
     world.addForce(std::move(hair.joints));
     world.addForce(std::move(hair.twist));
-    simulation.step();
-    double moved = 0.0;
-    for (int k = 0; k < kCount; ++k) moved = std::max(moved, (world.position(k) - rest[k]).norm());
-    EXPECT_GT(moved, 1e-3);  // the shake did bend it
-    for (int frame = 0; frame < 240; ++frame) simulation.step();
-    for (int k = 0; k < kCount; ++k) EXPECT_LT((world.position(k) - rest[k]).norm(), 1e-3) << "particle " << k;
+    test::expectCurlComesBack(simulation, rest);
 }
-
 
 // A joint's projective constraint (its two segments pulled to their nearest pair at the rest
 // angle, weight k (1/l0^2 + 1/l1^2)) holds k/2 (theta - theta_rest)^2 to second order: the
@@ -105,13 +80,9 @@ TEST(AngularSpring, ProjectiveJointMatchesTheEnergyToSecondOrder) {
             joints->add({{0, 1, 2}, 3.0, 0.0, restAngle, 1.0, 0.6});
             const auto& force = static_cast<const AngularSpringSet&>(world.addForce(std::move(joints)));
             ASSERT_EQ(force.projectiveJoints().size(), 1u);
-            const double energy = world.potentialEnergy();
-            EXPECT_GT(energy, 0.0);
-            differences.push_back(std::abs(test::projectiveEnergy(force, world.positions()) - energy) / energy);
+            differences.push_back(test::relativeEnergyMismatch(force, world));
         }
-        EXPECT_LT(differences[1], 0.2 * differences[0]) << restAngle;
-        EXPECT_LT(differences[2], 0.2 * differences[1]) << restAngle;
-        EXPECT_LT(differences[2], 1e-3) << restAngle;
+        test::expectSecondOrderMatch(differences, "rest angle " + std::to_string(restAngle));
     }
 }
 

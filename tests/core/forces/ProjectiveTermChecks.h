@@ -1,8 +1,13 @@
 #pragma once
 // What a force's projective constraints (ProjectiveTerm.h) add up to: their energy
 // sum_c w_c/2 |A_c x - p_c|^2 at x, with the targets the term projects there.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
 #include <vector>
 
+#include "core/dynamics/World.h"
 #include "core/forces/ProjectiveTerm.h"
 
 namespace tinkerbox::test {
@@ -23,6 +28,23 @@ inline double projectiveEnergy(const ProjectiveTerm& term, const VecX& x, double
             energy += 0.5 * s.weight * (ax - targets[target]).squaredNorm();
         }
     return energy;
+}
+
+// How far a term's projective energy is from its force's own, the potential energy of a
+// world with that force alone, relative to it.
+inline double relativeEnergyMismatch(const ProjectiveTerm& term, const World& world) {
+    const double energy = world.potentialEnergy();
+    EXPECT_GT(energy, 0.0);
+    return std::abs(projectiveEnergy(term, world.positions()) - energy) / energy;
+}
+
+// A match to second order about the rest shape: at strains ten and a hundred times smaller
+// the relative mismatch falls at least five-fold each time, to below 1e-3.
+inline void expectSecondOrderMatch(const std::vector<double>& mismatch, const std::string& what = {}) {
+    ASSERT_EQ(mismatch.size(), 3u);
+    EXPECT_LT(mismatch[1], 0.2 * mismatch[0]) << what;
+    EXPECT_LT(mismatch[2], 0.2 * mismatch[1]) << what;
+    EXPECT_LT(mismatch[2], 1e-3) << what;
 }
 
 }  // namespace tinkerbox::test

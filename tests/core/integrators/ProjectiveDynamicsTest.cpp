@@ -12,6 +12,7 @@
 #include "core/TestSystems.h"
 #include "core/dynamics/Simulation.h"
 #include "core/forces/Cloth.h"
+#include "core/forces/CurlyStrand.h"
 #include "core/forces/Gravity.h"
 #include "core/forces/MouseSpring.h"
 
@@ -295,22 +296,12 @@ TEST(ProjectiveDynamics, TriangleClothIsStableAtOneStepPerFrame) {
     EXPECT_LT(kinetic, 1e-2 * (e0 - ps.totalEnergy()));
 }
 
-// A helix of 24 particles (radius 2 cm, 1 cm pitch per turn of 8 particles): curly hair.
-std::vector<Vec3> curlyStrand(int count) {
-    std::vector<Vec3> x;
-    for (int k = 0; k < count; ++k) {
-        const double phi = 2.0 * std::numbers::pi * k / 8.0;
-        x.emplace_back(0.02 * std::cos(phi), -0.01 * k / 8.0 - 0.001 * k, 0.02 * std::sin(phi));
-    }
-    return x;
-}
-
 // Under zero gravity, a curly strand whose root is held, shaken out of shape, comes back to
 // its curl under projective at one step per 1/60 s frame, as under implicit-euler
 // (AngularSpringTest): segments, joints and twist are all projective constraints.
 TEST(ProjectiveDynamics, CurlyHairKeepsItsCurlUnderZeroGravity) {
     constexpr int kCount = 24;
-    const std::vector<Vec3> rest = curlyStrand(kCount);
+    const std::vector<Vec3> rest = test::curlyHelix(kCount);
     SimulationSettings settings = test::simulationSettings("projective", 1.0 / 60.0);
     settings.gravity = Vec3::Zero();
     // Stiff segments against soft joints: the local-global iterations reach the soft (bending)
@@ -319,28 +310,13 @@ TEST(ProjectiveDynamics, CurlyHairKeepsItsCurlUnderZeroGravity) {
     settings.solver.projectiveIterations = 50;
     Simulation simulation(settings);
     World& world = simulation.world();
-    std::mt19937 rng(7);
-    std::uniform_real_distribution<double> unit(-1.0, 1.0);
-    for (int k = 0; k < kCount; ++k)
-        world.addParticle(rest[k], k < 3 ? Vec3(Vec3::Zero()) : Vec3(0.3 * Vec3(unit(rng), unit(rng), unit(rng))), 1e-4, k < 3);
-    HairMaterial material;
-    material.stretch = 5.0;
-    material.bend = 2e-5;
-    material.twist = 2e-5;
-    material.stretchDamping = 0.002;
-    material.bendDamping = 5e-7;
-    HairForces hair = makeHair(rest, 0, 1, kCount, material);
+    HairForces hair = test::shakenCurlyStrand(world, rest);
     EXPECT_EQ(hair.joints->projectiveJoints().size(), static_cast<std::size_t>(kCount - 2));
     EXPECT_EQ(hair.twist->projectiveHinges().size(), static_cast<std::size_t>(kCount - 3));
     world.addForce(std::move(hair.segments));
     world.addForce(std::move(hair.joints));
     world.addForce(std::move(hair.twist));
-    simulation.step();
-    double moved = 0.0;
-    for (int k = 0; k < kCount; ++k) moved = std::max(moved, (world.position(k) - rest[k]).norm());
-    EXPECT_GT(moved, 1e-3);  // the shake did bend it
-    for (int frame = 0; frame < 240; ++frame) simulation.step();
-    for (int k = 0; k < kCount; ++k) EXPECT_LT((world.position(k) - rest[k]).norm(), 1e-3) << "particle " << k;
+    test::expectCurlComesBack(simulation, rest);
 }
 
 }  // namespace
