@@ -1,7 +1,6 @@
 #include "core/math/LdltSubstitution.h"
 
 #include <algorithm>
-#include <numeric>
 
 namespace tinkerbox {
 
