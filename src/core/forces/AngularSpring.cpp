@@ -84,16 +84,9 @@ double AngularSpringSet::weightPerStiffness(const AngularSpring& s) {
 }
 
 void AngularSpringSet::accumulateOutsideProjectiveTerm(const World& world, VecX& f) const {
-    Vector x, v, fe;
-    for (const Index e : explicitJoints_) {
-        for (int m = 0; m < 3; ++m) {
-            x.segment<3>(3 * m) = world.position(element(e)[m]);
-            v.segment<3>(3 * m) = world.velocity(element(e)[m]);
-        }
-        fe.setZero();
-        elementForce(world, e, x, v, fe);
-        for (int m = 0; m < 3; ++m) block3(f, element(e)[m]) += fe.segment<3>(3 * m);
-    }
+    const VecX& positions = world.positions();
+    const VecX& velocities = world.velocities();
+    for (const Index e : explicitJoints_) accumulateElement(world, positions, velocities, e, f);
 }
 
 void AngularSpringSet::appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const {

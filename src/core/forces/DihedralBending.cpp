@@ -104,16 +104,9 @@ Index DihedralBending::add(const BendingHinge& h) {
 }
 
 void DihedralBending::accumulateOutsideProjectiveTerm(const World& world, VecX& f) const {
-    Vector x, v, fe;
-    for (const Index e : explicitHinges_) {
-        for (int m = 0; m < 4; ++m) {
-            x.segment<3>(3 * m) = world.position(element(e)[m]);
-            v.segment<3>(3 * m) = world.velocity(element(e)[m]);
-        }
-        fe.setZero();
-        elementForce(world, e, x, v, fe);
-        for (int m = 0; m < 4; ++m) block3(f, element(e)[m]) += fe.segment<3>(3 * m);
-    }
+    const VecX& positions = world.positions();
+    const VecX& velocities = world.velocities();
+    for (const Index e : explicitHinges_) accumulateElement(world, positions, velocities, e, f);
 }
 
 void DihedralBending::appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const {

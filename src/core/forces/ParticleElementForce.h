@@ -81,13 +81,7 @@ public:
     void accumulate(const World& world, VecX& f) const override {
         const VecX& positions = world.positions();
         const VecX& velocities = world.velocities();
-        Vector x, v, fe;
-        for (Index e = 0; e < elementCount(); ++e) {
-            gather(positions, velocities, e, x, v);
-            fe.setZero();
-            elementForce(world, e, x, v, fe);
-            for (int m = 0; m < N; ++m) block3(f, elements_[e][m]) += fe.template segment<3>(3 * m);
-        }
+        for (Index e = 0; e < elementCount(); ++e) accumulateElement(world, positions, velocities, e, f);
     }
 
     double potentialEnergy(const World& world) const override {
@@ -144,6 +138,15 @@ protected:
                 if (el[m] == el[n]) throw std::invalid_argument("an element joins a particle to itself");
         elements_.push_back(el);
         blocks_.clear();  // the Jacobian pattern must be rebound
+    }
+
+    // f += element e's force (positions and velocities: the world's, fetched once per pass).
+    void accumulateElement(const World& world, const VecX& positions, const VecX& velocities, Index e, VecX& f) const {
+        Vector x, v, fe;
+        gather(positions, velocities, e, x, v);
+        fe.setZero();
+        elementForce(world, e, x, v, fe);
+        for (int m = 0; m < N; ++m) block3(f, elements_[e][m]) += fe.template segment<3>(3 * m);
     }
 
     // fe += the element's force; K += cx dF/dx + cv dF/dv and KxV += dF/dx v (local, 3N),
