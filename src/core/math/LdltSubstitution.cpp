@@ -74,22 +74,18 @@ void LdltSubstitution::set(Index unknowns, const std::vector<Index>& start, cons
     inverseD_ = inverseD;
     const std::vector<int> part = splitTree(unknowns, start, row);
     for (Part& p : parts_) p = Part{};
-    for (Part& p : parts_) {
-        p.ownStart.assign(1, 0);
-        p.topStart.assign(1, 0);
-    }
     for (Index j = 0; j < unknowns; ++j) {
         Part& p = parts_[static_cast<std::size_t>(part[static_cast<std::size_t>(j)])];
         p.columns.push_back(static_cast<std::int32_t>(j));
         for (Index k = start[static_cast<std::size_t>(j)]; k < start[static_cast<std::size_t>(j) + 1]; ++k) {
             const std::int32_t r = row[static_cast<std::size_t>(k)];
             // A row is an ancestor: in the column's own set or in the top.
-            const bool own = part[static_cast<std::size_t>(r)] == part[static_cast<std::size_t>(j)];
-            (own ? p.ownRow : p.topRow).push_back(r);
-            (own ? p.ownValue : p.topValue).push_back(value[static_cast<std::size_t>(k)]);
+            Entries& entries = part[static_cast<std::size_t>(r)] == part[static_cast<std::size_t>(j)] ? p.own : p.top;
+            entries.row.push_back(r);
+            entries.value.push_back(value[static_cast<std::size_t>(k)]);
         }
-        p.ownStart.push_back(static_cast<Index>(p.ownRow.size()));
-        p.topStart.push_back(static_cast<Index>(p.topRow.size()));
+        p.own.start.push_back(static_cast<Index>(p.own.row.size()));
+        p.top.start.push_back(static_cast<Index>(p.top.row.size()));
     }
     for (VecX& updates : topUpdates_) updates = VecX::Zero(3 * unknowns);
 }
@@ -99,51 +95,47 @@ std::array<Index, 3> LdltSubstitution::partSizes() const {
             static_cast<Index>(parts_[2].columns.size())};
 }
 
+void LdltSubstitution::subtractColumn(const Entries& entries, std::size_t c, const double z[3], double* __restrict out) {
+    for (Index k = entries.start[c]; k < entries.start[c + 1]; ++k) {
+        double* o = out + 3 * static_cast<Index>(entries.row[static_cast<std::size_t>(k)]);
+        const double l = entries.value[static_cast<std::size_t>(k)];
+        o[0] -= l * z[0];
+        o[1] -= l * z[1];
+        o[2] -= l * z[2];
+    }
+}
+
+void LdltSubstitution::addColumnProduct(const Entries& entries, std::size_t c, const double* __restrict x, double sum[3]) {
+    for (Index k = entries.start[c]; k < entries.start[c + 1]; ++k) {
+        const double* xr = x + 3 * static_cast<Index>(entries.row[static_cast<std::size_t>(k)]);
+        const double l = entries.value[static_cast<std::size_t>(k)];
+        sum[0] += l * xr[0];
+        sum[1] += l * xr[1];
+        sum[2] += l * xr[2];
+    }
+}
+
 // L z = b over a part's columns: once z_j is final, its part is taken out of the rows below
 // (the part's own in v, the top's in `top`).
-void LdltSubstitution::forward(const Part& part, double* __restrict v, double* __restrict top) {
+void LdltSubstitution::forward(const Part& part, double* v, double* top) {
     for (std::size_t c = 0; c < part.columns.size(); ++c) {
         const Index j = part.columns[c];
-        const double z0 = v[3 * j], z1 = v[3 * j + 1], z2 = v[3 * j + 2];
-        for (Index k = part.ownStart[c]; k < part.ownStart[c + 1]; ++k) {
-            double* vi = v + 3 * static_cast<Index>(part.ownRow[static_cast<std::size_t>(k)]);
-            const double l = part.ownValue[static_cast<std::size_t>(k)];
-            vi[0] -= l * z0;
-            vi[1] -= l * z1;
-            vi[2] -= l * z2;
-        }
-        for (Index k = part.topStart[c]; k < part.topStart[c + 1]; ++k) {
-            double* ti = top + 3 * static_cast<Index>(part.topRow[static_cast<std::size_t>(k)]);
-            const double l = part.topValue[static_cast<std::size_t>(k)];
-            ti[0] -= l * z0;
-            ti[1] -= l * z1;
-            ti[2] -= l * z2;
-        }
+        const double z[3] = {v[3 * j], v[3 * j + 1], v[3 * j + 2]};
+        subtractColumn(part.own, c, z, v);
+        subtractColumn(part.top, c, z, top);
     }
 }
 
 // L^T x = z over a part's columns, last first: column j of L is row j of L^T.
-void LdltSubstitution::backward(const Part& part, double* __restrict v) {
+void LdltSubstitution::backward(const Part& part, double* v) {
     for (std::size_t c = part.columns.size(); c-- > 0;) {
         const Index j = part.columns[c];
-        double s0 = 0.0, s1 = 0.0, s2 = 0.0;
-        for (Index k = part.ownStart[c]; k < part.ownStart[c + 1]; ++k) {
-            const double* xi = v + 3 * static_cast<Index>(part.ownRow[static_cast<std::size_t>(k)]);
-            const double l = part.ownValue[static_cast<std::size_t>(k)];
-            s0 += l * xi[0];
-            s1 += l * xi[1];
-            s2 += l * xi[2];
-        }
-        for (Index k = part.topStart[c]; k < part.topStart[c + 1]; ++k) {
-            const double* xi = v + 3 * static_cast<Index>(part.topRow[static_cast<std::size_t>(k)]);
-            const double l = part.topValue[static_cast<std::size_t>(k)];
-            s0 += l * xi[0];
-            s1 += l * xi[1];
-            s2 += l * xi[2];
-        }
-        v[3 * j] -= s0;
-        v[3 * j + 1] -= s1;
-        v[3 * j + 2] -= s2;
+        double sum[3] = {0.0, 0.0, 0.0};
+        addColumnProduct(part.own, c, v, sum);
+        addColumnProduct(part.top, c, v, sum);
+        v[3 * j] -= sum[0];
+        v[3 * j + 1] -= sum[1];
+        v[3 * j + 2] -= sum[2];
     }
 }
 

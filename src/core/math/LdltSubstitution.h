@@ -40,14 +40,23 @@ public:
     std::array<Index, 3> partSizes() const;
 
 private:
+    // Some entries of each of a part's columns, compressed: column c's are start[c] ..
+    // start[c + 1] - 1.
+    struct Entries {
+        std::vector<Index> start{0};
+        std::vector<std::int32_t> row;
+        std::vector<double> value;
+    };
     // The columns of one set (or the top), ascending, each with its entries in rows of the
     // same set and (for a set) those in rows of the top.
     struct Part {
         std::vector<std::int32_t> columns;
-        std::vector<Index> ownStart, topStart;
-        std::vector<std::int32_t> ownRow, topRow;
-        std::vector<double> ownValue, topValue;
+        Entries own, top;
     };
+    // out_r -= L_rj z over the entries of a part's column c.
+    static void subtractColumn(const Entries& entries, std::size_t c, const double z[3], double* out);
+    // sum += sum_r L_rj x_r over the entries of a part's column c.
+    static void addColumnProduct(const Entries& entries, std::size_t c, const double* x, double sum[3]);
     static void forward(const Part& part, double* v, double* top);
     static void backward(const Part& part, double* v);
 
