@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "core/contact/ContactFrame.h"
 #include "core/contact/FrictionPyramid.h"
@@ -444,19 +445,28 @@ ObaContact::PositionProgram ObaContact::solvePositions(World& world) {
     }
     // Each component of a body's turn within one program is bounded by kMaxTurn (Schmidl,
     // section 6.1.4): the constraints hold the turn only to first order, and a bigger one
-    // could overlap so badly that the next program has no solution.
+    // could overlap so badly that the next program has no solution. Its shift is bounded
+    // too, by its radius of gyration (its size): the planes are those of faces of finite
+    // size, which a longer move leaves, and a cube squeezed between two frozen ones, whose
+    // contact normals leaned by a few milliradians, slid metres sideways in one program to
+    // climb out along them.
     Index rowCount = static_cast<Index>(critical.size());
     std::vector<double> bounds(qp.d.data(), qp.d.data() + qp.d.size());
+    const RigidBodies& movingBodies = world.rigidBodies();
     for (std::size_t v = 0; v < blocks.size(); ++v) {
         const Index block = blocks[v];
-        if (block < world.particleCount() || (block - world.particleCount()) % 2 == 0) continue;
+        if (block < world.particleCount()) continue;
+        const Index body = (block - world.particleCount()) / 2;
+        const bool angular = (block - world.particleCount()) % 2 == 1;
+        const double bound =
+            angular ? kMaxTurn : std::sqrt(movingBodies.bodyInertia(body).trace() / movingBodies.mass(body));
         for (int k = 0; k < 3; ++k) {
             const Vec3 row = W.apply(block, Vec3::Unit(k));  // W is symmetric: its row k
             if (row.isZero()) continue;
             for (const double sign : {1.0, -1.0}) {
                 for (int col = 0; col < 3; ++col)
                     if (row[col] != 0.0) c.emplace_back(rowCount, 3 * static_cast<Index>(v) + col, sign * row[col]);
-                bounds.push_back(-kMaxTurn);
+                bounds.push_back(-bound);
                 ++rowCount;
             }
         }
@@ -506,6 +516,11 @@ double ObaContact::updatePositions(World& world, double margin, ContactReport& r
         if (outcome == PositionProgram::Moved) continue;
         undo_.pop_back();  // nothing moved
         if (outcome == PositionProgram::NothingToDo) break;
+        // A body pressed between frozen ones (woken by a hit, sunk by a step of gravity onto
+        // the one below, under the one above) can move neither way: the frozen bodies its
+        // overlapping points press on wake (section 6.7.2's waking, for a push instead of a
+        // hit), and the program is tried again with them movable.
+        if (wakeSqueezing()) continue;
         // No solution (Schmidl, section 6.1.4, table 6.1): the last program's move is rolled
         // back, and the points held so far stay, so that the next program does not repeat
         // its mistake.
@@ -515,6 +530,20 @@ double ObaContact::updatePositions(World& world, double margin, ContactReport& r
         ++rollbacks_;
     }
     return worst;
+}
+
+bool ObaContact::wakeSqueezing() {
+    bool woke = false;
+    for (const Row& row : heldRows_) {
+        if (row.separation >= -kOverlapTolerance) continue;
+        for (const auto& [side, otherMoves] : {std::pair{row.a, row.movableB}, std::pair{row.b, row.movableA}})
+            if (otherMoves && side.kind == ColliderKind::Rigid && isFrozen(side.index)) {
+                frozen_[static_cast<std::size_t>(side.index)] = 0;
+                restTime_[static_cast<std::size_t>(side.index)] = 0.0;
+                woke = true;
+            }
+    }
+    return woke;
 }
 
 ObaContact::Poses ObaContact::savePoses(const World& world) const {

@@ -6,8 +6,10 @@
 //      targets, in the mass-weighted metric of eq. 6.7, so that nothing overlaps: a series of
 //      quadratic programs on the separating-plane constraints linearized at the positions
 //      of the last one (eqs. 6.18, 6.19), until no point overlaps; every point held apart
-//      stays in the later programs, a body turns at most kMaxTurn per program, and a
-//      program without a solution is rolled back (section 6.1.4, table 6.1);
+//      stays in the later programs, a body turns at most kMaxTurn and shifts at most its
+//      radius of gyration per program, a program without a solution first wakes the frozen
+//      bodies its overlapping points press on and is tried again, and is otherwise rolled
+//      back (section 6.1.4, table 6.1);
 //   2. collision impulses (sections 6.2.1, 6.2.2): a priority queue resolves the fastest
 //      approaching points one at a time, Newton's impact law with Coulomb friction (a Newton's
 //      cradle passes its momentum ball to ball), for at most as many collisions as there are
@@ -121,6 +123,9 @@ private:
     void holdCriticalPoints(const World& world);
     void buildHeldRows(const World& world);
     PositionProgram solvePositions(World& world);
+    // Wakes the frozen bodies that held points overlapping a moving body press on; returns
+    // whether any woke.
+    bool wakeSqueezing();
     Poses savePoses(const World& world) const;
     void restorePoses(World& world, const Poses& poses);
     int collide(World& world, double threshold, double h);
