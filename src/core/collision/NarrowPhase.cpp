@@ -24,6 +24,9 @@ constexpr double kAbsolutePreference = 1e-3;
 // Lengths that differ by less than this times the smaller shape's radius are equal when
 // choosing which contact points to keep.
 constexpr double kTie = 1e-9;
+// A vertex of a clipped face this close to the line through its neighbours, times the
+// smaller shape's radius, lies on that line (clipFaces).
+constexpr double kStraight = 1e-5;
 
 // Feature ids (ContactPoint::feature). The top two bits tell the kind of contact.
 // Face contacts: each point is where two lines cross, each line an edge of the incident
@@ -117,19 +120,35 @@ std::pair<Vec3, Vec3> closestPointsOfSegments(const Vec3& p0, const Vec3& p1, co
     return {p0 + s * d1, q0 + t * d2};
 }
 
+// A face's first side, from its first vertex to its second.
+Vec3 referenceSide(const Vec3* vertices, const Polyhedron::Face& face) {
+    return vertices[face.vertices[1]] - vertices[face.vertices[0]];
+}
+
 // Keeps at most four of the candidates: the deepest, the one farthest from it, the one
 // making the largest triangle with those two, and the one adding most area outside that
 // triangle, so that the points span the contact region (as Box2D's and Bullet's manifold
-// reductions do). Ties (a flat resting face: every point equally deep) go to the earliest
-// candidate, so that rounding does not pick different points from step to step.
-void reduceToFour(std::vector<ContactCandidate>& candidates, const Vec3& normal, double tie) {
+// reductions do). Candidates within `flat` of the deepest count as deepest too (a face
+// resting flat on a face), and of those the first is the one farthest along u + v, u the
+// reference face's first side and v = n x u: on the rectangle two boxes' faces make, a
+// corner, the same one from step to step, never one of the points a side of one face adds
+// where it crosses a side of the other nearly along it (a pile's boxes turned by a fraction
+// of a milliradian). The other three then are the other corners, and a pile's warm starts
+// carry over. Other ties go to the earliest candidate.
+void reduceToFour(std::vector<ContactCandidate>& candidates, const Vec3& normal, const Vec3& side, double tie,
+                  double flat) {
     const int count = static_cast<int>(candidates.size());
     if (count <= 4) return;
     auto position = [&](int i) -> const Vec3& { return candidates[i].position; };
     auto area = [&](int i, int j, int k) { return normal.dot((position(j) - position(i)).cross(position(k) - position(i))); };
-    int first = 0;
-    for (int i = 1; i < count; ++i)
-        if (candidates[i].separation < candidates[first].separation - tie) first = i;
+    double deepest = kInfinity;
+    for (const ContactCandidate& c : candidates) deepest = std::min(deepest, c.separation);
+    const Vec3 u = side - normal.dot(side) * normal, diagonal = u + normal.cross(u);
+    int first = -1;
+    for (int i = 0; i < count; ++i)
+        if (candidates[i].separation <= deepest + flat &&
+            (first < 0 || diagonal.dot(position(i)) > diagonal.dot(position(first)) + tie))
+            first = i;
     auto inPlaneDistance = [&](int i) {
         const Vec3 offset = position(i) - position(first);
         return (offset - normal.dot(offset) * normal).norm();
@@ -149,7 +168,8 @@ void reduceToFour(std::vector<ContactCandidate>& candidates, const Vec3& normal,
     double mostOutside = 0.0;
     for (int i = 0; i < count; ++i) {
         if (i == first || i == second || i == third) continue;
-        const double outside = orientation * std::min({area(first, second, i), area(second, third, i), area(third, first, i)});
+        const double outside = std::min({orientation * area(first, second, i), orientation * area(second, third, i),
+                                         orientation * area(third, first, i)});
         if (outside < mostOutside - tie * inPlaneDistance(second)) {
             mostOutside = outside;
             fourth = i;
@@ -214,7 +234,7 @@ double cachedSeparation(const SeparatingAxisCache& cache, const Polyhedron& a, c
 // writes the points below margin into scratch.candidates, in the frame of the vertices.
 void clipFaces(const Vec3* referenceVertices, const Polyhedron::Face& reference, const Vec3& referenceNormal,
                double referenceOffset, const Vec3* incidentVertices, const std::vector<int>& incidentLoop,
-               double margin, bool referenceIsB, int referenceFace, int incidentFace) {
+               double margin, double straight, bool referenceIsB, int referenceFace, int incidentFace) {
     std::vector<ClipVertex>& polygon = scratch.polygon;
     std::vector<ClipVertex>& clipped = scratch.clipped;
     polygon.clear();
@@ -252,6 +272,22 @@ void clipFaces(const Vec3* referenceVertices, const Polyhedron::Face& reference,
             }
         }
         std::swap(polygon, clipped);
+    }
+    // A vertex within `straight` of the line through its neighbours adds nothing to the
+    // region: where an incident edge lies along a side of the reference face (flush boxes of
+    // a pile), rounding makes the edge cross the side somewhere along it. Dropped, so that
+    // a rectangle of contact has its four corners, the same four from step to step, rather
+    // than six points of which reduceToFour keeps a different four (or three) each step.
+    for (std::size_t i = 0; polygon.size() > 3 && i < polygon.size();) {
+        const std::size_t count = polygon.size();
+        const Vec3& before = polygon[(i + count - 1) % count].point;
+        const Vec3 chord = polygon[(i + 1) % count].point - before, arm = polygon[i].point - before;
+        const double length = chord.norm();
+        const double offset = length > 0.0 ? chord.cross(arm).norm() / length : arm.norm();
+        if (offset <= straight)
+            polygon.erase(polygon.begin() + static_cast<std::ptrdiff_t>(i));
+        else
+            ++i;
     }
     std::vector<ContactCandidate>& candidates = scratch.candidates;
     candidates.clear();
@@ -502,6 +538,7 @@ bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& 
     Scratch& s = scratch;
     const double tolerance = kAbsolutePreference * std::min(a.radius, b.radius);
     const double tie = kTie * std::min(a.radius, b.radius);
+    const double straight = kStraight * std::min(a.radius, b.radius);
     auto clearlyGreater = [&](double x, double y) { return x > y + kRelativePreference * std::abs(y) + tolerance; };
     const bool referenceIsB = clearlyGreater(separationB, separationA);
     const double separationFaces = referenceIsB ? separationB : separationA;
@@ -513,8 +550,8 @@ bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& 
             const int incident =
                 incidentFace(a, a.vertices.data(), [&](int i) -> const Vec3& { return a.faces[i].normal; }, normal);
             clipFaces(s.verticesB.data(), b.faces[faceB], normal, s.offsetsB[faceB], a.vertices.data(),
-                      a.faces[incident].vertices, margin, true, faceB, incident);
-            reduceToFour(s.candidates, normal, tie);
+                      a.faces[incident].vertices, margin, straight, true, faceB, incident);
+            reduceToFour(s.candidates, normal, referenceSide(s.verticesB.data(), b.faces[faceB]), tie, straight);
             if (writeManifold(s.candidates, poseA, -normal, out)) return true;
         } else {
             cache = {SeparatingAxisCache::Kind::FaceA, faceA, -1};
@@ -522,8 +559,8 @@ bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& 
             const int incident = incidentFace(
                 b, s.verticesB.data(), [&](int i) -> const Vec3& { return s.normalsB[i]; }, reference.normal);
             clipFaces(a.vertices.data(), reference, reference.normal, reference.offset, s.verticesB.data(),
-                      b.faces[incident].vertices, margin, false, faceA, incident);
-            reduceToFour(s.candidates, reference.normal, tie);
+                      b.faces[incident].vertices, margin, straight, false, faceA, incident);
+            reduceToFour(s.candidates, reference.normal, referenceSide(a.vertices.data(), reference), tie, straight);
             if (writeManifold(s.candidates, poseA, reference.normal, out)) return true;
         }
         // The faces' overlap clipped to nothing (edges crossing near the rim of a face that

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <numbers>
@@ -180,6 +181,41 @@ TEST(CollidePolyhedra, CubeRestingExactlyOnCubeHasZeroSeparation) {
     expectPointsAt(m, {Vec3(2.5, 1.5, 3.5), Vec3(1.75, 1.5, 3.5), Vec3(2.5, 1.5, 2.5), Vec3(1.75, 1.5, 2.5)});
 }
 
+// A cube on the one below it, offset by half a box plus 2.5 cm as in a pyramid's rows, and
+// moved as a pile's cubes are: turned by a fraction of a milliradian about the normal and
+// shifted by tens of micrometres across, so that the faces' sides cross within the region
+// and it has six vertices, and tilted by 1e-7 rad (its points' depths differ by about 1e-7
+// m). However it moved, the manifold keeps the four corners of the region x in [0.025, 0.5],
+// z in [-0.5, 0.5], with the same features for them: what a pile's warm starts match.
+TEST(CollidePolyhedra, PileCubeTurnedSlightlyKeepsTheFourCornersOfItsSupport) {
+    const Polyhedron cube = boxPolyhedron(Vec3::Ones());
+    const std::vector<Vec3> corners{Vec3(0.025, 0.5, 0.5), Vec3(0.5, 0.5, 0.5), Vec3(0.025, 0.5, -0.5),
+                                    Vec3(0.5, 0.5, -0.5)};
+    std::map<int, std::uint32_t> featureAt;  // corner -> feature
+    for (const double twist : {2e-4, 1e-4, 3e-4, 2.5e-4}) {
+        for (const double tilt : {1e-7, -1e-7}) {
+            const Mat3 turn = rotation(Vec3::UnitY(), twist) * rotation(Vec3(1.0, 0.0, 1.0), tilt);
+            const Vec3 centre(0.525, 0.99995, -0.3 * twist);  // the sides cross at x = 0.225
+            SeparatingAxisCache cache;
+            ContactManifold m;
+            ASSERT_TRUE(collidePolyhedra(cube, at(Vec3::Zero()), cube, at(centre, turn), 1e-3, cache, m));
+            ASSERT_EQ(m.count, 4) << "twist " << twist << ", tilt " << tilt;
+            std::set<int> found;
+            for (int i = 0; i < m.count; ++i) {
+                int nearest = 0;
+                for (int c = 1; c < 4; ++c)
+                    if ((m.points[i].position - corners[c]).norm() < (m.points[i].position - corners[nearest]).norm())
+                        nearest = c;
+                EXPECT_LT((m.points[i].position - corners[nearest]).norm(), 1e-3) << "twist " << twist << ", tilt " << tilt;
+                found.insert(nearest);
+                const auto [known, fresh] = featureAt.emplace(nearest, m.points[i].feature);
+                if (!fresh) EXPECT_EQ(known->second, m.points[i].feature) << "corner " << nearest << ", twist " << twist;
+            }
+            EXPECT_EQ(found.size(), 4u) << "twist " << twist << ", tilt " << tilt;
+        }
+    }
+}
+
 TEST(CollidePolyhedra, CubeTurnedOnCubeClipsTheOctagonToFourOfItsCorners) {
     const Polyhedron cube = boxPolyhedron(Vec3::Ones());
     SeparatingAxisCache cache;
@@ -296,19 +332,25 @@ TEST(CollidePolyhedra, HullsTouchBoxesLikeTheirShapes) {
     for (int i = 0; i < m.count; ++i) EXPECT_NEAR(m.points[i].separation, -0.02, kTolerance);
     expectPointsAt(m, {corners[0] + Vec3(0.1, 0.49, 0.0), corners[1] + Vec3(0.1, 0.49, 0.0), corners[2] + Vec3(0.1, 0.49, 0.0)});
 
-    // A hexagonal prism standing on its end: four of the six corners, spanning the hexagon.
+    // A hexagonal prism standing on its end: four of the six corners, spanning as much of the
+    // hexagon as four of its corners can, r^2 sqrt(3) (two pairs of opposite corners, or
+    // three neighbours and the corner opposite the middle one).
     const std::vector<Vec3> prismCorners = hexagonalPrism(0.5, 1.0);
     const Polyhedron prism = hullPolyhedron(prismCorners);
     ASSERT_TRUE(collidePolyhedra(box, at(Vec3::Zero()), prism, at(Vec3(0.2, 0.99, 0.3)), 0.0, cache, m));
     ASSERT_EQ(m.count, 4);
-    Vec3 sum = Vec3::Zero();
+    std::vector<double> angles;
     for (int i = 0; i < m.count; ++i) {
         EXPECT_NEAR(m.points[i].separation, -0.01, kTolerance);
         const Vec3 offset = m.points[i].position - Vec3(0.2, 0.495, 0.3);
         EXPECT_NEAR(offset.norm(), 0.5, 1e-12) << "a corner of the hexagon";
-        sum += offset;
+        angles.push_back(std::atan2(offset.z(), offset.x()));
     }
-    EXPECT_NEAR(sum.norm(), 0.0, 1e-12) << "two pairs of opposite corners";
+    std::sort(angles.begin(), angles.end());
+    double area = 0.0;  // of the quadrilateral, corners in order around the centre
+    for (std::size_t i = 0; i < angles.size(); ++i)
+        area += 0.5 * 0.25 * std::sin(angles[(i + 1) % angles.size()] - angles[i] + (i + 1 == angles.size() ? 2.0 * std::numbers::pi : 0.0));
+    EXPECT_NEAR(area, 0.25 * std::sqrt(3.0), 1e-12);
 
     // The hull of a box's corners touches as the box does.
     const Polyhedron cube = boxPolyhedron(Vec3::Ones());
