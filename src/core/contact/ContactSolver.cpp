@@ -448,15 +448,15 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
     }
     // Baraff's LCP over the step (notes II, section 9 and appendix D), a = A f + b with
     // A = J W J^T and b = vrel / h, in impulses p = h f: vrel + (A p)_i >= 0, p >= 0,
-    // complementary. A gap s > 0 (a speculative point) may close within the step, no more:
-    // vrel >= -s / h. Projected Gauss-Seidel: each point's impulse in turn, clamped.
+    // complementary. A gap s > kTouching (a speculative point) may close within the step,
+    // no more: vrel >= -s / h. Projected Gauss-Seidel: each point's impulse in turn, clamped.
     // Coulomb friction per point: tangent impulses that stop the sliding, projected onto
     // the disk |pt| <= mu pn, the exact friction cone (two tangents in 3D, one in a plane);
     // pn with the impulse a particle's contact filter already gave it (Row::heldImpulse).
     int sweeps = 0;
     for (Row& row : rows_) {
         const double s = separationNow(row);
-        row.targetVelocity = s > 0.0 ? -s / h : 0.0;
+        row.targetVelocity = s > kTouching ? -s / h : 0.0;
     }
     // Each iteration is a symmetric Gauss-Seidel pass, forwards then backwards, so that the
     // order of the points biases no side (a symmetric stack stays symmetric), accelerated as

@@ -73,6 +73,12 @@ public:
     // Nor when more than this fraction of its points end outside the cone.
     static constexpr double kSubspaceOutside = 0.1;  // largest impulse change per sweep / largest impulse
     static constexpr double kSlop = 5e-5;               // metres of overlap left alone
+    // Metres: a gap this narrow is contact (its point must not approach), not a gap the step
+    // may close. The position pass holds touching points at the slop only to a tenth of it
+    // once a pile rests; in a pile just built it leaves gaps of about the slop, and taken as
+    // gaps to close (a target velocity of -s / h each) they ask the pile's sticking bodies
+    // for motions they cannot all make: the sweeps then stall for hundreds of passes.
+    static constexpr double kTouching = 2.0 * kSlop;
     static constexpr int kPositionIterations = 50;
     // A point whose feature ids changed (a touching pair's reference face flipped) takes the
     // warm start of the previous point of its pair nearest it on a, if this close.
