@@ -271,7 +271,7 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
     activeAxes_.clear();
     activeDof_.assign(static_cast<std::size_t>(spare) + 1, -1);
     activeDofMask_.resize(static_cast<std::size_t>(spare) + 1);
-    activeEntries_.clear();
+    activeBlocks_.clear();
     Index dofs = 0;
     for (Row& row : rows_) {
         if (row.normal.inverseMass == 0.0 || row.normalImpulse <= 0.0 || row.targetVelocity != 0.0) continue;
@@ -290,10 +290,8 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
             if (mask.isZero()) continue;  // a fixed body's block: it does not move
             activeDof_[static_cast<std::size_t>(b)] = dofs;
             for (int i = 0; i < 3; ++i)
-                for (int j = 0; j <= i; ++j) {
-                    const double m = mask[i] == 0.0 ? (i == j ? 1.0 : 0.0) : mass(i, j);
-                    if (m != 0.0) activeEntries_.emplace_back(dofs + i, dofs + j, m);
-                }
+                if (mask[i] == 0.0) mass(i, i) = 1.0;
+            activeBlocks_.push_back({dofs / 3, dofs / 3, mass});
             dofs += 3;
         }
     }
@@ -316,19 +314,19 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
         }
     };
     // J_S^T E^-1 J_S: the rows of a manifold share their four blocks, so their outer
-    // products are summed into one 12 x 12 matrix before they become entries.
+    // products are summed into one 12 x 12 matrix before they become blocks.
     std::array<Vec3, 4> j;
     std::array<Index, 4> at, groupAt{-1, -1, -1, -1};
     Eigen::Matrix<double, 12, 12> group = Eigen::Matrix<double, 12, 12>::Zero();
     const auto flush = [&] {
         for (std::size_t p = 0; p < 4; ++p)
-            for (std::size_t q = 0; q < 4; ++q) {
-                if (groupAt[p] < 0 || groupAt[q] < 0 || groupAt[p] < groupAt[q]) continue;
-                for (Index r = 0; r < 3; ++r)
-                    for (Index c = 0; c < 3; ++c)
-                        if (groupAt[p] + r >= groupAt[q] + c)
-                            activeEntries_.emplace_back(groupAt[p] + r, groupAt[q] + c, group(3 * p + r, 3 * q + c));
-            }
+            for (std::size_t q = 0; q <= p; ++q)
+                if (groupAt[p] >= 0 && groupAt[q] >= 0) {
+                    // Block (p, q) of the group, or its transpose, in the lower triangle.
+                    const bool below = groupAt[p] >= groupAt[q];
+                    const Mat3 block = group.block<3, 3>(3 * static_cast<Index>(below ? p : q), 3 * static_cast<Index>(below ? q : p));
+                    activeBlocks_.push_back({std::max(groupAt[p], groupAt[q]) / 3, std::min(groupAt[p], groupAt[q]) / 3, block});
+                }
         group.setZero();
     };
     for (const ActiveAxis& a : activeAxes_) {
@@ -342,21 +340,20 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
         group.noalias() += a.weight * row * row.transpose();
     }
     flush();
-    activeMatrix_.resize(dofs, dofs);
-    activeMatrix_.setFromTriplets(activeEntries_.begin(), activeEntries_.end());
     // The factor's ordering and pattern are kept while the pattern is (a settled pile's).
-    const auto* outer = activeMatrix_.outerIndexPtr();
-    const auto* inner = activeMatrix_.innerIndexPtr();
-    const bool samePattern = activePattern_.size() == static_cast<std::size_t>(dofs + 1 + activeMatrix_.nonZeros()) &&
-                             std::equal(outer, outer + dofs + 1, activePattern_.begin()) &&
-                             std::equal(inner, inner + activeMatrix_.nonZeros(), activePattern_.begin() + dofs + 1);
-    if (!samePattern) {
-        activePattern_.assign(outer, outer + dofs + 1);
-        activePattern_.insert(activePattern_.end(), inner, inner + activeMatrix_.nonZeros());
-        activeFactor_.analyzePattern(activeMatrix_);
+    activePattern_.clear();
+    for (const ActiveBlock& block : activeBlocks_)
+        if (block.row != block.column) activePattern_.emplace_back(block.row, block.column);
+    std::sort(activePattern_.begin(), activePattern_.end());
+    activePattern_.erase(std::unique(activePattern_.begin(), activePattern_.end()), activePattern_.end());
+    if (activeFactor_.blocks() != dofs / 3 || activePattern_ != analysedPattern_) {
+        analysedPattern_ = activePattern_;
+        activeFactor_.analyze(dofs / 3, activePattern_);
     }
-    activeFactor_.factorize(activeMatrix_);
-    if (activeFactor_.info() != Eigen::Success) return false;
+    activeValues_.assign(static_cast<std::size_t>(activeFactor_.slots()), Mat3::Zero());
+    for (const ActiveBlock& block : activeBlocks_)
+        activeValues_[static_cast<std::size_t>(activeFactor_.slot(block.row, block.column))] += block.value;
+    if (!activeFactor_.factorize(activeValues_)) return false;
     // Kept to go back to, should the step not solve the system (a degenerate factor).
     savedU_ = u_;
     savedImpulses_.clear();
@@ -381,7 +378,8 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
             for (std::size_t p = 0; p < 4; ++p)
                 if (at[p] >= 0) activeRhs_.segment<3>(at[p]) += a.weight * r * j[p];
         }
-        activeSolution_ = activeFactor_.solve(activeRhs_);
+        activeSolution_ = activeRhs_;
+        activeFactor_.solve(activeSolution_);
         // dp from the residuals before any of them changes u.
         for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
             const ActiveAxis& a = activeAxes_[i];

@@ -20,14 +20,13 @@
 //      away the step's sink into a support and a held box's creep down a slope; then what
 //      still overlaps by more than a slop is pushed out, and what touched is kept in touch,
 //      by positions alone (no velocity, so no kinetic energy, changes).
+#include <utility>
 #include <vector>
-
-#include <Eigen/SparseCholesky>
-#include <Eigen/SparseCore>
 
 #include "core/bodies/InverseMass.h"
 #include "core/collision/Contact.h"
 #include "core/contact/ContactModel.h"
+#include "core/math/BlockCholesky.h"
 
 namespace tinkerbox {
 
@@ -167,10 +166,14 @@ private:
     std::vector<ActiveAxis> activeAxes_;
     std::vector<Index> activeDof_;       // per velocity block: its first unknown, or -1
     std::vector<Vec3> activeDofMask_;    // per velocity block: 1 where W is not 0
-    std::vector<Eigen::Triplet<double>> activeEntries_;
-    Eigen::SparseMatrix<double> activeMatrix_;
-    std::vector<int> activePattern_;  // its outer, then inner indices, when last analysed
-    Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower> activeFactor_;
+    struct ActiveBlock {
+        Index row, column;  // of the system's blocks, row >= column
+        Mat3 value;
+    };
+    std::vector<ActiveBlock> activeBlocks_;  // the system's lower blocks, repeats to be summed
+    std::vector<std::pair<Index, Index>> activePattern_, analysedPattern_;  // below the diagonal
+    BlockCholesky activeFactor_;
+    std::vector<Mat3> activeValues_;
     VecX activeRhs_, activeSolution_, savedU_;
     std::vector<double> activeStep_, savedImpulses_;
 };
