@@ -74,7 +74,12 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
             row.tangents = world.planar() ? 1 : 2;
             buildAxis(W, row, m.normal, ra, rb, row.normal);
             buildAxis(W, row, t1, ra, rb, row.tangent1);
-            if (row.tangents == 2) buildAxis(W, row, t2, ra, rb, row.tangent2);
+            if (row.tangents == 2)
+                buildAxis(W, row, t2, ra, rb, row.tangent2);
+            else
+                row.tangent2 = zeroAxis();
+            row.coupling1 = coupling(row.tangent1, row.normal);
+            row.coupling2 = coupling(row.tangent2, row.normal);
             // A side without a block (a plane, a particle's rotation) reads and writes the
             // spare zero block past the world's, with W J^T = 0 there: no branches per row.
             for (Index* block : {&row.linearA, &row.angularA, &row.linearB, &row.angularB})
@@ -86,6 +91,19 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
         }
     }
     manifoldStart_.push_back(rows_.size());
+}
+
+ContactSolver::Axis ContactSolver::zeroAxis() {
+    Axis axis;
+    for (Vec3* part : {&axis.linearA, &axis.angularA, &axis.linearB, &axis.angularB, &axis.wLinearA, &axis.wAngularA,
+                       &axis.wLinearB, &axis.wAngularB})
+        part->setZero();
+    return axis;
+}
+
+double ContactSolver::coupling(const Axis& along, const Axis& pushed) {
+    return along.linearA.dot(pushed.wLinearA) + along.angularA.dot(pushed.wAngularA) + along.linearB.dot(pushed.wLinearB) +
+           along.angularB.dot(pushed.wAngularB);
 }
 
 double ContactSolver::velocityAlong(const Axis& axis, const Row& row, const VecX& u) const {
@@ -427,6 +445,41 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
     return true;
 }
 
+Vec3 ContactSolver::sweepRow(Row& row) {
+    // One point's Gauss-Seidel step: the normal impulse, clamped at 0, then both tangent
+    // impulses from the velocities it left, projected onto the friction disk. Its four
+    // velocity blocks are read once and written once: the tangents' velocities after the
+    // normal change follow from the couplings J_t W J_n^T, and the three impulse changes
+    // go into u together.
+    using Block = Eigen::Map<Vec3>;
+    double* u = u_.data();
+    Block linearA(u + 3 * row.linearA), angularA(u + 3 * row.angularA), linearB(u + 3 * row.linearB),
+        angularB(u + 3 * row.angularB);
+    const auto along = [&](const Axis& axis) {
+        return axis.linearA.dot(linearA) + axis.angularA.dot(angularA) + axis.linearB.dot(linearB) +
+               axis.angularB.dot(angularB);
+    };
+    const double vn = along(row.normal), v1 = along(row.tangent1), v2 = along(row.tangent2);
+    const double pn = std::max(0.0, row.normalImpulse + (row.targetVelocity - vn) * row.normal.inverseMass);
+    const double dn = pn - row.normalImpulse;
+    double p1 = row.tangentImpulse1 - (v1 + dn * row.coupling1) * row.tangent1.inverseMass;
+    double p2 = row.tangentImpulse2 - (v2 + dn * row.coupling2) * row.tangent2.inverseMass;
+    const double limit = row.friction * (pn + row.heldImpulse), size = std::sqrt(p1 * p1 + p2 * p2);
+    if (size > limit) {
+        p1 *= limit / size;
+        p2 *= limit / size;
+    }
+    const double d1 = p1 - row.tangentImpulse1, d2 = p2 - row.tangentImpulse2;
+    linearA += dn * row.normal.wLinearA + d1 * row.tangent1.wLinearA + d2 * row.tangent2.wLinearA;
+    angularA += dn * row.normal.wAngularA + d1 * row.tangent1.wAngularA + d2 * row.tangent2.wAngularA;
+    linearB += dn * row.normal.wLinearB + d1 * row.tangent1.wLinearB + d2 * row.tangent2.wLinearB;
+    angularB += dn * row.normal.wAngularB + d1 * row.tangent1.wAngularB + d2 * row.tangent2.wAngularB;
+    row.normalImpulse = pn;
+    row.tangentImpulse1 = p1;
+    row.tangentImpulse2 = p2;
+    return {pn, p1, p2};
+}
+
 int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious) {
     // Warm start: last step's impulses of the same (pair, feature), scaled to this step.
     const double scale = hPrevious > 0.0 ? h / hPrevious : 0.0;
@@ -482,28 +535,10 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
             for (std::size_t i = 0; i < rows_.size(); ++i) {
                 Row& row = rows_[backwards ? rows_.size() - 1 - i : i];
                 if (row.normal.inverseMass == 0.0) continue;
-                const double vn = velocityAlong(row.normal, row);
-                const double pn =
-                    std::max(0.0, row.normalImpulse + (row.targetVelocity - vn) * row.normal.inverseMass);
-                applyImpulse(row.normal, row, pn - row.normalImpulse, u_);
-                largestChange = std::max(largestChange, std::abs(pn - row.normalImpulse));
-                row.normalImpulse = pn;
-                double p1 = row.tangentImpulse1 - velocityAlong(row.tangent1, row) * row.tangent1.inverseMass;
-                double p2 = row.tangents == 2
-                                ? row.tangentImpulse2 - velocityAlong(row.tangent2, row) * row.tangent2.inverseMass
-                                : 0.0;
-                const double limit = row.friction * (pn + row.heldImpulse), size = std::sqrt(p1 * p1 + p2 * p2);
-                if (size > limit) {
-                    p1 *= limit / size;
-                    p2 *= limit / size;
-                }
-                applyImpulse(row.tangent1, row, p1 - row.tangentImpulse1, u_);
-                if (row.tangents == 2) applyImpulse(row.tangent2, row, p2 - row.tangentImpulse2, u_);
-                largestChange =
-                    std::max({largestChange, std::abs(p1 - row.tangentImpulse1), std::abs(p2 - row.tangentImpulse2)});
-                row.tangentImpulse1 = p1;
-                row.tangentImpulse2 = p2;
-                largestImpulse = std::max({largestImpulse, pn, std::abs(p1), std::abs(p2)});
+                const Vec3 before(row.normalImpulse, row.tangentImpulse1, row.tangentImpulse2);
+                const Vec3 after = sweepRow(row);
+                largestChange = std::max(largestChange, (after - before).cwiseAbs().maxCoeff());
+                largestImpulse = std::max(largestImpulse, after.cwiseAbs().maxCoeff());
             }
         }
         if (largestChange <= kRelativeTolerance * largestImpulse) break;

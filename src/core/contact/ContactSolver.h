@@ -108,8 +108,11 @@ private:
         Key key;
         Vec3 onA = Vec3::Zero();  // the point in a's frame (from its centre of mass)
         Index linearA = -1, angularA = -1, linearB = -1, angularB = -1;  // velocity blocks, -1: none
-        Axis normal, tangent1, tangent2;
+        Axis normal, tangent1, tangent2;  // tangent2 all zero in a planar world
         int tangents = 2;  // 1 in a planar world
+        // J_t W J_n^T of each tangent: how an impulse along the normal moves the point
+        // along it.
+        double coupling1 = 0.0, coupling2 = 0.0;
         double separation = 0.0;  // at detection; the linear change from displacements is added on
         double friction = 0.0, restitution = 0.0;
         // A particle held on a fixed body by the implicit step's contact filter: the normal
@@ -140,12 +143,16 @@ private:
     const Warm* findWarm(const Row& row) const;
     void buildAxis(const InverseMass& W, const Row& row, const Vec3& direction, const Vec3& ra, const Vec3& rb,
                    Axis& axis) const;
+    static Axis zeroAxis();
+    static double coupling(const Axis& along, const Axis& pushed);  // J_along W J_pushed^T
     double velocityAlong(const Axis& axis, const Row& row, const VecX& u) const;
     double velocityAlong(const Axis& axis, const Row& row) const { return velocityAlong(axis, row, u_); }
     void applyImpulse(const Axis& axis, const Row& row, double impulse, VecX& target) const;
     double separationNow(const Row& row) const;
     void measureStep(const World& world, const ContactStep& step);
     int collide(double threshold, double h);
+    // One Gauss-Seidel step of a row's three impulses; returns them.
+    Vec3 sweepRow(Row& row);
     int solveResting(const InverseMass& W, double h, double hPrevious);
     bool minimizeOnActiveSet(const InverseMass& W);
     void projectPositions(double h);
