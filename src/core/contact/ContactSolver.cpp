@@ -34,20 +34,21 @@ void ContactSolver::reset() {
 }
 
 void ContactSolver::buildAxis(const InverseMass& W, const Row& row, const Vec3& direction, const Vec3& ra,
-                              const Vec3& rb, Axis& axis) const {
+                              const Vec3& rb, const Vec3& wLinearA, const Vec3& wLinearB, Axis& axis) const {
     // The relative velocity along d at the point, d . (vb + wb x rb - va - wa x ra), is
     // J u with J = [-d, -(ra x d) | d, rb x d] (Baraff, notes II, appendix D: the terms
-    // n . (I^-1 (r x n)) x r of the denominator are (r x n) . I^-1 (r x n) = J W J^T).
+    // n . (I^-1 (r x n)) x r of the denominator are (r x n) . I^-1 (r x n) = J W J^T). The
+    // linear parts' W J^T are the same at every point of a manifold: given.
     axis.linearA = -direction;
     axis.angularA = -ra.cross(direction);
     axis.linearB = direction;
     axis.angularB = rb.cross(direction);
-    const auto weigh = [&](Index block, const Vec3& j, Vec3& wj) {
-        wj = block < 0 ? Vec3::Zero() : W.apply(block, j);
-        return block < 0 ? 0.0 : j.dot(wj);
-    };
-    const double k = weigh(row.linearA, axis.linearA, axis.wLinearA) + weigh(row.angularA, axis.angularA, axis.wAngularA) +
-                     weigh(row.linearB, axis.linearB, axis.wLinearB) + weigh(row.angularB, axis.angularB, axis.wAngularB);
+    axis.wLinearA = wLinearA;
+    axis.wLinearB = wLinearB;
+    axis.wAngularA = row.angularA < 0 ? Vec3::Zero() : W.apply(row.angularA, axis.angularA);
+    axis.wAngularB = row.angularB < 0 ? Vec3::Zero() : W.apply(row.angularB, axis.angularB);
+    const double k = axis.linearA.dot(wLinearA) + axis.angularA.dot(axis.wAngularA) + axis.linearB.dot(wLinearB) +
+                     axis.angularB.dot(axis.wAngularB);
     axis.inverseMass = k > 0.0 ? 1.0 / k : 0.0;
 }
 
@@ -55,27 +56,40 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
     rows_.clear();
     manifoldStart_.clear();
     const InverseMass& W = world.inverseMass();  // built anew by each call: once per step
+    const int tangents = world.planar() ? 1 : 2;
     for (const ContactManifold& m : manifolds) {
         manifoldStart_.push_back(rows_.size());
         const ContactMaterial material = manifoldMaterial(world, m);
-        Vec3 t1, t2;
-        contactTangents(world, m.normal, t1, t2);
+        std::array<Vec3, 3> directions{m.normal, Vec3::Zero(), Vec3::Zero()};
+        contactTangents(world, m.normal, directions[1], directions[2]);
+        // What every point of the manifold shares: its blocks, a's frame (for the warm
+        // starts' places on a), the linear parts of W J^T along each direction.
+        Index linearA, angularA, linearB, angularB;
+        Vec3 arm;
+        colliderBlocks(world, m.a, Vec3::Zero(), linearA, angularA, arm);
+        colliderBlocks(world, m.b, Vec3::Zero(), linearB, angularB, arm);
+        const bool rigidA = m.a.kind == ColliderKind::Rigid;
+        const Mat3 toA = rigidA ? Mat3(world.rigidBodies().rotation(m.a.index).transpose()) : Mat3::Identity();
+        const Vec3 originA = rigidA ? world.rigidBodies().position(m.a.index) : world.position(m.a.index);
+        std::array<Vec3, 3> wLinearA, wLinearB;
+        for (std::size_t k = 0; k < 3; ++k) {
+            wLinearA[k] = linearA < 0 ? Vec3::Zero() : Vec3(W.apply(linearA, -directions[k]));
+            wLinearB[k] = linearB < 0 ? Vec3::Zero() : Vec3(W.apply(linearB, directions[k]));
+        }
+        const double heldImpulse = m.a.kind == ColliderKind::Particle ? world.heldImpulse(m.a.index, -m.normal) : 0.0;
         for (int i = 0; i < m.count; ++i) {
             const ContactPoint& p = m.points[static_cast<std::size_t>(i)];
             Row& row = rows_.emplace_back();
             row.key = {m.a, m.b, p.feature};
-            row.onA = m.a.kind == ColliderKind::Rigid
-                          ? Vec3(world.rigidBodies().rotation(m.a.index).transpose() *
-                                 (p.position - world.rigidBodies().position(m.a.index)))
-                          : Vec3(p.position - world.position(m.a.index));
+            row.onA = toA * (p.position - originA);
             Vec3 ra, rb;
             colliderBlocks(world, m.a, p.position, row.linearA, row.angularA, ra);
             colliderBlocks(world, m.b, p.position, row.linearB, row.angularB, rb);
-            row.tangents = world.planar() ? 1 : 2;
-            buildAxis(W, row, m.normal, ra, rb, row.normal);
-            buildAxis(W, row, t1, ra, rb, row.tangent1);
-            if (row.tangents == 2)
-                buildAxis(W, row, t2, ra, rb, row.tangent2);
+            row.tangents = tangents;
+            buildAxis(W, row, directions[0], ra, rb, wLinearA[0], wLinearB[0], row.normal);
+            buildAxis(W, row, directions[1], ra, rb, wLinearA[1], wLinearB[1], row.tangent1);
+            if (tangents == 2)
+                buildAxis(W, row, directions[2], ra, rb, wLinearA[2], wLinearB[2], row.tangent2);
             else
                 row.tangent2 = zeroAxis();
             row.coupling1 = coupling(row.tangent1, row.normal);
@@ -87,7 +101,7 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
             row.separation = p.separation;
             row.friction = material.friction;
             row.restitution = material.restitution;
-            row.heldImpulse = m.a.kind == ColliderKind::Particle ? world.heldImpulse(m.a.index, -m.normal) : 0.0;
+            row.heldImpulse = heldImpulse;
         }
     }
     manifoldStart_.push_back(rows_.size());
@@ -120,6 +134,19 @@ void ContactSolver::applyImpulse(const Axis& axis, const Row& row, double impuls
     block3(target, row.angularA) += impulse * axis.wAngularA;
     block3(target, row.linearB) += impulse * axis.wLinearB;
     block3(target, row.angularB) += impulse * axis.wAngularB;
+}
+
+void ContactSolver::applyImpulses(const Row& row, const Vec3& p, VecX& target) const {
+    // The three axes' W J^T p into each of the row's four blocks, each read and written once.
+    const double pn = p.x(), p1 = p.y(), p2 = p.z();
+    const auto add = [&](Index block, const Vec3& normal, const Vec3& tangent1, const Vec3& tangent2) {
+        double* x = target.data() + 3 * block;
+        for (int k = 0; k < 3; ++k) x[k] += pn * normal[k] + p1 * tangent1[k] + p2 * tangent2[k];
+    };
+    add(row.linearA, row.normal.wLinearA, row.tangent1.wLinearA, row.tangent2.wLinearA);
+    add(row.angularA, row.normal.wAngularA, row.tangent1.wAngularA, row.tangent2.wAngularA);
+    add(row.linearB, row.normal.wLinearB, row.tangent1.wLinearB, row.tangent2.wLinearB);
+    add(row.angularB, row.normal.wAngularB, row.tangent1.wAngularB, row.tangent2.wAngularB);
 }
 
 double ContactSolver::separationNow(const Row& row) const {
@@ -225,18 +252,14 @@ int ContactSolver::collide(double threshold, double h) {
     return passes;
 }
 
-const ContactSolver::Warm* ContactSolver::findWarm(const Row& row) const {
-    // The previous points of the pair are contiguous in warm_ (sorted by pair, then feature).
-    const auto samePair = [](const Key& x, const Key& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); };
-    const auto [first, last] = std::equal_range(warm_.begin(), warm_.end(), Warm{row.key, Vec3::Zero(), 0.0, Vec3::Zero()},
-                                                [&](const Warm& x, const Warm& y) { return samePair(x.key, y.key); });
+const ContactSolver::Warm* ContactSolver::findWarm(const Row& row, const Warm* first, const Warm* last) {
     const Warm* nearest = nullptr;
     double nearestDistance = kWarmMatchDistance;
-    for (auto w = first; w != last; ++w) {
-        if (w->key.feature == row.key.feature) return &*w;
+    for (const Warm* w = first; w != last; ++w) {
+        if (w->key.feature == row.key.feature) return w;
         const double distance = (w->onA - row.onA).norm();
         if (distance <= nearestDistance) {
-            nearest = &*w;
+            nearest = w;
             nearestDistance = distance;
         }
     }
@@ -277,8 +300,9 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
     // is regularized by a small E and the system solved in velocity space, where it has the
     // size of the bodies' dofs rather than of the rows:
     //   (M + J_S^T E^-1 J_S) du = J_S^T E^-1 r,   dp = E^-1 (r - J_S du),   r = target - J_S u.
-    // Each repetition with the same factor takes E's bias out again (iterated Tikhonov), so
-    // the indeterminate part keeps the split the warm start gave it. The sliding points'
+    // E leaves a bias of about 1e-6 of the residual it removes, which the sweeps take out;
+    // in the indeterminate part it holds the change small, so that the part keeps the split
+    // the warm start gave it. The sliding points'
     // tangent impulses and the others' zeros stay as they are; whatever the solution puts
     // outside the cone (a point that should let go) is projected back for the sweeps to go
     // on. Only points that touch take part (a speculative point's gap makes its target
@@ -381,38 +405,36 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
         for (std::size_t i = 0; i < activeAxes_.size(); ++i) impulseOf(activeAxes_[i]) = savedImpulses_[i];
         return false;
     };
+    // The residuals, r = target - J_S u, kept in activeStep_ until dp replaces them.
     activeStep_.resize(activeAxes_.size());
-    const auto largestResidual = [&] {
-        double largest = 0.0;
-        for (const ActiveAxis& a : activeAxes_) largest = std::max(largest, std::abs(velocityAlong(axisOf(a), *a.row)));
-        return largest;
-    };
-    const double initialResidual = largestResidual();
-    for (int refinement = 0; refinement < kSubspaceRefinements; ++refinement) {
-        activeRhs_.setZero(dofs);
-        for (const ActiveAxis& a : activeAxes_) {
-            const double r = -velocityAlong(axisOf(a), *a.row);
-            jacobian(a, j, at);
-            for (std::size_t p = 0; p < 4; ++p)
-                if (at[p] >= 0) activeRhs_.segment<3>(at[p]) += a.weight * r * j[p];
-        }
-        activeSolution_ = activeRhs_;
-        activeFactor_.solve(activeSolution_);
-        // dp from the residuals before any of them changes u.
-        for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
-            const ActiveAxis& a = activeAxes_[i];
-            double r = -velocityAlong(axisOf(a), *a.row);
-            jacobian(a, j, at);
-            for (std::size_t p = 0; p < 4; ++p)
-                if (at[p] >= 0) r -= j[p].dot(activeSolution_.segment<3>(at[p]));
-            activeStep_[i] = a.weight * r;
-        }
-        for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
-            impulseOf(activeAxes_[i]) += activeStep_[i];
-            applyImpulse(axisOf(activeAxes_[i]), *activeAxes_[i].row, activeStep_[i], u_);
-        }
+    activeRhs_.setZero(dofs);
+    double initialResidual = 0.0;
+    for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
+        const ActiveAxis& a = activeAxes_[i];
+        const double r = -velocityAlong(axisOf(a), *a.row);
+        activeStep_[i] = r;
+        initialResidual = std::max(initialResidual, std::abs(r));
+        jacobian(a, j, at);
+        for (std::size_t p = 0; p < 4; ++p)
+            if (at[p] >= 0) activeRhs_.segment<3>(at[p]) += a.weight * r * j[p];
     }
-    const double finalResidual = largestResidual();
+    activeSolution_ = activeRhs_;
+    activeFactor_.solve(activeSolution_);
+    // dp from the residuals before any of them changes u.
+    for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
+        const ActiveAxis& a = activeAxes_[i];
+        double r = activeStep_[i];
+        jacobian(a, j, at);
+        for (std::size_t p = 0; p < 4; ++p)
+            if (at[p] >= 0) r -= j[p].dot(activeSolution_.segment<3>(at[p]));
+        activeStep_[i] = a.weight * r;
+    }
+    double finalResidual = 0.0;
+    for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
+        impulseOf(activeAxes_[i]) += activeStep_[i];
+        applyImpulse(axisOf(activeAxes_[i]), *activeAxes_[i].row, activeStep_[i], u_);
+    }
+    for (const ActiveAxis& a : activeAxes_) finalResidual = std::max(finalResidual, std::abs(velocityAlong(axisOf(a), *a.row)));
     if (!(finalResidual <= kSubspaceReduction * initialResidual + 1e-12)) return restore();
     // Back into the cone: a point pulling, or a stuck one past its friction limit. When
     // many are (the sweeps had not yet found which points push, as in a pile just built),
@@ -451,10 +473,8 @@ Vec3 ContactSolver::sweepRow(Row& row) {
     // velocity blocks are read once and written once: the tangents' velocities after the
     // normal change follow from the couplings J_t W J_n^T, and the three impulse changes
     // go into u together.
-    using Block = Eigen::Map<Vec3>;
-    double* u = u_.data();
-    Block linearA(u + 3 * row.linearA), angularA(u + 3 * row.angularA), linearB(u + 3 * row.linearB),
-        angularB(u + 3 * row.angularB);
+    const auto linearA = block3(u_, row.linearA), angularA = block3(u_, row.angularA), linearB = block3(u_, row.linearB),
+               angularB = block3(u_, row.angularB);
     const auto along = [&](const Axis& axis) {
         return axis.linearA.dot(linearA) + axis.angularA.dot(angularA) + axis.linearB.dot(linearB) +
                axis.angularB.dot(angularB);
@@ -469,11 +489,7 @@ Vec3 ContactSolver::sweepRow(Row& row) {
         p1 *= limit / size;
         p2 *= limit / size;
     }
-    const double d1 = p1 - row.tangentImpulse1, d2 = p2 - row.tangentImpulse2;
-    linearA += dn * row.normal.wLinearA + d1 * row.tangent1.wLinearA + d2 * row.tangent2.wLinearA;
-    angularA += dn * row.normal.wAngularA + d1 * row.tangent1.wAngularA + d2 * row.tangent2.wAngularA;
-    linearB += dn * row.normal.wLinearB + d1 * row.tangent1.wLinearB + d2 * row.tangent2.wLinearB;
-    angularB += dn * row.normal.wAngularB + d1 * row.tangent1.wAngularB + d2 * row.tangent2.wAngularB;
+    applyImpulses(row, Vec3(dn, p1 - row.tangentImpulse1, p2 - row.tangentImpulse2), u_);
     row.normalImpulse = pn;
     row.tangentImpulse1 = p1;
     row.tangentImpulse2 = p2;
@@ -483,19 +499,26 @@ Vec3 ContactSolver::sweepRow(Row& row) {
 int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious) {
     // Warm start: last step's impulses of the same (pair, feature), scaled to this step.
     const double scale = hPrevious > 0.0 ? h / hPrevious : 0.0;
+    // The previous points of a manifold's pair are contiguous in warm_, which is sorted by
+    // pair: found once per manifold.
     std::size_t cold = 0;
-    for (Row& row : rows_) {
-        const Warm* found = row.collided ? nullptr : findWarm(row);
-        if (found == nullptr) {
-            ++cold;
-            continue;
+    const auto byPair = [](const Warm& x, const Warm& y) { return std::tie(x.key.a, x.key.b) < std::tie(y.key.a, y.key.b); };
+    for (std::size_t g = 0; g + 1 < manifoldStart_.size(); ++g) {
+        const std::size_t begin = manifoldStart_[g], end = manifoldStart_[g + 1];
+        const auto [first, last] =
+            std::equal_range(warm_.begin(), warm_.end(), Warm{rows_[begin].key, Vec3::Zero(), 0.0, Vec3::Zero()}, byPair);
+        for (std::size_t i = begin; i < end; ++i) {
+            Row& row = rows_[i];
+            const Warm* found = row.collided ? nullptr : findWarm(row, warm_.data() + (first - warm_.begin()), warm_.data() + (last - warm_.begin()));
+            if (found == nullptr) {
+                ++cold;
+                continue;
+            }
+            row.normalImpulse = scale * found->normal;
+            row.tangentImpulse1 = scale * found->tangent.dot(row.tangent1.linearB);
+            row.tangentImpulse2 = scale * found->tangent.dot(row.tangent2.linearB);
+            applyImpulses(row, Vec3(row.normalImpulse, row.tangentImpulse1, row.tangentImpulse2), u_);
         }
-        row.normalImpulse = scale * found->normal;
-        row.tangentImpulse1 = scale * found->tangent.dot(row.tangent1.linearB);
-        if (row.tangents == 2) row.tangentImpulse2 = scale * found->tangent.dot(row.tangent2.linearB);
-        applyImpulse(row.normal, row, row.normalImpulse, u_);
-        applyImpulse(row.tangent1, row, row.tangentImpulse1, u_);
-        if (row.tangents == 2) applyImpulse(row.tangent2, row, row.tangentImpulse2, u_);
     }
     // Baraff's LCP over the step (notes II, section 9 and appendix D), a = A f + b with
     // A = J W J^T and b = vrel / h, in impulses p = h f: vrel + (A p)_i >= 0, p >= 0,
@@ -565,9 +588,7 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
             row.normalImpulse += step.x();
             row.tangentImpulse1 += step.y();
             row.tangentImpulse2 += step.z();
-            applyImpulse(row.normal, row, step.x(), u_);
-            applyImpulse(row.tangent1, row, step.y(), u_);
-            if (row.tangents == 2) applyImpulse(row.tangent2, row, step.z(), u_);
+            applyImpulses(row, step, u_);
         }
     }
     nextWarm_.clear();
@@ -576,7 +597,8 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
         nextWarm_.push_back({row.key, row.onA, row.normalImpulse,
                              row.tangentImpulse1 * row.tangent1.linearB + row.tangentImpulse2 * row.tangent2.linearB});
     }
-    std::sort(nextWarm_.begin(), nextWarm_.end(), [](const Warm& x, const Warm& y) { return x.key < y.key; });
+    // In the manifolds' order, which the detector gives sorted by pair.
+    if (!std::is_sorted(nextWarm_.begin(), nextWarm_.end(), byPair)) std::stable_sort(nextWarm_.begin(), nextWarm_.end(), byPair);
     std::swap(warm_, nextWarm_);
     return sweeps;
 }
@@ -588,9 +610,7 @@ void ContactSolver::projectPositions(double h) {
     for (const Row& row : rows_) {
         if (row.separation > 0.0 || row.collided) continue;
         const double c = positionResponse_ * h;
-        applyImpulse(row.normal, row, c * row.normalImpulse, displacement_);
-        applyImpulse(row.tangent1, row, c * row.tangentImpulse1, displacement_);
-        if (row.tangents == 2) applyImpulse(row.tangent2, row, c * row.tangentImpulse2, displacement_);
+        applyImpulses(row, c * Vec3(row.normalImpulse, row.tangentImpulse1, row.tangentImpulse2), displacement_);
     }
     // Non-linear Gauss-Seidel on the positions alone (no velocity changes): overlaps deeper
     // than the slop are pushed out, the separations following the displacements linearly.

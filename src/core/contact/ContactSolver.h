@@ -61,11 +61,10 @@ public:
     static constexpr double kRelativeTolerance = 1e-6;
     // Subspace minimization (solveResting): after this many sweeps, and again after as
     // many more, at most kMaxSubspaceSolves times a step; the regularization of each row
-    // relative to its own J W J^T, and the refinements that take it out again.
+    // relative to its own J W J^T.
     static constexpr int kSweepsBeforeSubspace = 4;
     static constexpr int kMaxSubspaceSolves = 6;
     static constexpr double kSubspaceRegularization = 1e-6;
-    static constexpr int kSubspaceRefinements = 3;
     // A subspace step is kept when it shrinks the active rows' largest velocity error by
     // this much (it does unless the factor is degenerate).
     static constexpr double kSubspaceReduction = 1e-3;
@@ -140,14 +139,18 @@ private:
     };
 
     void buildRows(const World& world, const std::vector<ContactManifold>& manifolds);
-    const Warm* findWarm(const Row& row) const;
+    // Of the previous points of the row's pair, [first, last): the one of its feature, else
+    // the nearest within kWarmMatchDistance, else none.
+    static const Warm* findWarm(const Row& row, const Warm* first, const Warm* last);
     void buildAxis(const InverseMass& W, const Row& row, const Vec3& direction, const Vec3& ra, const Vec3& rb,
-                   Axis& axis) const;
+                   const Vec3& wLinearA, const Vec3& wLinearB, Axis& axis) const;
     static Axis zeroAxis();
     static double coupling(const Axis& along, const Axis& pushed);  // J_along W J_pushed^T
     double velocityAlong(const Axis& axis, const Row& row, const VecX& u) const;
     double velocityAlong(const Axis& axis, const Row& row) const { return velocityAlong(axis, row, u_); }
     void applyImpulse(const Axis& axis, const Row& row, double impulse, VecX& target) const;
+    // target += W J^T p for the row's three axes, p = (normal, tangent 1, tangent 2).
+    void applyImpulses(const Row& row, const Vec3& p, VecX& target) const;
     double separationNow(const Row& row) const;
     void measureStep(const World& world, const ContactStep& step);
     int collide(double threshold, double h);
