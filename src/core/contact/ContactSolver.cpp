@@ -140,8 +140,11 @@ void ContactSolver::applyImpulses(const Row& row, const Vec3& p, VecX& target) c
     // The three axes' W J^T p into each of the row's four blocks, each read and written once.
     const double pn = p.x(), p1 = p.y(), p2 = p.z();
     const auto add = [&](Index block, const Vec3& normal, const Vec3& tangent1, const Vec3& tangent2) {
+        const Vec3 change = pn * normal + p1 * tangent1 + p2 * tangent2;  // before the write: no aliasing
         double* x = target.data() + 3 * block;
-        for (int k = 0; k < 3; ++k) x[k] += pn * normal[k] + p1 * tangent1[k] + p2 * tangent2[k];
+        x[0] += change[0];
+        x[1] += change[1];
+        x[2] += change[2];
     };
     add(row.linearA, row.normal.wLinearA, row.tangent1.wLinearA, row.tangent2.wLinearA);
     add(row.angularA, row.normal.wAngularA, row.tangent1.wAngularA, row.tangent2.wAngularA);
@@ -619,20 +622,29 @@ void ContactSolver::projectPositions(double h) {
     // contact forces above may have lifted it, and a corner that carries no load in an
     // indeterminate support must not let its box rock); the others are only pushed. Points
     // that collided were already put where they bounced to.
+    for (Row& row : rows_) row.held = row.separation <= 0.0 && velocityAlong(row.normal, row) * h < kSlop;
     for (int iteration = 0; iteration < kPositionIterations; ++iteration) {
         double worst = 0.0;
         const bool backwards = iteration % 2 == 1;
         for (std::size_t i = 0; i < rows_.size(); ++i) {
             Row& row = rows_[backwards ? rows_.size() - 1 - i : i];
             if (row.collided || row.normal.inverseMass == 0.0) continue;
-            const bool held = row.separation <= 0.0 && velocityAlong(row.normal, row) * h < kSlop;
-            const double error = -kSlop - separationNow(row);
-            if (!held && error <= 0.0 && row.positionImpulse == 0.0) continue;
-            double step = error * row.normal.inverseMass;
-            if (!held) step = std::max(step, -row.positionImpulse);
+            // The separation now and its correction, with one read and one write of the
+            // row's four displacement blocks.
+            const Axis& n = row.normal;
+            double* d = displacement_.data();
+            double* blocks[4] = {d + 3 * row.linearA, d + 3 * row.angularA, d + 3 * row.linearB, d + 3 * row.angularB};
+            const Vec3* jacobian[4] = {&n.linearA, &n.angularA, &n.linearB, &n.angularB};
+            const Vec3* weighted[4] = {&n.wLinearA, &n.wAngularA, &n.wLinearB, &n.wAngularB};
+            double separation = row.separation;
+            for (int b = 0; b < 4; ++b) separation += jacobian[b]->dot(Eigen::Map<const Vec3>(blocks[b]));
+            const double error = -kSlop - separation;
+            if (!row.held && error <= 0.0 && row.positionImpulse == 0.0) continue;
+            double step = error * n.inverseMass;
+            if (!row.held) step = std::max(step, -row.positionImpulse);
             row.positionImpulse += step;
-            applyImpulse(row.normal, row, step, displacement_);
-            worst = std::max(worst, held ? std::abs(error) : error);
+            for (int b = 0; b < 4; ++b) Eigen::Map<Vec3>(blocks[b]) += step * *weighted[b];
+            worst = std::max(worst, row.held ? std::abs(error) : error);
         }
         if (worst <= 0.1 * kSlop) break;
     }

@@ -123,6 +123,7 @@ private:
         Vec3 iterationStart = Vec3::Zero(), direction = Vec3::Zero();
         double targetVelocity = 0.0;  // the least relative normal velocity after the step
         double positionImpulse = 0.0;   // of the position projection
+        bool held = false;              // in the position projection: kept at the slop from both sides
         double normalAcceleration = 0.0;  // of the relative normal velocity over the step, without contact
         double impactTime = 0.0;          // before the step's end (< 0: after it), once collided
         bool collided = false;
