@@ -385,19 +385,27 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
         group.noalias() += a.weight * row * row.transpose();
     }
     flush();
-    // The factor's ordering and pattern are kept while the pattern is (a settled pile's).
-    activePattern_.clear();
-    for (const ActiveBlock& block : activeBlocks_)
-        if (block.row != block.column) activePattern_.emplace_back(block.row, block.column);
-    std::sort(activePattern_.begin(), activePattern_.end());
-    activePattern_.erase(std::unique(activePattern_.begin(), activePattern_.end()), activePattern_.end());
-    if (activeFactor_.blocks() != dofs / 3 || activePattern_ != analysedPattern_) {
-        analysedPattern_ = activePattern_;
-        activeFactor_.analyze(dofs / 3, activePattern_);
+    // The factor's ordering and pattern are kept while the pattern is (a settled pile's), and
+    // where each block goes while the blocks come in the same order.
+    activeSequence_.clear();
+    for (const ActiveBlock& block : activeBlocks_) activeSequence_.emplace_back(block.row, block.column);
+    if (activeFactor_.blocks() != dofs / 3 || activeSequence_ != slottedSequence_) {
+        activePattern_.clear();
+        for (const auto& [row, column] : activeSequence_)
+            if (row != column) activePattern_.emplace_back(row, column);
+        std::sort(activePattern_.begin(), activePattern_.end());
+        activePattern_.erase(std::unique(activePattern_.begin(), activePattern_.end()), activePattern_.end());
+        if (activeFactor_.blocks() != dofs / 3 || activePattern_ != analysedPattern_) {
+            analysedPattern_ = activePattern_;
+            activeFactor_.analyze(dofs / 3, activePattern_);
+        }
+        activeSlots_.clear();
+        for (const auto& [row, column] : activeSequence_) activeSlots_.push_back(activeFactor_.slot(row, column));
+        slottedSequence_ = activeSequence_;
     }
     activeValues_.assign(static_cast<std::size_t>(activeFactor_.slots()), Mat3::Zero());
-    for (const ActiveBlock& block : activeBlocks_)
-        activeValues_[static_cast<std::size_t>(activeFactor_.slot(block.row, block.column))] += block.value;
+    for (std::size_t b = 0; b < activeBlocks_.size(); ++b)
+        activeValues_[static_cast<std::size_t>(activeSlots_[b])] += activeBlocks_[b].value;
     if (!activeFactor_.factorize(activeValues_)) return false;
     // Kept to go back to, should the step not solve the system (a degenerate factor).
     savedU_ = u_;

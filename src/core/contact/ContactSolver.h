@@ -183,6 +183,9 @@ private:
     };
     std::vector<ActiveBlock> activeBlocks_;  // the system's lower blocks, repeats to be summed
     std::vector<std::pair<Index, Index>> activePattern_, analysedPattern_;  // below the diagonal
+    // The blocks' (row, column) in the order they came, as last given slots, and the slots.
+    std::vector<std::pair<Index, Index>> activeSequence_, slottedSequence_;
+    std::vector<Index> activeSlots_;
     BlockCholesky activeFactor_;
     std::vector<Mat3> activeValues_;
     VecX activeRhs_, activeSolution_, savedU_;
