@@ -303,9 +303,12 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
     // is regularized by a small E and the system solved in velocity space, where it has the
     // size of the bodies' dofs rather than of the rows:
     //   (M + J_S^T E^-1 J_S) du = J_S^T E^-1 r,   dp = E^-1 (r - J_S du),   r = target - J_S u.
-    // E leaves a bias of about 1e-6 of the residual it removes, which the sweeps take out;
-    // in the indeterminate part it holds the change small, so that the part keeps the split
-    // the warm start gave it. The sliding points'
+    // E leaves a bias of about 1e-6 of the residual it removes where the system is well
+    // determined, more where it nearly is not: the solve is repeated with the same factor
+    // (iterated Tikhonov) until the residual has shrunk by kSubspaceReduction, once in a
+    // settled pile, two or three times in a pile settling. In the indeterminate part E holds
+    // the change small, so that the part keeps the split the warm start gave it. The sliding
+    // points'
     // tangent impulses and the others' zeros stay as they are; whatever the solution puts
     // outside the cone (a point that should let go) is projected back for the sweeps to go
     // on. Only points that touch take part (a speculative point's gap makes its target
@@ -416,36 +419,44 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
         for (std::size_t i = 0; i < activeAxes_.size(); ++i) impulseOf(activeAxes_[i]) = savedImpulses_[i];
         return false;
     };
-    // The residuals, r = target - J_S u, kept in activeStep_ until dp replaces them.
+    // The residuals, r = target - J_S u, kept in activeStep_ until dp replaces them; the
+    // solve is repeated with the same factor while the largest has not shrunk enough.
     activeStep_.resize(activeAxes_.size());
-    activeRhs_.setZero(dofs);
-    double initialResidual = 0.0;
-    for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
-        const ActiveAxis& a = activeAxes_[i];
-        const double r = -velocityAlong(axisOf(a), *a.row);
-        activeStep_[i] = r;
-        initialResidual = std::max(initialResidual, std::abs(r));
-        jacobian(a, j, at);
-        for (std::size_t p = 0; p < 4; ++p)
-            if (at[p] >= 0) activeRhs_.segment<3>(at[p]) += a.weight * r * j[p];
+    const auto residuals = [&] {
+        double largest = 0.0;
+        for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
+            activeStep_[i] = -velocityAlong(axisOf(activeAxes_[i]), *activeAxes_[i].row);
+            largest = std::max(largest, std::abs(activeStep_[i]));
+        }
+        return largest;
+    };
+    const double initialResidual = residuals();
+    double finalResidual = initialResidual;
+    for (int solve = 0; solve < kMaxSubspaceRefinements && !(finalResidual <= kSubspaceReduction * initialResidual); ++solve) {
+        activeRhs_.setZero(dofs);
+        for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
+            const ActiveAxis& a = activeAxes_[i];
+            jacobian(a, j, at);
+            for (std::size_t p = 0; p < 4; ++p)
+                if (at[p] >= 0) activeRhs_.segment<3>(at[p]) += a.weight * activeStep_[i] * j[p];
+        }
+        activeSolution_ = activeRhs_;
+        activeFactor_.solve(activeSolution_);
+        // dp from the residuals before any of them changes u.
+        for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
+            const ActiveAxis& a = activeAxes_[i];
+            double r = activeStep_[i];
+            jacobian(a, j, at);
+            for (std::size_t p = 0; p < 4; ++p)
+                if (at[p] >= 0) r -= j[p].dot(activeSolution_.segment<3>(at[p]));
+            activeStep_[i] = a.weight * r;
+        }
+        for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
+            impulseOf(activeAxes_[i]) += activeStep_[i];
+            applyImpulse(axisOf(activeAxes_[i]), *activeAxes_[i].row, activeStep_[i], u_);
+        }
+        finalResidual = residuals();
     }
-    activeSolution_ = activeRhs_;
-    activeFactor_.solve(activeSolution_);
-    // dp from the residuals before any of them changes u.
-    for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
-        const ActiveAxis& a = activeAxes_[i];
-        double r = activeStep_[i];
-        jacobian(a, j, at);
-        for (std::size_t p = 0; p < 4; ++p)
-            if (at[p] >= 0) r -= j[p].dot(activeSolution_.segment<3>(at[p]));
-        activeStep_[i] = a.weight * r;
-    }
-    double finalResidual = 0.0;
-    for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
-        impulseOf(activeAxes_[i]) += activeStep_[i];
-        applyImpulse(axisOf(activeAxes_[i]), *activeAxes_[i].row, activeStep_[i], u_);
-    }
-    for (const ActiveAxis& a : activeAxes_) finalResidual = std::max(finalResidual, std::abs(velocityAlong(axisOf(a), *a.row)));
     if (!(finalResidual <= kSubspaceReduction * initialResidual + 1e-12)) return restore();
     // Back into the cone: a point pulling, or a stuck one past its friction limit. When
     // many are (the sweeps had not yet found which points push, as in a pile just built),

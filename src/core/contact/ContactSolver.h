@@ -61,10 +61,11 @@ public:
     static constexpr double kRelativeTolerance = 1e-6;
     // Subspace minimization (solveResting): after this many sweeps, and again after as
     // many more, at most kMaxSubspaceSolves times a step; the regularization of each row
-    // relative to its own J W J^T.
+    // relative to its own J W J^T, and how many solves with one factor take its bias out.
     static constexpr int kSweepsBeforeSubspace = 4;
     static constexpr int kMaxSubspaceSolves = 6;
     static constexpr double kSubspaceRegularization = 1e-6;
+    static constexpr int kMaxSubspaceRefinements = 3;  // solves with the same factor
     // A subspace step is kept when it shrinks the active rows' largest velocity error by
     // this much (it does unless the factor is degenerate).
     static constexpr double kSubspaceReduction = 1e-3;
