@@ -155,7 +155,7 @@ std::span<const BenchmarkScene> benchmarkScenes() {
         {"cloth-tri-32", "cloth-tri-32"}, {"cloth-tri-64", "cloth-tri-32"},
         {"chain-1000", "chain-1000"}, {"rod-chain-1000", "rod-chain-1000"}, {"rod-grid-100", ""},
         {"box-chain-1000", "", 64},
-        {"stack-10", "", 4},        {"pyramid-20", "", 4},           {"large-pyramid-100", "", 4},
+        {"stack-10", "", 4},        {"pyramid-20", "", 1},           {"large-pyramid-100", "", 4},
         {"cube-stack-10", "", 1},   {"cube-jam-100", "", 1},         {"pendulum-6", "", 1},
     };
     return kScenes;
