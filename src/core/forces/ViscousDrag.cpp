@@ -5,6 +5,7 @@
 namespace tinkerbox {
 
 void ViscousDrag::accumulate(const World& world, VecX& f) const {
+    if (kd_ == 0.0) return;  // a scene without drag: nothing to add, and a pile's inertias are not cheap
     const Index n3 = 3 * world.particleCount();
     f.head(n3).noalias() -= kd_ * world.velocities().head(n3);
     const RigidBodies& bodies = world.rigidBodies();
@@ -17,6 +18,7 @@ void ViscousDrag::accumulate(const World& world, VecX& f) const {
 }
 
 void ViscousDrag::addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const {
+    if (kd_ == 0.0) return;
     for (Index i = 0; i < world.particleCount(); ++i) J.diagonal(i).diagonal().array() -= request.cv * kd_;
     const RigidBodies& bodies = world.rigidBodies();
     for (Index k = 0; k < bodies.count(); ++k) {
