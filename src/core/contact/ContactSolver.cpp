@@ -573,7 +573,10 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
     while (sweeps < maxSweeps) {
         for (Row& row : rows_) row.iterationStart = Vec3(row.normalImpulse, row.tangentImpulse1, row.tangentImpulse2);
         double largestChange = 0.0, largestImpulse = 0.0;
-        for (int pass = 0; pass < 2; ++pass) {
+        // A forward pass that changes nothing beyond the tolerance ends the solve: the
+        // backward pass would not either (it balances the order of changes still to come).
+        bool converged = false;
+        for (int pass = 0; pass < 2 && !converged; ++pass) {
             ++sweeps;
             largestChange = largestImpulse = 0.0;
             const bool backwards = pass == 1;
@@ -585,8 +588,9 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
                 largestChange = std::max(largestChange, (after - before).cwiseAbs().maxCoeff());
                 largestImpulse = std::max(largestImpulse, after.cwiseAbs().maxCoeff());
             }
+            converged = largestChange <= kRelativeTolerance * largestImpulse;
         }
-        if (largestChange <= kRelativeTolerance * largestImpulse) break;
+        if (converged) break;
         if (sweeps >= nextSubspace && subspaceSolves < kMaxSubspaceSolves) {
             ++subspaceSolves;
             nextSubspace = sweeps + kSweepsBeforeSubspace;
