@@ -178,17 +178,27 @@ private:
     std::vector<ActiveAxis> activeAxes_;
     std::vector<Index> activeDof_;       // per velocity block: its first unknown, or -1
     std::vector<Vec3> activeDofMask_;    // per velocity block: 1 where W is not 0
+    // The system's 3 x 3 pieces, at their first rows' and columns' unknowns, on or below the
+    // diagonal; repeats are summed.
     struct ActiveBlock {
-        Index row, column;  // of the system's blocks, row >= column
+        Index row, column;
         Mat3 value;
     };
-    std::vector<ActiveBlock> activeBlocks_;  // the system's lower blocks, repeats to be summed
+    std::vector<ActiveBlock> activeBlocks_;
+    int activeBlockSize_ = 3;  // of the factorization's blocks: 6 (bodies) or 3 (velocity blocks)
+    // Factors the system of activeBlocks_ by B x B blocks; false when it is not positive definite.
+    template <int B>
+    bool factorActiveSet(BlockCholesky<B>& factor, std::vector<typename BlockCholesky<B>::Block>& values, Index dofs);
+    BlockCholesky<3> factor3_;
+    BlockCholesky<6> factor6_;
+    std::vector<BlockCholesky<3>::Block> values3_;
+    std::vector<BlockCholesky<6>::Block> values6_;
     std::vector<std::pair<Index, Index>> activePattern_, analysedPattern_;  // below the diagonal
-    // The blocks' (row, column) in the order they came, as last given slots, and the slots.
+    int analysedBlockSize_ = 0;
+    // The pieces' (row, column) in the order they came, as last given slots, and the slots.
     std::vector<std::pair<Index, Index>> activeSequence_, slottedSequence_;
+    int slottedBlockSize_ = 0;
     std::vector<Index> activeSlots_;
-    BlockCholesky activeFactor_;
-    std::vector<Mat3> activeValues_;
     VecX activeRhs_, activeSolution_, savedU_;
     std::vector<double> activeStep_, savedImpulses_;
 };

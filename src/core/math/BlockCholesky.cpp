@@ -20,7 +20,8 @@ std::int32_t find(const std::vector<Index>& start, const std::vector<std::int32_
 
 }  // namespace
 
-void BlockCholesky::analyze(Index blocks, std::vector<std::pair<Index, Index>> lower) {
+template <int B>
+void BlockCholesky<B>::analyze(Index blocks, std::vector<std::pair<Index, Index>> lower) {
     blocks_ = blocks;
     const auto n = static_cast<std::size_t>(blocks);
     for (auto& [i, j] : lower)
@@ -83,8 +84,8 @@ void BlockCholesky::analyze(Index blocks, std::vector<std::pair<Index, Index>> l
         for (const Index r : rows) row_.push_back(static_cast<std::int32_t>(r));
         start_.push_back(static_cast<Index>(row_.size()));
     }
-    factor_.assign(row_.size(), Mat3::Zero());
-    pivotInverse_.assign(n, Mat3::Identity());
+    factor_.assign(row_.size(), Block::Zero());
+    pivotInverse_.assign(n, Block::Identity());
 
     // The updates: every pair of rows i >= j below the diagonal of a column k updates block
     // (i, j); listed by the column of their target, k ascending within it.
@@ -119,15 +120,17 @@ void BlockCholesky::analyze(Index blocks, std::vector<std::pair<Index, Index>> l
     }
 }
 
-Index BlockCholesky::slot(Index i, Index j) const {
+template <int B>
+Index BlockCholesky<B>::slot(Index i, Index j) const {
     const auto found = std::lower_bound(slotPair_.begin(), slotPair_.end(), std::pair(i, j));
     return found != slotPair_.end() && *found == std::pair(i, j) ? found - slotPair_.begin() : -1;
 }
 
-bool BlockCholesky::factorize(const std::vector<Mat3>& values) {
-    std::fill(factor_.begin(), factor_.end(), Mat3::Zero());
+template <int B>
+bool BlockCholesky<B>::factorize(const std::vector<Block>& values) {
+    std::fill(factor_.begin(), factor_.end(), Block::Zero());
     for (std::size_t s = 0; s < slotTarget_.size(); ++s) {
-        Mat3& target = factor_[static_cast<std::size_t>(slotTarget_[s])];
+        Block& target = factor_[static_cast<std::size_t>(slotTarget_[s])];
         if (slotTransposed_[s]) target += values[s].transpose();
         else target += values[s];
     }
@@ -137,33 +140,39 @@ bool BlockCholesky::factorize(const std::vector<Mat3>& values) {
             factor_[static_cast<std::size_t>(update.target)].noalias() -=
                 factor_[static_cast<std::size_t>(update.left)] * factor_[static_cast<std::size_t>(update.right)].transpose();
         }
-        Mat3& pivot = factor_[static_cast<std::size_t>(start_[j])];
-        const Eigen::LLT<Mat3> llt(pivot);
+        Block& pivot = factor_[static_cast<std::size_t>(start_[j])];
+        const Eigen::LLT<Block> llt(pivot);
         if (llt.info() != Eigen::Success) return false;
         pivot = llt.matrixL();
-        pivotInverse_[j] = pivot.triangularView<Eigen::Lower>().solve(Mat3::Identity());
-        const Mat3 right = pivotInverse_[j].transpose();
+        pivotInverse_[j] = pivot.template triangularView<Eigen::Lower>().solve(Block::Identity());
+        const Block right = pivotInverse_[j].transpose();
         for (Index k = start_[j] + 1; k < start_[j + 1]; ++k) factor_[static_cast<std::size_t>(k)] = factor_[static_cast<std::size_t>(k)] * right;
     }
     return true;
 }
 
-void BlockCholesky::solve(VecX& x) const {
+template <int B>
+void BlockCholesky<B>::solve(VecX& x) const {
+    using Vector = Eigen::Matrix<double, B, 1>;
+    const auto part = [](auto& v, Index j) { return v.template segment<B>(B * j); };
     VecX y(x.size());
-    for (Index b = 0; b < blocks_; ++b) block3(y, position_[static_cast<std::size_t>(b)]) = block3(x, b);
+    for (Index b = 0; b < blocks_; ++b) part(y, position_[static_cast<std::size_t>(b)]) = part(x, b);
     for (Index j = 0; j < blocks_; ++j) {
-        const Vec3 yj = pivotInverse_[static_cast<std::size_t>(j)] * block3(y, j);
-        block3(y, j) = yj;
+        const Vector yj = pivotInverse_[static_cast<std::size_t>(j)] * part(y, j);
+        part(y, j) = yj;
         for (Index k = start_[static_cast<std::size_t>(j)] + 1; k < start_[static_cast<std::size_t>(j) + 1]; ++k)
-            block3(y, row_[static_cast<std::size_t>(k)]) -= factor_[static_cast<std::size_t>(k)] * yj;
+            part(y, row_[static_cast<std::size_t>(k)]) -= factor_[static_cast<std::size_t>(k)] * yj;
     }
     for (Index j = blocks_ - 1; j >= 0; --j) {
-        Vec3 yj = block3(y, j);
+        Vector yj = part(y, j);
         for (Index k = start_[static_cast<std::size_t>(j)] + 1; k < start_[static_cast<std::size_t>(j) + 1]; ++k)
-            yj -= factor_[static_cast<std::size_t>(k)].transpose() * block3(y, row_[static_cast<std::size_t>(k)]);
-        block3(y, j) = pivotInverse_[static_cast<std::size_t>(j)].transpose() * yj;
+            yj -= factor_[static_cast<std::size_t>(k)].transpose() * part(y, row_[static_cast<std::size_t>(k)]);
+        part(y, j) = pivotInverse_[static_cast<std::size_t>(j)].transpose() * yj;
     }
-    for (Index b = 0; b < blocks_; ++b) block3(x, b) = block3(y, position_[static_cast<std::size_t>(b)]);
+    for (Index b = 0; b < blocks_; ++b) part(x, b) = part(y, position_[static_cast<std::size_t>(b)]);
 }
+
+template class BlockCholesky<3>;
+template class BlockCholesky<6>;
 
 }  // namespace tinkerbox

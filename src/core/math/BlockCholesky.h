@@ -1,7 +1,8 @@
 #pragma once
 // Sparse Cholesky factorization A = L L^T of a symmetric positive definite matrix made of
-// 3 x 3 blocks (a mechanical system's velocity blocks: a particle's, a body's linear and
-// angular ones), for a block pattern that is analysed once and factored many times.
+// B x B blocks (3: a mechanical system's velocity blocks, a particle's or a body's linear or
+// angular one; 6: whole rigid bodies), for a block pattern that is analysed once and
+// factored many times.
 //
 // - Ordering: approximate minimum degree on the block graph (Amestoy, Davis & Duff, "An
 //   approximate minimum degree ordering algorithm", SIAM J. Matrix Anal. Appl. 17(4), 1996;
@@ -13,10 +14,11 @@
 // - Numbers: left-looking by block columns. Column j is A's column j less L_ik L_jk^T for
 //   every earlier column k that has blocks in rows i and j; then L_jj = chol(S_jj) and
 //   L_ij = S_ij L_jj^-T. The analysis lists those block updates once, so that a
-//   factorization is a pass over a list of 3 x 3 products with no searching (a pyramid of
-//   210 boxes: 420 blocks and about 30,000 updates).
-// Block sizes are fixed at 3; a dof that is held (a planar body's motion out of its plane)
-// takes a 1 on A's diagonal and a 0 in its right-hand side.
+//   factorization is a pass over a list of B x B products with no searching (a pyramid of
+//   210 boxes: 210 bodies and about 5,000 updates of 6 x 6 blocks, or 420 velocity blocks
+//   and about 30,000 updates of 3 x 3 ones, which take three times as long).
+// A dof that is held (a planar body's motion out of its plane) takes a 1 on A's diagonal
+// and a 0 in its right-hand side.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -25,8 +27,11 @@
 
 namespace tinkerbox {
 
+template <int B>
 class BlockCholesky {
 public:
+    using Block = Eigen::Matrix<double, B, B>;
+
     // The pattern of A's lower triangle: block pairs (i, j), i > j (the diagonal blocks are
     // always there; repeated pairs count once). Orders the blocks and finds L's pattern and
     // the updates of a factorization.
@@ -39,8 +44,8 @@ public:
 
     // L from A's lower blocks, values[slot(i, j)] = A_ij. Returns false when a pivot block
     // is not positive definite (A is not), and the factor is then unusable.
-    bool factorize(const std::vector<Mat3>& values);
-    // x <- A^-1 x, with 3 numbers per block.
+    bool factorize(const std::vector<Block>& values);
+    // x <- A^-1 x, with B numbers per block.
     void solve(VecX& x) const;
 
 private:
@@ -55,8 +60,8 @@ private:
     // first, then its rows ascending.
     std::vector<Index> start_;
     std::vector<std::int32_t> row_;
-    std::vector<Mat3> factor_;
-    std::vector<Mat3> pivotInverse_;  // L_jj^-1
+    std::vector<Block> factor_;
+    std::vector<Block> pivotInverse_;  // L_jj^-1
     // A's slots: the sorted (i, j) pairs of A's lower pattern (diagonals included), where
     // each goes in L's storage and whether it goes there transposed (the order turned it
     // above the diagonal).

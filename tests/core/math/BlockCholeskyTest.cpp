@@ -11,38 +11,41 @@
 namespace tinkerbox {
 namespace {
 
-// A symmetric positive definite matrix of 3 x 3 blocks on the given lower pattern: random
+// A symmetric positive definite matrix of B x B blocks on the given lower pattern: random
 // off-diagonal blocks, and diagonal blocks that dominate them (as a mass matrix plus
 // J^T E^-1 J does), with its dense copy.
+template <int B>
 struct CholeskySystem {
+    using Block = typename BlockCholesky<B>::Block;
     Index blocks = 0;
     std::vector<std::pair<Index, Index>> lower;
-    std::vector<Mat3> values;  // by BlockCholesky::slot
+    std::vector<Block> values;  // by BlockCholesky::slot
     Eigen::MatrixXd dense;
 };
 
-CholeskySystem randomCholeskySystem(Index blocks, const std::vector<std::pair<Index, Index>>& lower, const BlockCholesky& analysed,
-                         std::mt19937& random) {
+template <int B>
+CholeskySystem<B> randomCholeskySystem(Index blocks, const std::vector<std::pair<Index, Index>>& lower,
+                                       const BlockCholesky<B>& analysed, std::mt19937& random) {
+    using Block = typename BlockCholesky<B>::Block;
     std::uniform_real_distribution<double> entry(-1.0, 1.0);
-    CholeskySystem s;
+    CholeskySystem<B> s;
     s.blocks = blocks;
     s.lower = lower;
-    s.dense = Eigen::MatrixXd::Zero(3 * blocks, 3 * blocks);
-    s.values.assign(static_cast<std::size_t>(analysed.slots()), Mat3::Zero());
-    std::vector<double> rowSum(static_cast<std::size_t>(3 * blocks), 0.0);
+    s.dense = Eigen::MatrixXd::Zero(B * blocks, B * blocks);
+    s.values.assign(static_cast<std::size_t>(analysed.slots()), Block::Zero());
     for (const auto& [i, j] : lower) {
-        const Mat3 block = Mat3::NullaryExpr([&](Index, Index) { return entry(random); });
+        const Block block = Block::NullaryExpr([&](Index, Index) { return entry(random); });
         const Index slot = i > j ? analysed.slot(i, j) : analysed.slot(j, i);
-        s.values[static_cast<std::size_t>(slot)] += i > j ? block : Mat3(block.transpose());
-        s.dense.block<3, 3>(3 * i, 3 * j) += block;
-        s.dense.block<3, 3>(3 * j, 3 * i) += block.transpose();
+        s.values[static_cast<std::size_t>(slot)] += i > j ? block : Block(block.transpose());
+        s.dense.template block<B, B>(B * i, B * j) += block;
+        s.dense.template block<B, B>(B * j, B * i) += block.transpose();
     }
-    for (Index i = 0; i < 3 * blocks; ++i) s.dense(i, i) = s.dense.row(i).cwiseAbs().sum() + 0.5;
+    for (Index i = 0; i < B * blocks; ++i) s.dense(i, i) = s.dense.row(i).cwiseAbs().sum() + 0.5;
     for (Index b = 0; b < blocks; ++b) {
-        Mat3 diagonal = s.dense.block<3, 3>(3 * b, 3 * b);
-        const Mat3 coupling = Mat3::NullaryExpr([&](Index, Index) { return 0.1 * entry(random); });
+        Block diagonal = s.dense.template block<B, B>(B * b, B * b);
+        const Block coupling = Block::NullaryExpr([&](Index, Index) { return 0.1 * entry(random); });
         diagonal += coupling + coupling.transpose();  // a full symmetric diagonal block, still dominant
-        s.dense.block<3, 3>(3 * b, 3 * b) = diagonal;
+        s.dense.template block<B, B>(B * b, B * b) = diagonal;
         s.values[static_cast<std::size_t>(analysed.slot(b, b))] = diagonal;
     }
     return s;
@@ -65,27 +68,33 @@ std::vector<std::pair<Index, Index>> shuffledGridPattern(Index nx, Index ny, std
     return pairs;
 }
 
-TEST(BlockCholesky, SolvesLikeADenseCholeskyOnRandomGrids) {
+template <int B>
+void expectSolvesLikeADenseCholesky() {
     std::mt19937 random(7);
     for (const auto& [nx, ny] : {std::pair<Index, Index>{1, 1}, {5, 1}, {6, 7}, {20, 11}}) {
         const std::vector<std::pair<Index, Index>> pattern = shuffledGridPattern(nx, ny, random);
-        BlockCholesky cholesky;
+        BlockCholesky<B> cholesky;
         cholesky.analyze(nx * ny, pattern);
         for (int trial = 0; trial < 3; ++trial) {  // one analysis, several factorizations
-            const CholeskySystem s = randomCholeskySystem(nx * ny, pattern, cholesky, random);
+            const CholeskySystem<B> s = randomCholeskySystem(nx * ny, pattern, cholesky, random);
             ASSERT_TRUE(cholesky.factorize(s.values));
-            const VecX b = VecX::NullaryExpr(3 * nx * ny, [&](Index) { return std::uniform_real_distribution<double>(-1.0, 1.0)(random); });
+            const VecX b = VecX::NullaryExpr(B * nx * ny, [&](Index) { return std::uniform_real_distribution<double>(-1.0, 1.0)(random); });
             VecX x = b;
             cholesky.solve(x);
             const VecX expected = s.dense.llt().solve(b);
-            EXPECT_LT((x - expected).norm(), 1e-12 * expected.norm()) << nx << " x " << ny << ", trial " << trial;
+            EXPECT_LT((x - expected).norm(), 1e-12 * expected.norm()) << B << ": " << nx << " x " << ny << ", trial " << trial;
             EXPECT_LT((s.dense * x - b).norm(), 1e-12 * b.norm());
         }
     }
 }
 
+TEST(BlockCholesky, SolvesLikeADenseCholeskyOnRandomGrids) {
+    expectSolvesLikeADenseCholesky<3>();  // velocity blocks
+    expectSolvesLikeADenseCholesky<6>();  // bodies
+}
+
 TEST(BlockCholesky, SlotsAreThoseOfThePatternAndItsDiagonal) {
-    BlockCholesky cholesky;
+    BlockCholesky<3> cholesky;
     cholesky.analyze(4, {{1, 0}, {0, 1}, {3, 1}, {1, 3}, {2, 2}});  // repeats, either order, a diagonal
     EXPECT_EQ(cholesky.slots(), 6);  // four diagonal blocks, (1, 0) and (3, 1)
     EXPECT_GE(cholesky.slot(1, 0), 0);
@@ -96,7 +105,7 @@ TEST(BlockCholesky, SlotsAreThoseOfThePatternAndItsDiagonal) {
 }
 
 TEST(BlockCholesky, RefusesAMatrixThatIsNotPositiveDefinite) {
-    BlockCholesky cholesky;
+    BlockCholesky<3> cholesky;
     cholesky.analyze(2, {{1, 0}});
     std::vector<Mat3> values(static_cast<std::size_t>(cholesky.slots()), Mat3::Identity());
     values[static_cast<std::size_t>(cholesky.slot(1, 0))] = 2.0 * Mat3::Identity();  // [I 2I; 2I I] is indefinite
