@@ -354,6 +354,7 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
     activeDof_.assign(static_cast<std::size_t>(spare) + 1, -1);
     activeDofMask_.resize(static_cast<std::size_t>(spare) + 1);
     activeBlocks_.clear();
+    activeVelocityBlocks_.clear();
     for (Row& row : rows_) {
         if (row.normal.inverseMass == 0.0 || row.normalImpulse <= 0.0 || row.targetVelocity != 0.0) continue;
         activeAxes_.push_back({&row, 0, row.normal.inverseMass / kSubspaceRegularization});
@@ -380,6 +381,7 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
         for (int i = 0; i < 3; ++i)
             if (mask[i] == 0.0) mass(i, i) = 1.0;
         activeDof_[static_cast<std::size_t>(b)] = dofs;
+        activeVelocityBlocks_.push_back(b);
         activeBlocks_.push_back({dofs, dofs, mass});
         dofs += 3;
     };
@@ -432,8 +434,11 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
                 }
         group.setZero();
     };
-    for (const ActiveAxis& a : activeAxes_) {
+    activeJacobians_.resize(activeAxes_.size());
+    for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
+        const ActiveAxis& a = activeAxes_[i];
         jacobian(a, j, at);
+        activeJacobians_[i] = {at, j};
         if (at != groupAt) {
             flush();
             groupAt = at;
@@ -454,46 +459,43 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
         for (std::size_t i = 0; i < activeAxes_.size(); ++i) impulseOf(activeAxes_[i]) = savedImpulses_[i];
         return false;
     };
-    // The residuals, r = target - J_S u, kept in activeStep_ until dp replaces them; the
-    // solve is repeated with the same factor while the largest has not shrunk enough.
-    activeStep_.resize(activeAxes_.size());
-    const auto residuals = [&] {
-        double largest = 0.0;
-        for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
-            activeStep_[i] = -velocityAlong(axisOf(activeAxes_[i]), *activeAxes_[i].row);
-            largest = std::max(largest, std::abs(activeStep_[i]));
-        }
-        return largest;
-    };
-    const double initialResidual = residuals();
+    // The residuals, r = target - J_S u (the active points touch: their targets are 0). The
+    // solve is repeated with the same factor while the largest has not shrunk enough; each
+    // moves u by du (= W J_S^T dp: M du = J_S^T E^-1 (r - J_S du) = J_S^T dp), after which
+    // the residuals are r - J_S du = E dp.
+    activeResidual_.resize(activeAxes_.size());
+    double initialResidual = 0.0;
+    for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
+        activeResidual_[i] = -velocityAlong(axisOf(activeAxes_[i]), *activeAxes_[i].row);
+        initialResidual = std::max(initialResidual, std::abs(activeResidual_[i]));
+    }
     double finalResidual = initialResidual;
     for (int solve = 0; solve < kMaxSubspaceRefinements && !(finalResidual <= kSubspaceReduction * initialResidual); ++solve) {
         activeRhs_.setZero(dofs);
         for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
-            const ActiveAxis& a = activeAxes_[i];
-            jacobian(a, j, at);
+            const ActiveJacobian& jacobianOf = activeJacobians_[i];
+            const double weighted = activeAxes_[i].weight * activeResidual_[i];
             for (std::size_t p = 0; p < 4; ++p)
-                if (at[p] >= 0) activeRhs_.segment<3>(at[p]) += a.weight * activeStep_[i] * j[p];
+                if (jacobianOf.at[p] >= 0) activeRhs_.segment<3>(jacobianOf.at[p]) += weighted * jacobianOf.j[p];
         }
         activeSolution_ = activeRhs_;
         if (activeBlockSize_ == 6)
             factor6_.solve(activeSolution_);
         else
             factor3_.solve(activeSolution_);
-        // dp from the residuals before any of them changes u.
+        finalResidual = 0.0;
         for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
-            const ActiveAxis& a = activeAxes_[i];
-            double r = activeStep_[i];
-            jacobian(a, j, at);
+            const ActiveJacobian& jacobianOf = activeJacobians_[i];
+            double r = activeResidual_[i];
             for (std::size_t p = 0; p < 4; ++p)
-                if (at[p] >= 0) r -= j[p].dot(activeSolution_.segment<3>(at[p]));
-            activeStep_[i] = a.weight * r;
+                if (jacobianOf.at[p] >= 0) r -= jacobianOf.j[p].dot(activeSolution_.segment<3>(jacobianOf.at[p]));
+            const double dp = activeAxes_[i].weight * r;
+            impulseOf(activeAxes_[i]) += dp;
+            activeResidual_[i] = r;  // E dp
+            finalResidual = std::max(finalResidual, std::abs(r));
         }
-        for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
-            impulseOf(activeAxes_[i]) += activeStep_[i];
-            applyImpulse(axisOf(activeAxes_[i]), *activeAxes_[i].row, activeStep_[i], u_);
-        }
-        finalResidual = residuals();
+        for (const Index b : activeVelocityBlocks_)
+            block3(u_, b) += activeSolution_.segment<3>(activeDof_[static_cast<std::size_t>(b)]);
     }
     if (!(finalResidual <= kSubspaceReduction * initialResidual + 1e-12)) return restore();
     // Back into the cone: a point pulling, or a stuck one past its friction limit. When

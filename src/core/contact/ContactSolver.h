@@ -20,6 +20,7 @@
 //      away the step's sink into a support and a held box's creep down a slope; then what
 //      still overlaps by more than a slop is pushed out, and what touched is kept in touch,
 //      by positions alone (no velocity, so no kinetic energy, changes).
+#include <array>
 #include <utility>
 #include <vector>
 
@@ -185,6 +186,15 @@ private:
         Mat3 value;
     };
     std::vector<ActiveBlock> activeBlocks_;
+    std::vector<Index> activeVelocityBlocks_;  // the velocity blocks with unknowns
+    // Each active axis's Jacobian on its four blocks (their first unknowns, -1 for none),
+    // without the dofs W holds, and its residual.
+    struct ActiveJacobian {
+        std::array<Index, 4> at;
+        std::array<Vec3, 4> j;
+    };
+    std::vector<ActiveJacobian> activeJacobians_;
+    std::vector<double> activeResidual_;
     int activeBlockSize_ = 3;  // of the factorization's blocks: 6 (bodies) or 3 (velocity blocks)
     // Factors the system of activeBlocks_ by B x B blocks; false when it is not positive definite.
     template <int B>
@@ -200,7 +210,7 @@ private:
     int slottedBlockSize_ = 0;
     std::vector<Index> activeSlots_;
     VecX activeRhs_, activeSolution_, savedU_;
-    std::vector<double> activeStep_, savedImpulses_;
+    std::vector<double> savedImpulses_;
 };
 
 }  // namespace tinkerbox
