@@ -137,14 +137,19 @@ void ContactSolver::applyImpulse(const Axis& axis, const Row& row, double impuls
 }
 
 void ContactSolver::applyImpulses(const Row& row, const Vec3& p, VecX& target) const {
-    // The three axes' W J^T p into each of the row's four blocks, each read and written once.
+    // The three axes' W J^T p into each of the row's four blocks, each read and written once,
+    // written out (Eigen's 3-vector expressions on a segment of a dynamic vector cost several
+    // times the twelve products); each block's change is computed before the write.
     const double pn = p.x(), p1 = p.y(), p2 = p.z();
+    double* x = target.data();
     const auto add = [&](Index block, const Vec3& normal, const Vec3& tangent1, const Vec3& tangent2) {
-        const Vec3 change = pn * normal + p1 * tangent1 + p2 * tangent2;  // before the write: no aliasing
-        double* x = target.data() + 3 * block;
-        x[0] += change[0];
-        x[1] += change[1];
-        x[2] += change[2];
+        const double c0 = pn * normal.x() + p1 * tangent1.x() + p2 * tangent2.x();
+        const double c1 = pn * normal.y() + p1 * tangent1.y() + p2 * tangent2.y();
+        const double c2 = pn * normal.z() + p1 * tangent1.z() + p2 * tangent2.z();
+        double* y = x + 3 * block;
+        y[0] += c0;
+        y[1] += c1;
+        y[2] += c2;
     };
     add(row.linearA, row.normal.wLinearA, row.tangent1.wLinearA, row.tangent2.wLinearA);
     add(row.angularA, row.normal.wAngularA, row.tangent1.wAngularA, row.tangent2.wAngularA);
