@@ -412,6 +412,19 @@ TEST(BaraffContact, SimulatedStackOfTenCubesStands) {
     EXPECT_LT(overlap, 1e-3);
 }
 
+// Unit cubes of 1 kg (friction 0.5, restitution 0.2) in a pyramid standing on y = 0: rows of
+// `base` down to 1, 5 cm apart in a row, each row offset by half a pitch (as the benchmark
+// scenes' pyramids).
+void addPyramid(World& world, int base) {
+    constexpr double kPitch = 1.05;
+    for (int row = 0; row < base; ++row)
+        for (int i = 0; i < base - row; ++i) {
+            RigidBodySpec cube = unitCube(0.5, 0.2);
+            cube.position = Vec3(kPitch * (i - 0.5 * (base - row - 1)), 0.5 + row, 0.0);
+            world.addRigidBody(cube);
+        }
+}
+
 // A pyramid of 55 cubes (rows of 10 down to 1, each on two below, offset by half a box) at
 // 240 steps per second. The weights travel down the rows one contact per Gauss-Seidel
 // sweep, so that sweeps alone need hundreds per step to settle on it; the subspace steps
@@ -420,14 +433,7 @@ TEST(BaraffContact, SimulatedStackOfTenCubesStands) {
 TEST(BaraffContact, PyramidOfFiftyFiveCubesSettlesInAFewSweepsAndStandsStill) {
     Simulation sim(test::simulationSettings("symplectic-euler", 1.0 / 240.0));
     sim.world().addPlane(test::groundPlane(0.5, 0.2));
-    constexpr int kBase = 10;
-    constexpr double kPitch = 1.05;
-    for (int row = 0; row < kBase; ++row)
-        for (int i = 0; i < kBase - row; ++i) {
-            RigidBodySpec cube = unitCube(0.5, 0.2);
-            cube.position = Vec3(kPitch * (i - 0.5 * (kBase - row - 1)), 0.5 + row, 0.0);
-            sim.world().addRigidBody(cube);
-        }
+    addPyramid(sim.world(), 10);
     const RigidBodies& bodies = sim.world().rigidBodies();
     for (int step = 0; step < 240; ++step) ASSERT_FALSE(sim.step().diverged);  // settling, from cold
     std::vector<Vec3> settled;
@@ -457,14 +463,7 @@ TEST(BaraffContact, PyramidOfFiftyFiveCubesSettlesInAFewSweepsAndStandsStill) {
 TEST(BaraffContact, PyramidOfTwoHundredTenCubesStandsTenSecondsAtOneStepPerFrame) {
     Simulation sim(test::simulationSettings("symplectic-euler", 1.0 / 60.0));
     sim.world().addPlane(test::groundPlane(0.5, 0.0));
-    constexpr int kBase = 20;
-    constexpr double kPitch = 1.05;
-    for (int row = 0; row < kBase; ++row)
-        for (int i = 0; i < kBase - row; ++i) {
-            RigidBodySpec cube = unitCube(0.5, 0.2);
-            cube.position = Vec3(kPitch * (i - 0.5 * (kBase - row - 1)), 0.5 + row, 0.0);
-            sim.world().addRigidBody(cube);
-        }
+    addPyramid(sim.world(), 20);
     const RigidBodies& bodies = sim.world().rigidBodies();
     std::vector<Vec3> built;
     for (Index k = 0; k < bodies.count(); ++k) built.push_back(bodies.position(k));
