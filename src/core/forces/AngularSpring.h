@@ -69,7 +69,11 @@ public:
     void accumulateOutsideProjectiveTerm(const World& world, VecX& f) const override;
     std::uint64_t projectiveRevision() const override { return springs_.size(); }  // joints are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
-    void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+    // Per joint: the shares of its weight (elastic, damping) and the damping's direction
+    // dtheta/d(e0, e1) at the step's start, normalized.
+    int projectionStateSize() const override { return 8; }
+    void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
+    void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
                         Vec3* targets) const override;
 
 protected:

@@ -1,6 +1,7 @@
 #include "core/forces/DampedSpring.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
@@ -124,26 +125,42 @@ void DampedSpringSet::appendProjectiveStencils(double h, std::vector<ProjectiveS
     }
 }
 
-void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
-                                     Vec3* targets) const {
-    for (Index k = first; k < last; ++k, ++targets) {
+void DampedSpringSet::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
+    for (Index k = first; k < last; ++k, state += projectionStateSize()) {
         const ParticlePair& p = particlePairs_[k];
         const double weight = p.stiffness + p.damping / h;
-        if (p.a == p.b || weight <= 0.0) {  // no net force, or no constraint at all
-            *targets = Vec3::Zero();
+        if (p.a == p.b || !(weight > 0.0)) {  // no net force, or no constraint at all: the target is l0
+            std::fill(state, state + projectionStateSize(), 0.0);
             continue;
         }
-        const Vec3 l = block3(x, p.a) - block3(x, p.b);
-        const Vec3 l0 = block3(x0, p.a) - block3(x0, p.b);
-        const double L = l.norm(), L0squared = l0.squaredNorm();
+        state[0] = p.stiffness / weight;
+        state[1] = (p.damping / h) / weight;
+        // Without a direction at the start (coincident ends) the damping holds all of the displacement.
+        const Vec3 n0 = projectiveDampingDirection<1>({block3(x0, p.a) - block3(x0, p.b)})[0];
+        std::copy(n0.data(), n0.data() + 3, state + 2);
+    }
+}
+
+void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+                                     Vec3* targets) const {
+    // Written out by coordinates (projective's inner loop).
+    for (Index k = first; k < last; ++k, ++targets, state += projectionStateSize()) {
+        const ParticlePair& p = particlePairs_[k];
+        const double *xa = x.data() + 3 * p.a, *xb = x.data() + 3 * p.b;
+        const double *xa0 = x0.data() + 3 * p.a, *xb0 = x0.data() + 3 * p.b;
+        const double* n0 = state + 2;
+        double l[3], l0[3], d[3];
+        for (int c = 0; c < 3; ++c) {
+            l[c] = xa[c] - xb[c];
+            l0[c] = xa0[c] - xb0[c];
+            d[c] = l[c] - l0[c];
+        }
+        const double L = std::sqrt(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
         // Elastic target r n; with no direction (coincident ends) the spring pulls nowhere.
-        // (One division per factor, not one per component: this is projective's inner loop.)
-        const Vec3 elastic = L < kDegenerateSpringLength ? l : Vec3((p.restLength / L) * l);
-        // Damping target: l0 plus the displacement's part across n0 (all of it without a direction).
-        Vec3 damped = l;
-        if (L0squared >= kDegenerateSpringLength * kDegenerateSpringLength)
-            damped -= ((l - l0).dot(l0) / L0squared) * l0;
-        *targets = (1.0 / weight) * (p.stiffness * elastic + (p.damping / h) * damped);
+        const double scale = L < kDegenerateSpringLength ? 1.0 : p.restLength / L;
+        // Damping target: l0 plus the displacement's part across n0 (projectiveDampingDisplacement).
+        const double along = d[0] * n0[0] + d[1] * n0[1] + d[2] * n0[2];
+        for (int c = 0; c < 3; ++c) (*targets)[c] = state[0] * (scale * l[c] - l0[c]) + state[1] * (d[c] - along * n0[c]);
     }
 }
 

@@ -1,5 +1,6 @@
 #include "core/forces/DihedralBending.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -63,8 +64,7 @@ double cotangent(const Vec3& a, const Vec3& b, const Vec3& c) {
 
 // m = (sign n1/|n1| + n2/|n2|) |n1| |n2|, n1 and n2 the normals of the hinge's triangles
 // (x0, x1, x2) and (x1, x0, x3): the frame's direction, not normalized (one square root
-// fewer: the damping only needs m m^T / |m|^2); false where a triangle has no area or the
-// sum vanishes (no frame).
+// fewer); false where a triangle has no area or the sum vanishes (no frame).
 bool normalFrame(const std::array<Vec3, 4>& x, double sign, Vec3& m) {
     const Vec3 n1 = (x[2] - x[0]).cross(x[2] - x[1]), n2 = (x[3] - x[1]).cross(x[3] - x[0]);
     const double n1norm = n1.norm(), n2norm = n2.norm();
@@ -124,35 +124,47 @@ void DihedralBending::appendProjectiveStencils(double h, std::vector<ProjectiveS
     }
 }
 
-void DihedralBending::projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
-                                     Vec3* targets) const {
-    for (Index c = first; c < last; ++c, ++targets) {
+void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
+    for (Index c = first; c < last; ++c, state += projectionStateSize()) {
         const ProjectiveRow& row = projectiveRows_[c];
         const BendingHinge& hinge = hinges_[row.hinge];
-        std::array<Vec3, 4> xs, x0s;  // the corners now and at the step's start
+        const double stiffness = hinge.stiffness * row.weightPerStiffness;
+        const double damping = hinge.damping * row.weightPerStiffness / h;
+        std::fill(state, state + projectionStateSize(), 0.0);
+        if (!(stiffness + damping > 0.0)) continue;  // no constraint: the target does not matter
+        state[0] = stiffness / (stiffness + damping);
+        state[1] = damping / (stiffness + damping);
+        // Without a frame at the start (a collapsed triangle, a hinge folded shut) the damping
+        // holds all of the displacement.
+        std::array<Vec3, 4> x0s;
+        for (int m = 0; m < 4; ++m) x0s[m] = block3(x0, hinge.particles[m]);
+        Vec3 m0;
+        if (damping > 0.0 && normalFrame(x0s, row.frameSign, m0)) Eigen::Map<Vec3>(state + 2) = m0 / m0.norm();
+    }
+}
+
+void DihedralBending::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+                                     Vec3* targets) const {
+    for (Index c = first; c < last; ++c, ++targets, state += projectionStateSize()) {
+        const ProjectiveRow& row = projectiveRows_[c];
+        const BendingHinge& hinge = hinges_[row.hinge];
+        std::array<Vec3, 4> xs;  // the corners now
         Vec3 K = Vec3::Zero(), K0 = Vec3::Zero();
         for (int m = 0; m < 4; ++m) {
             xs[m] = block3(x, hinge.particles[m]);
-            x0s[m] = block3(x0, hinge.particles[m]);
             K += row.coefficients[m] * xs[m];
-            K0 += row.coefficients[m] * x0s[m];
-        }
-        const double stiffness = hinge.stiffness * row.weightPerStiffness;
-        const double damping = hinge.damping * row.weightPerStiffness / h;
-        if (!(stiffness + damping > 0.0)) {  // no constraint: the target does not matter
-            *targets = K;
-            continue;
+            K0 += row.coefficients[m] * block3(x0, hinge.particles[m]);
         }
         // Without a frame (a collapsed triangle, a hinge folded shut) K is left where it is,
         // but a flat rest shape needs none.
-        Vec3 m, elastic = K, damped = K;
+        Vec3 m, elastic = K;
         if (row.restCurvature == 0.0) {  // flat at rest: the nearest point of {0}
             elastic.setZero();
         } else if (normalFrame(xs, row.frameSign, m)) {
             elastic = (row.restCurvature / m.norm()) * m;
         }
-        if (damping > 0.0 && normalFrame(x0s, row.frameSign, m)) damped -= (m.dot(K - K0) / m.squaredNorm()) * m;
-        *targets = (stiffness * elastic + damping * damped) / (stiffness + damping);
+        const Vec3 damped = projectiveDampingDisplacement<1>({K - K0}, {Vec3(state[2], state[3], state[4])})[0];
+        *targets = state[0] * (elastic - K0) + state[1] * damped;
     }
 }
 

@@ -70,7 +70,11 @@ public:
     void accumulateOutsideProjectiveTerm(const World& world, VecX& f) const override;
     std::uint64_t projectiveRevision() const override { return hinges_.size(); }  // hinges are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
-    void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+    // Per hinge: the shares of its weight (elastic, damping) and its frame's direction at the
+    // step's start (the damping's).
+    int projectionStateSize() const override { return 5; }
+    void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
+    void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
                         Vec3* targets) const override;
 
 protected:

@@ -149,43 +149,74 @@ void TriangleStretchShear::appendProjectiveStencils(double h, std::vector<Projec
     }
 }
 
-void TriangleStretchShear::projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
-                                          Vec3* targets) const {
-    using Rows = std::array<Vec3, 2>;
-    for (Index e = first; e < last; ++e, targets += 2) {
+namespace {
+// A triangle's (w_u, w_v) at positions x.
+std::array<Vec3, 2> deformationGradient(const VecX& x, const std::array<Index, 3>& corners, const Vec3& du, const Vec3& dv) {
+    std::array<Vec3, 2> y{Vec3::Zero(), Vec3::Zero()};
+    for (int m = 0; m < 3; ++m) {
+        const Vec3 xm = block3(x, corners[m]);
+        y[0] += du[m] * xm;
+        y[1] += dv[m] * xm;
+    }
+    return y;
+}
+
+// What prepareProjections keeps per triangle, in this order: the shares of the weight
+// (stretch, its damping, shear, its damping), then per row w at the start normalized (the
+// stretch damping's directions), then d(w_u . w_v)/dy = (w_v, w_u) at the start normalized
+// (the shear damping's, over both rows).
+enum TriangleState { kStretchShare, kStretchDampingShare, kShearShare, kShearDampingShare, kStretchDirection = 4,
+                     kShearDirection = 10 };
+}  // namespace
+
+void TriangleStretchShear::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
+    for (Index e = first; e < last; ++e, state += projectionStateSize()) {
         const Triangle& t = triangles_[e];
-        Rows y{Vec3::Zero(), Vec3::Zero()}, y0{Vec3::Zero(), Vec3::Zero()};  // (w_u, w_v) now and at the step's start
-        for (int m = 0; m < 3; ++m) {
-            const Vec3 xm = block3(x, element(e)[m]), x0m = block3(x0, element(e)[m]);
-            y[0] += t.du[m] * xm;
-            y[1] += t.dv[m] * xm;
-            y0[0] += t.du[m] * x0m;
-            y0[1] += t.dv[m] * x0m;
-        }
         const TriangleWeights w = projectiveWeights(t.spec, t.area, h);
         const double weight = w.stretch + w.stretchDamping + w.shear + w.shearDamping;
-        if (!(weight > 0.0)) {  // no constraint: the target does not matter
-            targets[0] = y[0];
-            targets[1] = y[1];
-            continue;
+        std::fill(state, state + projectionStateSize(), 0.0);
+        if (!(weight > 0.0)) continue;  // no constraint: the target does not matter
+        state[kStretchShare] = w.stretch / weight;
+        state[kStretchDampingShare] = w.stretchDamping / weight;
+        state[kShearShare] = w.shear / weight;
+        state[kShearDampingShare] = w.shearDamping / weight;
+        const std::array<Vec3, 2> y0 = deformationGradient(x0, element(e), t.du, t.dv);
+        const std::array<Vec3, 2> shear = projectiveDampingDirection<2>({y0[1], y0[0]});
+        for (int r = 0; r < 2; ++r) {
+            Eigen::Map<Vec3>(state + kStretchDirection + 3 * r) = projectiveDampingDirection<1>({y0[r]})[0];
+            Eigen::Map<Vec3>(state + kShearDirection + 3 * r) = shear[r];
         }
-        // The weighted mean of the four parts' targets (TriangleStretchShear.h).
-        Rows sum{w.stretch * atLength(y[0], t.spec.bu), w.stretch * atLength(y[1], t.spec.bv)};
-        if (w.stretchDamping > 0.0)  // each row a condition of its own, damped along its direction at the start
-            for (int r = 0; r < 2; ++r) sum[r] += w.stretchDamping * projectiveDampingTarget<1>({y[r]}, {y0[r]}, {y0[r]})[0];
-        if (w.shear > 0.0) {
+    }
+}
+
+void TriangleStretchShear::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+                                          Vec3* targets) const {
+    using Rows = std::array<Vec3, 2>;
+    const auto direction = [](const double* v) { return Vec3(v[0], v[1], v[2]); };
+    for (Index e = first; e < last; ++e, targets += 2, state += projectionStateSize()) {
+        const Triangle& t = triangles_[e];
+        const Rows y = deformationGradient(x, element(e), t.du, t.dv), y0 = deformationGradient(x0, element(e), t.du, t.dv);
+        const Rows dy{y[0] - y0[0], y[1] - y0[1]};
+        // The shares of the four parts' targets (TriangleStretchShear.h), each less y0.
+        const double stretch = state[kStretchShare];
+        Rows sum{stretch * (atLength(y[0], t.spec.bu) - y0[0]), stretch * (atLength(y[1], t.spec.bv) - y0[1])};
+        if (const double share = state[kStretchDampingShare]; share > 0.0)  // each row damped along itself at the start
+            for (int r = 0; r < 2; ++r)
+                sum[r] += share * projectiveDampingDisplacement<1>({dy[r]}, {direction(state + kStretchDirection + 3 * r)})[0];
+        if (const double share = state[kShearShare]; share > 0.0) {
             Vec3 p, q;
             nearestOrthogonalPair(y[0], y[1], p, q);
-            sum[0] += w.shear * p;
-            sum[1] += w.shear * q;
+            sum[0] += share * (p - y0[0]);
+            sum[1] += share * (q - y0[1]);
         }
-        if (w.shearDamping > 0.0) {  // d(w_u . w_v)/dy = (w_v, w_u)
-            const Rows damped = projectiveDampingTarget<2>(y, y0, {y0[1], y0[0]});
-            sum[0] += w.shearDamping * damped[0];
-            sum[1] += w.shearDamping * damped[1];
+        if (const double share = state[kShearDampingShare]; share > 0.0) {
+            const Rows damped = projectiveDampingDisplacement<2>(
+                dy, {direction(state + kShearDirection), direction(state + kShearDirection + 3)});
+            sum[0] += share * damped[0];
+            sum[1] += share * damped[1];
         }
-        targets[0] = sum[0] / weight;
-        targets[1] = sum[1] / weight;
+        targets[0] = sum[0];
+        targets[1] = sum[1];
     }
 }
 

@@ -63,7 +63,11 @@ public:
     const ProjectiveTerm* projectiveTerm() const override { return this; }
     std::uint64_t projectiveRevision() const override { return triangles_.size(); }  // triangles are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
-    void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
+    // Per triangle: the shares of its weight (stretch, its damping, shear, its damping), the
+    // stretch damping's direction per row and the shear damping's over both rows.
+    int projectionStateSize() const override { return 16; }
+    void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
+    void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
                         Vec3* targets) const override;
 
 protected:

@@ -59,6 +59,10 @@ void ProjectiveDynamics::factor(double h) {
         }
     }
     targets_.resize(targets);
+    firstState_.assign(1, 0);
+    for (std::size_t t = 0; t < terms_.size(); ++t)
+        firstState_.push_back(firstState_.back() + terms_[t]->projectionStateSize() * (firstStencil_[t + 1] - firstStencil_[t]));
+    projectionState_.resize(static_cast<std::size_t>(firstState_.back()));
 
     std::vector<Index> free(n, -1);
     unknowns_ = 0;
@@ -131,25 +135,34 @@ void ProjectiveDynamics::forHalves(Index count, const std::function<void(Index, 
     parallel_.run([&] { task(0, count / 2); }, [&] { task(count / 2, count); });
 }
 
-void ProjectiveDynamics::projectLocal(double h) {
+void ProjectiveDynamics::prepareProjections(double h) {
+    for (std::size_t t = 0; t < terms_.size(); ++t) {
+        const int size = terms_[t]->projectionStateSize();
+        forHalves(firstStencil_[t + 1] - firstStencil_[t], [&](Index begin, Index end) {
+            terms_[t]->prepareProjections(x0_, h, begin, end, projectionState_.data() + firstState_[t] + size * begin);
+        });
+    }
+}
+
+void ProjectiveDynamics::projectLocal() {
     for (std::size_t t = 0; t < terms_.size(); ++t) {
         const Index first = firstStencil_[t];
+        const int size = terms_[t]->projectionStateSize();
         forHalves(firstStencil_[t + 1] - first, [&](Index begin, Index end) {
-            terms_[t]->projectTargets(x_, x0_, h, begin, end, targets_.data() + firstRow_[first + begin]);
+            terms_[t]->projectTargets(x_, x0_, begin, end, projectionState_.data() + firstState_[t] + size * begin,
+                                      targets_.data() + firstRow_[first + begin]);
         });
     }
 }
 
 void ProjectiveDynamics::solveGlobal() {
-    // For d = x - x0: M (y - x0) / h^2 + sum_c w_c A_c^T (p_c - A_c x0).
+    // For d = x - x0: M (y - x0) / h^2 + sum_c w_c A_c^T (p_c - A_c x0), the targets already
+    // relative to the step's start.
     rhs_.resize(inertia_.size());
     forHalves(unknowns_, [&](Index first, Index last) {
         for (Index r = first; r < last; ++r) {
             Vec3 sum = block3(inertia_, r);
-            for (Index k = gatherStart_[r]; k < gatherStart_[r + 1]; ++k) {
-                const std::int32_t t = gatherTarget_[k];
-                sum += gatherWeight_[k] * (targets_[t] - startTargets_[t]);
-            }
+            for (Index k = gatherStart_[r]; k < gatherStart_[r + 1]; ++k) sum += gatherWeight_[k] * targets_[gatherTarget_[k]];
             block3(rhs_, r) = sum;
         }
     });
@@ -188,17 +201,9 @@ void ProjectiveDynamics::step(MechanicalSystem& system, double h, StepReport& re
         block3(x_, i) += yMinusX0;
         block3(inertia_, row) = (mass_[i] / (h * h)) * yMinusX0;
     }
-    startTargets_.resize(targets_.size());
-    Index target = 0;
-    for (const ProjectiveStencil& s : stencils_)
-        for (int r = 0; r < s.rows; ++r, ++target) {
-            Vec3 ax0 = Vec3::Zero();
-            for (int k = 0; k < s.particleCount; ++k) ax0 += s.coefficients[r][k] * block3(x0_, s.particles[k]);
-            startTargets_[target] = ax0;
-        }
-
+    prepareProjections(h);
     for (int iteration = 0; iteration < iterations_; ++iteration) {
-        projectLocal(h);
+        projectLocal();
         solveGlobal();
     }
 
