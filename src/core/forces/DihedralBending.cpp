@@ -91,11 +91,11 @@ Index DihedralBending::add(const BendingHinge& h) {
     const double length = std::sqrt(e2), halfAngle = 0.5 * angleDifference(h.restAngle, 0.0);
     if (std::abs(halfAngle) <= 0.25 * std::numbers::pi) {  // open: K = -|e| (u1 + u2), along m = n1 + n2
         const double halfCos = std::cos(halfAngle);
-        projectiveRows_.push_back({e, {c11 + c21, c10 + c20, -(c10 + c11), -(c20 + c21)}, 1.0,
+        projectiveRows_.push_back({e, h.particles, {c11 + c21, c10 + c20, -(c10 + c11), -(c20 + c21)}, 1.0,
                                    -2.0 * length * std::sin(halfAngle), 1.0 / (e2 * halfCos * halfCos)});
     } else {  // closing: K = -|e| (u1 - u2), along n2 - n1 (DihedralBending.h)
         const double halfSin = std::sin(halfAngle);
-        projectiveRows_.push_back({e, {c11 - c21, c10 - c20, -(c10 + c11), c20 + c21}, -1.0,
+        projectiveRows_.push_back({e, h.particles, {c11 - c21, c10 - c20, -(c10 + c11), c20 + c21}, -1.0,
                                    -2.0 * length * std::abs(std::cos(halfAngle)) * (halfAngle > 0.0 ? 1.0 : -1.0),
                                    1.0 / (e2 * halfSin * halfSin)});
     }
@@ -139,7 +139,7 @@ void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, 
         std::array<Vec3, 4> x0s;
         for (int m = 0; m < 4; ++m) x0s[m] = block3(x0, hinge.particles[m]);
         Vec3 m0;
-        if (damping > 0.0 && normalFrame(x0s, row.frameSign, m0)) Eigen::Map<Vec3>(state + 2) = m0 / m0.norm();
+        if (damping > 0.0 && normalFrame(x0s, row.frameSign, m0)) Eigen::Map<Vec3>(state + 2) = (1.0 / m0.norm()) * m0;
     }
 }
 
@@ -147,13 +147,12 @@ void DihedralBending::projectTargets(const VecX& x, const VecX& x0, Index first,
                                      Vec3* targets) const {
     for (Index c = first; c < last; ++c, ++targets, state += projectionStateSize()) {
         const ProjectiveRow& row = projectiveRows_[c];
-        const BendingHinge& hinge = hinges_[row.hinge];
         std::array<Vec3, 4> xs;  // the corners now
         Vec3 K = Vec3::Zero(), K0 = Vec3::Zero();
         for (int m = 0; m < 4; ++m) {
-            xs[m] = block3(x, hinge.particles[m]);
+            xs[m] = block3(x, row.particles[m]);
             K += row.coefficients[m] * xs[m];
-            K0 += row.coefficients[m] * block3(x0, hinge.particles[m]);
+            K0 += row.coefficients[m] * block3(x0, row.particles[m]);
         }
         // Without a frame (a collapsed triangle, a hinge folded shut) K is left where it is,
         // but a flat rest shape needs none.
@@ -163,7 +162,7 @@ void DihedralBending::projectTargets(const VecX& x, const VecX& x0, Index first,
         } else if (normalFrame(xs, row.frameSign, m)) {
             elastic = (row.restCurvature / m.norm()) * m;
         }
-        const Vec3 damped = projectiveDampingDisplacement<1>({K - K0}, {Vec3(state[2], state[3], state[4])})[0];
+        const Vec3 damped = projectiveDampingDisplacement(K - K0, Vec3(state[2], state[3], state[4]));
         *targets = state[0] * (elastic - K0) + state[1] * damped;
     }
 }

@@ -87,6 +87,7 @@ private:
     ElementCondition<4> condition(Index e, const Vector& x, bool withHessian) const;
     struct ProjectiveRow {
         Index hinge;
+        std::array<Index, 4> particles;      // the hinge's (a copy: the projections read only the rows)
         std::array<double, 4> coefficients;  // K = sum_m coefficients[m] x_m
         double frameSign;                    // the frame m is along frameSign n1/|n1| + n2/|n2|
         double restCurvature;                // p = restCurvature m

@@ -76,6 +76,8 @@ std::array<Vec3, Rows> projectiveDampingDisplacement(const std::array<Vec3, Rows
     for (std::size_t r = 0; r < Rows; ++r) target[r] = dy[r] - along * unit[r];
     return target;
 }
+// (the same for one row)
+inline Vec3 projectiveDampingDisplacement(const Vec3& dy, const Vec3& unit) { return dy - dy.dot(unit) * unit; }
 
 class ProjectiveTerm {
 public:

@@ -104,8 +104,9 @@ void nearestOrthogonalPair(const Vec3& a, const Vec3& b, Vec3& p, Vec3& q) {
     const double l = c == 0.0 ? 0.0 : 2.0 * c / (S + std::sqrt(std::max(0.0, S * S - 4.0 * c * c)));
     const double denominator = 1.0 - l * l;
     if (denominator > 1e-12) {
-        p = (a - l * b) / denominator;
-        q = (b - l * a) / denominator;
+        const double inverse = 1.0 / denominator;  // one division, not six (projective's inner loop)
+        p = (a - l * b) * inverse;
+        q = (b - l * a) * inverse;
         return;
     }
     p = a;
@@ -202,7 +203,7 @@ void TriangleStretchShear::projectTargets(const VecX& x, const VecX& x0, Index f
         Rows sum{stretch * (atLength(y[0], t.spec.bu) - y0[0]), stretch * (atLength(y[1], t.spec.bv) - y0[1])};
         if (const double share = state[kStretchDampingShare]; share > 0.0)  // each row damped along itself at the start
             for (int r = 0; r < 2; ++r)
-                sum[r] += share * projectiveDampingDisplacement<1>({dy[r]}, {direction(state + kStretchDirection + 3 * r)})[0];
+                sum[r] += share * projectiveDampingDisplacement(dy[r], direction(state + kStretchDirection + 3 * r));
         if (const double share = state[kShearShare]; share > 0.0) {
             Vec3 p, q;
             nearestOrthogonalPair(y[0], y[1], p, q);
