@@ -133,7 +133,7 @@ void AngularSpringSet::prepareProjections(const VecX& x0, double h, Index first,
 }
 
 void AngularSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
-                                      Vec3* targets) const {
+                                      ProjectiveTarget* targets) const {
     using Rows = std::array<Vec3, 2>;
     for (Index c = first; c < last; ++c, targets += 2, state += projectionStateSize()) {
         const AngularSpring& s = springs_[projectiveJoints_[c]];
@@ -142,7 +142,7 @@ void AngularSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first
         nearestPairAtAngle(y[0], y[1], s.restAngle, elastic[0], elastic[1]);
         const Rows damped = projectiveDampingDisplacement<2>(
             {y[0] - y0[0], y[1] - y0[1]}, {Vec3(state[2], state[3], state[4]), Vec3(state[5], state[6], state[7])});
-        for (int r = 0; r < 2; ++r) targets[r] = state[0] * (elastic[r] - y0[r]) + state[1] * damped[r];
+        for (int r = 0; r < 2; ++r) targets[r] = projectiveTarget(state[0] * (elastic[r] - y0[r]) + state[1] * damped[r]);
     }
 }
 

@@ -74,7 +74,7 @@ public:
     int projectionStateSize() const override { return 8; }
     void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
     void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
-                        Vec3* targets) const override;
+                        ProjectiveTarget* targets) const override;
 
 protected:
     void elementForce(const World& world, Index e, const Vector& x, const Vector& v, Vector& fe) const override;

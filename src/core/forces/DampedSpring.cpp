@@ -142,7 +142,7 @@ void DampedSpringSet::prepareProjections(const VecX& x0, double h, Index first, 
 }
 
 void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
-                                     Vec3* targets) const {
+                                     ProjectiveTarget* targets) const {
     // Written out by coordinates (projective's inner loop).
     for (Index k = first; k < last; ++k, ++targets, state += projectionStateSize()) {
         const ParticlePair& p = particlePairs_[k];
@@ -161,6 +161,7 @@ void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first,
         // Damping target: l0 plus the displacement's part across n0 (projectiveDampingDisplacement).
         const double along = d[0] * n0[0] + d[1] * n0[1] + d[2] * n0[2];
         for (int c = 0; c < 3; ++c) (*targets)[c] = state[0] * (scale * l[c] - l0[c]) + state[1] * (d[c] - along * n0[c]);
+        (*targets)[3] = 0.0;
     }
 }
 

@@ -87,7 +87,7 @@ public:
     int projectionStateSize() const override { return 5; }
     void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
     void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
-                        Vec3* targets) const override;
+                        ProjectiveTarget* targets) const override;
 
 private:
     struct ParticlePair {

@@ -144,7 +144,7 @@ void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, 
 }
 
 void DihedralBending::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
-                                     Vec3* targets) const {
+                                     ProjectiveTarget* targets) const {
     for (Index c = first; c < last; ++c, ++targets, state += projectionStateSize()) {
         const ProjectiveRow& row = projectiveRows_[c];
         std::array<Vec3, 4> xs;  // the corners now
@@ -163,7 +163,7 @@ void DihedralBending::projectTargets(const VecX& x, const VecX& x0, Index first,
             elastic = (row.restCurvature / m.norm()) * m;
         }
         const Vec3 damped = projectiveDampingDisplacement(K - K0, Vec3(state[2], state[3], state[4]));
-        *targets = state[0] * (elastic - K0) + state[1] * damped;
+        *targets = projectiveTarget(state[0] * (elastic - K0) + state[1] * damped);
     }
 }
 

@@ -67,11 +67,11 @@ void MouseSpring::prepareProjections(const VecX&, double h, Index first, Index l
 }
 
 void MouseSpring::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
-                                 Vec3* targets) const {
+                                 ProjectiveTarget* targets) const {
     if (first >= last) return;
     const double h = state[0];
     const Vec3 displacement = block3(x, anchor_.index()) - block3(x0, anchor_.index());
-    *targets = displacement + force(block3(x, anchor_.index()), displacement / h) / (ks_ + kd_ / h);
+    *targets = projectiveTarget(displacement + force(block3(x, anchor_.index()), displacement / h) / (ks_ + kd_ / h));
 }
 
 void MouseSpring::appendCouplings(const World& world, std::vector<std::pair<Index, Index>>& out) const {

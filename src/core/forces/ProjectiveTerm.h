@@ -79,6 +79,11 @@ std::array<Vec3, Rows> projectiveDampingDisplacement(const std::array<Vec3, Rows
 // (the same for one row)
 inline Vec3 projectiveDampingDisplacement(const Vec3& dy, const Vec3& unit) { return dy - dy.dot(unit) * unit; }
 
+// A row's target as the integrator keeps it: x, y, z and a 0, so that the right-hand side
+// takes it as one vector of four (LdltSubstitution.h's layout).
+using ProjectiveTarget = Eigen::Vector4d;
+inline ProjectiveTarget projectiveTarget(const Vec3& p) { return ProjectiveTarget(p.x(), p.y(), p.z(), 0.0); }
+
 class ProjectiveTerm {
 public:
     virtual ~ProjectiveTerm() = default;
@@ -103,12 +108,12 @@ public:
 
     // The local step for constraints first .. last - 1: writes each row's target relative to
     // the step's start, p_c - A_c x0 (the global step solves for the displacement x - x0), one
-    // Vec3 per row consecutively from `targets` on. x: the current iterate of every particle's
+    // per row consecutively from `targets` on. x: the current iterate of every particle's
     // position; x0: the positions at the step's start; state: what prepareProjections wrote
     // for these constraints. The integrator projects disjoint ranges at once on two threads:
     // a projection must depend on nothing but its arguments and write nothing else.
     virtual void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
-                                Vec3* targets) const = 0;
+                                ProjectiveTarget* targets) const = 0;
 };
 
 }  // namespace tinkerbox

@@ -188,7 +188,7 @@ void TriangleStretchShear::prepareProjections(const VecX& x0, double h, Index fi
 }
 
 void TriangleStretchShear::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
-                                          Vec3* targets) const {
+                                          ProjectiveTarget* targets) const {
     const int size = projectionStateSize();
     for (Index block = first; block < last; block += kLanes) {
         // Lane k projects triangle block + k; past the last one, lanes repeat it (and are dropped).
@@ -235,8 +235,8 @@ void TriangleStretchShear::projectTargets(const VecX& x, const VecX& x0, Index f
         targetU += share(kShearDampingShare) * (du - along * shearU);
         targetV += share(kShearDampingShare) * (dv - along * shearV);
         for (int k = 0; k < kLanes && block + k < last; ++k) {
-            targets[2 * (block + k - first)] = lane(targetU, k);
-            targets[2 * (block + k - first) + 1] = lane(targetV, k);
+            targets[2 * (block + k - first)] = projectiveTarget(lane(targetU, k));
+            targets[2 * (block + k - first) + 1] = projectiveTarget(lane(targetV, k));
         }
     }
 }

@@ -88,10 +88,6 @@ void ProjectiveDynamics::factor(double h) {
     if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().array() > 0.0).all())
         throw std::runtime_error("projective: the global matrix could not be factored");
 
-    // Number the unknowns in the factorization's order: (P b)[P.indices()[i]] = b[i].
-    unknown_.assign(n, -1);
-    for (Index i = 0; i < n; ++i)
-        if (free[i] >= 0) unknown_[i] = ldlt.permutationP().indices()[free[i]];
     const Eigen::SparseMatrix<double>& L = ldlt.matrixL().nestedExpression();
     std::vector<Index> lowerStart(1, 0);
     std::vector<std::int32_t> lowerRow;
@@ -105,6 +101,10 @@ void ProjectiveDynamics::factor(double h) {
         lowerStart.push_back(static_cast<Index>(lowerRow.size()));
     }
     substitution_.set(unknowns_, lowerStart, lowerRow, lowerValue, ldlt.vectorD().cwiseInverse());
+    // Number the unknowns as the substitution does: (P b)[P.indices()[i]] = b[i] is L's order.
+    unknown_.assign(n, -1);
+    for (Index i = 0; i < n; ++i)
+        if (free[i] >= 0) unknown_[i] = substitution_.position(ldlt.permutationP().indices()[free[i]]);
 
     // The right-hand side's map: w_c A_c(r, k) from each target to the row of its particle k.
     std::vector<std::tuple<Index, std::int32_t, double>> gather;
@@ -161,14 +161,22 @@ void ProjectiveDynamics::solveGlobal() {
     rhs_.resize(inertia_.size());
     forHalves(unknowns_, [&](Index first, Index last) {
         for (Index r = first; r < last; ++r) {
-            Vec3 sum = block3(inertia_, r);
-            for (Index k = gatherStart_[r]; k < gatherStart_[r + 1]; ++k) sum += gatherWeight_[k] * targets_[gatherTarget_[k]];
-            block3(rhs_, r) = sum;
+            // Two partial sums (even and odd entries): half as long a chain of additions.
+            ProjectiveTarget even = inertia_.segment<4>(4 * r), odd = ProjectiveTarget::Zero();
+            Index k = gatherStart_[r];
+            for (; k + 1 < gatherStart_[r + 1]; k += 2) {
+                even += gatherWeight_[k] * targets_[gatherTarget_[k]];
+                odd += gatherWeight_[k + 1] * targets_[gatherTarget_[k + 1]];
+            }
+            if (k < gatherStart_[r + 1]) even += gatherWeight_[k] * targets_[gatherTarget_[k]];
+            rhs_.segment<4>(4 * r) = even + odd;
         }
     });
     substitution_.solve(rhs_, parallel_);
-    for (Index i = 0; i < mass_.size(); ++i)
-        if (unknown_[i] >= 0) block3(x_, i) = block3(x0_, i) + block3(rhs_, unknown_[i]);
+    forHalves(mass_.size(), [&](Index first, Index last) {
+        for (Index i = first; i < last; ++i)
+            if (unknown_[i] >= 0) block3(x_, i) = block3(x0_, i) + rhs_.segment<3>(4 * unknown_[i]);
+    });
 }
 
 void ProjectiveDynamics::step(MechanicalSystem& system, double h, StepReport& report) {
@@ -193,13 +201,13 @@ void ProjectiveDynamics::step(MechanicalSystem& system, double h, StepReport& re
     x0_ = system.positions();
     const VecX& velocities = system.velocities();
     x_ = x0_;
-    inertia_.resize(3 * unknowns_);
+    inertia_ = VecX::Zero(4 * unknowns_);  // 4 numbers per unknown, as the substitution takes them
     for (Index i = 0; i < n; ++i) {
         const Index row = unknown_[i];
         if (row < 0) continue;
         const Vec3 yMinusX0 = h * block3(velocities, i) + (h * h / mass_[i]) * block3(force_, i);
         block3(x_, i) += yMinusX0;
-        block3(inertia_, row) = (mass_[i] / (h * h)) * yMinusX0;
+        inertia_.segment<3>(4 * row) = (mass_[i] / (h * h)) * yMinusX0;
     }
     prepareProjections(h);
     for (int iteration = 0; iteration < iterations_; ++iteration) {
@@ -209,7 +217,7 @@ void ProjectiveDynamics::step(MechanicalSystem& system, double h, StepReport& re
 
     velocity_ = velocities;
     for (Index i = 0; i < n; ++i)
-        if (unknown_[i] >= 0) block3(velocity_, i) = block3(rhs_, unknown_[i]) / h;  // d / h
+        if (unknown_[i] >= 0) block3(velocity_, i) = rhs_.segment<3>(4 * unknown_[i]) / h;  // d / h
     if (bodies) velocity_.tail(velocity_.size() - 3 * n) += h * acceleration_.tail(velocity_.size() - 3 * n);
     system.setVelocities(velocity_);
     system.drift(h);

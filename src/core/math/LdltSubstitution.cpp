@@ -246,38 +246,35 @@ void LdltSubstitution::set(Index unknowns, const std::vector<Index>& start, cons
             c0 += width;
         }
     }
-    work_ = VecX::Zero(4 * unknowns);
     for (VecX& updates : topUpdates_) updates = VecX::Zero(4 * parts_[kTop].count);
 }
 
 std::array<Index, 3> LdltSubstitution::partSizes() const { return {parts_[0].count, parts_[1].count, parts_[kTop].count}; }
 
-void LdltSubstitution::forward(const Part& part, double* topUpdates) {
-    double* x = work_.data();
+void LdltSubstitution::forward(const Part& part, double* b, double* topUpdates) const {
     for (const Panel& panel : part.panels)
         forwardDispatch(kWidths, panel.width, panel.first, panel.rows, panel.ownRows, part.rows.data() + panel.rowStart,
-                        part.values.data() + panel.valueStart, inverseD_.data(), x, topUpdates, parts_[kTop].first);
+                        part.values.data() + panel.valueStart, inverseD_.data(), b, topUpdates, parts_[kTop].first);
 }
 
-void LdltSubstitution::backward(const Part& part) {
+void LdltSubstitution::backward(const Part& part, double* b) const {
     for (auto panel = part.panels.rbegin(); panel != part.panels.rend(); ++panel)
         backwardDispatch(kWidths, panel->width, panel->first, panel->rows, part.rows.data() + panel->rowStart,
-                         part.values.data() + panel->valueStart, work_.data());
+                         part.values.data() + panel->valueStart, b);
 }
 
 void LdltSubstitution::solve(VecX& b, TwoWayParallel& parallel) {
-    for (Index j = 0; j < unknowns_; ++j) work_.segment<3>(4 * position_[static_cast<std::size_t>(j)]) = b.segment<3>(3 * j);
+    double* v = b.data();
     const Part& top = parts_[kTop];
     const bool split = parts_[0].count > 0 || parts_[1].count > 0;
     if (split) {
         for (VecX& updates : topUpdates_) updates.setZero();
-        parallel.run([&] { forward(parts_[0], topUpdates_[0].data()); }, [&] { forward(parts_[1], topUpdates_[1].data()); });
-        for (const VecX& updates : topUpdates_) work_.segment(4 * top.first, 4 * top.count) += updates;
+        parallel.run([&] { forward(parts_[0], v, topUpdates_[0].data()); }, [&] { forward(parts_[1], v, topUpdates_[1].data()); });
+        for (const VecX& updates : topUpdates_) b.segment(4 * top.first, 4 * top.count) += updates;
     }
-    forward(top, nullptr);
-    backward(top);
-    if (split) parallel.run([&] { backward(parts_[0]); }, [&] { backward(parts_[1]); });
-    for (Index j = 0; j < unknowns_; ++j) b.segment<3>(3 * j) = work_.segment<3>(4 * position_[static_cast<std::size_t>(j)]);
+    forward(top, v, nullptr);
+    backward(top, v);
+    if (split) parallel.run([&] { backward(parts_[0], v); }, [&] { backward(parts_[1], v); });
 }
 
 }  // namespace tinkerbox

@@ -10,7 +10,8 @@
 // supernode is cut into panels of at most kPanelWidth columns; a panel's rows are the
 // supernode's later columns and the rows below it. Each unknown's three numbers are kept as
 // one vector of four (the fourth zero), so that an entry of L costs one vector product
-// whichever of the three it acts on, and a panel's row one index.
+// whichever of the three it acts on, and a panel's row one index; the caller keeps its
+// right-hand sides so, in this numbering (position()), and they are solved where they lie.
 //
 // Two threads. The nonzeros of column j of L lie in rows that are ancestors of j in the
 // elimination tree, whose parent of j is the first of them (Liu 1990, "The Role of Elimination
@@ -45,7 +46,9 @@ public:
     void set(Index unknowns, const std::vector<Index>& start, const std::vector<std::int32_t>& row,
              const std::vector<double>& value, const VecX& inverseD);
 
-    // b <- (L D L^T)^-1 b, b holding 3 numbers per unknown.
+    // Where L's unknown j is in solve()'s vector: its row there.
+    Index position(Index j) const { return position_[static_cast<std::size_t>(j)]; }
+    // b <- (L D L^T)^-1 b, b holding 4 numbers per row (x, y, z and a 0), rows by position().
     void solve(VecX& b, TwoWayParallel& parallel);
 
     // How the unknowns were split: those of the first set, of the second, and of the top.
@@ -67,14 +70,13 @@ private:
         std::vector<std::int32_t> rows;
         std::vector<double> values;
     };
-    void forward(const Part& part, double* topUpdates);
-    void backward(const Part& part);
+    void forward(const Part& part, double* b, double* topUpdates) const;
+    void backward(const Part& part, double* b) const;
 
     Index unknowns_ = 0;
     std::vector<Index> position_;  // per unknown of L, its number here
     std::array<Part, 3> parts_;    // the two sets, then the top
     VecX inverseD_;                // in this numbering
-    VecX work_;                    // 4 numbers per unknown
     std::array<VecX, 2> topUpdates_;  // per set, its updates of the top's rows, 4 numbers each
 };
 

@@ -18,7 +18,7 @@ inline double projectiveEnergy(const ProjectiveTerm& term, const VecX& x, double
     std::vector<ProjectiveStencil> stencils;
     term.appendProjectiveStencils(h, stencils);
     const auto count = static_cast<Index>(stencils.size());
-    std::vector<Vec3> targets;
+    std::vector<ProjectiveTarget> targets;
     for (const ProjectiveStencil& s : stencils) targets.resize(targets.size() + s.rows);
     std::vector<double> state(static_cast<std::size_t>(term.projectionStateSize() * count));
     term.prepareProjections(x, h, 0, count, state.data());
@@ -26,7 +26,7 @@ inline double projectiveEnergy(const ProjectiveTerm& term, const VecX& x, double
     double energy = 0.0;
     std::size_t target = 0;
     for (const ProjectiveStencil& s : stencils)
-        for (int r = 0; r < s.rows; ++r, ++target) energy += 0.5 * s.weight * targets[target].squaredNorm();
+        for (int r = 0; r < s.rows; ++r, ++target) energy += 0.5 * s.weight * targets[target].head<3>().squaredNorm();
     return energy;
 }
 

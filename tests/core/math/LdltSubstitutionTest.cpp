@@ -124,19 +124,22 @@ void expectSolvesLikeEigen(const SparseMatrix& A, Split split) {
     Eigen::MatrixXd B(n, 3);
     for (Index i = 0; i < n; ++i)
         for (int c = 0; c < 3; ++c) B(i, c) = uniform(random);
-    // The substitution works in the factor's order, 3 numbers per unknown.
+    // The substitution works on 4 numbers per unknown (the fourth 0) at its positions, which
+    // number the factor's unknowns (P's order) anew.
     const auto& P = ldlt.permutationP();
-    VecX b(3 * n);
-    for (Index i = 0; i < n; ++i) b.segment<3>(3 * P.indices()[i]) = B.row(i).transpose();
+    const auto row = [&](Index i) { return 4 * substitution.position(P.indices()[i]); };
+    VecX b = VecX::Zero(4 * n);
+    for (Index i = 0; i < n; ++i) b.segment<3>(row(i)) = B.row(i).transpose();
     TwoWayParallel parallel;
     VecX first = b;
     substitution.solve(first, parallel);
     for (int c = 0; c < 3; ++c) {
         const VecX expected = ldlt.solve(VecX(B.col(c)));
         double worst = 0.0;
-        for (Index i = 0; i < n; ++i) worst = std::max(worst, std::abs(first[3 * P.indices()[i] + c] - expected[i]));
+        for (Index i = 0; i < n; ++i) worst = std::max(worst, std::abs(first[row(i) + c] - expected[i]));
         EXPECT_LT(worst, 1e-12 * expected.lpNorm<Eigen::Infinity>()) << "column " << c;
     }
+    for (Index i = 0; i < n; ++i) EXPECT_EQ(first[row(i) + 3], 0.0);
     // The same bits every time, whichever thread took which set.
     for (int repeat = 0; repeat < 20; ++repeat) {
         VecX again = b;
