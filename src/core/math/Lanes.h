@@ -24,6 +24,9 @@ EIGEN_STRONG_INLINE LaneVec3 operator*(const LaneVec3& a, const Lanes& s) { retu
 EIGEN_STRONG_INLINE LaneVec3& operator+=(LaneVec3& a, const LaneVec3& b) { return a = a + b; }
 
 EIGEN_STRONG_INLINE Lanes dot(const LaneVec3& a, const LaneVec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+EIGEN_STRONG_INLINE LaneVec3 cross(const LaneVec3& a, const LaneVec3& b) {
+    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
 
 template <class Mask>
 EIGEN_STRONG_INLINE LaneVec3 select(const Mask& condition, const LaneVec3& a, const LaneVec3& b) {
