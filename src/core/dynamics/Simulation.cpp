@@ -61,6 +61,7 @@ void Simulation::setGravity(const Vec3& g) {
     settings_.gravity = g;
     gravity_->setAcceleration(g);
     guard_.rebase();  // the potential energy changed with it
+    endReading_.reset();
 }
 
 void Simulation::setDrag(double kd) {
@@ -150,13 +151,17 @@ void Simulation::beginFrame() {
     }
     frameStartTime_ = t0;
     world_.getState(frameStart_);
-    guard_.record(frameStart_, t0, energyReading());
+    const bool unmoved = endReading_ && !drivenByInput_ && t0 == endTime_ && frameStart_.size() == endState_.size() &&
+                         frameStart_ == endState_;
+    guard_.record(frameStart_, t0, unmoved ? *endReading_ : energyReading());
+    endReading_.reset();
     frame_ = {};
 }
 
 void Simulation::endFrameEarly() {
     substepsDone_ = 0;
     frame_ = {};
+    endReading_.reset();
 }
 
 void Simulation::stateEdited() {
@@ -208,10 +213,15 @@ FrameReport Simulation::advance(int maxSubsteps) {
     substepsDone_ = 0;
     world_.setTime(clockStart_ + static_cast<double>(++frames_) * settings_.dt);
     if (std::exchange(drivenByInput_, false)) guard_.rebase();  // the input's work is not the model's
-    if (const auto why = guard_.check(energyReading(), world_.time(), settings_.gravity.norm())) {
+    const EnergyReading reading = energyReading();
+    if (const auto why = guard_.check(reading, world_.time(), settings_.gravity.norm())) {
         divergence(*why);
         world_.setState(guard_.safeState(), guard_.safeTime());
         guard_.clear();
+    } else {
+        endReading_ = reading;
+        world_.getState(endState_);
+        endTime_ = world_.time();
     }
     return std::exchange(frame_, {});
 }

@@ -10,6 +10,7 @@
 // bitwise that of the whole frame in one call.
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/contact/ContactModel.h"
@@ -147,6 +148,13 @@ private:
     std::unique_ptr<ContactModel> contact_;
     DivergenceGuard guard_;
     bool drivenByInput_ = false;
+    // The guard's reading at the last frame's end, and the state and time it was taken at:
+    // the next frame starts there unless something moved the model, and then records that
+    // reading rather than take another (with cloth energies a reading costs about as much as
+    // a force evaluation).
+    std::optional<EnergyReading> endReading_;
+    VecX endState_;
+    double endTime_ = 0.0;
     // The clock: time = clockStart_ + frames_ * dt, one rounding instead of a sum of
     // steps. It starts again whenever the time or dt was changed from outside.
     double clockStart_ = 0.0;

@@ -1,5 +1,6 @@
 #include "core/forces/AngularSpring.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -103,33 +104,45 @@ void AngularSpringSet::appendProjectiveStencils(double h, std::vector<Projective
     }
 }
 
-void AngularSpringSet::projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
-                                      Vec3* targets) const {
-    using Rows = std::array<Vec3, 2>;
-    for (Index c = first; c < last; ++c, targets += 2) {
+namespace {
+// A joint's segments e0 = x_b - x_a, e1 = x_c - x_b at positions x.
+std::array<Vec3, 2> jointSegments(const VecX& x, const std::array<Index, 3>& particles) {
+    const Vec3 xb = block3(x, particles[1]);
+    return {xb - block3(x, particles[0]), block3(x, particles[2]) - xb};
+}
+}  // namespace
+
+void AngularSpringSet::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
+    for (Index c = first; c < last; ++c, state += projectionStateSize()) {
         const AngularSpring& s = springs_[projectiveJoints_[c]];
-        const auto segments = [&](const VecX& positions) {
-            const Vec3 xb = block3(positions, s.particles[1]);
-            return Rows{xb - block3(positions, s.particles[0]), block3(positions, s.particles[2]) - xb};
-        };
-        const Rows y = segments(x);
         const double stiffness = s.stiffness * weightPerStiffness(s), damping = s.damping * weightPerStiffness(s) / h;
-        if (!(stiffness + damping > 0.0)) {  // no constraint: the target does not matter
-            targets[0] = y[0];
-            targets[1] = y[1];
-            continue;
-        }
-        Rows elastic, damped = y;
+        std::fill(state, state + projectionStateSize(), 0.0);
+        if (!(stiffness + damping > 0.0)) continue;  // no constraint: the target does not matter
+        state[0] = stiffness / (stiffness + damping);
+        state[1] = damping / (stiffness + damping);
+        if (!(damping > 0.0)) continue;
+        // dtheta/d(e0, e1) at the step's start (AngularSpring.h); none where straight.
+        const std::array<Vec3, 2> y0 = jointSegments(x0, s.particles);
+        const Vec3 n = y0[0].cross(y0[1]);
+        const double l0 = y0[0].squaredNorm(), l1 = y0[1].squaredNorm(), sine = n.norm();
+        if (!(sine > 1e-12 * std::sqrt(l0 * l1) && sine > 0.0)) continue;
+        const std::array<Vec3, 2> direction =
+            projectiveDampingDirection<2>({y0[0].cross(n) / (l0 * sine), -y0[1].cross(n) / (l1 * sine)});
+        for (int r = 0; r < 2; ++r) Eigen::Map<Vec3>(state + 2 + 3 * r) = direction[r];
+    }
+}
+
+void AngularSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+                                      ProjectiveTarget* targets) const {
+    using Rows = std::array<Vec3, 2>;
+    for (Index c = first; c < last; ++c, targets += 2, state += projectionStateSize()) {
+        const AngularSpring& s = springs_[projectiveJoints_[c]];
+        const Rows y = jointSegments(x, s.particles), y0 = jointSegments(x0, s.particles);
+        Rows elastic;
         nearestPairAtAngle(y[0], y[1], s.restAngle, elastic[0], elastic[1]);
-        if (damping > 0.0) {
-            // dtheta/d(e0, e1) at the step's start (AngularSpring.h); none where straight.
-            const Rows y0 = segments(x0);
-            const Vec3 n = y0[0].cross(y0[1]);
-            const double l0 = y0[0].squaredNorm(), l1 = y0[1].squaredNorm(), sine = n.norm();
-            if (sine > 1e-12 * std::sqrt(l0 * l1) && sine > 0.0)
-                damped = projectiveDampingTarget<2>(y, y0, {y0[0].cross(n) / (l0 * sine), -y0[1].cross(n) / (l1 * sine)});
-        }
-        for (int r = 0; r < 2; ++r) targets[r] = (stiffness * elastic[r] + damping * damped[r]) / (stiffness + damping);
+        const Rows damped = projectiveDampingDisplacement<2>(
+            {y[0] - y0[0], y[1] - y0[1]}, {Vec3(state[2], state[3], state[4]), Vec3(state[5], state[6], state[7])});
+        for (int r = 0; r < 2; ++r) targets[r] = projectiveTarget(state[0] * (elastic[r] - y0[r]) + state[1] * damped[r]);
     }
 }
 

@@ -69,8 +69,12 @@ public:
     void accumulateOutsideProjectiveTerm(const World& world, VecX& f) const override;
     std::uint64_t projectiveRevision() const override { return springs_.size(); }  // joints are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
-    void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
-                        Vec3* targets) const override;
+    // Per joint: the shares of its weight (elastic, damping) and the damping's direction
+    // dtheta/d(e0, e1) at the step's start, normalized.
+    int projectionStateSize() const override { return 8; }
+    void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
+    void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+                        ProjectiveTarget* targets) const override;
 
 protected:
     void elementForce(const World& world, Index e, const Vector& x, const Vector& v, Vector& fe) const override;

@@ -1,10 +1,12 @@
 #include "core/forces/DampedSpring.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
 #include "core/dynamics/World.h"
+#include "core/math/Lanes.h"
 
 namespace tinkerbox {
 
@@ -124,26 +126,61 @@ void DampedSpringSet::appendProjectiveStencils(double h, std::vector<ProjectiveS
     }
 }
 
-void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
-                                     Vec3* targets) const {
-    for (Index k = first; k < last; ++k, ++targets) {
-        const ParticlePair& p = particlePairs_[k];
-        const double weight = p.stiffness + p.damping / h;
-        if (p.a == p.b || weight <= 0.0) {  // no net force, or no constraint at all
-            *targets = Vec3::Zero();
-            continue;
+void DampedSpringSet::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
+    const int size = projectionStateSize();
+    for (Index block = first; block < last; block += kLanes) {
+        // Four springs at once, as in projectTargets.
+        std::array<const ParticlePair*, kLanes> p;
+        for (int k = 0; k < kLanes; ++k) p[k] = &particlePairs_[static_cast<std::size_t>(std::min<Index>(block + k, last - 1))];
+        const Lanes stiffness = lanes([&](int k) { return p[k]->stiffness; });
+        const Lanes damping = lanes([&](int k) { return p[k]->damping / h; });
+        const Lanes weight = stiffness + damping;
+        // 1 where the spring is a constraint; 0 for no net force (one particle at both ends) or
+        // no constraint at all: nothing to share, the target is l0.
+        const Lanes joins = lanes([&](int k) { return p[k]->a == p[k]->b ? 0.0 : 1.0; });
+        const Lanes constrained = (weight > 0.0).select(joins, 0.0);
+        const Lanes elasticShare = (constrained > 0.0).select(stiffness / weight, 0.0);
+        const Lanes dampingShare = (constrained > 0.0).select(damping / weight, 0.0);
+        // The direction at the start; none for coincident ends, where the damping holds all of
+        // the displacement (projectiveDampingDirection).
+        const LaneVec3 l0 = laneVectors(x0.data(), [&](int k) { return 3 * p[k]->a; }) -
+                            laneVectors(x0.data(), [&](int k) { return 3 * p[k]->b; });
+        const Lanes squared = dot(l0, l0);
+        const LaneVec3 n0 = (squared > 1e-24).select(constrained / squared.sqrt(), 0.0) * l0;
+        for (int k = 0; k < kLanes && block + k < last; ++k) {
+            double* out = state + size * (block + k - first);
+            out[0] = elasticShare[k];
+            out[1] = dampingShare[k];
+            Eigen::Map<Vec3>(out + 2) = lane(n0, k);
         }
-        const Vec3 l = block3(x, p.a) - block3(x, p.b);
-        const Vec3 l0 = block3(x0, p.a) - block3(x0, p.b);
-        const double L = l.norm(), L0squared = l0.squaredNorm();
+    }
+}
+
+void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+                                     ProjectiveTarget* targets) const {
+    const int size = projectionStateSize();
+    for (Index block = first; block < last; block += kLanes) {
+        // Lane k projects spring block + k; past the last one, lanes repeat it (and are dropped).
+        std::array<const ParticlePair*, kLanes> p;
+        std::array<const double*, kLanes> s;
+        for (int k = 0; k < kLanes; ++k) {
+            const Index spring = std::min<Index>(block + k, last - 1);
+            p[k] = &particlePairs_[static_cast<std::size_t>(spring)];
+            s[k] = state + size * (spring - first);
+        }
+        const auto a = [&](int k) { return 3 * p[k]->a; };
+        const auto b = [&](int k) { return 3 * p[k]->b; };
+        const LaneVec3 l = laneVectors(x.data(), a) - laneVectors(x.data(), b);
+        const LaneVec3 l0 = laneVectors(x0.data(), a) - laneVectors(x0.data(), b);
+        const Lanes L = dot(l, l).sqrt();
         // Elastic target r n; with no direction (coincident ends) the spring pulls nowhere.
-        // (One division per factor, not one per component: this is projective's inner loop.)
-        const Vec3 elastic = L < kDegenerateSpringLength ? l : Vec3((p.restLength / L) * l);
-        // Damping target: l0 plus the displacement's part across n0 (all of it without a direction).
-        Vec3 damped = l;
-        if (L0squared >= kDegenerateSpringLength * kDegenerateSpringLength)
-            damped -= ((l - l0).dot(l0) / L0squared) * l0;
-        *targets = (1.0 / weight) * (p.stiffness * elastic + (p.damping / h) * damped);
+        const Lanes restLength = lanes([&](int k) { return p[k]->restLength; });
+        const LaneVec3 elastic = select(L < kDegenerateSpringLength, l, (restLength / L) * l);
+        // Damping target: l0 plus the displacement's part across n0 (projectiveDampingDisplacement).
+        const LaneVec3 d = l - l0, n0 = laneVectors(state, [&](int k) { return s[k] - state + 2; });
+        const LaneVec3 target = lanes([&](int k) { return s[k][0]; }) * (elastic - l0) +
+                                lanes([&](int k) { return s[k][1]; }) * (d - dot(d, n0) * n0);
+        for (int k = 0; k < kLanes && block + k < last; ++k) targets[block + k - first] = projectiveTarget(lane(target, k));
     }
 }
 

@@ -83,8 +83,11 @@ public:
 
     std::uint64_t projectiveRevision() const override { return revision_; }
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
-    void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
-                        Vec3* targets) const override;
+    // Per spring: the shares ks / w and (kd / h) / w of its weight w and its direction n0.
+    int projectionStateSize() const override { return 5; }
+    void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
+    void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+                        ProjectiveTarget* targets) const override;
 
 private:
     struct ParticlePair {

@@ -1,9 +1,11 @@
 #include "core/forces/DihedralBending.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
 #include "core/forces/AngleCondition.h"
+#include "core/math/Lanes.h"
 
 namespace tinkerbox {
 
@@ -63,13 +65,14 @@ double cotangent(const Vec3& a, const Vec3& b, const Vec3& c) {
 
 // m = (sign n1/|n1| + n2/|n2|) |n1| |n2|, n1 and n2 the normals of the hinge's triangles
 // (x0, x1, x2) and (x1, x0, x3): the frame's direction, not normalized (one square root
-// fewer: the damping only needs m m^T / |m|^2); false where a triangle has no area or the
-// sum vanishes (no frame).
-bool normalFrame(const std::array<Vec3, 4>& x, double sign, Vec3& m) {
-    const Vec3 n1 = (x[2] - x[0]).cross(x[2] - x[1]), n2 = (x[3] - x[1]).cross(x[3] - x[0]);
-    const double n1norm = n1.norm(), n2norm = n2.norm();
+// fewer), for four hinges at once (Lanes.h); per lane 1 where it is a frame, 0 where a triangle
+// has no area or the sum vanishes.
+Lanes normalFrame(const std::array<LaneVec3, 4>& x, const Lanes& sign, LaneVec3& m) {
+    const LaneVec3 n1 = cross(x[2] - x[0], x[2] - x[1]), n2 = cross(x[3] - x[1], x[3] - x[0]);
+    const Lanes n1norm = dot(n1, n1).sqrt(), n2norm = dot(n2, n2).sqrt();
     m = (sign * n2norm) * n1 + n1norm * n2;
-    return m.squaredNorm() > 1e-24 * (n1norm * n2norm) * (n1norm * n2norm);
+    const Lanes product = n1norm * n2norm;
+    return (dot(m, m) > 1e-24 * product * product).select(Lanes::Ones(), 0.0);
 }
 }  // namespace
 
@@ -91,11 +94,11 @@ Index DihedralBending::add(const BendingHinge& h) {
     const double length = std::sqrt(e2), halfAngle = 0.5 * angleDifference(h.restAngle, 0.0);
     if (std::abs(halfAngle) <= 0.25 * std::numbers::pi) {  // open: K = -|e| (u1 + u2), along m = n1 + n2
         const double halfCos = std::cos(halfAngle);
-        projectiveRows_.push_back({e, {c11 + c21, c10 + c20, -(c10 + c11), -(c20 + c21)}, 1.0,
+        projectiveRows_.push_back({e, h.particles, {c11 + c21, c10 + c20, -(c10 + c11), -(c20 + c21)}, 1.0,
                                    -2.0 * length * std::sin(halfAngle), 1.0 / (e2 * halfCos * halfCos)});
     } else {  // closing: K = -|e| (u1 - u2), along n2 - n1 (DihedralBending.h)
         const double halfSin = std::sin(halfAngle);
-        projectiveRows_.push_back({e, {c11 - c21, c10 - c20, -(c10 + c11), c20 + c21}, -1.0,
+        projectiveRows_.push_back({e, h.particles, {c11 - c21, c10 - c20, -(c10 + c11), c20 + c21}, -1.0,
                                    -2.0 * length * std::abs(std::cos(halfAngle)) * (halfAngle > 0.0 ? 1.0 : -1.0),
                                    1.0 / (e2 * halfSin * halfSin)});
     }
@@ -124,35 +127,73 @@ void DihedralBending::appendProjectiveStencils(double h, std::vector<ProjectiveS
     }
 }
 
-void DihedralBending::projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
-                                     Vec3* targets) const {
-    for (Index c = first; c < last; ++c, ++targets) {
-        const ProjectiveRow& row = projectiveRows_[c];
-        const BendingHinge& hinge = hinges_[row.hinge];
-        std::array<Vec3, 4> xs, x0s;  // the corners now and at the step's start
-        Vec3 K = Vec3::Zero(), K0 = Vec3::Zero();
+void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
+    const int size = projectionStateSize();
+    for (Index block = first; block < last; block += kLanes) {
+        // Lane k prepares hinge block + k; past the last one, lanes repeat it (and are dropped).
+        std::array<const ProjectiveRow*, kLanes> row;
+        std::array<const BendingHinge*, kLanes> hinge;
+        for (int k = 0; k < kLanes; ++k) {
+            row[k] = &projectiveRows_[static_cast<std::size_t>(std::min<Index>(block + k, last - 1))];
+            hinge[k] = &hinges_[static_cast<std::size_t>(row[k]->hinge)];
+        }
+        const Lanes stiffness = lanes([&](int k) { return hinge[k]->stiffness * row[k]->weightPerStiffness; });
+        const Lanes damping = lanes([&](int k) { return hinge[k]->damping * row[k]->weightPerStiffness / h; });
+        const Lanes weight = stiffness + damping;
+        // No constraint: the target does not matter.
+        const Lanes elasticShare = (weight > 0.0).select(stiffness / weight, 0.0);
+        const Lanes dampingShare = (weight > 0.0).select(damping / weight, 0.0);
+        // The frame's direction at the start. Without one (a collapsed triangle, a hinge
+        // folded shut) the damping holds all of the displacement.
+        std::array<LaneVec3, 4> x0s;
+        for (int m = 0; m < 4; ++m) x0s[m] = laneVectors(x0.data(), [&](int k) { return 3 * row[k]->particles[m]; });
+        LaneVec3 m0;
+        const Lanes frame = normalFrame(x0s, lanes([&](int k) { return row[k]->frameSign; }), m0);
+        const LaneVec3 unit = (dampingShare > 0.0 && frame > 0.0).select(1.0 / dot(m0, m0).sqrt(), 0.0) * m0;
+        for (int k = 0; k < kLanes && block + k < last; ++k) {
+            double* out = state + size * (block + k - first);
+            out[0] = elasticShare[k];
+            out[1] = dampingShare[k];
+            Eigen::Map<Vec3>(out + 2) = lane(unit, k);
+        }
+    }
+}
+
+void DihedralBending::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+                                     ProjectiveTarget* targets) const {
+    const int size = projectionStateSize();
+    for (Index block = first; block < last; block += kLanes) {
+        // Lane k projects hinge block + k; past the last one, lanes repeat it (and are dropped).
+        std::array<const ProjectiveRow*, kLanes> row;
+        std::array<const double*, kLanes> s;
+        for (int k = 0; k < kLanes; ++k) {
+            const Index c = std::min<Index>(block + k, last - 1);
+            row[k] = &projectiveRows_[static_cast<std::size_t>(c)];
+            s[k] = state + size * (c - first);
+        }
+        std::array<LaneVec3, 4> xs;  // the corners now
+        LaneVec3 K, K0;
         for (int m = 0; m < 4; ++m) {
-            xs[m] = block3(x, hinge.particles[m]);
-            x0s[m] = block3(x0, hinge.particles[m]);
-            K += row.coefficients[m] * xs[m];
-            K0 += row.coefficients[m] * x0s[m];
+            const auto particle = [&](int k) { return 3 * row[k]->particles[m]; };
+            xs[m] = laneVectors(x.data(), particle);
+            const LaneVec3 x0m = laneVectors(x0.data(), particle);
+            const Lanes coefficient = lanes([&](int k) { return row[k]->coefficients[m]; });
+            K = m == 0 ? coefficient * xs[m] : K + coefficient * xs[m];
+            K0 = m == 0 ? coefficient * x0m : K0 + coefficient * x0m;
         }
-        const double stiffness = hinge.stiffness * row.weightPerStiffness;
-        const double damping = hinge.damping * row.weightPerStiffness / h;
-        if (!(stiffness + damping > 0.0)) {  // no constraint: the target does not matter
-            *targets = K;
-            continue;
+        // Flat at rest: the nearest point of {0}. Otherwise the rest curvature along the frame;
+        // without a frame (a collapsed triangle, a hinge folded shut) K is left where it is.
+        const Lanes restCurvature = lanes([&](int k) { return row[k]->restCurvature; });
+        LaneVec3 elastic{Lanes::Zero(), Lanes::Zero(), Lanes::Zero()};
+        if ((restCurvature != 0.0).any()) {
+            LaneVec3 m;
+            const Lanes frame = normalFrame(xs, lanes([&](int k) { return row[k]->frameSign; }), m);
+            elastic = select(restCurvature == 0.0, elastic, select(frame > 0.0, (restCurvature / dot(m, m).sqrt()) * m, K));
         }
-        // Without a frame (a collapsed triangle, a hinge folded shut) K is left where it is,
-        // but a flat rest shape needs none.
-        Vec3 m, elastic = K, damped = K;
-        if (row.restCurvature == 0.0) {  // flat at rest: the nearest point of {0}
-            elastic.setZero();
-        } else if (normalFrame(xs, row.frameSign, m)) {
-            elastic = (row.restCurvature / m.norm()) * m;
-        }
-        if (damping > 0.0 && normalFrame(x0s, row.frameSign, m)) damped -= (m.dot(K - K0) / m.squaredNorm()) * m;
-        *targets = (stiffness * elastic + damping * damped) / (stiffness + damping);
+        const LaneVec3 dK = K - K0, unit = laneVectors(state, [&](int k) { return s[k] - state + 2; });
+        const LaneVec3 target = lanes([&](int k) { return s[k][0]; }) * (elastic - K0) +
+                                lanes([&](int k) { return s[k][1]; }) * (dK - dot(dK, unit) * unit);
+        for (int k = 0; k < kLanes && block + k < last; ++k) targets[block + k - first] = projectiveTarget(lane(target, k));
     }
 }
 

@@ -70,8 +70,12 @@ public:
     void accumulateOutsideProjectiveTerm(const World& world, VecX& f) const override;
     std::uint64_t projectiveRevision() const override { return hinges_.size(); }  // hinges are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
-    void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
-                        Vec3* targets) const override;
+    // Per hinge: the shares of its weight (elastic, damping) and its frame's direction at the
+    // step's start (the damping's).
+    int projectionStateSize() const override { return 5; }
+    void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
+    void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+                        ProjectiveTarget* targets) const override;
 
 protected:
     void elementForce(const World& world, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
@@ -83,6 +87,7 @@ private:
     ElementCondition<4> condition(Index e, const Vector& x, bool withHessian) const;
     struct ProjectiveRow {
         Index hinge;
+        std::array<Index, 4> particles;      // the hinge's (a copy: the projections read only the rows)
         std::array<double, 4> coefficients;  // K = sum_m coefficients[m] x_m
         double frameSign;                    // the frame m is along frameSign n1/|n1| + n2/|n2|
         double restCurvature;                // p = restCurvature m

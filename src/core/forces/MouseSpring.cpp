@@ -62,12 +62,16 @@ void MouseSpring::appendProjectiveStencils(double h, std::vector<ProjectiveStenc
     out.push_back(c);
 }
 
-void MouseSpring::projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
-                                 Vec3* targets) const {
+void MouseSpring::prepareProjections(const VecX&, double h, Index first, Index last, double* state) const {
+    if (first < last) state[0] = h;
+}
+
+void MouseSpring::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+                                 ProjectiveTarget* targets) const {
     if (first >= last) return;
-    const Vec3 xi = block3(x, anchor_.index());
-    const double weight = ks_ + kd_ / h;
-    *targets = xi + force(xi, (xi - block3(x0, anchor_.index())) / h) / weight;
+    const double h = state[0];
+    const Vec3 displacement = block3(x, anchor_.index()) - block3(x0, anchor_.index());
+    *targets = projectiveTarget(displacement + force(block3(x, anchor_.index()), displacement / h) / (ks_ + kd_ / h));
 }
 
 void MouseSpring::appendCouplings(const World& world, std::vector<std::pair<Index, Index>>& out) const {

@@ -42,8 +42,11 @@ public:
     const ProjectiveTerm* projectiveTerm() const override { return anchor_.isParticle() ? this : nullptr; }
     std::uint64_t projectiveRevision() const override { return 0; }  // the stencil never changes
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
-    void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
-                        Vec3* targets) const override;
+    // The step's h: the velocity at the iterate is (x - x0) / h.
+    int projectionStateSize() const override { return 1; }
+    void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
+    void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+                        ProjectiveTarget* targets) const override;
 
 private:
     Anchor anchor_;

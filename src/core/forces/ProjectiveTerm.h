@@ -16,7 +16,7 @@
 // rest angle: AngularSpring.h).
 //
 // The integrator minimizes 1/(2 h^2) |x - y|_M^2 + sum_c E_c(x) by alternating a local step
-// (every p_c from the current x: project()) and a global step (a linear solve with the
+// (every p_c from the current x: projectTargets()) and a global step (a linear solve with the
 // constant matrix M/h^2 + sum_c w_c A_c^T A_c, factored once). So everything the matrix is
 // built from must stay constant until the term says otherwise through its revision: the
 // stencils (particles, coefficients, weights), for a given h.
@@ -29,8 +29,9 @@
 // a grab of a rigid body) enters the step as an external force. DampedSpringSet and
 // MouseSpring are the simplest examples: a spring is one row on two particles, a grab one on
 // one. A term that damps adds its damping's weight to the constraint's and blends the
-// targets (projectiveDampingTarget below).
+// targets (projectiveDampingDirection and projectiveDampingDisplacement below).
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -54,20 +55,34 @@ struct ProjectiveStencil {
 // Cdot) as a projective constraint of weight kd |g0|^2 / h, g0 = dC/dy at the step's start:
 // its target is y less the step's displacement y - y0 along g0, so that its energy is
 // kd h/2 (g0 . ydot)^2 / |g0|^2 and its force -kd g0 g0^T ydot / |g0|^2 (DampedSpringSet's
-// damping, for any condition). y itself (no damping) where g0 vanishes.
+// damping, for any condition). Once per step, the direction g0 / |g0| (zero where g0
+// vanishes: then the target is y itself, no damping):
 template <std::size_t Rows>
-std::array<Vec3, Rows> projectiveDampingTarget(const std::array<Vec3, Rows>& y, const std::array<Vec3, Rows>& y0,
-                                               const std::array<Vec3, Rows>& g0) {
-    double g0squared = 0.0, along = 0.0;
-    for (std::size_t r = 0; r < Rows; ++r) {
-        g0squared += g0[r].squaredNorm();
-        along += (y[r] - y0[r]).dot(g0[r]);
-    }
-    if (!(g0squared > 1e-24)) return y;
+std::array<Vec3, Rows> projectiveDampingDirection(const std::array<Vec3, Rows>& g0) {
+    double g0squared = 0.0;
+    for (const Vec3& g : g0) g0squared += g.squaredNorm();
+    std::array<Vec3, Rows> unit;
+    const double scale = g0squared > 1e-24 ? 1.0 / std::sqrt(g0squared) : 0.0;
+    for (std::size_t r = 0; r < Rows; ++r) unit[r] = scale * g0[r];
+    return unit;
+}
+// and in every iteration, the target less y0 from the step's displacement dy = y - y0: dy
+// less its part along the direction.
+template <std::size_t Rows>
+std::array<Vec3, Rows> projectiveDampingDisplacement(const std::array<Vec3, Rows>& dy, const std::array<Vec3, Rows>& unit) {
+    double along = 0.0;
+    for (std::size_t r = 0; r < Rows; ++r) along += dy[r].dot(unit[r]);
     std::array<Vec3, Rows> target;
-    for (std::size_t r = 0; r < Rows; ++r) target[r] = y[r] - (along / g0squared) * g0[r];
+    for (std::size_t r = 0; r < Rows; ++r) target[r] = dy[r] - along * unit[r];
     return target;
 }
+// (the same for one row)
+inline Vec3 projectiveDampingDisplacement(const Vec3& dy, const Vec3& unit) { return dy - dy.dot(unit) * unit; }
+
+// A row's target as the integrator keeps it: x, y, z and a 0, so that the right-hand side
+// takes it as one vector of four (LdltSubstitution.h's layout).
+using ProjectiveTarget = Eigen::Vector4d;
+inline ProjectiveTarget projectiveTarget(const Vec3& p) { return ProjectiveTarget(p.x(), p.y(), p.z(), 0.0); }
 
 class ProjectiveTerm {
 public:
@@ -81,14 +96,24 @@ public:
     // Appends one stencil per constraint for steps of length h, always in the same order.
     virtual void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const = 0;
 
-    // The local step for this term's constraints first .. last - 1 (numbered in the stencils'
-    // order): writes their targets p_c, one Vec3 per row, consecutively from `targets` on.
-    // x: the current iterate of every particle's position (3 numbers per particle); x0: the
-    // positions at the step's start, for terms that damp (they project the step's displacement
-    // x - x0, which is h v at its end). The integrator projects disjoint ranges at once on two
-    // threads: a projection must depend on nothing but its arguments and write nothing else.
-    virtual void projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
-                                Vec3* targets) const = 0;
+    // How many numbers per constraint prepareProjections keeps for the step.
+    virtual int projectionStateSize() const = 0;
+
+    // Once per step, before its iterations, for this term's constraints first .. last - 1
+    // (numbered in the stencils' order): whatever their projections take from the step's
+    // start x0 (3 numbers per particle) and h alone, such as their damping's directions and
+    // the shares of their weights, projectionStateSize() numbers per constraint consecutively
+    // from `state` on: computed once rather than in every iteration.
+    virtual void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const = 0;
+
+    // The local step for constraints first .. last - 1: writes each row's target relative to
+    // the step's start, p_c - A_c x0 (the global step solves for the displacement x - x0), one
+    // per row consecutively from `targets` on. x: the current iterate of every particle's
+    // position; x0: the positions at the step's start; state: what prepareProjections wrote
+    // for these constraints. The integrator projects disjoint ranges at once on two threads:
+    // a projection must depend on nothing but its arguments and write nothing else.
+    virtual void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+                                ProjectiveTarget* targets) const = 0;
 };
 
 }  // namespace tinkerbox

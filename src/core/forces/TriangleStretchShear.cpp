@@ -20,6 +20,7 @@ Index TriangleStretchShear::add(const StretchShearTriangle& t) {
     tri.dv << -(Dinv(0, 1) + Dinv(1, 1)), Dinv(0, 1), Dinv(1, 1);
     addElement(t.particles);
     triangles_.push_back(tri);
+    projectiveTriangles_.push_back({t.particles, tri.du, tri.dv, t.bu, t.bv});
     return elementCount() - 1;
 }
 
@@ -98,19 +99,22 @@ void TriangleStretchShear::elementJacobians(const World&, Index e, const Vector&
                           K, KxV);
 }
 
-void nearestOrthogonalPair(const Vec3& a, const Vec3& b, Vec3& p, Vec3& q) {
-    const double c = a.dot(b), S = a.squaredNorm() + b.squaredNorm();
+void nearestOrthogonalPair(const LaneVec3& a, const LaneVec3& b, LaneVec3& p, LaneVec3& q) {
+    const Lanes c = dot(a, b), a2 = dot(a, a), S = a2 + dot(b, b);
     // The root nearest 0 of c l^2 - S l + c, written without cancellation (S >= 2 |c|).
-    const double l = c == 0.0 ? 0.0 : 2.0 * c / (S + std::sqrt(std::max(0.0, S * S - 4.0 * c * c)));
-    const double denominator = 1.0 - l * l;
-    if (denominator > 1e-12) {
-        p = (a - l * b) / denominator;
-        q = (b - l * a) / denominator;
-        return;
-    }
-    p = a;
-    const double a2 = a.squaredNorm();
-    q = a2 > 0.0 ? Vec3(b - (c / a2) * a) : b;
+    const Lanes l = (c == 0.0).select(0.0, 2.0 * c / (S + (S * S - 4.0 * c * c).max(0.0).sqrt()));
+    const Lanes denominator = 1.0 - l * l;
+    const Lanes inverse = 1.0 / denominator;  // one division, not six (projective's inner loop)
+    const auto unique = denominator > 1e-12;
+    p = select(unique, (a - l * b) * inverse, a);
+    q = select(unique, (b - l * a) * inverse, select(a2 > 0.0, b - (c / a2) * a, b));
+}
+
+void nearestOrthogonalPair(const Vec3& a, const Vec3& b, Vec3& p, Vec3& q) {
+    LaneVec3 pLanes, qLanes;
+    nearestOrthogonalPair(broadcast(a), broadcast(b), pLanes, qLanes);
+    p = lane(pLanes, 0);
+    q = lane(qLanes, 0);
 }
 
 namespace {
@@ -122,12 +126,6 @@ TriangleWeights projectiveWeights(const StretchShearTriangle& spec, double area,
     const double a2 = area * area, restSquares = spec.bu * spec.bu + spec.bv * spec.bv;
     return {spec.stretchStiffness * a2, spec.stretchDamping * a2 / h, spec.shearStiffness * a2 * restSquares,
             spec.shearDamping * a2 * restSquares / h};
-}
-
-// w scaled to the length b; w itself where it has no direction.
-Vec3 atLength(const Vec3& w, double b) {
-    const double length = w.norm();
-    return length < 1e-12 ? w : Vec3((b / length) * w);
 }
 
 }  // namespace
@@ -149,43 +147,97 @@ void TriangleStretchShear::appendProjectiveStencils(double h, std::vector<Projec
     }
 }
 
-void TriangleStretchShear::projectTargets(const VecX& x, const VecX& x0, double h, Index first, Index last,
-                                          Vec3* targets) const {
-    using Rows = std::array<Vec3, 2>;
-    for (Index e = first; e < last; ++e, targets += 2) {
+namespace {
+// A triangle's (w_u, w_v) at positions x.
+std::array<Vec3, 2> deformationGradient(const VecX& x, const std::array<Index, 3>& corners, const Vec3& du, const Vec3& dv) {
+    std::array<Vec3, 2> y{Vec3::Zero(), Vec3::Zero()};
+    for (int m = 0; m < 3; ++m) {
+        const Vec3 xm = block3(x, corners[m]);
+        y[0] += du[m] * xm;
+        y[1] += dv[m] * xm;
+    }
+    return y;
+}
+
+// What prepareProjections keeps per triangle, in this order: the shares of the weight
+// (stretch, its damping, shear, its damping), then per row w at the start normalized (the
+// stretch damping's directions), then d(w_u . w_v)/dy = (w_v, w_u) at the start normalized
+// (the shear damping's, over both rows).
+enum TriangleState { kStretchShare, kStretchDampingShare, kShearShare, kShearDampingShare, kStretchDirection = 4,
+                     kShearDirection = 10 };
+}  // namespace
+
+void TriangleStretchShear::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
+    for (Index e = first; e < last; ++e, state += projectionStateSize()) {
         const Triangle& t = triangles_[e];
-        Rows y{Vec3::Zero(), Vec3::Zero()}, y0{Vec3::Zero(), Vec3::Zero()};  // (w_u, w_v) now and at the step's start
-        for (int m = 0; m < 3; ++m) {
-            const Vec3 xm = block3(x, element(e)[m]), x0m = block3(x0, element(e)[m]);
-            y[0] += t.du[m] * xm;
-            y[1] += t.dv[m] * xm;
-            y0[0] += t.du[m] * x0m;
-            y0[1] += t.dv[m] * x0m;
-        }
         const TriangleWeights w = projectiveWeights(t.spec, t.area, h);
         const double weight = w.stretch + w.stretchDamping + w.shear + w.shearDamping;
-        if (!(weight > 0.0)) {  // no constraint: the target does not matter
-            targets[0] = y[0];
-            targets[1] = y[1];
-            continue;
+        std::fill(state, state + projectionStateSize(), 0.0);
+        if (!(weight > 0.0)) continue;  // no constraint: the target does not matter
+        state[kStretchShare] = w.stretch / weight;
+        state[kStretchDampingShare] = w.stretchDamping / weight;
+        state[kShearShare] = w.shear / weight;
+        state[kShearDampingShare] = w.shearDamping / weight;
+        const std::array<Vec3, 2> y0 = deformationGradient(x0, element(e), t.du, t.dv);
+        const std::array<Vec3, 2> shear = projectiveDampingDirection<2>({y0[1], y0[0]});
+        for (int r = 0; r < 2; ++r) {
+            Eigen::Map<Vec3>(state + kStretchDirection + 3 * r) = projectiveDampingDirection<1>({y0[r]})[0];
+            Eigen::Map<Vec3>(state + kShearDirection + 3 * r) = shear[r];
         }
-        // The weighted mean of the four parts' targets (TriangleStretchShear.h).
-        Rows sum{w.stretch * atLength(y[0], t.spec.bu), w.stretch * atLength(y[1], t.spec.bv)};
-        if (w.stretchDamping > 0.0)  // each row a condition of its own, damped along its direction at the start
-            for (int r = 0; r < 2; ++r) sum[r] += w.stretchDamping * projectiveDampingTarget<1>({y[r]}, {y0[r]}, {y0[r]})[0];
-        if (w.shear > 0.0) {
-            Vec3 p, q;
-            nearestOrthogonalPair(y[0], y[1], p, q);
-            sum[0] += w.shear * p;
-            sum[1] += w.shear * q;
+    }
+}
+
+void TriangleStretchShear::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+                                          ProjectiveTarget* targets) const {
+    const int size = projectionStateSize();
+    for (Index block = first; block < last; block += kLanes) {
+        // Lane k projects triangle block + k; past the last one, lanes repeat it (and are dropped).
+        std::array<const ProjectiveTriangle*, kLanes> t;
+        std::array<const double*, kLanes> s;
+        for (int k = 0; k < kLanes; ++k) {
+            const Index e = std::min<Index>(block + k, last - 1);
+            t[k] = &projectiveTriangles_[static_cast<std::size_t>(e)];
+            s[k] = state + size * (e - first);
         }
-        if (w.shearDamping > 0.0) {  // d(w_u . w_v)/dy = (w_v, w_u)
-            const Rows damped = projectiveDampingTarget<2>(y, y0, {y0[1], y0[0]});
-            sum[0] += w.shearDamping * damped[0];
-            sum[1] += w.shearDamping * damped[1];
+        // (w_u, w_v) now and at the step's start.
+        std::array<LaneVec3, 3> xs, x0s;
+        std::array<Lanes, 3> cu, cv;
+        for (int m = 0; m < 3; ++m) {
+            const auto particle = [&](int k) { return 3 * t[k]->particles[m]; };
+            xs[m] = laneVectors(x.data(), particle);
+            x0s[m] = laneVectors(x0.data(), particle);
+            cu[m] = lanes([&](int k) { return t[k]->du[m]; });
+            cv[m] = lanes([&](int k) { return t[k]->dv[m]; });
         }
-        targets[0] = sum[0] / weight;
-        targets[1] = sum[1] / weight;
+        const LaneVec3 u = cu[0] * xs[0] + cu[1] * xs[1] + cu[2] * xs[2], v = cv[0] * xs[0] + cv[1] * xs[1] + cv[2] * xs[2];
+        const LaneVec3 u0 = cu[0] * x0s[0] + cu[1] * x0s[1] + cu[2] * x0s[2];
+        const LaneVec3 v0 = cv[0] * x0s[0] + cv[1] * x0s[1] + cv[2] * x0s[2];
+        const LaneVec3 du = u - u0, dv = v - v0;
+        const auto share = [&](int part) { return lanes([&](int k) { return s[k][part]; }); };
+        const auto direction = [&](int offset) { return laneVectors(state, [&](int k) { return s[k] - state + offset; }); };
+        // The shares of the four parts' targets (TriangleStretchShear.h), each less y0. Stretch:
+        // each row at its rest length (where it has a direction).
+        const Lanes lengthU = dot(u, u).sqrt(), lengthV = dot(v, v).sqrt();
+        const Lanes bu = lanes([&](int k) { return t[k]->bu; }), bv = lanes([&](int k) { return t[k]->bv; });
+        LaneVec3 targetU = share(kStretchShare) * (select(lengthU < 1e-12, u, (bu / lengthU) * u) - u0);
+        LaneVec3 targetV = share(kStretchShare) * (select(lengthV < 1e-12, v, (bv / lengthV) * v) - v0);
+        // Its damping: each row a condition of its own, damped along its direction at the start.
+        const LaneVec3 dampingU = direction(kStretchDirection), dampingV = direction(kStretchDirection + 3);
+        targetU += share(kStretchDampingShare) * (du - dot(du, dampingU) * dampingU);
+        targetV += share(kStretchDampingShare) * (dv - dot(dv, dampingV) * dampingV);
+        // Shear, and its damping along d(w_u . w_v)/dy at the start over both rows.
+        LaneVec3 p, q;
+        nearestOrthogonalPair(u, v, p, q);
+        targetU += share(kShearShare) * (p - u0);
+        targetV += share(kShearShare) * (q - v0);
+        const LaneVec3 shearU = direction(kShearDirection), shearV = direction(kShearDirection + 3);
+        const Lanes along = dot(du, shearU) + dot(dv, shearV);
+        targetU += share(kShearDampingShare) * (du - along * shearU);
+        targetV += share(kShearDampingShare) * (dv - along * shearV);
+        for (int k = 0; k < kLanes && block + k < last; ++k) {
+            targets[2 * (block + k - first)] = projectiveTarget(lane(targetU, k));
+            targets[2 * (block + k - first) + 1] = projectiveTarget(lane(targetV, k));
+        }
     }
 }
 

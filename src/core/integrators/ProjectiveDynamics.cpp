@@ -59,6 +59,10 @@ void ProjectiveDynamics::factor(double h) {
         }
     }
     targets_.resize(targets);
+    firstState_.assign(1, 0);
+    for (std::size_t t = 0; t < terms_.size(); ++t)
+        firstState_.push_back(firstState_.back() + terms_[t]->projectionStateSize() * (firstStencil_[t + 1] - firstStencil_[t]));
+    projectionState_.resize(static_cast<std::size_t>(firstState_.back()));
 
     std::vector<Index> free(n, -1);
     unknowns_ = 0;
@@ -84,10 +88,6 @@ void ProjectiveDynamics::factor(double h) {
     if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().array() > 0.0).all())
         throw std::runtime_error("projective: the global matrix could not be factored");
 
-    // Number the unknowns in the factorization's order: (P b)[P.indices()[i]] = b[i].
-    unknown_.assign(n, -1);
-    for (Index i = 0; i < n; ++i)
-        if (free[i] >= 0) unknown_[i] = ldlt.permutationP().indices()[free[i]];
     const Eigen::SparseMatrix<double>& L = ldlt.matrixL().nestedExpression();
     std::vector<Index> lowerStart(1, 0);
     std::vector<std::int32_t> lowerRow;
@@ -101,6 +101,10 @@ void ProjectiveDynamics::factor(double h) {
         lowerStart.push_back(static_cast<Index>(lowerRow.size()));
     }
     substitution_.set(unknowns_, lowerStart, lowerRow, lowerValue, ldlt.vectorD().cwiseInverse());
+    // Number the unknowns as the substitution does: (P b)[P.indices()[i]] = b[i] is L's order.
+    unknown_.assign(n, -1);
+    for (Index i = 0; i < n; ++i)
+        if (free[i] >= 0) unknown_[i] = substitution_.position(ldlt.permutationP().indices()[free[i]]);
 
     // The right-hand side's map: w_c A_c(r, k) from each target to the row of its particle k.
     std::vector<std::tuple<Index, std::int32_t, double>> gather;
@@ -131,31 +135,48 @@ void ProjectiveDynamics::forHalves(Index count, const std::function<void(Index, 
     parallel_.run([&] { task(0, count / 2); }, [&] { task(count / 2, count); });
 }
 
-void ProjectiveDynamics::projectLocal(double h) {
+void ProjectiveDynamics::prepareProjections(double h) {
+    for (std::size_t t = 0; t < terms_.size(); ++t) {
+        const int size = terms_[t]->projectionStateSize();
+        forHalves(firstStencil_[t + 1] - firstStencil_[t], [&](Index begin, Index end) {
+            terms_[t]->prepareProjections(x0_, h, begin, end, projectionState_.data() + firstState_[t] + size * begin);
+        });
+    }
+}
+
+void ProjectiveDynamics::projectLocal() {
     for (std::size_t t = 0; t < terms_.size(); ++t) {
         const Index first = firstStencil_[t];
+        const int size = terms_[t]->projectionStateSize();
         forHalves(firstStencil_[t + 1] - first, [&](Index begin, Index end) {
-            terms_[t]->projectTargets(x_, x0_, h, begin, end, targets_.data() + firstRow_[first + begin]);
+            terms_[t]->projectTargets(x_, x0_, begin, end, projectionState_.data() + firstState_[t] + size * begin,
+                                      targets_.data() + firstRow_[first + begin]);
         });
     }
 }
 
 void ProjectiveDynamics::solveGlobal() {
-    // For d = x - x0: M (y - x0) / h^2 + sum_c w_c A_c^T (p_c - A_c x0).
+    // For d = x - x0: M (y - x0) / h^2 + sum_c w_c A_c^T (p_c - A_c x0), the targets already
+    // relative to the step's start.
     rhs_.resize(inertia_.size());
     forHalves(unknowns_, [&](Index first, Index last) {
         for (Index r = first; r < last; ++r) {
-            Vec3 sum = block3(inertia_, r);
-            for (Index k = gatherStart_[r]; k < gatherStart_[r + 1]; ++k) {
-                const std::int32_t t = gatherTarget_[k];
-                sum += gatherWeight_[k] * (targets_[t] - startTargets_[t]);
+            // Two partial sums (even and odd entries): half as long a chain of additions.
+            ProjectiveTarget even = inertia_.segment<4>(4 * r), odd = ProjectiveTarget::Zero();
+            Index k = gatherStart_[r];
+            for (; k + 1 < gatherStart_[r + 1]; k += 2) {
+                even += gatherWeight_[k] * targets_[gatherTarget_[k]];
+                odd += gatherWeight_[k + 1] * targets_[gatherTarget_[k + 1]];
             }
-            block3(rhs_, r) = sum;
+            if (k < gatherStart_[r + 1]) even += gatherWeight_[k] * targets_[gatherTarget_[k]];
+            rhs_.segment<4>(4 * r) = even + odd;
         }
     });
     substitution_.solve(rhs_, parallel_);
-    for (Index i = 0; i < mass_.size(); ++i)
-        if (unknown_[i] >= 0) block3(x_, i) = block3(x0_, i) + block3(rhs_, unknown_[i]);
+    forHalves(mass_.size(), [&](Index first, Index last) {
+        for (Index i = first; i < last; ++i)
+            if (unknown_[i] >= 0) block3(x_, i) = block3(x0_, i) + rhs_.segment<3>(4 * unknown_[i]);
+    });
 }
 
 void ProjectiveDynamics::step(MechanicalSystem& system, double h, StepReport& report) {
@@ -180,31 +201,23 @@ void ProjectiveDynamics::step(MechanicalSystem& system, double h, StepReport& re
     x0_ = system.positions();
     const VecX& velocities = system.velocities();
     x_ = x0_;
-    inertia_.resize(3 * unknowns_);
+    inertia_ = VecX::Zero(4 * unknowns_);  // 4 numbers per unknown, as the substitution takes them
     for (Index i = 0; i < n; ++i) {
         const Index row = unknown_[i];
         if (row < 0) continue;
         const Vec3 yMinusX0 = h * block3(velocities, i) + (h * h / mass_[i]) * block3(force_, i);
         block3(x_, i) += yMinusX0;
-        block3(inertia_, row) = (mass_[i] / (h * h)) * yMinusX0;
+        inertia_.segment<3>(4 * row) = (mass_[i] / (h * h)) * yMinusX0;
     }
-    startTargets_.resize(targets_.size());
-    Index target = 0;
-    for (const ProjectiveStencil& s : stencils_)
-        for (int r = 0; r < s.rows; ++r, ++target) {
-            Vec3 ax0 = Vec3::Zero();
-            for (int k = 0; k < s.particleCount; ++k) ax0 += s.coefficients[r][k] * block3(x0_, s.particles[k]);
-            startTargets_[target] = ax0;
-        }
-
+    prepareProjections(h);
     for (int iteration = 0; iteration < iterations_; ++iteration) {
-        projectLocal(h);
+        projectLocal();
         solveGlobal();
     }
 
     velocity_ = velocities;
     for (Index i = 0; i < n; ++i)
-        if (unknown_[i] >= 0) block3(velocity_, i) = block3(rhs_, unknown_[i]) / h;  // d / h
+        if (unknown_[i] >= 0) block3(velocity_, i) = rhs_.segment<3>(4 * unknown_[i]) / h;  // d / h
     if (bodies) velocity_.tail(velocity_.size() - 3 * n) += h * acceleration_.tail(velocity_.size() - 3 * n);
     system.setVelocities(velocity_);
     system.drift(h);

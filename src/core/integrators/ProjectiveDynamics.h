@@ -47,7 +47,8 @@ public:
 private:
     bool factorizationCurrent(double h) const;
     void factor(double h);
-    void projectLocal(double h);  // every target from x
+    void prepareProjections(double h);  // what the projections keep for the step, from x0
+    void projectLocal();                // every target from x
     void solveGlobal();  // x of the free particles from the targets
     // Runs task(first, last) over [0, count) in two halves, at once for big systems.
     void forHalves(Index count, const std::function<void(Index, Index)>& task);
@@ -64,13 +65,14 @@ private:
 
     std::vector<Index> firstStencil_;  // per term, the index of its first stencil (and one past the last)
     std::vector<Index> firstRow_;      // per stencil, the index of its first target (and one past the last)
-    std::vector<Index> unknown_;      // per particle its row in the solve (in the fill-reducing order), -1 when nailed
+    std::vector<Index> firstState_;    // per term, where its projections' state starts (and one past the last)
+    std::vector<Index> unknown_;      // per particle its row in the solve, -1 when nailed
     Index unknowns_ = 0;
     // The factors P A P^T = L D L^T (SimplicialLDLT's, AMD order); the unknowns are numbered
-    // in P's order.
+    // as the substitution numbers P's order (position()), 4 numbers each in inertia_ and rhs_.
     LdltSubstitution substitution_;
-    // The right-hand side's projection part, sum_c w_c A_c^T p_c, gathered per unknown:
-    // row r takes sum over k of gatherWeight_[k] targets_[gatherTarget_[k]], k in its range.
+    // The right-hand side's projection part, sum_c w_c A_c^T (p_c - A_c x0), gathered per
+    // unknown: row r takes sum over k of gatherWeight_[k] targets_[gatherTarget_[k]], k in its range.
     std::vector<Index> gatherStart_;
     std::vector<std::int32_t> gatherTarget_;
     std::vector<double> gatherWeight_;
@@ -81,13 +83,14 @@ private:
     std::vector<char> fixed_;
     VecX mass_;  // per particle
     VecX force_, acceleration_, x0_, x_, velocity_;
-    std::vector<Vec3> targets_, startTargets_;  // p_c, and A_c x0
+    std::vector<ProjectiveTarget> targets_;  // p_c - A_c x0
+    std::vector<double> projectionState_;  // what the terms keep for their projections in a step
     std::vector<ProjectiveStencil> stencils_;
     VecX inertia_, rhs_;
     // From kParallelUnknowns unknowns up, the local step and the right-hand side are computed in
     // two halves at once (each constraint and row on its own: the same bits either way).
     static constexpr Index kParallelUnknowns = 2048;
-    TwoWayParallel parallel_;  // over the unknowns, 3 numbers each
+    TwoWayParallel parallel_;
 };
 
 }  // namespace tinkerbox

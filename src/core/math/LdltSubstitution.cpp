@@ -1,12 +1,16 @@
 #include "core/math/LdltSubstitution.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace tinkerbox {
 
 namespace {
 
 constexpr int kTop = 2;
+
+using Row4 = Eigen::Array4d;  // one unknown's x, y, z and a zero
+inline Eigen::Map<Row4> row4(double* v, Index unknown) { return Eigen::Map<Row4>(v + 4 * unknown); }
 
 // Which part each unknown belongs to: 0 or 1 (the two sets of subtrees) or kTop.
 std::vector<int> splitTree(Index n, const std::vector<Index>& start, const std::vector<std::int32_t>& row) {
@@ -66,98 +70,211 @@ std::vector<int> splitTree(Index n, const std::vector<Index>& start, const std::
     return part;
 }
 
+// The offset of column j's entries in a packed strictly lower triangle of width w.
+constexpr int packedColumn(int w, int j) { return j * (w - 1) - j * (j - 1) / 2; }
+
+// L z = b over one panel of width W: z of its columns from the triangle, stored as D^-1 z
+// (what L^T x = D^-1 z starts from), then taken out of its rows: those of its own part in x,
+// the others in `top` (numbered from topStart).
+template <int W>
+void forwardPanel(Index first, Index rows, Index ownRows, const std::int32_t* row, const double* values,
+                  const double* inverseD, double* x, double* top, Index topStart) {
+    Row4 z[W];
+    for (int k = 0; k < W; ++k) z[k] = row4(x, first + k);
+    for (int j = 0; j < W; ++j)
+        for (int i = j + 1; i < W; ++i) z[i] -= values[packedColumn(W, j) + i - j - 1] * z[j];
+    for (int k = 0; k < W; ++k) row4(x, first + k) = z[k] * inverseD[first + k];
+    const double* l = values + W * (W - 1) / 2;
+    const auto product = [&](const double* lr) {
+        Row4 sum = lr[0] * z[0];
+        for (int j = 1; j < W; ++j) sum += lr[j] * z[j];
+        return sum;
+    };
+    Index i = 0;
+    for (; i < ownRows; ++i, l += W) row4(x, row[i]) -= product(l);
+    for (; i < rows; ++i, l += W) row4(top, row[i] - topStart) -= product(l);
+}
+
+// L^T x = y over one panel of width W: its columns' rows of L^T are dot products with the
+// panel's rows (already final), then the triangle, last column first. Narrow panels keep two
+// partial sums per column (even and odd rows) for more independent additions.
+template <int W>
+void backwardPanel(Index first, Index rows, const std::int32_t* row, const double* values, double* x) {
+    constexpr int kSums = W <= 4 ? 2 : 1;
+    Row4 sum[kSums][W];
+    for (auto& s : sum)
+        for (Row4& column : s) column.setZero();
+    const double* l = values + W * (W - 1) / 2;
+    Index i = 0;
+    for (; i + kSums <= rows; i += kSums)
+        for (int s = 0; s < kSums; ++s) {
+            const Row4 xr = row4(x, row[i + s]);
+            const double* lr = l + (i + s) * W;
+            for (int j = 0; j < W; ++j) sum[s][j] += lr[j] * xr;
+        }
+    for (; i < rows; ++i) {
+        const Row4 xr = row4(x, row[i]);
+        const double* lr = l + i * W;
+        for (int j = 0; j < W; ++j) sum[0][j] += lr[j] * xr;
+    }
+    Row4 solved[W];
+    for (int k = W - 1; k >= 0; --k) {
+        Row4 xk = row4(x, first + k) - sum[0][k];
+        if constexpr (kSums == 2) xk -= sum[1][k];
+        for (int i2 = k + 1; i2 < W; ++i2) xk -= values[packedColumn(W, k) + i2 - k - 1] * solved[i2];
+        solved[k] = xk;
+        row4(x, first + k) = xk;
+    }
+}
+
+template <int... Widths>
+void forwardDispatch(std::integer_sequence<int, Widths...>, int width, Index first, Index rows, Index ownRows,
+                     const std::int32_t* row, const double* values, const double* inverseD, double* x, double* top,
+                     Index topStart) {
+    ((width == Widths + 1 ? forwardPanel<Widths + 1>(first, rows, ownRows, row, values, inverseD, x, top, topStart)
+                          : void()),
+     ...);
+}
+
+template <int... Widths>
+void backwardDispatch(std::integer_sequence<int, Widths...>, int width, Index first, Index rows, const std::int32_t* row,
+                      const double* values, double* x) {
+    ((width == Widths + 1 ? backwardPanel<Widths + 1>(first, rows, row, values, x) : void()), ...);
+}
+
+constexpr auto kWidths = std::make_integer_sequence<int, LdltSubstitution::kPanelWidth>();
+
 }  // namespace
 
 void LdltSubstitution::set(Index unknowns, const std::vector<Index>& start, const std::vector<std::int32_t>& row,
                            const std::vector<double>& value, const VecX& inverseD) {
     unknowns_ = unknowns;
-    inverseD_ = inverseD;
     const std::vector<int> part = splitTree(unknowns, start, row);
+
+    // Number the unknowns part by part, each part's in L's order.
     for (Part& p : parts_) p = Part{};
+    for (Index j = 0; j < unknowns; ++j) ++parts_[static_cast<std::size_t>(part[static_cast<std::size_t>(j)])].count;
+    parts_[1].first = parts_[0].count;
+    parts_[kTop].first = parts_[1].first + parts_[1].count;
+    const Index topStart = parts_[kTop].first;
+    position_.assign(static_cast<std::size_t>(unknowns), 0);
+    std::array<Index, 3> next{parts_[0].first, parts_[1].first, parts_[kTop].first};
+    std::vector<Index> original(static_cast<std::size_t>(unknowns));  // per number here, L's
     for (Index j = 0; j < unknowns; ++j) {
-        Part& p = parts_[static_cast<std::size_t>(part[static_cast<std::size_t>(j)])];
-        p.columns.push_back(static_cast<std::int32_t>(j));
-        for (Index k = start[static_cast<std::size_t>(j)]; k < start[static_cast<std::size_t>(j) + 1]; ++k) {
-            const std::int32_t r = row[static_cast<std::size_t>(k)];
-            // A row is an ancestor: in the column's own set or in the top.
-            Entries& entries = part[static_cast<std::size_t>(r)] == part[static_cast<std::size_t>(j)] ? p.own : p.top;
-            entries.row.push_back(r);
-            entries.value.push_back(value[static_cast<std::size_t>(k)]);
+        const Index here = next[static_cast<std::size_t>(part[static_cast<std::size_t>(j)])]++;
+        position_[static_cast<std::size_t>(j)] = here;
+        original[static_cast<std::size_t>(here)] = j;
+    }
+    inverseD_.resize(unknowns);
+    for (Index j = 0; j < unknowns; ++j) inverseD_[position_[static_cast<std::size_t>(j)]] = inverseD[j];
+
+    // L renumbered, by columns, rows ascending.
+    std::vector<Index> columnStart(1, 0);
+    std::vector<std::pair<std::int32_t, double>> entries;
+    entries.reserve(value.size());
+    for (Index c = 0; c < unknowns; ++c) {
+        const auto j = static_cast<std::size_t>(original[static_cast<std::size_t>(c)]);
+        const auto begin = static_cast<std::ptrdiff_t>(entries.size());
+        for (Index k = start[j]; k < start[j + 1]; ++k)
+            entries.emplace_back(static_cast<std::int32_t>(position_[static_cast<std::size_t>(row[static_cast<std::size_t>(k)])]),
+                                 value[static_cast<std::size_t>(k)]);
+        std::sort(entries.begin() + begin, entries.end());
+        columnStart.push_back(static_cast<Index>(entries.size()));
+    }
+    const auto columnSize = [&](Index c) {
+        return columnStart[static_cast<std::size_t>(c) + 1] - columnStart[static_cast<std::size_t>(c)];
+    };
+    const auto firstRow = [&](Index c) { return entries[static_cast<std::size_t>(columnStart[static_cast<std::size_t>(c)])].first; };
+
+    std::vector<double> dense(static_cast<std::size_t>(unknowns), 0.0);  // one column of L at a time
+    for (Part& p : parts_) {
+        const Index end = p.first + p.count;
+        for (Index c0 = p.first; c0 < end;) {
+            // The supernode c0 .. c0 + width - 1 and the rows below it.
+            std::vector<std::int32_t> below;
+            for (Index k = columnStart[static_cast<std::size_t>(c0)]; k < columnStart[static_cast<std::size_t>(c0) + 1]; ++k)
+                below.push_back(entries[static_cast<std::size_t>(k)].first);
+            Index width = 1, stored = columnSize(c0);
+            while (c0 + width < end && columnSize(c0 + width - 1) > 0 && firstRow(c0 + width - 1) == c0 + width) {
+                const Index c = c0 + width;
+                std::vector<std::int32_t> merged;
+                std::vector<std::int32_t> own;
+                for (Index k = columnStart[static_cast<std::size_t>(c)]; k < columnStart[static_cast<std::size_t>(c) + 1]; ++k)
+                    own.push_back(entries[static_cast<std::size_t>(k)].first);
+                std::set_union(below.begin() + 1, below.end(), own.begin(), own.end(), std::back_inserter(merged));
+                const Index storedWith = (width + 1) * width / 2 + static_cast<Index>(merged.size()) * (width + 1);
+                if (storedWith - (stored + columnSize(c)) > kRelaxedZeros) break;
+                stored += columnSize(c);
+                below = std::move(merged);
+                ++width;
+            }
+            // Its panels.
+            for (Index f = c0; f < c0 + width; f += kPanelWidth) {
+                const int w = static_cast<int>(std::min<Index>(kPanelWidth, c0 + width - f));
+                Panel panel;
+                panel.first = static_cast<std::int32_t>(f);
+                panel.width = w;
+                panel.rowStart = static_cast<Index>(p.rows.size());
+                panel.valueStart = static_cast<Index>(p.values.size());
+                for (Index r = f + w; r < c0 + width; ++r) p.rows.push_back(static_cast<std::int32_t>(r));
+                p.rows.insert(p.rows.end(), below.begin(), below.end());
+                panel.rows = static_cast<Index>(p.rows.size()) - panel.rowStart;
+                panel.ownRows = &p == &parts_[kTop] ? panel.rows
+                                                    : std::count_if(p.rows.begin() + panel.rowStart, p.rows.end(),
+                                                                    [&](std::int32_t r) { return r < topStart; });
+                const auto column = [&](int j, bool fill) {
+                    for (Index k = columnStart[static_cast<std::size_t>(f + j)]; k < columnStart[static_cast<std::size_t>(f + j) + 1]; ++k)
+                        dense[static_cast<std::size_t>(entries[static_cast<std::size_t>(k)].first)] =
+                            fill ? entries[static_cast<std::size_t>(k)].second : 0.0;
+                };
+                for (int j = 0; j < w; ++j) {
+                    column(j, true);
+                    for (int i = j + 1; i < w; ++i) p.values.push_back(dense[static_cast<std::size_t>(f + i)]);
+                    column(j, false);
+                }
+                const Index rowValues = static_cast<Index>(p.values.size());
+                p.values.resize(static_cast<std::size_t>(rowValues + panel.rows * w));
+                for (int j = 0; j < w; ++j) {
+                    column(j, true);
+                    for (Index i = 0; i < panel.rows; ++i)
+                        p.values[static_cast<std::size_t>(rowValues + i * w + j)] =
+                            dense[static_cast<std::size_t>(p.rows[static_cast<std::size_t>(panel.rowStart + i)])];
+                    column(j, false);
+                }
+                p.panels.push_back(panel);
+            }
+            c0 += width;
         }
-        p.own.start.push_back(static_cast<Index>(p.own.row.size()));
-        p.top.start.push_back(static_cast<Index>(p.top.row.size()));
     }
-    for (VecX& updates : topUpdates_) updates = VecX::Zero(3 * unknowns);
+    for (VecX& updates : topUpdates_) updates = VecX::Zero(4 * parts_[kTop].count);
 }
 
-std::array<Index, 3> LdltSubstitution::partSizes() const {
-    return {static_cast<Index>(parts_[0].columns.size()), static_cast<Index>(parts_[1].columns.size()),
-            static_cast<Index>(parts_[2].columns.size())};
+std::array<Index, 3> LdltSubstitution::partSizes() const { return {parts_[0].count, parts_[1].count, parts_[kTop].count}; }
+
+void LdltSubstitution::forward(const Part& part, double* b, double* topUpdates) const {
+    for (const Panel& panel : part.panels)
+        forwardDispatch(kWidths, panel.width, panel.first, panel.rows, panel.ownRows, part.rows.data() + panel.rowStart,
+                        part.values.data() + panel.valueStart, inverseD_.data(), b, topUpdates, parts_[kTop].first);
 }
 
-void LdltSubstitution::subtractColumn(const Entries& entries, std::size_t c, const double z[3], double* __restrict out) {
-    for (Index k = entries.start[c]; k < entries.start[c + 1]; ++k) {
-        double* o = out + 3 * static_cast<Index>(entries.row[static_cast<std::size_t>(k)]);
-        const double l = entries.value[static_cast<std::size_t>(k)];
-        o[0] -= l * z[0];
-        o[1] -= l * z[1];
-        o[2] -= l * z[2];
-    }
-}
-
-void LdltSubstitution::addColumnProduct(const Entries& entries, std::size_t c, const double* __restrict x, double sum[3]) {
-    for (Index k = entries.start[c]; k < entries.start[c + 1]; ++k) {
-        const double* xr = x + 3 * static_cast<Index>(entries.row[static_cast<std::size_t>(k)]);
-        const double l = entries.value[static_cast<std::size_t>(k)];
-        sum[0] += l * xr[0];
-        sum[1] += l * xr[1];
-        sum[2] += l * xr[2];
-    }
-}
-
-// L z = b over a part's columns: once z_j is final, its part is taken out of the rows below
-// (the part's own in v, the top's in `top`).
-void LdltSubstitution::forward(const Part& part, double* v, double* top) {
-    for (std::size_t c = 0; c < part.columns.size(); ++c) {
-        const Index j = part.columns[c];
-        const double z[3] = {v[3 * j], v[3 * j + 1], v[3 * j + 2]};
-        subtractColumn(part.own, c, z, v);
-        subtractColumn(part.top, c, z, top);
-    }
-}
-
-// L^T x = z over a part's columns, last first: column j of L is row j of L^T.
-void LdltSubstitution::backward(const Part& part, double* v) {
-    for (std::size_t c = part.columns.size(); c-- > 0;) {
-        const Index j = part.columns[c];
-        double sum[3] = {0.0, 0.0, 0.0};
-        addColumnProduct(part.own, c, v, sum);
-        addColumnProduct(part.top, c, v, sum);
-        v[3 * j] -= sum[0];
-        v[3 * j + 1] -= sum[1];
-        v[3 * j + 2] -= sum[2];
-    }
+void LdltSubstitution::backward(const Part& part, double* b) const {
+    for (auto panel = part.panels.rbegin(); panel != part.panels.rend(); ++panel)
+        backwardDispatch(kWidths, panel->width, panel->first, panel->rows, part.rows.data() + panel->rowStart,
+                         part.values.data() + panel->valueStart, b);
 }
 
 void LdltSubstitution::solve(VecX& b, TwoWayParallel& parallel) {
     double* v = b.data();
     const Part& top = parts_[kTop];
-    if (parts_[0].columns.empty() && parts_[1].columns.empty()) {
-        forward(top, v, nullptr);
-    } else {
-        for (VecX& updates : topUpdates_)
-            for (const std::int32_t j : top.columns) updates.segment<3>(3 * static_cast<Index>(j)).setZero();
-        parallel.run([&] { forward(parts_[0], v, topUpdates_[0].data()); },
-                     [&] { forward(parts_[1], v, topUpdates_[1].data()); });
-        for (const VecX& updates : topUpdates_)
-            for (const std::int32_t j : top.columns) b.segment<3>(3 * static_cast<Index>(j)) += updates.segment<3>(3 * static_cast<Index>(j));
-        forward(top, v, nullptr);
+    const bool split = parts_[0].count > 0 || parts_[1].count > 0;
+    if (split) {
+        for (VecX& updates : topUpdates_) updates.setZero();
+        parallel.run([&] { forward(parts_[0], v, topUpdates_[0].data()); }, [&] { forward(parts_[1], v, topUpdates_[1].data()); });
+        for (const VecX& updates : topUpdates_) b.segment(4 * top.first, 4 * top.count) += updates;
     }
-    for (Index j = 0; j < unknowns_; ++j)
-        for (int c = 0; c < 3; ++c) v[3 * j + c] *= inverseD_[j];
+    forward(top, v, nullptr);
     backward(top, v);
-    if (!parts_[0].columns.empty() || !parts_[1].columns.empty())
-        parallel.run([&] { backward(parts_[0], v); }, [&] { backward(parts_[1], v); });
+    if (split) parallel.run([&] { backward(parts_[0], v); }, [&] { backward(parts_[1], v); });
 }
 
 }  // namespace tinkerbox

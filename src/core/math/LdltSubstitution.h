@@ -1,20 +1,31 @@
 #pragma once
 // Forward and back substitution with a sparse factor P A P^T = L D L^T, for three right-hand
-// sides at once (x, y and z of each unknown stored together, one pass over L instead of
-// three), on two threads for big systems.
+// sides at once (x, y and z of each unknown), on two threads for big systems.
 //
-// The nonzeros of column j of L lie in rows that are ancestors of j in the elimination tree,
-// whose parent of j is the first of them (Liu 1990, "The Role of Elimination Trees in Sparse
-// Factorization", SIAM J. Matrix Anal. Appl. 11(1), theorem 3.1). So two disjoint subtrees
-// meet only in their common ancestors. The unknowns are split into two sets of subtrees of
-// about equal work and the top, every ancestor of theirs:
-// - L z = b: each set's columns at once, on its own thread; their updates of the top's rows
+// Supernodes. Consecutive columns whose structure below their diagonal block is the same make
+// a supernode, stored dense (Ng & Peyton 1993, "Block sparse Cholesky algorithms on advanced
+// uniprocessor computers", section 2); a column joins its child's supernode also when that
+// stores at most kRelaxedZeros explicit zeros more (relaxed supernodes: Ashcraft & Grimes
+// 1989, "The influence of relaxed supernode partitions on the multifrontal method"). Each
+// supernode is cut into panels of at most kPanelWidth columns; a panel's rows are the
+// supernode's later columns and the rows below it. Each unknown's three numbers are kept as
+// one vector of four (the fourth zero), so that an entry of L costs one vector product
+// whichever of the three it acts on, and a panel's row one index; the caller keeps its
+// right-hand sides so, in this numbering (position()), and they are solved where they lie.
+//
+// Two threads. The nonzeros of column j of L lie in rows that are ancestors of j in the
+// elimination tree, whose parent of j is the first of them (Liu 1990, "The Role of Elimination
+// Trees in Sparse Factorization", SIAM J. Matrix Anal. Appl. 11(1), theorem 3.1). So two
+// disjoint subtrees meet only in their common ancestors. The unknowns are split into two
+// sets of subtrees of about equal work and the top, every ancestor of theirs, and numbered
+// set by set (a topological order of the tree like L's own, so the factor is L renumbered):
+// - L z = b: each set's panels at once, on its own thread; their updates of the top's rows
 //   go to a buffer per set, added to the top's rows afterwards in a fixed order; then the
-//   top's columns;
-// - L^T x = z: the top's rows first, then both sets at once (each reads itself and the top).
-// The split depends on the factor alone, so the answer has the same bits on one core or two.
-// Below kSplitUnknowns nothing is split, and the order of every sum is that of the plain
-// column-by-column substitution.
+//   top's panels;
+// - L^T x = D^-1 z: the top's panels first, then both sets at once (each reads itself and
+//   the top).
+// The split and the panels depend on the factor alone, so the answer has the same bits on
+// one core or two. Below kSplitUnknowns nothing is split.
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -27,43 +38,46 @@ namespace tinkerbox {
 class LdltSubstitution {
 public:
     static constexpr Index kSplitUnknowns = 2048;
+    static constexpr int kPanelWidth = 8;
+    static constexpr Index kRelaxedZeros = 16;
 
     // L: unit lower triangular, in compressed columns without its diagonal, rows ascending
     // in each column (start has unknowns + 1 entries); inverseD: 1 / D.
     void set(Index unknowns, const std::vector<Index>& start, const std::vector<std::int32_t>& row,
              const std::vector<double>& value, const VecX& inverseD);
 
-    // b <- (L D L^T)^-1 b, b holding 3 numbers per unknown.
+    // Where L's unknown j is in solve()'s vector: its row there.
+    Index position(Index j) const { return position_[static_cast<std::size_t>(j)]; }
+    // b <- (L D L^T)^-1 b, b holding 4 numbers per row (x, y, z and a 0), rows by position().
     void solve(VecX& b, TwoWayParallel& parallel);
 
     // How the unknowns were split: those of the first set, of the second, and of the top.
     std::array<Index, 3> partSizes() const;
 
 private:
-    // Some entries of each of a part's columns, compressed: column c's are start[c] ..
-    // start[c + 1] - 1.
-    struct Entries {
-        std::vector<Index> start{0};
-        std::vector<std::int32_t> row;
-        std::vector<double> value;
+    // Columns first .. first + width - 1 (in the substitution's numbering): a packed strictly
+    // lower triangle of width x width values by columns, then per row one value per column;
+    // the rows ascend, those in the own part (or all, in the top) before those in the top.
+    struct Panel {
+        std::int32_t first = 0, width = 0;
+        Index rowStart = 0, rows = 0, ownRows = 0;
+        Index valueStart = 0;
     };
-    // The columns of one set (or the top), ascending, each with its entries in rows of the
-    // same set and (for a set) those in rows of the top.
+    // One set (or the top): its unknowns are first .. first + count - 1.
     struct Part {
-        std::vector<std::int32_t> columns;
-        Entries own, top;
+        Index first = 0, count = 0;
+        std::vector<Panel> panels;
+        std::vector<std::int32_t> rows;
+        std::vector<double> values;
     };
-    // out_r -= L_rj z over the entries of a part's column c.
-    static void subtractColumn(const Entries& entries, std::size_t c, const double z[3], double* out);
-    // sum += sum_r L_rj x_r over the entries of a part's column c.
-    static void addColumnProduct(const Entries& entries, std::size_t c, const double* x, double sum[3]);
-    static void forward(const Part& part, double* v, double* top);
-    static void backward(const Part& part, double* v);
+    void forward(const Part& part, double* b, double* topUpdates) const;
+    void backward(const Part& part, double* b) const;
 
     Index unknowns_ = 0;
-    std::array<Part, 3> parts_;  // the two sets, then the top
-    VecX inverseD_;
-    std::array<VecX, 2> topUpdates_;  // per set, its updates of the top's rows
+    std::vector<Index> position_;  // per unknown of L, its number here
+    std::array<Part, 3> parts_;    // the two sets, then the top
+    VecX inverseD_;                // in this numbering
+    std::array<VecX, 2> topUpdates_;  // per set, its updates of the top's rows, 4 numbers each
 };
 
 }  // namespace tinkerbox

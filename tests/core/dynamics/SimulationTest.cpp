@@ -427,5 +427,49 @@ TEST(Simulation, SetTimeMovesTheClock) {
     EXPECT_DOUBLE_EQ(sim.time(), 2.5 + 1.0 / 120.0);
 }
 
+// A force that exerts nothing and counts how often its energy is read.
+class EnergyCounter final : public Force {
+public:
+    explicit EnergyCounter(int& reads) : reads_(reads) {}
+    void accumulate(const World&, VecX&) const override {}
+    double potentialEnergy(const World&) const override {
+        ++reads_;
+        return 0.0;
+    }
+
+private:
+    int& reads_;
+};
+
+// The guard reads the energy at a frame's end, and the next frame starts from that reading
+// unless the model was moved, driven or edited in between.
+TEST(Simulation, AFrameStartsFromTheLastFramesEndReadingUnlessTheModelMoved) {
+    Simulation sim(sceneSettings("verlet"));
+    buildScene(sim);
+    int reads = 0;
+    sim.world().addForce(std::make_unique<EnergyCounter>(reads));
+    ASSERT_FALSE(sim.step().diverged);
+    EXPECT_EQ(reads, 2);  // the first frame's start and end
+    for (int k = 0; k < 5; ++k) ASSERT_FALSE(sim.step().diverged);
+    EXPECT_EQ(reads, 7);  // one per frame
+    sim.world().setPosition(0, sim.world().position(0) + Vec3(0.0, 0.01, 0.0));
+    ASSERT_FALSE(sim.step().diverged);
+    EXPECT_EQ(reads, 9);
+    sim.drivenByInput();
+    ASSERT_FALSE(sim.step().diverged);
+    EXPECT_EQ(reads, 11);
+    sim.stateEdited();
+    ASSERT_FALSE(sim.step().diverged);
+    EXPECT_EQ(reads, 13);
+    sim.setGravity(Vec3(0.0, -5.0, 0.0));
+    ASSERT_FALSE(sim.step().diverged);
+    EXPECT_EQ(reads, 15);
+    ASSERT_FALSE(sim.step().diverged);
+    EXPECT_EQ(reads, 16);
+    sim.world().addParticle(Vec3(0.0, 2.0, 0.0), Vec3::Zero(), 1.0);  // another state's size
+    ASSERT_FALSE(sim.step().diverged);
+    EXPECT_EQ(reads, 18);
+}
+
 }  // namespace
 }  // namespace tinkerbox

@@ -12,21 +12,21 @@
 
 namespace tinkerbox::test {
 
-// At the step's start (x0 = x): with no damping the targets are the elastic ones.
+// At the step's start (x0 = x): with no damping the targets are the elastic ones, and
+// A_c x - p_c is the projected target relative to the start, negated.
 inline double projectiveEnergy(const ProjectiveTerm& term, const VecX& x, double h = 0.01) {
     std::vector<ProjectiveStencil> stencils;
     term.appendProjectiveStencils(h, stencils);
-    std::vector<Vec3> targets;
+    const auto count = static_cast<Index>(stencils.size());
+    std::vector<ProjectiveTarget> targets;
     for (const ProjectiveStencil& s : stencils) targets.resize(targets.size() + s.rows);
-    term.projectTargets(x, x, h, 0, static_cast<Index>(stencils.size()), targets.data());
+    std::vector<double> state(static_cast<std::size_t>(term.projectionStateSize() * count));
+    term.prepareProjections(x, h, 0, count, state.data());
+    term.projectTargets(x, x, 0, count, state.data(), targets.data());
     double energy = 0.0;
     std::size_t target = 0;
     for (const ProjectiveStencil& s : stencils)
-        for (int r = 0; r < s.rows; ++r, ++target) {
-            Vec3 ax = Vec3::Zero();
-            for (int k = 0; k < s.particleCount; ++k) ax += s.coefficients[r][k] * block3(x, s.particles[k]);
-            energy += 0.5 * s.weight * (ax - targets[target]).squaredNorm();
-        }
+        for (int r = 0; r < s.rows; ++r, ++target) energy += 0.5 * s.weight * targets[target].head<3>().squaredNorm();
     return energy;
 }
 
