@@ -209,7 +209,9 @@ TEST(CollidePolyhedra, PileCubeTurnedSlightlyKeepsTheFourCornersOfItsSupport) {
                 EXPECT_LT((m.points[i].position - corners[nearest]).norm(), 1e-3) << "twist " << twist << ", tilt " << tilt;
                 found.insert(nearest);
                 const auto [known, fresh] = featureAt.emplace(nearest, m.points[i].feature);
-                if (!fresh) EXPECT_EQ(known->second, m.points[i].feature) << "corner " << nearest << ", twist " << twist;
+                if (!fresh) {
+                    EXPECT_EQ(known->second, m.points[i].feature) << "corner " << nearest << ", twist " << twist;
+                }
             }
             EXPECT_EQ(found.size(), 4u) << "twist " << twist << ", tilt " << tilt;
         }
