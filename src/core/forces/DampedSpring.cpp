@@ -60,7 +60,7 @@ Index DampedSpringSet::add(const DampedSpring& s) {
     springs_.push_back(s);
     const Index k = size() - 1;
     if (joinsParticles(s)) {
-        particlePairs_.push_back({s.a.index(), s.b.index(), s.stiffness, s.damping, s.restLength});
+        particlePairs_.push_back({s.a.index(), s.b.index(), s.stiffness, s.damping, s.restLength, k});
     } else {
         anchoredSprings_.push_back(k);
     }
@@ -183,72 +183,115 @@ void DampedSpringSet::bindPattern(const World& world, const BlockSparseMatrix& p
     }
 }
 
+namespace {
+// The definite K = cx Kx + cv Kv of a spring between particles, from its direction n and
+// length L, and dF/dx (va - vb): in closed form, with t = max(0, 1 - r/L),
+// Kx = -ks ((1 - t) n n^T + t I) and Kv = -kd n n^T (dampedSpringJacobians).
+template <class Spring>
+void definiteJacobian(const Spring& s, const Vec3& n, double L, const Vec3& dv, double cx, double cv, Mat3& K,
+                      Vec3& product) {
+    const double t = std::max(0.0, 1.0 - s.restLength / L);
+    const double along = -(cx * s.stiffness * (1.0 - t) + cv * s.damping);
+    K = along * (n * n.transpose());
+    K.diagonal().array() -= cx * s.stiffness * t;
+    product = -s.stiffness * ((1.0 - t) * n.dot(dv) * n + t * dv);
+}
+}  // namespace
+
+void DampedSpringSet::addAnchoredJacobians(const World& world, const JacobianRequest& request, Index k,
+                                           BlockSparseMatrix& J) const {
+    const DampedSpring& s = springs_[k];
+    if (s.a.body == s.b.body) return;  // both ends on one body: no net force
+    const Vec3 xa = world.anchorPosition(s.a), xb = world.anchorPosition(s.b);
+    const Vec3 va = world.anchorVelocity(s.a), vb = world.anchorVelocity(s.b);
+    Mat3 Kx, Kv;
+    dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
+    const Mat3 K = request.cx * Kx + request.cv * Kv;
+    std::vector<EndBlock> ends;
+    appendEndBlocks(world, s.a, 1.0, ends);
+    appendEndBlocks(world, s.b, -1.0, ends);
+    // Block (i, j) of G^T K G; with Upper storage, (j, i) is the transpose of (i, j).
+    for (const EndBlock& p : ends)
+        for (const EndBlock& q : ends)
+            if (J.storage() == BlockSparseMatrix::Storage::Full || p.block <= q.block)
+                J.at(p.block, q.block) += (p.sign * q.sign) * (p.G.transpose() * K * q.G);
+    if (request.dFdxTimesVelocity) {
+        const Vec3 product = Kx * (va - vb);
+        for (const EndBlock& p : ends) block3(*request.dFdxTimesVelocity, p.block) += p.sign * (p.G.transpose() * product);
+    }
+}
+
+void DampedSpringSet::addPairJacobians(Index k, Index a, Index b, const Mat3& K, const Vec3& product,
+                                       const JacobianRequest& request, BlockSparseMatrix& J) const {
+    // With Upper storage only one of ab, ba is stored; the definite blocks are symmetric.
+    const auto& [aa, ab, ba, bb] = blocks_[k];
+    J.value(aa) += K;
+    J.value(bb) += K;
+    for (const Index off : {ab, ba})
+        if (off >= 0) J.value(off) -= K;
+    if (request.dFdxTimesVelocity) {
+        block3(*request.dFdxTimesVelocity, a) += product;
+        block3(*request.dFdxTimesVelocity, b) -= product;
+    }
+}
+
 void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const {
     if (blocks_.size() != springs_.size()) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
     const VecX& x = world.positions();
     const VecX& v = world.velocities();
-    Mat3 Kx, Kv;
-    Vec3 xa, xb, va, vb;
-    std::vector<EndBlock> ends;
     for (std::size_t k = 0; k < springs_.size(); ++k) {
         const DampedSpring& s = springs_[k];
         if (!joinsParticles(s)) {
-            if (s.a.body == s.b.body) continue;  // both ends on one body: no net force
-            xa = world.anchorPosition(s.a), xb = world.anchorPosition(s.b);
-            va = world.anchorVelocity(s.a), vb = world.anchorVelocity(s.b);
-            dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
-            const Mat3 K = request.cx * Kx + request.cv * Kv;
-            ends.clear();
-            appendEndBlocks(world, s.a, 1.0, ends);
-            appendEndBlocks(world, s.b, -1.0, ends);
-            // Block (i, j) of G^T K G; with Upper storage, (j, i) is the transpose of (i, j).
-            for (const EndBlock& p : ends)
-                for (const EndBlock& q : ends)
-                    if (J.storage() == BlockSparseMatrix::Storage::Full || p.block <= q.block)
-                        J.at(p.block, q.block) += (p.sign * q.sign) * (p.G.transpose() * K * q.G);
-            if (request.dFdxTimesVelocity) {
-                const Vec3 product = Kx * (va - vb);
-                for (const EndBlock& p : ends)
-                    block3(*request.dFdxTimesVelocity, p.block) += p.sign * (p.G.transpose() * product);
-            }
+            addAnchoredJacobians(world, request, static_cast<Index>(k), J);
             continue;
         }
-        // With Upper storage only one of ab, ba is stored; the definite blocks are symmetric.
         const auto& [aa, ab, ba, bb] = blocks_[k];
         if (ab < 0 && ba < 0 && aa == bb) continue;  // both ends on one particle: no net force
-        xa = block3(x, s.a.index()), xb = block3(x, s.b.index());
-        va = block3(v, s.a.index()), vb = block3(v, s.b.index());
+        const Index a = s.a.index(), b = s.b.index();
+        const Vec3 xa = block3(x, a), xb = block3(x, b), va = block3(v, a), vb = block3(v, b);
         Mat3 K;
         Vec3 product;  // dF/dx v
         if (request.form == JacobianForm::Definite) {
-            // The implicit step's hot loop, in closed form: with t = max(0, 1 - r/L),
-            // Kx = -ks ((1 - t) n n^T + t I) and Kv = -kd n n^T (dampedSpringJacobians).
             const Vec3 l = xa - xb;
             const double L = l.norm();
             if (L < kDegenerateSpringLength) continue;
-            const Vec3 n = l / L;
-            const double t = std::max(0.0, 1.0 - s.restLength / L);
-            const double along = -(request.cx * s.stiffness * (1.0 - t) + request.cv * s.damping);
-            K = along * (n * n.transpose());
-            K.diagonal().array() -= request.cx * s.stiffness * t;
-            const Vec3 dv = va - vb;
-            product = -s.stiffness * ((1.0 - t) * n.dot(dv) * n + t * dv);
+            definiteJacobian(s, l / L, L, va - vb, request.cx, request.cv, K, product);
         } else {
+            Mat3 Kx, Kv;
             dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
             K = request.cx * Kx + request.cv * Kv;
             product = Kx * (va - vb);
         }
-        J.value(aa) += K;
-        J.value(bb) += K;
-        for (const Index off : {ab, ba})
-            if (off >= 0) J.value(off) -= K;
-        if (request.dFdxTimesVelocity) {
-            Index a, b;
-            endBlocks(world, s, a, b);
-            block3(*request.dFdxTimesVelocity, a) += product;
-            block3(*request.dFdxTimesVelocity, b) -= product;
-        }
+        addPairJacobians(static_cast<Index>(k), a, b, K, product, request, J);
     }
+}
+
+void DampedSpringSet::accumulateWithJacobians(const World& world, const JacobianRequest& request, VecX& f,
+                                              BlockSparseMatrix& J) const {
+    if (request.form != JacobianForm::Definite) {
+        Force::accumulateWithJacobians(world, request, f, J);
+        return;
+    }
+    if (blocks_.size() != springs_.size()) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
+    // The forces in accumulate's order: the particle pairs, then the others.
+    const VecX& x = world.positions();
+    const VecX& v = world.velocities();
+    Mat3 K;
+    Vec3 product;
+    for (const ParticlePair& p : particlePairs_) {
+        const Vec3 xa = block3(x, p.a), xb = block3(x, p.b), va = block3(v, p.a), vb = block3(v, p.b);
+        const Vec3 l = xa - xb;
+        const double L = l.norm();
+        if (L < kDegenerateSpringLength) continue;  // no direction: no force, no Jacobian
+        const Vec3 n = l / L;
+        const Vec3 fa = -(p.stiffness * (L - p.restLength) + p.damping * (va - vb).dot(n)) * n;  // dampedSpringForce
+        block3(f, p.a) += fa;
+        block3(f, p.b) -= fa;
+        definiteJacobian(p, n, L, va - vb, request.cx, request.cv, K, product);
+        addPairJacobians(p.spring, p.a, p.b, K, product, request, J);
+    }
+    accumulateOutsideProjectiveTerm(world, f);
+    for (const Index k : anchoredSprings_) addAnchoredJacobians(world, request, k, J);
 }
 
 }  // namespace tinkerbox

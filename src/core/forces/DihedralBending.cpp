@@ -191,4 +191,19 @@ void DihedralBending::elementJacobians(const World&, Index e, const Vector& x, c
                           ConditionCurvature::Drop, r.cx, r.cv, K, KxV);
 }
 
+void DihedralBending::elementForceAndJacobians(const World& world, Index e, const Vector& x, const Vector& v,
+                                               const JacobianRequest& r, Vector& fe, Matrix& K, Vector& KxV) const {
+    if (r.form == JacobianForm::Exact) {
+        ParticleElementForce<4>::elementForceAndJacobians(world, e, x, v, r, fe, K, KxV);
+        return;
+    }
+    ElementCondition<4> c;
+    double theta = 0.0;
+    if (!hingeAngle<double>(x, &theta, &c.gradient)) return;  // degenerate: no force
+    const BendingHinge& hinge = hinges_[e];
+    c.value = angleDifference(theta, hinge.restAngle);
+    addConditionForce(c, hinge.stiffness, hinge.damping, v, fe);
+    addConditionJacobians(c, hinge.stiffness, hinge.damping, v, r.form, ConditionCurvature::Drop, r.cx, r.cv, K, KxV);
+}
+
 }  // namespace tinkerbox

@@ -46,6 +46,13 @@ public:
     // also dFdxTimesVelocity += dF/dx v with v the current velocities (the implicit step's
     // right-hand side needs it; computing it here spares a second matrix).
     virtual void addJacobians(const World&, const JacobianRequest&, BlockSparseMatrix& /*J*/) const {}
+    // accumulate and addJacobians at one state (the implicit step needs both), in one pass
+    // where a force shares their work; the same numbers as the two calls.
+    virtual void accumulateWithJacobians(const World& world, const JacobianRequest& request, VecX& f,
+                                         BlockSparseMatrix& J) const {
+        accumulate(world, f);
+        addJacobians(world, request, J);
+    }
 
     // The constraints this force offers the projective integrator (ProjectiveTerm.h), or
     // none: then that integrator applies the force as an external one.

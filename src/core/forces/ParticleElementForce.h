@@ -119,14 +119,25 @@ public:
             K.setZero();
             KxV.setZero();
             elementJacobians(world, e, x, v, request, K, KxV);
-            // With Upper storage the blocks below the diagonal are not stored (find gave -1):
-            // the definite local matrices are symmetric, so their transposes are written instead.
-            for (int m = 0; m < N; ++m)
-                for (int n = 0; n < N; ++n)
-                    if (const Index k = blocks_[e][N * m + n]; k >= 0) J.value(k) += K.template block<3, 3>(3 * m, 3 * n);
-            if (request.dFdxTimesVelocity)
-                for (int m = 0; m < N; ++m)
-                    block3(*request.dFdxTimesVelocity, elements_[e][m]) += KxV.template segment<3>(3 * m);
+            scatterJacobians(e, K, KxV, request, J);
+        }
+    }
+
+    void accumulateWithJacobians(const World& world, const JacobianRequest& request, VecX& f,
+                                 BlockSparseMatrix& J) const override {
+        if (blocks_.size() != elements_.size()) throw std::logic_error("ParticleElementForce: Jacobian pattern not bound");
+        const VecX& positions = world.positions();
+        const VecX& velocities = world.velocities();
+        Vector x, v, fe, KxV;
+        Matrix K;
+        for (Index e = 0; e < elementCount(); ++e) {
+            gather(positions, velocities, e, x, v);
+            fe.setZero();
+            K.setZero();
+            KxV.setZero();
+            elementForceAndJacobians(world, e, x, v, request, fe, K, KxV);
+            for (int m = 0; m < N; ++m) block3(f, elements_[e][m]) += fe.template segment<3>(3 * m);
+            scatterJacobians(e, K, KxV, request, J);
         }
     }
 
@@ -155,8 +166,25 @@ protected:
     virtual double elementEnergy(Index e, const Vector& x) const = 0;
     virtual void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v,
                                   const JacobianRequest& request, Matrix& K, Vector& KxV) const = 0;
+    // Both, as the two calls do, where an element shares their work.
+    virtual void elementForceAndJacobians(const World& world, Index e, const Vector& x, const Vector& v,
+                                          const JacobianRequest& request, Vector& fe, Matrix& K, Vector& KxV) const {
+        elementForce(world, e, x, v, fe);
+        elementJacobians(world, e, x, v, request, K, KxV);
+    }
 
 private:
+    void scatterJacobians(Index e, const Matrix& K, const Vector& KxV, const JacobianRequest& request,
+                          BlockSparseMatrix& J) const {
+        // With Upper storage the blocks below the diagonal are not stored (find gave -1):
+        // the definite local matrices are symmetric, so their transposes are written instead.
+        for (int m = 0; m < N; ++m)
+            for (int n = 0; n < N; ++n)
+                if (const Index k = blocks_[e][N * m + n]; k >= 0) J.value(k) += K.template block<3, 3>(3 * m, 3 * n);
+        if (request.dFdxTimesVelocity)
+            for (int m = 0; m < N; ++m) block3(*request.dFdxTimesVelocity, elements_[e][m]) += KxV.template segment<3>(3 * m);
+    }
+
     // positions and velocities: the world's, fetched once per pass (with rigid bodies,
     // World::velocities() assembles a vector).
     void gather(const VecX& positions, const VecX& velocities, Index e, Vector& x, Vector& v) const {

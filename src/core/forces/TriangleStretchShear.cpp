@@ -91,11 +91,27 @@ void TriangleStretchShear::elementJacobians(const World&, Index e, const Vector&
     ElementCondition<3> c[3];
     // The definite form needs the stretch Hessians only where stretched, and never the shear's.
     conditions(t, x, r.form == JacobianForm::Exact ? Hessians::All : Hessians::WhereStretched, c);
+    addConditionsJacobians(t, c, v, r, K, KxV);
+}
+
+void TriangleStretchShear::addConditionsJacobians(const Triangle& t, const ElementCondition<3> c[3], const Vector& v,
+                                                  const JacobianRequest& r, Matrix& K, Vector& KxV) const {
     for (int k = 0; k < 2; ++k)
         addConditionJacobians(c[k], t.spec.stretchStiffness, t.spec.stretchDamping, v, r.form,
                               ConditionCurvature::KeepWhenPositive, r.cx, r.cv, K, KxV);
     addConditionJacobians(c[2], t.spec.shearStiffness, t.spec.shearDamping, v, r.form, ConditionCurvature::Drop, r.cx, r.cv,
                           K, KxV);
+}
+
+void TriangleStretchShear::elementForceAndJacobians(const World&, Index e, const Vector& x, const Vector& v,
+                                                    const JacobianRequest& r, Vector& fe, Matrix& K, Vector& KxV) const {
+    const Triangle& t = triangles_[e];
+    ElementCondition<3> c[3];
+    conditions(t, x, r.form == JacobianForm::Exact ? Hessians::All : Hessians::WhereStretched, c);
+    addConditionForce(c[0], t.spec.stretchStiffness, t.spec.stretchDamping, v, fe);
+    addConditionForce(c[1], t.spec.stretchStiffness, t.spec.stretchDamping, v, fe);
+    addConditionForce(c[2], t.spec.shearStiffness, t.spec.shearDamping, v, fe);
+    addConditionsJacobians(t, c, v, r, K, KxV);
 }
 
 void nearestOrthogonalPair(const Vec3& a, const Vec3& b, Vec3& p, Vec3& q) {

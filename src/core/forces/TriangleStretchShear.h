@@ -71,6 +71,9 @@ protected:
     double elementEnergy(Index e, const Vector& x) const override;
     void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v, const JacobianRequest& request,
                           Matrix& K, Vector& KxV) const override;
+    // The conditions once for the force and the Jacobians.
+    void elementForceAndJacobians(const World& world, Index e, const Vector& x, const Vector& v,
+                                  const JacobianRequest& request, Vector& fe, Matrix& K, Vector& KxV) const override;
 
 private:
     struct Triangle {
@@ -81,6 +84,9 @@ private:
     // The three conditions (stretch u, stretch v, shear), with the Hessians asked for.
     enum class Hessians { None, WhereStretched, All };
     void conditions(const Triangle& t, const Vector& x, Hessians hessians, ElementCondition<3> c[3]) const;
+    // The Jacobians of the three conditions, as elementJacobians adds them.
+    void addConditionsJacobians(const Triangle& t, const ElementCondition<3> c[3], const Vector& v,
+                                const JacobianRequest& request, Matrix& K, Vector& KxV) const;
 
     std::vector<Triangle> triangles_;
 };

@@ -8,8 +8,7 @@ void ImplicitEuler::step(MechanicalSystem& system, double h, StepReport& report)
     const double t0 = system.time();
     system.setSolveTolerance(solveToleranceForOrder(1, h));
 
-    system.appliedForces(force_);
-    system.combinedJacobian(-h * h, -h, J_, dFdxV_);
+    system.appliedForcesAndCombinedJacobian(force_, -h * h, -h, J_, dFdxV_);
     system.massBlocks(mass_, fixed_);
     ++report.derivativeEvaluations;
     filters_.clear();

@@ -7,7 +7,10 @@
 #include <stdexcept>
 
 #include "core/TestSystems.h"
+#include "core/forces/Cloth.h"
 #include "core/forces/Gravity.h"
+#include "core/forces/MouseSpring.h"
+#include "core/forces/ViscousDrag.h"
 
 namespace tinkerbox {
 namespace {
@@ -70,6 +73,41 @@ TEST(World, MoveNailedSetsVelocityFromDisplacement) {
     ps.appliedForces(f);
     // l = xa - xb = (-0.8, 0, 0), n = -x, ldot.n = -10: fb = -fa = kd (ldot.n) n = (20, 0, 0).
     EXPECT_LT((block3(f, 1) - Vec3(20.0, 0.0, 0.0)).norm(), 1e-9);
+}
+
+// The implicit step's one pass over the forces gives what appliedForces and combinedJacobian
+// give apart, to the bit: springs between particles and to a body, a triangle cloth with
+// bending, gravity, drag and a grab, all in motion.
+TEST(World, AppliedForcesAndCombinedJacobianMatchTheTwoPassesBitwise) {
+    World world;
+    const int n = 6;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            world.addParticle(Vec3(0.1 * j, 0.02 * std::sin(i + 2.0 * j), 0.1 * i), Vec3(0.3 * std::cos(i * j), 0.1 * i, -0.2 * j),
+                              0.01);
+    const auto triangles = gridTriangles(0, n, n, 0.5, 0.5);
+    ClothMaterial material;
+    world.addForce(makeStretchShear(triangles, material));
+    world.addForce(makeBending(triangles, material));
+    for (int k = 0; k + 1 < n * n; k += 3) world.addSpring({k, k + 1, 40.0, 0.2, 0.08});
+    const Index body = world.addRigidBody(test::unitCube(0.5, 0.0));
+    world.addSpring({Anchor::onBody(body, Vec3(0.5, 0.5, 0.5)), Anchor(7), 30.0, 0.1, 0.5});
+    world.addForce(std::make_unique<Gravity>(Vec3(0.0, -9.81, 0.0)));
+    world.addForce(std::make_unique<ViscousDrag>(0.01));
+    auto& mouse = static_cast<MouseSpring&>(world.addForce(std::make_unique<MouseSpring>(11, 50.0, 1.0, 20.0)));
+    mouse.setTarget(Vec3(0.3, 0.4, 0.2));
+
+    const double h = 1.0 / 60.0;
+    VecX f, fTogether, product, productTogether;
+    BlockSparseMatrix J, JTogether;
+    world.appliedForces(f);
+    world.combinedJacobian(-h * h, -h, J, product);
+    world.appliedForcesAndCombinedJacobian(fTogether, -h * h, -h, JTogether, productTogether);
+    EXPECT_TRUE(fTogether == f);
+    EXPECT_TRUE(productTogether == product);
+    ASSERT_EQ(JTogether.storedBlocks(), J.storedBlocks());
+    for (Index k = 0; k < J.storedBlocks(); ++k) EXPECT_TRUE(JTogether.value(k) == J.value(k)) << k;
+    EXPECT_GT(J.value(J.storedBlocks() / 2).norm(), 0.0);  // not trivially
 }
 
 class ParticleSystemEveryIntegrator : public ::testing::TestWithParam<std::string_view> {};
