@@ -586,11 +586,11 @@ void World::combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& d
 }
 
 void World::appliedForcesAndCombinedJacobian(VecX& f, double cx, double cv, BlockSparseMatrix& J,
-                                             VecX& dFdxTimesVelocity) {
-    // In appliedForces' order, so that f is the same to the bit.
+                                             VecX& dFdxTimesVelocity, TwoWayParallel* parallel) {
+    // In appliedForces' order.
     f.setZero(velocityDimension());
     dFdxTimesVelocity.setZero(velocityDimension());
-    const JacobianRequest request{JacobianForm::Definite, cx, cv, &dFdxTimesVelocity};
+    const JacobianRequest request{JacobianForm::Definite, cx, cv, &dFdxTimesVelocity, parallel};
     prepareJacobian(request, J);
     springs_.accumulateWithJacobians(*this, request, f, J);
     for (const auto& force : forces_) force->accumulateWithJacobians(*this, request, f, J);

@@ -160,7 +160,7 @@ public:
     void constrainVelocities() override;
     void appliedForces(VecX& f) override;
     void appliedForcesAndCombinedJacobian(VecX& f, double cx, double cv, BlockSparseMatrix& J,
-                                          VecX& dFdxTimesVelocity) override;
+                                          VecX& dFdxTimesVelocity, TwoWayParallel* parallel = nullptr) override;
     // The Jacobians of appliedForcesAndCombinedJacobian alone.
     void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity);
     void massBlocks(std::vector<Mat3>& mass, std::vector<char>& fixed) const override;

@@ -181,6 +181,9 @@ void DampedSpringSet::bindPattern(const World& world, const BlockSparseMatrix& p
         blocks_[k] = {pattern.find(a, a), a == b ? -1 : pattern.find(a, b), a == b ? -1 : pattern.find(b, a),
                       pattern.find(b, b)};
     }
+    pairPartition_.assign<2>(static_cast<Index>(particlePairs_.size()), world.particleCount(), [&](Index p) {
+        return std::array<Index, 2>{particlePairs_[p].a, particlePairs_[p].b};
+    });
 }
 
 namespace {
@@ -273,23 +276,24 @@ void DampedSpringSet::accumulateWithJacobians(const World& world, const Jacobian
         return;
     }
     if (blocks_.size() != springs_.size()) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
-    // The forces in accumulate's order: the particle pairs, then the others.
+    // The particle pairs (in the partition's order), then the others.
     const VecX& x = world.positions();
     const VecX& v = world.velocities();
-    Mat3 K;
-    Vec3 product;
-    for (const ParticlePair& p : particlePairs_) {
+    pairPartition_.forEach(request.parallel, [&](Index k) {
+        const ParticlePair& p = particlePairs_[k];
         const Vec3 xa = block3(x, p.a), xb = block3(x, p.b), va = block3(v, p.a), vb = block3(v, p.b);
         const Vec3 l = xa - xb;
         const double L = l.norm();
-        if (L < kDegenerateSpringLength) continue;  // no direction: no force, no Jacobian
+        if (L < kDegenerateSpringLength) return;  // no direction: no force, no Jacobian
         const Vec3 n = l / L;
         const Vec3 fa = -(p.stiffness * (L - p.restLength) + p.damping * (va - vb).dot(n)) * n;  // dampedSpringForce
         block3(f, p.a) += fa;
         block3(f, p.b) -= fa;
+        Mat3 K;
+        Vec3 product;
         definiteJacobian(p, n, L, va - vb, request.cx, request.cv, K, product);
         addPairJacobians(p.spring, p.a, p.b, K, product, request, J);
-    }
+    });
     accumulateOutsideProjectiveTerm(world, f);
     for (const Index k : anchoredSprings_) addAnchoredJacobians(world, request, k, J);
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/bodies/Anchor.h"
+#include "core/forces/ElementPartition.h"
 #include "core/forces/Force.h"
 #include "core/forces/ProjectiveTerm.h"
 
@@ -109,6 +110,7 @@ private:
     std::vector<ParticlePair> particlePairs_;  // the particle-particle springs, packed
     std::vector<Index> anchoredSprings_;       // the others
     std::vector<std::array<Index, 4>> blocks_;  // per spring: blocks aa, ab, ba, bb in the bound pattern
+    ElementPartition pairPartition_;            // of particlePairs_, made with blocks_
     std::uint64_t revision_ = 0;                // counts the changes of the springs
 };
 

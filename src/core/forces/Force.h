@@ -15,6 +15,7 @@ namespace tinkerbox {
 
 class World;
 class ProjectiveTerm;
+class TwoWayParallel;
 
 enum class JacobianForm {
     Exact,     // the true derivative (tests compare it with finite differences)
@@ -26,6 +27,9 @@ struct JacobianRequest {
     double cx = 1.0;  // weight of dF/dx
     double cv = 0.0;  // weight of dF/dv
     VecX* dFdxTimesVelocity = nullptr;
+    // When given, accumulateWithJacobians may run the two parts of a big force's elements
+    // on it at once (ElementPartition.h); the numbers are the same without it.
+    TwoWayParallel* parallel = nullptr;
 };
 
 class Force {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/dynamics/World.h"
+#include "core/forces/ElementPartition.h"
 #include "core/forces/Force.h"
 
 namespace tinkerbox {
@@ -101,11 +102,12 @@ public:
                 for (int n = m + 1; n < N; ++n) out.emplace_back(el[m], el[n]);
     }
 
-    void bindPattern(const World&, const BlockSparseMatrix& pattern) override {
+    void bindPattern(const World& world, const BlockSparseMatrix& pattern) override {
         blocks_.resize(elements_.size());
         for (std::size_t e = 0; e < elements_.size(); ++e)
             for (int m = 0; m < N; ++m)
                 for (int n = 0; n < N; ++n) blocks_[e][N * m + n] = pattern.find(elements_[e][m], elements_[e][n]);
+        partition_.assign<N>(elementCount(), world.particleCount(), [&](Index e) { return elements_[e]; });
     }
 
     void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override {
@@ -128,9 +130,9 @@ public:
         if (blocks_.size() != elements_.size()) throw std::logic_error("ParticleElementForce: Jacobian pattern not bound");
         const VecX& positions = world.positions();
         const VecX& velocities = world.velocities();
-        Vector x, v, fe, KxV;
-        Matrix K;
-        for (Index e = 0; e < elementCount(); ++e) {
+        partition_.forEach(request.parallel, [&](Index e) {
+            Vector x, v, fe, KxV;
+            Matrix K;
             gather(positions, velocities, e, x, v);
             fe.setZero();
             K.setZero();
@@ -138,7 +140,7 @@ public:
             elementForceAndJacobians(world, e, x, v, request, fe, K, KxV);
             for (int m = 0; m < N; ++m) block3(f, elements_[e][m]) += fe.template segment<3>(3 * m);
             scatterJacobians(e, K, KxV, request, J);
-        }
+        });
     }
 
 protected:
@@ -196,6 +198,7 @@ private:
 
     std::vector<Element> elements_;
     std::vector<std::array<Index, N * N>> blocks_;  // per element, block (m, n) in the bound pattern
+    ElementPartition partition_;                    // made with blocks_
 };
 
 }  // namespace tinkerbox

@@ -8,7 +8,7 @@ void ImplicitEuler::step(MechanicalSystem& system, double h, StepReport& report)
     const double t0 = system.time();
     system.setSolveTolerance(solveToleranceForOrder(1, h));
 
-    system.appliedForcesAndCombinedJacobian(force_, -h * h, -h, J_, dFdxV_);
+    system.appliedForcesAndCombinedJacobian(force_, -h * h, -h, J_, dFdxV_, &solver_.parallel());
     system.massBlocks(mass_, fixed_);
     ++report.derivativeEvaluations;
     filters_.clear();

@@ -47,6 +47,9 @@ public:
     double bytesPerProduct() const;
     // The scaled matrix of the last solve or prepare, in its sweep order.
     const ScaledSweepMatrix& matrix() const { return matrix_; }
+    // The helper thread the sweeps run on, for the other work of a step (one helper spinning
+    // for work is enough on two cores).
+    TwoWayParallel& parallel() { return parallel_; }
 
 private:
     // The Eisenstat product out = A^ v, v_r = input(r) in sweep order (the input may update

@@ -11,6 +11,7 @@
 #include "core/forces/Gravity.h"
 #include "core/forces/MouseSpring.h"
 #include "core/forces/ViscousDrag.h"
+#include "core/math/TwoWayParallel.h"
 
 namespace tinkerbox {
 namespace {
@@ -108,6 +109,46 @@ TEST(World, AppliedForcesAndCombinedJacobianMatchTheTwoPassesBitwise) {
     ASSERT_EQ(JTogether.storedBlocks(), J.storedBlocks());
     for (Index k = 0; k < J.storedBlocks(); ++k) EXPECT_TRUE(JTogether.value(k) == J.value(k)) << k;
     EXPECT_GT(J.value(J.storedBlocks() / 2).norm(), 0.0);  // not trivially
+}
+
+// A cloth big enough that its triangles, hinges and springs are added in two parts at once
+// and a band after them (ElementPartition.h): the same bits with a helper thread or without,
+// and the numbers of the two passes (which add in the elements' order) to round-off.
+TEST(World, AppliedForcesAndCombinedJacobianInTwoPartsAddUpTheSame) {
+    World world;
+    const int n = 40;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            world.addParticle(Vec3(0.02 * j, 0.004 * std::sin(i + 2.0 * j), 0.02 * i), Vec3(0.3 * std::cos(i * j), 0.1, -0.2),
+                              0.001);
+    const auto triangles = gridTriangles(0, n, n, 0.78, 0.78);
+    ClothMaterial material;
+    world.addForce(makeStretchShear(triangles, material));
+    world.addForce(makeBending(triangles, material));
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j + 1 < n; ++j) world.addSpring({i * n + j, i * n + j + 1, 40.0, 0.2, 0.02});
+    world.addForce(std::make_unique<Gravity>(Vec3(0.0, -9.81, 0.0)));
+
+    const double h = 1.0 / 60.0;
+    VecX f, product, fAlone, productAlone, fTwo, productTwo;
+    BlockSparseMatrix J, JAlone, JTwo;
+    world.appliedForces(f);
+    world.combinedJacobian(-h * h, -h, J, product);
+    world.appliedForcesAndCombinedJacobian(fAlone, -h * h, -h, JAlone, productAlone, nullptr);
+    TwoWayParallel parallel;
+    world.appliedForcesAndCombinedJacobian(fTwo, -h * h, -h, JTwo, productTwo, &parallel);
+    EXPECT_TRUE(fTwo == fAlone);
+    EXPECT_TRUE(productTwo == productAlone);
+    EXPECT_LT((fAlone - f).norm(), 1e-14 * f.norm());
+    EXPECT_LT((productAlone - product).norm(), 1e-14 * product.norm());
+    double difference = 0.0, size = 0.0;
+    for (Index k = 0; k < J.storedBlocks(); ++k) {
+        EXPECT_TRUE(JTwo.value(k) == JAlone.value(k)) << k;
+        difference = std::max(difference, (JAlone.value(k) - J.value(k)).norm());
+        size = std::max(size, J.value(k).norm());
+    }
+    EXPECT_LT(difference, 1e-14 * size);
+    EXPECT_GT(difference, 0.0);  // the band adds after the parts: not the elements' order
 }
 
 class ParticleSystemEveryIntegrator : public ::testing::TestWithParam<std::string_view> {};
