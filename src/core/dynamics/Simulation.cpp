@@ -61,6 +61,7 @@ void Simulation::setGravity(const Vec3& g) {
     settings_.gravity = g;
     gravity_->setAcceleration(g);
     guard_.rebase();  // the potential energy changed with it
+    endReading_.reset();
 }
 
 void Simulation::setDrag(double kd) {
@@ -96,6 +97,7 @@ void Simulation::saveFrame(SimulationFrame& frame) const {
 
 void Simulation::restoreFrame(const SimulationFrame& frame) {
     world_.setState(frame.state, frame.time);  // throws on a state of another model
+    endReading_.reset();
     clockStart_ = frame.clockStart;
     frames_ = frame.frames;
     endFrameEarly();
@@ -150,7 +152,9 @@ void Simulation::beginFrame() {
     }
     frameStartTime_ = t0;
     world_.getState(frameStart_);
-    guard_.record(frameStart_, t0, energyReading());
+    const bool unchanged = endReading_ && frameStart_.size() == endState_.size() && frameStart_ == endState_;
+    guard_.record(frameStart_, t0, unchanged ? *endReading_ : energyReading());
+    endReading_.reset();
     frame_ = {};
 }
 
@@ -161,6 +165,7 @@ void Simulation::endFrameEarly() {
 
 void Simulation::stateEdited() {
     guard_.clear();
+    endReading_.reset();
     endFrameEarly();
 }
 
@@ -208,10 +213,14 @@ FrameReport Simulation::advance(int maxSubsteps) {
     substepsDone_ = 0;
     world_.setTime(clockStart_ + static_cast<double>(++frames_) * settings_.dt);
     if (std::exchange(drivenByInput_, false)) guard_.rebase();  // the input's work is not the model's
-    if (const auto why = guard_.check(energyReading(), world_.time(), settings_.gravity.norm())) {
+    const EnergyReading reading = energyReading();
+    if (const auto why = guard_.check(reading, world_.time(), settings_.gravity.norm())) {
         divergence(*why);
         world_.setState(guard_.safeState(), guard_.safeTime());
         guard_.clear();
+    } else {
+        endReading_ = reading;
+        world_.getState(endState_);
     }
     return std::exchange(frame_, {});
 }

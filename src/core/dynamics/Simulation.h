@@ -10,6 +10,7 @@
 // bitwise that of the whole frame in one call.
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/contact/ContactModel.h"
@@ -72,7 +73,11 @@ public:
     Simulation(const Simulation&) = delete;
     Simulation& operator=(const Simulation&) = delete;
 
-    World& world() { return world_; }
+    // (Whoever takes the world to change it may change the model's energy.)
+    World& world() {
+        endReading_.reset();
+        return world_;
+    }
     const World& world() const { return world_; }
     const SimulationSettings& settings() const { return settings_; }
     // Integrator steps per frame for the chosen integrator.
@@ -122,7 +127,10 @@ public:
     void stateEdited();
     // Call before or during a frame in which an input (the mouse spring, a dragged nail)
     // does work on the model: the guard's energy budget starts again after that frame.
-    void drivenByInput() { drivenByInput_ = true; }
+    void drivenByInput() {
+        drivenByInput_ = true;
+        endReading_.reset();
+    }
     // Between frames (substepsDone() == 0): the frame just ended, for a timeline.
     void saveFrame(SimulationFrame& frame) const;
     // Back to a saved frame of this model (throws std::invalid_argument when the state does
@@ -152,6 +160,12 @@ private:
     double clockStart_ = 0.0;
     long frames_ = 0;
     VecX frameStart_, substepStart_, substepEnd_;
+    // The guard's reading at the end of the last frame and the state it read: the next
+    // frame's start reading when the state is the same and nothing changed the model in
+    // between (a reading is a pass over every force's energy; it is dropped by world(),
+    // stateEdited(), drivenByInput(), setGravity() and restoreFrame()).
+    std::optional<EnergyReading> endReading_;
+    VecX endState_;
     // The frame in progress: its start time, substeps done and sums so far.
     double frameStartTime_ = 0.0;
     int substepsDone_ = 0;
