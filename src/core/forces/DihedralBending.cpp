@@ -191,19 +191,23 @@ void DihedralBending::elementJacobians(const World&, Index e, const Vector& x, c
                           ConditionCurvature::Drop, r.cx, r.cv, K, KxV);
 }
 
-void DihedralBending::elementForceAndJacobians(const World& world, Index e, const Vector& x, const Vector& v,
-                                               const JacobianRequest& r, Vector& fe, Matrix& K, Vector& KxV) const {
-    if (r.form == JacobianForm::Exact) {
-        ParticleElementForce<4>::elementForceAndJacobians(world, e, x, v, r, fe, K, KxV);
-        return;
-    }
-    ElementCondition<4> c;
+void DihedralBending::definiteElementForceAndJacobians(const World&, Index e, const Vector& x, const Vector& v,
+                                                       const JacobianRequest& r, Vector& fe, Blocks& blocks,
+                                                       Vector& KxV) const {
+    Vector g;
     double theta = 0.0;
-    if (!hingeAngle<double>(x, &theta, &c.gradient)) return;  // degenerate: no force
+    if (!hingeAngle<double>(x, &theta, &g)) return;  // degenerate: no force
     const BendingHinge& hinge = hinges_[e];
-    c.value = angleDifference(theta, hinge.restAngle);
-    addConditionForce(c, hinge.stiffness, hinge.damping, v, fe);
-    addConditionJacobians(c, hinge.stiffness, hinge.damping, v, r.form, ConditionCurvature::Drop, r.cx, r.cv, K, KxV);
+    const double k = hinge.stiffness, kd = hinge.damping;
+    const double c = angleDifference(theta, hinge.restAngle), gv = g.dot(v);
+    // As addConditionForce and addConditionJacobians (ConditionCurvature::Drop) do, block by block.
+    fe -= (k * c + kd * gv) * g;
+    KxV -= (k * gv) * g;
+    const double weight = r.cx * k + r.cv * kd;
+    for (int m = 0; m < 4; ++m) {
+        const Vec3 gm = -weight * g.segment<3>(3 * m);
+        for (int n = m; n < 4; ++n) blocks.addSymmetric(m, n, gm * g.segment<3>(3 * n).transpose());
+    }
 }
 
 }  // namespace tinkerbox

@@ -76,6 +76,29 @@ public:
     using Vector = Eigen::Matrix<double, 3 * N, 1>;
     using Matrix = Eigen::Matrix<double, 3 * N, 3 * N>;
 
+    // Where an element's local Jacobian K (3N x 3N, in its particles' 3x3 blocks) goes in J:
+    // each block is added to J's stored block of its particles.
+    class Blocks {
+    public:
+        Blocks(const std::array<Index, N * N>& stored, BlockSparseMatrix& J) : stored_(stored), J_(J) {}
+        // Every stored block of a dense K (Full storage: all of them; Upper: those of J's upper triangle).
+        void addDense(const Matrix& K) {
+            for (int m = 0; m < N; ++m)
+                for (int n = 0; n < N; ++n)
+                    if (const Index k = stored_[N * m + n]; k >= 0) J_.value(k) += K.template block<3, 3>(3 * m, 3 * n);
+        }
+        // K_mn += b and K_nm += b^T, m <= n (b symmetric for m = n), of a symmetric K with Upper
+        // storage: one of the two is stored.
+        void addSymmetric(int m, int n, const Mat3& b) {
+            if (const Index k = stored_[N * m + n]; k >= 0) J_.value(k) += b;
+            else J_.value(stored_[N * n + m]) += b.transpose();
+        }
+
+    private:
+        const std::array<Index, N * N>& stored_;
+        BlockSparseMatrix& J_;
+    };
+
     Index elementCount() const { return static_cast<Index>(elements_.size()); }
     const Element& element(Index e) const { return elements_[e]; }
 
@@ -125,21 +148,25 @@ public:
         }
     }
 
+    // Definite: the two parts of the elements at once (ElementPartition.h), each element's
+    // force and blocks from one evaluation.
     void accumulateWithJacobians(const World& world, const JacobianRequest& request, VecX& f,
                                  BlockSparseMatrix& J) const override {
+        if (request.form != JacobianForm::Definite) {
+            Force::accumulateWithJacobians(world, request, f, J);
+            return;
+        }
         if (blocks_.size() != elements_.size()) throw std::logic_error("ParticleElementForce: Jacobian pattern not bound");
         const VecX& positions = world.positions();
         const VecX& velocities = world.velocities();
         partition_.forEach(request.parallel, [&](Index e) {
-            Vector x, v, fe, KxV;
-            Matrix K;
+            Vector x, v, fe = Vector::Zero(), KxV = Vector::Zero();
             gather(positions, velocities, e, x, v);
-            fe.setZero();
-            K.setZero();
-            KxV.setZero();
-            elementForceAndJacobians(world, e, x, v, request, fe, K, KxV);
+            Blocks blocks(blocks_[e], J);
+            definiteElementForceAndJacobians(world, e, x, v, request, fe, blocks, KxV);
             for (int m = 0; m < N; ++m) block3(f, elements_[e][m]) += fe.template segment<3>(3 * m);
-            scatterJacobians(e, K, KxV, request, J);
+            if (request.dFdxTimesVelocity)
+                for (int m = 0; m < N; ++m) block3(*request.dFdxTimesVelocity, elements_[e][m]) += KxV.template segment<3>(3 * m);
         });
     }
 
@@ -168,11 +195,16 @@ protected:
     virtual double elementEnergy(Index e, const Vector& x) const = 0;
     virtual void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v,
                                   const JacobianRequest& request, Matrix& K, Vector& KxV) const = 0;
-    // Both, as the two calls do, where an element shares their work.
-    virtual void elementForceAndJacobians(const World& world, Index e, const Vector& x, const Vector& v,
-                                          const JacobianRequest& request, Vector& fe, Matrix& K, Vector& KxV) const {
+    // Both, in the definite form (Upper storage), the blocks added straight into J: an element
+    // whose K has structure (rank-one terms) adds its blocks without a dense K and shares the
+    // work of its force and Jacobians. By default the two calls, through a dense K.
+    virtual void definiteElementForceAndJacobians(const World& world, Index e, const Vector& x, const Vector& v,
+                                                  const JacobianRequest& request, Vector& fe, Blocks& blocks,
+                                                  Vector& KxV) const {
         elementForce(world, e, x, v, fe);
+        Matrix K = Matrix::Zero();
         elementJacobians(world, e, x, v, request, K, KxV);
+        blocks.addDense(K);
     }
 
 private:
@@ -180,9 +212,7 @@ private:
                           BlockSparseMatrix& J) const {
         // With Upper storage the blocks below the diagonal are not stored (find gave -1):
         // the definite local matrices are symmetric, so their transposes are written instead.
-        for (int m = 0; m < N; ++m)
-            for (int n = 0; n < N; ++n)
-                if (const Index k = blocks_[e][N * m + n]; k >= 0) J.value(k) += K.template block<3, 3>(3 * m, 3 * n);
+        Blocks(blocks_[e], J).addDense(K);
         if (request.dFdxTimesVelocity)
             for (int m = 0; m < N; ++m) block3(*request.dFdxTimesVelocity, elements_[e][m]) += KxV.template segment<3>(3 * m);
     }

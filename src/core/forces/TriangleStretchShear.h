@@ -71,9 +71,12 @@ protected:
     double elementEnergy(Index e, const Vector& x) const override;
     void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v, const JacobianRequest& request,
                           Matrix& K, Vector& KxV) const override;
-    // The conditions once for the force and the Jacobians.
-    void elementForceAndJacobians(const World& world, Index e, const Vector& x, const Vector& v,
-                                  const JacobianRequest& request, Vector& fe, Matrix& K, Vector& KxV) const override;
+    // The conditions once for the force and the definite Jacobians, block by block: a stretch
+    // condition's gradient is a d_m n and its Hessian a d_m d_n (I - n n^T)/|w|, so its blocks
+    // are d_m d_n times one 3x3 matrix; the shear's are rank-one.
+    void definiteElementForceAndJacobians(const World& world, Index e, const Vector& x, const Vector& v,
+                                          const JacobianRequest& request, Vector& fe, Blocks& blocks,
+                                          Vector& KxV) const override;
 
 private:
     struct Triangle {
@@ -84,9 +87,6 @@ private:
     // The three conditions (stretch u, stretch v, shear), with the Hessians asked for.
     enum class Hessians { None, WhereStretched, All };
     void conditions(const Triangle& t, const Vector& x, Hessians hessians, ElementCondition<3> c[3]) const;
-    // The Jacobians of the three conditions, as elementJacobians adds them.
-    void addConditionsJacobians(const Triangle& t, const ElementCondition<3> c[3], const Vector& v,
-                                const JacobianRequest& request, Matrix& K, Vector& KxV) const;
 
     std::vector<Triangle> triangles_;
 };
