@@ -27,52 +27,75 @@ struct SweepView {
           separatorBegin(m.separator().first) {}
 };
 
+// Whether row r's first block is its next row's, which the sweeps keep in a register (the
+// row they just finished or are about to start) instead of a round trip through memory.
+inline bool nextRowFirst(const SweepView& m, ScaledSweepMatrix::Rows rows, Index r, Index first, Index last) {
+    return first < last && m.column[first] == r + 1 && r + 1 < rows.last;
+}
+
 // Rows last - 1 down to first: v_r = input(r), t_r = v_r - sum_c U_rc t_c, out_r = sum_c U_rc t_c
-// (= v_r - t_r). Returns the lanes of sum_r v_r * v_r.
+// (= v_r - t_r). Returns the lanes of sum_r v_r * v_r. A row's blocks are taken from its last
+// column down, so that t_{r+1}, the newest, comes last in its dependency chain.
 template <class Input>
 Double4 backwardSweep(const SweepView& m, ScaledSweepMatrix::Rows rows, Input&& input, double* __restrict t,
                       double* __restrict out) {
-    Double4 squares = zero4();
+    Double4 squares = zero4(), tNext = zero4();  // tNext: t of the row done before this one
     for (Index r = rows.last - 1; r >= rows.first; --r) {
         Double4 sum0 = zero4(), sum1 = zero4(), sum2 = zero4();  // per row of U_rc, its products' lanes
-        for (Index k = m.rowStart[r]; k < m.rowStart[r + 1]; ++k) {
+        const auto add = [&](Index k, Double4 tc) {
             const double* b = m.blocks + 9 * k;
-            const Double4 tc = load4(t + 4 * static_cast<Index>(m.column[k]));
             sum0 = multiplyAdd(load4(b), tc, sum0);
             sum1 = multiplyAdd(load4(b + 3), tc, sum1);
             sum2 = multiplyAdd(load4(b + 6), tc, sum2);
-        }
+        };
+        const Index first = m.rowStart[r], last = m.rowStart[r + 1];
+        const bool next = nextRowFirst(m, rows, r, first, last);
+        for (Index k = last - 1; k >= first + (next ? 1 : 0); --k) add(k, load4(t + 4 * static_cast<Index>(m.column[k])));
+        if (next) add(first, tNext);
         const Double4 sum = laneSums3(sum0, sum1, sum2);
         const Double4 v = input(r);
-        store4(t + 4 * r, v - sum);
+        tNext = v - sum;
+        store4(t + 4 * r, tNext);
         store4(out + 4 * r, sum);
         squares = multiplyAdd(v, v, squares);
     }
     return squares;
 }
 
+// U_rc^T y for block k (its rows read as 4 doubles; y's lanes broadcast).
+inline Double4 transposedProduct(const SweepView& m, Index k, Double4 y0, Double4 y1, Double4 y2) {
+    const double* b = m.blocks + 9 * k;
+    return multiplyAdd(load4(b + 6), y2, multiplyAdd(load4(b + 3), y1, load4(b) * y0));
+}
+
 // out_c -= U_rc^T y for the blocks k of row r from first to last - 1 (columns shifted by base).
-inline void scatterColumns(const SweepView& m, Index first, Index last, Double4 y, Index base, double* __restrict out) {
-    const Double4 y0 = lane4<0>(y), y1 = lane4<1>(y), y2 = lane4<2>(y);
+inline void scatterColumns(const SweepView& m, Index first, Index last, Double4 y0, Double4 y1, Double4 y2, Index base,
+                           double* __restrict out) {
     for (Index k = first; k < last; ++k) {
-        const double* b = m.blocks + 9 * k;
         double* target = out + 4 * (static_cast<Index>(m.column[k]) - base);
-        const Double4 product = multiplyAdd(load4(b + 6), y2, multiplyAdd(load4(b + 3), y1, load4(b) * y0));
-        store4(target, firstThree(load4(target) - product));
+        store4(target, firstThree(load4(target) - transposedProduct(m, k, y0, y1, y2)));
     }
 }
 
 // Rows first to last - 1: with y_r = out_r (less what the rows before it subtracted),
 // subtract U_rc^T y_r from out_c (from separatorOut_c for separator columns), and set
 // out_r = y_r + t_r (y_r where t is null). Returns the lanes of sum_r out_r * v_r (zero
-// where v is null).
+// where v is null). The next row's y, when it is the first column, stays in a register.
 Double4 forwardSweep(const SweepView& m, ScaledSweepMatrix::Rows rows, const double* __restrict t,
                      const double* __restrict v, double* __restrict out, double* __restrict separatorOut) {
-    Double4 products = zero4();
+    Double4 products = zero4(), yNext = zero4();
+    bool haveNext = false;
     for (Index r = rows.first; r < rows.last; ++r) {
-        const Double4 y = load4(out + 4 * r);
-        scatterColumns(m, m.rowStart[r], m.separatorStart[r], y, 0, out);
-        scatterColumns(m, m.separatorStart[r], m.rowStart[r + 1], y, m.separatorBegin, separatorOut);
+        const Double4 y = haveNext ? yNext : load4(out + 4 * r);
+        const Double4 y0 = lane4<0>(y), y1 = lane4<1>(y), y2 = lane4<2>(y);
+        Index first = m.rowStart[r];
+        haveNext = nextRowFirst(m, rows, r, first, m.separatorStart[r]);
+        if (haveNext) {
+            yNext = firstThree(load4(out + 4 * (r + 1)) - transposedProduct(m, first, y0, y1, y2));
+            ++first;
+        }
+        scatterColumns(m, first, m.separatorStart[r], y0, y1, y2, 0, out);
+        scatterColumns(m, m.separatorStart[r], m.rowStart[r + 1], y0, y1, y2, m.separatorBegin, separatorOut);
         const Double4 result = t ? y + load4(t + 4 * r) : y;
         store4(out + 4 * r, result);
         if (v) products = multiplyAdd(result, load4(v + 4 * r), products);
