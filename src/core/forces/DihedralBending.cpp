@@ -206,7 +206,7 @@ void DihedralBending::definiteElementForceAndJacobians(const World&, Index e, co
     const double weight = r.cx * k + r.cv * kd;
     for (int m = 0; m < 4; ++m) {
         const Vec3 gm = -weight * g.segment<3>(3 * m);
-        for (int n = m; n < 4; ++n) blocks.addSymmetric(m, n, gm * g.segment<3>(3 * n).transpose());
+        for (int n = m; n < 4; ++n) blocks.addSymmetric(m, n, [&](int r, int c) { return gm[r] * g[3 * n + c]; });
     }
 }
 

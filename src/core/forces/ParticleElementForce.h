@@ -87,11 +87,21 @@ public:
                 for (int n = 0; n < N; ++n)
                     if (const Index k = stored_[N * m + n]; k >= 0) J_.value(k) += K.template block<3, 3>(3 * m, 3 * n);
         }
-        // K_mn += b and K_nm += b^T, m <= n (b symmetric for m = n), of a symmetric K with Upper
-        // storage: one of the two is stored.
-        void addSymmetric(int m, int n, const Mat3& b) {
-            if (const Index k = stored_[N * m + n]; k >= 0) J_.value(k) += b;
-            else J_.value(stored_[N * n + m]) += b.transpose();
+        // K_mn += B and K_nm += B^T, m <= n (B symmetric for m = n), of a symmetric K with Upper
+        // storage: one of the two is stored. B's entries come from entry(r, c), added where they
+        // are computed (a 3x3 temporary made of scalar and vector stores, read back as vectors,
+        // stalled the loads).
+        template <class Entry>
+        void addSymmetric(int m, int n, Entry&& entry) {
+            if (const Index k = stored_[N * m + n]; k >= 0) {
+                Mat3& b = J_.value(k);
+                for (int c = 0; c < 3; ++c)
+                    for (int r = 0; r < 3; ++r) b(r, c) += entry(r, c);
+            } else {
+                Mat3& b = J_.value(stored_[N * n + m]);
+                for (int c = 0; c < 3; ++c)
+                    for (int r = 0; r < 3; ++r) b(r, c) += entry(c, r);
+            }
         }
 
     private:

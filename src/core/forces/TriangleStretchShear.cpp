@@ -149,8 +149,10 @@ void TriangleStretchShear::definiteElementForceAndJacobians(const World&, Index 
     }
     for (int m = 0; m < 3; ++m) {
         const Vec3 gm = -shearWeight * g[m];
-        for (int n = m; n < 3; ++n)
-            blocks.addSymmetric(m, n, (t.du[m] * t.du[n]) * u.block + (t.dv[m] * t.dv[n]) * w.block + gm * g[n].transpose());
+        for (int n = m; n < 3; ++n) {
+            const double uu = t.du[m] * t.du[n], vv = t.dv[m] * t.dv[n];
+            blocks.addSymmetric(m, n, [&](int r, int c) { return uu * u.block(r, c) + vv * w.block(r, c) + gm[r] * g[n][c]; });
+        }
     }
 }
 
