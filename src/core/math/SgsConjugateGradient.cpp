@@ -18,6 +18,8 @@ struct SweepView {
     const std::int32_t* __restrict column;
     const double* __restrict blocks;
     Index separatorBegin;
+    Double4 omega = broadcast4(SgsConjugateGradient::kRelaxation);
+    Double4 twoOverOmegaLessOne = broadcast4(2.0 / SgsConjugateGradient::kRelaxation - 1.0);
 
     explicit SweepView(const ScaledSweepMatrix& m)
         : rowStart(m.rowStart()),
@@ -33,9 +35,9 @@ inline bool nextRowFirst(const SweepView& m, ScaledSweepMatrix::Rows rows, Index
     return first < last && m.column[first] == r + 1 && r + 1 < rows.last;
 }
 
-// Rows last - 1 down to first: v_r = input(r), t_r = v_r - sum_c U_rc t_c, out_r = sum_c U_rc t_c
-// (= v_r - t_r). Returns the lanes of sum_r v_r * v_r. A row's blocks are taken from its last
-// column down, so that t_{r+1}, the newest, comes last in its dependency chain.
+// Rows last - 1 down to first: v_r = input(r), t_r = omega (v_r - sum_c U_rc t_c) (t = E^T^-1 v),
+// out_r = v_r - (2/omega - 1) t_r. Returns the lanes of sum_r v_r * v_r. A row's blocks are taken
+// from its last column down, so that t_{r+1}, the newest, comes last in its dependency chain.
 template <class Input>
 Double4 backwardSweep(const SweepView& m, ScaledSweepMatrix::Rows rows, Input&& input, double* __restrict t,
                       double* __restrict out) {
@@ -54,9 +56,9 @@ Double4 backwardSweep(const SweepView& m, ScaledSweepMatrix::Rows rows, Input&& 
         if (next) add(first, tNext);
         const Double4 sum = laneSums3(sum0, sum1, sum2);
         const Double4 v = input(r);
-        tNext = v - sum;
+        tNext = m.omega * (v - sum);
         store4(t + 4 * r, tNext);
-        store4(out + 4 * r, sum);
+        store4(out + 4 * r, v - m.twoOverOmegaLessOne * tNext);
         squares = multiplyAdd(v, v, squares);
     }
     return squares;
@@ -77,16 +79,17 @@ inline void scatterColumns(const SweepView& m, Index first, Index last, Double4 
     }
 }
 
-// Rows first to last - 1: with y_r = out_r (less what the rows before it subtracted),
-// subtract U_rc^T y_r from out_c (from separatorOut_c for separator columns), and set
-// out_r = y_r + t_r (y_r where t is null). Returns the lanes of sum_r out_r * v_r (zero
-// where v is null). The next row's y, when it is the first column, stays in a register.
+// Rows first to last - 1: with y_r = omega out_r (out_r less what the rows before it
+// subtracted; y = E^-1 out), subtract U_rc^T y_r from out_c (from separatorOut_c for separator
+// columns), and set out_r = y_r + t_r (y_r where t is null). Returns the lanes of
+// sum_r out_r * v_r (zero where v is null). The next row's out, when it is the first column,
+// stays in a register.
 Double4 forwardSweep(const SweepView& m, ScaledSweepMatrix::Rows rows, const double* __restrict t,
                      const double* __restrict v, double* __restrict out, double* __restrict separatorOut) {
     Double4 products = zero4(), yNext = zero4();
     bool haveNext = false;
     for (Index r = rows.first; r < rows.last; ++r) {
-        const Double4 y = haveNext ? yNext : load4(out + 4 * r);
+        const Double4 y = m.omega * (haveNext ? yNext : load4(out + 4 * r));
         const Double4 y0 = lane4<0>(y), y1 = lane4<1>(y), y2 = lane4<2>(y);
         Index first = m.rowStart[r];
         haveNext = nextRowFirst(m, rows, r, first, m.separatorStart[r]);
@@ -103,8 +106,8 @@ Double4 forwardSweep(const SweepView& m, ScaledSweepMatrix::Rows rows, const dou
     return products;
 }
 
-// v <- (I + U) v, rows in ascending order (each reads only later rows, not yet changed).
-void addUpperProducts(const SweepView& m, Index rows, double* __restrict v) {
+// v <- E^T v = v / omega + U v, rows in ascending order (each reads only later rows, not yet changed).
+void multiplyUpper(const SweepView& m, Index rows, double* __restrict v) {
     for (Index r = 0; r < rows; ++r) {
         Double4 sum0 = zero4(), sum1 = zero4(), sum2 = zero4();
         for (Index k = m.rowStart[r]; k < m.rowStart[r + 1]; ++k) {
@@ -114,7 +117,7 @@ void addUpperProducts(const SweepView& m, Index rows, double* __restrict v) {
             sum1 = multiplyAdd(load4(b + 3), vc, sum1);
             sum2 = multiplyAdd(load4(b + 6), vc, sum2);
         }
-        store4(v + 4 * r, load4(v + 4 * r) + laneSums3(sum0, sum1, sum2));
+        store4(v + 4 * r, broadcast4(1.0 / SgsConjugateGradient::kRelaxation) * load4(v + 4 * r) + laneSums3(sum0, sum1, sum2));
     }
 }
 
@@ -138,8 +141,9 @@ void SgsConjugateGradient::forParts(Task&& task) {
 
 template <class Input>
 std::pair<double, double> SgsConjugateGradient::product(Input&& input, const VecX& v, VecX& out) {
-    // A^ v = t + (I + L)^-1 (v - t): the backward sweep leaves v - t in out, the forward
-    // sweep turns it into the result. Backwards the separator comes first, forwards last.
+    // A^ v = t + E^-1 (v - (2/omega - 1) t), t = E^-T v: the backward sweep leaves the
+    // bracket in out, the forward sweep turns it into the result. Backwards the separator
+    // comes first, forwards last.
     const SweepView m(matrix_);
     const ScaledSweepMatrix::Rows separator = matrix_.separator();
     const Index separatorRows = separator.last - separator.first;
@@ -216,7 +220,7 @@ CgResult SgsConjugateGradient::solve(const BlockSparseMatrix& J, const std::vect
     if (n == 0) return {};
     prepare(J, mass, fixed);
     const ScaledSweepMatrix& m = matrix_;
-    // b^ = (I + L)^-1 G^-1 rhs, with fixed rows removed.
+    // b^ = E^-1 G^-1 rhs, with fixed rows removed.
     for (Index r = 0; r < n; ++r) {
         const Index i = m.originalRow(r);
         store4(bHat_.data() + 4 * r, fixed[i] ? zero4() : row4(m.factorInverse(i) * block3(rhs, i)));
@@ -229,12 +233,12 @@ CgResult SgsConjugateGradient::solve(const BlockSparseMatrix& J, const std::vect
         x.setZero();
         return result;
     }
-    // x^ = (I + U) G^T x, whose product with A^ is t + (I + L)^-1 (v - t) with t = G^T x.
+    // x^ = E^T G^T x.
     for (Index r = 0; r < n; ++r) {
         const Index i = m.originalRow(r);
         store4(xHat_.data() + 4 * r, fixed[i] ? zero4() : row4(m.factor(i).transpose() * block3(x, i)));
     }
-    addUpperProducts(SweepView(m), m.rows(), xHat_.data());
+    multiplyUpper(SweepView(m), m.rows(), xHat_.data());
     // r = b^ - A^ x^; a start worse than zero is dropped for zero (ConjugateGradient.h).
     product([&](Index r) { return load4(xHat_.data() + 4 * r); }, xHat_, product_);
     r_ = bHat_ - product_;
@@ -286,7 +290,7 @@ CgResult SgsConjugateGradient::solve(const BlockSparseMatrix& J, const std::vect
             gamma = gammaNext;
         }
     }
-    // x = G^-T (I + U)^-1 x^
+    // x = G^-T E^-T x^
     solveUpper(xHat_);
     for (Index r = 0; r < n; ++r) {
         const Index i = m.originalRow(r);
