@@ -1,8 +1,7 @@
 #include "core/math/ScaledSweepMatrix.h"
 
-#include <Eigen/Cholesky>
-#include <Eigen/LU>
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace tinkerbox {
@@ -17,6 +16,23 @@ std::vector<Index> rowsCoupledAcross(const BlockSparseMatrix& J, Index split) {
     for (Index i = 0; i < split; ++i)
         if (rowStart[i + 1] > rowStart[i] && column[rowStart[i + 1] - 1] >= split) coupled.push_back(i);  // columns are sorted
     return coupled;
+}
+
+// The lower triangular G with G G^T = D for a symmetric positive definite 3x3 D (Cholesky),
+// and G^-1 (lower triangular too), written out.
+void choleskyFactor(const Mat3& D, Mat3& G, Mat3& inverse) {
+    const double g00 = std::sqrt(D(0, 0));
+    const double g10 = D(1, 0) / g00, g20 = D(2, 0) / g00;
+    const double g11 = std::sqrt(D(1, 1) - g10 * g10);
+    const double g21 = (D(2, 1) - g20 * g10) / g11;
+    const double g22 = std::sqrt(D(2, 2) - g20 * g20 - g21 * g21);
+    G << g00, 0.0, 0.0, g10, g11, 0.0, g20, g21, g22;
+    // Forward substitution on G X = I, column by column.
+    const double i00 = 1.0 / g00, i11 = 1.0 / g11, i22 = 1.0 / g22;
+    const double i10 = -g10 * i00 * i11;
+    const double i21 = -g21 * i11 * i22;
+    const double i20 = -(g20 * i00 + g21 * i10) * i22;
+    inverse << i00, 0.0, 0.0, i10, i11, 0.0, i20, i21, i22;
 }
 
 }  // namespace
@@ -84,15 +100,34 @@ void ScaledSweepMatrix::setOrder(const BlockSparseMatrix& J) {
 void ScaledSweepMatrix::fillRows(const BlockSparseMatrix& J, const std::vector<char>& fixed, Rows rows) {
     for (Index r = rows.first; r < rows.last; ++r)
         for (Index k = rowStart_[r]; k < rowStart_[r + 1]; ++k) {
-            // J's block (i, j), i <= j, scaled: G_i^-1 B G_j^-T; stored row by row as block (r, column)
-            // of the reordered matrix, which is that or its transpose.
+            // J's block (i, j), i <= j, scaled: S = G_i^-1 B G_j^-T (the factors' inverses are lower
+            // triangular); stored row by row as block (r, column) of the reordered matrix, which is
+            // S or its transpose. Written entry by entry where computed (a 3x3 temporary copied out
+            // stalled on its loads).
             const Index a = order_[r], b = order_[column_[k]];
-            const Index i = transposed_[k] ? b : a, j = transposed_[k] ? a : b;
-            Mat3 scaled = Mat3::Zero();
-            if (!fixed[i] && !fixed[j]) scaled = factorInverse_[i] * J.value(source_[k]) * factorInverse_[j].transpose();
-            // Eigen stores column by column: a matrix's rows are its transpose's columns.
-            const Mat3 stored = transposed_[k] ? scaled : Mat3(scaled.transpose());
-            std::copy(stored.data(), stored.data() + 9, blocks_.data() + 9 * k);
+            const bool transposed = transposed_[k];
+            const Index i = transposed ? b : a, j = transposed ? a : b;
+            double* out = blocks_.data() + 9 * k;
+            if (fixed[i] || fixed[j]) {
+                std::fill(out, out + 9, 0.0);
+                continue;
+            }
+            const Mat3& Li = factorInverse_[i];
+            const Mat3& Lj = factorInverse_[j];
+            const Mat3& B = J.value(source_[k]);
+            double P[3][3];  // G_i^-1 B
+            for (int row = 0; row < 3; ++row)
+                for (int c = 0; c < 3; ++c) {
+                    double sum = 0.0;
+                    for (int q = 0; q <= row; ++q) sum += Li(row, q) * B(q, c);
+                    P[row][c] = sum;
+                }
+            for (int row = 0; row < 3; ++row)
+                for (int c = 0; c < 3; ++c) {
+                    double sum = 0.0;
+                    for (int q = 0; q <= c; ++q) sum += P[row][q] * Lj(c, q);
+                    out[transposed ? 3 * c + row : 3 * row + c] = sum;
+                }
         }
 }
 
@@ -112,9 +147,7 @@ void ScaledSweepMatrix::assign(const BlockSparseMatrix& J, const std::vector<Mat
                 factorInverse_[i].setIdentity();
                 continue;
             }
-            const Mat3 diagonal = J.diagonal(i) + mass[i];
-            factor_[i] = diagonal.llt().matrixL();
-            factorInverse_[i] = factor_[i].inverse();
+            choleskyFactor(J.diagonal(i) + mass[i], factor_[i], factorInverse_[i]);
         }
     };
     // The first part and the separator on this thread, the second part on the other.
