@@ -187,17 +187,35 @@ void DampedSpringSet::bindPattern(const World& world, const BlockSparseMatrix& p
 }
 
 namespace {
-// The definite K = cx Kx + cv Kv of a spring between particles, from its direction n and
-// length L, and dF/dx (va - vb): in closed form, with t = max(0, 1 - r/L),
-// Kx = -ks ((1 - t) n n^T + t I) and Kv = -kd n n^T (dampedSpringJacobians).
+// J += the definite K = cx Kx + cv Kv of a spring between particles at its blocks (aa, bb: +K;
+// ab or ba, whichever is stored: -K), and dF/dx (va - vb) at its ends, from its direction n and
+// length L: in closed form, with t = max(0, 1 - r/L), Kx = -ks ((1 - t) n n^T + t I) and
+// Kv = -kd n n^T (dampedSpringJacobians). K is made in a plain array and added entry by entry
+// (an Eigen 3x3 temporary came back from memory through loads that stalled on its stores).
 template <class Spring>
-void definiteJacobian(const Spring& s, const Vec3& n, double L, const Vec3& dv, double cx, double cv, Mat3& K,
-                      Vec3& product) {
+void addDefinitePairJacobian(const Spring& s, const std::array<Index, 4>& blocks, Index a, Index b, const Vec3& n,
+                             double L, const Vec3& dv, const JacobianRequest& request, BlockSparseMatrix& J) {
     const double t = std::max(0.0, 1.0 - s.restLength / L);
-    const double along = -(cx * s.stiffness * (1.0 - t) + cv * s.damping);
-    K = along * (n * n.transpose());
-    K.diagonal().array() -= cx * s.stiffness * t;
-    product = -s.stiffness * ((1.0 - t) * n.dot(dv) * n + t * dv);
+    const double along = -(request.cx * s.stiffness * (1.0 - t) + request.cv * s.damping);
+    const double diagonal = request.cx * s.stiffness * t;
+    double K[9];  // column by column, as Eigen stores a block
+    for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r) K[3 * c + r] = (along * n[r]) * n[c] - (r == c ? diagonal : 0.0);
+    const auto& [aa, ab, ba, bb] = blocks;
+    for (const Index target : {aa, bb}) {
+        double* block = J.value(target).data();
+        for (int e = 0; e < 9; ++e) block[e] += K[e];
+    }
+    for (const Index off : {ab, ba})
+        if (off >= 0) {
+            double* block = J.value(off).data();
+            for (int e = 0; e < 9; ++e) block[e] -= K[e];
+        }
+    if (request.dFdxTimesVelocity) {
+        const Vec3 product = -s.stiffness * ((1.0 - t) * n.dot(dv) * n + t * dv);
+        block3(*request.dFdxTimesVelocity, a) += product;
+        block3(*request.dFdxTimesVelocity, b) -= product;
+    }
 }
 }  // namespace
 
@@ -224,20 +242,6 @@ void DampedSpringSet::addAnchoredJacobians(const World& world, const JacobianReq
     }
 }
 
-void DampedSpringSet::addPairJacobians(Index k, Index a, Index b, const Mat3& K, const Vec3& product,
-                                       const JacobianRequest& request, BlockSparseMatrix& J) const {
-    // With Upper storage only one of ab, ba is stored; the definite blocks are symmetric.
-    const auto& [aa, ab, ba, bb] = blocks_[k];
-    J.value(aa) += K;
-    J.value(bb) += K;
-    for (const Index off : {ab, ba})
-        if (off >= 0) J.value(off) -= K;
-    if (request.dFdxTimesVelocity) {
-        block3(*request.dFdxTimesVelocity, a) += product;
-        block3(*request.dFdxTimesVelocity, b) -= product;
-    }
-}
-
 void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const {
     if (blocks_.size() != springs_.size()) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
     const VecX& x = world.positions();
@@ -252,20 +256,25 @@ void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& re
         if (ab < 0 && ba < 0 && aa == bb) continue;  // both ends on one particle: no net force
         const Index a = s.a.index(), b = s.b.index();
         const Vec3 xa = block3(x, a), xb = block3(x, b), va = block3(v, a), vb = block3(v, b);
-        Mat3 K;
-        Vec3 product;  // dF/dx v
         if (request.form == JacobianForm::Definite) {
             const Vec3 l = xa - xb;
             const double L = l.norm();
             if (L < kDegenerateSpringLength) continue;
-            definiteJacobian(s, l / L, L, va - vb, request.cx, request.cv, K, product);
-        } else {
-            Mat3 Kx, Kv;
-            dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
-            K = request.cx * Kx + request.cv * Kv;
-            product = Kx * (va - vb);
+            addDefinitePairJacobian(s, blocks_[k], a, b, l / L, L, va - vb, request, J);
+            continue;
         }
-        addPairJacobians(static_cast<Index>(k), a, b, K, product, request, J);
+        Mat3 Kx, Kv;
+        dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
+        const Mat3 K = request.cx * Kx + request.cv * Kv;
+        J.value(aa) += K;
+        J.value(bb) += K;
+        for (const Index off : {ab, ba})
+            if (off >= 0) J.value(off) -= K;
+        if (request.dFdxTimesVelocity) {
+            const Vec3 product = Kx * (va - vb);
+            block3(*request.dFdxTimesVelocity, a) += product;
+            block3(*request.dFdxTimesVelocity, b) -= product;
+        }
     }
 }
 
@@ -289,10 +298,7 @@ void DampedSpringSet::accumulateWithJacobians(const World& world, const Jacobian
         const Vec3 fa = -(p.stiffness * (L - p.restLength) + p.damping * (va - vb).dot(n)) * n;  // dampedSpringForce
         block3(f, p.a) += fa;
         block3(f, p.b) -= fa;
-        Mat3 K;
-        Vec3 product;
-        definiteJacobian(p, n, L, va - vb, request.cx, request.cv, K, product);
-        addPairJacobians(p.spring, p.a, p.b, K, product, request, J);
+        addDefinitePairJacobian(p, blocks_[p.spring], p.a, p.b, n, L, va - vb, request, J);
     });
     accumulateOutsideProjectiveTerm(world, f);
     for (const Index k : anchoredSprings_) addAnchoredJacobians(world, request, k, J);

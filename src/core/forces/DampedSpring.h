@@ -102,9 +102,6 @@ private:
     void endBlocks(const World& world, const DampedSpring& s, Index& a, Index& b) const;
     // J (and dF/dx v) += spring k's blocks G^T K G for a spring with a body point at an end.
     void addAnchoredJacobians(const World& world, const JacobianRequest& request, Index k, BlockSparseMatrix& J) const;
-    // J (and dF/dx v) += a spring's blocks K at its ends' blocks a, b, and product = dF/dx (va - vb).
-    void addPairJacobians(Index k, Index a, Index b, const Mat3& K, const Vec3& product, const JacobianRequest& request,
-                          BlockSparseMatrix& J) const;
 
     std::vector<DampedSpring> springs_;
     std::vector<ParticlePair> particlePairs_;  // the particle-particle springs, packed
