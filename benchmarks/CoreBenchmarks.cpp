@@ -131,7 +131,7 @@ void BM_CgProduct(benchmark::State& state) {
     VecX dFdxV;
     sim->world().combinedJacobian(-h * h, -h, J, dFdxV);
     SgsConjugateGradient solver;
-    solver.scale(J, mass, fixed);
+    solver.prepare(J, mass, fixed);
     const VecX v = VecX::Random(3 * J.blockRows());
     VecX out;
     for (auto _ : state) {

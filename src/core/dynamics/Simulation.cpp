@@ -97,6 +97,7 @@ void Simulation::saveFrame(SimulationFrame& frame) const {
 
 void Simulation::restoreFrame(const SimulationFrame& frame) {
     world_.setState(frame.state, frame.time);  // throws on a state of another model
+    endReading_.reset();
     clockStart_ = frame.clockStart;
     frames_ = frame.frames;
     endFrameEarly();
@@ -166,6 +167,7 @@ void Simulation::endFrameEarly() {
 
 void Simulation::stateEdited() {
     guard_.clear();
+    endReading_.reset();
     endFrameEarly();
 }
 

@@ -73,7 +73,11 @@ public:
     Simulation(const Simulation&) = delete;
     Simulation& operator=(const Simulation&) = delete;
 
-    World& world() { return world_; }
+    // (Whoever takes the world to change it may change the model's energy.)
+    World& world() {
+        endReading_.reset();
+        return world_;
+    }
     const World& world() const { return world_; }
     const SimulationSettings& settings() const { return settings_; }
     // Integrator steps per frame for the chosen integrator.
@@ -123,7 +127,10 @@ public:
     void stateEdited();
     // Call before or during a frame in which an input (the mouse spring, a dragged nail)
     // does work on the model: the guard's energy budget starts again after that frame.
-    void drivenByInput() { drivenByInput_ = true; }
+    void drivenByInput() {
+        drivenByInput_ = true;
+        endReading_.reset();
+    }
     // Between frames (substepsDone() == 0): the frame just ended, for a timeline.
     void saveFrame(SimulationFrame& frame) const;
     // Back to a saved frame of this model (throws std::invalid_argument when the state does
@@ -151,7 +158,8 @@ private:
     // The guard's reading at the last frame's end, and the state and time it was taken at:
     // the next frame starts there unless something moved the model, and then records that
     // reading rather than take another (with cloth energies a reading costs about as much as
-    // a force evaluation).
+    // a force evaluation). world(), stateEdited(), drivenByInput(), setGravity() and
+    // restoreFrame() drop it.
     std::optional<EnergyReading> endReading_;
     VecX endState_;
     double endTime_ = 0.0;

@@ -562,11 +562,15 @@ void World::bindJacobianPattern(BlockSparseMatrix::Storage storage) {
     patternDirty_ = false;
 }
 
-void World::addJacobians(const JacobianRequest& request, BlockSparseMatrix& J) {
+void World::prepareJacobian(const JacobianRequest& request, BlockSparseMatrix& J) {
     bindJacobianPattern(request.form == JacobianForm::Exact ? BlockSparseMatrix::Storage::Full
                                                             : BlockSparseMatrix::Storage::Upper);
     if (!J.samePattern(pattern_)) J.copyPattern(pattern_);
     J.setZero();
+}
+
+void World::addJacobians(const JacobianRequest& request, BlockSparseMatrix& J) {
+    prepareJacobian(request, J);
     springs_.addJacobians(*this, request, J);
     for (const auto& f : forces_) f->addJacobians(*this, request, J);
 }
@@ -579,6 +583,18 @@ void World::forceJacobians(JacobianForm form, BlockSparseMatrix& dFdx, BlockSpar
 void World::combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) {
     dFdxTimesVelocity.setZero(velocityDimension());
     addJacobians({JacobianForm::Definite, cx, cv, &dFdxTimesVelocity}, J);
+}
+
+void World::appliedForcesAndCombinedJacobian(VecX& f, double cx, double cv, BlockSparseMatrix& J,
+                                             VecX& dFdxTimesVelocity, TwoWayParallel* parallel) {
+    // In appliedForces' order.
+    f.setZero(velocityDimension());
+    dFdxTimesVelocity.setZero(velocityDimension());
+    const JacobianRequest request{JacobianForm::Definite, cx, cv, &dFdxTimesVelocity, parallel};
+    prepareJacobian(request, J);
+    springs_.accumulateWithJacobians(*this, request, f, J);
+    for (const auto& force : forces_) force->accumulateWithJacobians(*this, request, f, J);
+    beads_.addVelocityTerms(f.tail(3 * beadCount()));
 }
 
 }  // namespace tinkerbox

@@ -159,7 +159,10 @@ public:
     void constrainPositions(double h) override;
     void constrainVelocities() override;
     void appliedForces(VecX& f) override;
-    void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) override;
+    void appliedForcesAndCombinedJacobian(VecX& f, double cx, double cv, BlockSparseMatrix& J,
+                                          VecX& dFdxTimesVelocity, TwoWayParallel* parallel = nullptr) override;
+    // The Jacobians of appliedForcesAndCombinedJacobian alone.
+    void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity);
     void massBlocks(std::vector<Mat3>& mass, std::vector<char>& fixed) const override;
     void changeVelocities(const VecX& dv) override;
     // Every particle touching a plane or a fixed body (kTouching) and not moving away from
@@ -182,6 +185,8 @@ private:
     // Exact Jacobians need full storage; definite ones are symmetric and use half.
     void bindJacobianPattern(BlockSparseMatrix::Storage storage);
     void addJacobians(const JacobianRequest& request, BlockSparseMatrix& J);
+    // Binds the pattern for the request's form and gives J that pattern, zero.
+    void prepareJacobian(const JacobianRequest& request, BlockSparseMatrix& J);
     // Lays the constraint rows out if they changed and evaluates C, J and their rates.
     void evaluateConstraints();
     // The rates of the velocity coordinates for the generalized forces Q (see above).

@@ -62,7 +62,7 @@ Index DampedSpringSet::add(const DampedSpring& s) {
     springs_.push_back(s);
     const Index k = size() - 1;
     if (joinsParticles(s)) {
-        particlePairs_.push_back({s.a.index(), s.b.index(), s.stiffness, s.damping, s.restLength});
+        particlePairs_.push_back({s.a.index(), s.b.index(), s.stiffness, s.damping, s.restLength, k});
     } else {
         anchoredSprings_.push_back(k);
     }
@@ -218,74 +218,127 @@ void DampedSpringSet::bindPattern(const World& world, const BlockSparseMatrix& p
         blocks_[k] = {pattern.find(a, a), a == b ? -1 : pattern.find(a, b), a == b ? -1 : pattern.find(b, a),
                       pattern.find(b, b)};
     }
+    pairPartition_.assign<2>(static_cast<Index>(particlePairs_.size()), world.particleCount(), [&](Index p) {
+        return std::array<Index, 2>{particlePairs_[p].a, particlePairs_[p].b};
+    });
+}
+
+namespace {
+// J += the definite K = cx Kx + cv Kv of a spring between particles at its blocks (aa, bb: +K;
+// ab or ba, whichever is stored: -K), and dF/dx (va - vb) at its ends, from its direction n and
+// length L: in closed form, with t = max(0, 1 - r/L), Kx = -ks ((1 - t) n n^T + t I) and
+// Kv = -kd n n^T (dampedSpringJacobians). K is made in a plain array and added entry by entry
+// (an Eigen 3x3 temporary came back from memory through loads that stalled on its stores).
+template <class Spring>
+void addDefinitePairJacobian(const Spring& s, const std::array<Index, 4>& blocks, Index a, Index b, const Vec3& n,
+                             double L, const Vec3& dv, const JacobianRequest& request, BlockSparseMatrix& J) {
+    const double t = std::max(0.0, 1.0 - s.restLength / L);
+    const double along = -(request.cx * s.stiffness * (1.0 - t) + request.cv * s.damping);
+    const double diagonal = request.cx * s.stiffness * t;
+    double K[9];  // column by column, as Eigen stores a block
+    for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r) K[3 * c + r] = (along * n[r]) * n[c] - (r == c ? diagonal : 0.0);
+    const auto& [aa, ab, ba, bb] = blocks;
+    for (const Index target : {aa, bb}) {
+        double* block = J.value(target).data();
+        for (int e = 0; e < 9; ++e) block[e] += K[e];
+    }
+    for (const Index off : {ab, ba})
+        if (off >= 0) {
+            double* block = J.value(off).data();
+            for (int e = 0; e < 9; ++e) block[e] -= K[e];
+        }
+    if (request.dFdxTimesVelocity) {
+        const Vec3 product = -s.stiffness * ((1.0 - t) * n.dot(dv) * n + t * dv);
+        block3(*request.dFdxTimesVelocity, a) += product;
+        block3(*request.dFdxTimesVelocity, b) -= product;
+    }
+}
+}  // namespace
+
+void DampedSpringSet::addAnchoredJacobians(const World& world, const JacobianRequest& request, Index k,
+                                           BlockSparseMatrix& J) const {
+    const DampedSpring& s = springs_[k];
+    if (s.a.body == s.b.body) return;  // both ends on one body: no net force
+    const Vec3 xa = world.anchorPosition(s.a), xb = world.anchorPosition(s.b);
+    const Vec3 va = world.anchorVelocity(s.a), vb = world.anchorVelocity(s.b);
+    Mat3 Kx, Kv;
+    dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
+    const Mat3 K = request.cx * Kx + request.cv * Kv;
+    std::vector<EndBlock> ends;
+    appendEndBlocks(world, s.a, 1.0, ends);
+    appendEndBlocks(world, s.b, -1.0, ends);
+    // Block (i, j) of G^T K G; with Upper storage, (j, i) is the transpose of (i, j).
+    for (const EndBlock& p : ends)
+        for (const EndBlock& q : ends)
+            if (J.storage() == BlockSparseMatrix::Storage::Full || p.block <= q.block)
+                J.at(p.block, q.block) += (p.sign * q.sign) * (p.G.transpose() * K * q.G);
+    if (request.dFdxTimesVelocity) {
+        const Vec3 product = Kx * (va - vb);
+        for (const EndBlock& p : ends) block3(*request.dFdxTimesVelocity, p.block) += p.sign * (p.G.transpose() * product);
+    }
 }
 
 void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const {
     if (blocks_.size() != springs_.size()) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
     const VecX& x = world.positions();
     const VecX& v = world.velocities();
-    Mat3 Kx, Kv;
-    Vec3 xa, xb, va, vb;
-    std::vector<EndBlock> ends;
     for (std::size_t k = 0; k < springs_.size(); ++k) {
         const DampedSpring& s = springs_[k];
         if (!joinsParticles(s)) {
-            if (s.a.body == s.b.body) continue;  // both ends on one body: no net force
-            xa = world.anchorPosition(s.a), xb = world.anchorPosition(s.b);
-            va = world.anchorVelocity(s.a), vb = world.anchorVelocity(s.b);
-            dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
-            const Mat3 K = request.cx * Kx + request.cv * Kv;
-            ends.clear();
-            appendEndBlocks(world, s.a, 1.0, ends);
-            appendEndBlocks(world, s.b, -1.0, ends);
-            // Block (i, j) of G^T K G; with Upper storage, (j, i) is the transpose of (i, j).
-            for (const EndBlock& p : ends)
-                for (const EndBlock& q : ends)
-                    if (J.storage() == BlockSparseMatrix::Storage::Full || p.block <= q.block)
-                        J.at(p.block, q.block) += (p.sign * q.sign) * (p.G.transpose() * K * q.G);
-            if (request.dFdxTimesVelocity) {
-                const Vec3 product = Kx * (va - vb);
-                for (const EndBlock& p : ends)
-                    block3(*request.dFdxTimesVelocity, p.block) += p.sign * (p.G.transpose() * product);
-            }
+            addAnchoredJacobians(world, request, static_cast<Index>(k), J);
             continue;
         }
-        // With Upper storage only one of ab, ba is stored; the definite blocks are symmetric.
         const auto& [aa, ab, ba, bb] = blocks_[k];
         if (ab < 0 && ba < 0 && aa == bb) continue;  // both ends on one particle: no net force
-        xa = block3(x, s.a.index()), xb = block3(x, s.b.index());
-        va = block3(v, s.a.index()), vb = block3(v, s.b.index());
-        Mat3 K;
-        Vec3 product;  // dF/dx v
+        const Index a = s.a.index(), b = s.b.index();
+        const Vec3 xa = block3(x, a), xb = block3(x, b), va = block3(v, a), vb = block3(v, b);
         if (request.form == JacobianForm::Definite) {
-            // The implicit step's hot loop, in closed form: with t = max(0, 1 - r/L),
-            // Kx = -ks ((1 - t) n n^T + t I) and Kv = -kd n n^T (dampedSpringJacobians).
             const Vec3 l = xa - xb;
             const double L = l.norm();
             if (L < kDegenerateSpringLength) continue;
-            const Vec3 n = l / L;
-            const double t = std::max(0.0, 1.0 - s.restLength / L);
-            const double along = -(request.cx * s.stiffness * (1.0 - t) + request.cv * s.damping);
-            K = along * (n * n.transpose());
-            K.diagonal().array() -= request.cx * s.stiffness * t;
-            const Vec3 dv = va - vb;
-            product = -s.stiffness * ((1.0 - t) * n.dot(dv) * n + t * dv);
-        } else {
-            dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
-            K = request.cx * Kx + request.cv * Kv;
-            product = Kx * (va - vb);
+            addDefinitePairJacobian(s, blocks_[k], a, b, l / L, L, va - vb, request, J);
+            continue;
         }
+        Mat3 Kx, Kv;
+        dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
+        const Mat3 K = request.cx * Kx + request.cv * Kv;
         J.value(aa) += K;
         J.value(bb) += K;
         for (const Index off : {ab, ba})
             if (off >= 0) J.value(off) -= K;
         if (request.dFdxTimesVelocity) {
-            Index a, b;
-            endBlocks(world, s, a, b);
+            const Vec3 product = Kx * (va - vb);
             block3(*request.dFdxTimesVelocity, a) += product;
             block3(*request.dFdxTimesVelocity, b) -= product;
         }
     }
+}
+
+void DampedSpringSet::accumulateWithJacobians(const World& world, const JacobianRequest& request, VecX& f,
+                                              BlockSparseMatrix& J) const {
+    if (request.form != JacobianForm::Definite) {
+        Force::accumulateWithJacobians(world, request, f, J);
+        return;
+    }
+    if (blocks_.size() != springs_.size()) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
+    // The particle pairs (in the partition's order), then the others.
+    const VecX& x = world.positions();
+    const VecX& v = world.velocities();
+    pairPartition_.forEach(request.parallel, [&](Index k) {
+        const ParticlePair& p = particlePairs_[k];
+        const Vec3 xa = block3(x, p.a), xb = block3(x, p.b), va = block3(v, p.a), vb = block3(v, p.b);
+        const Vec3 l = xa - xb;
+        const double L = l.norm();
+        if (L < kDegenerateSpringLength) return;  // no direction: no force, no Jacobian
+        const Vec3 n = l / L;
+        const Vec3 fa = -(p.stiffness * (L - p.restLength) + p.damping * (va - vb).dot(n)) * n;  // dampedSpringForce
+        block3(f, p.a) += fa;
+        block3(f, p.b) -= fa;
+        addDefinitePairJacobian(p, blocks_[p.spring], p.a, p.b, n, L, va - vb, request, J);
+    });
+    accumulateOutsideProjectiveTerm(world, f);
+    for (const Index k : anchoredSprings_) addAnchoredJacobians(world, request, k, J);
 }
 
 }  // namespace tinkerbox

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/bodies/Anchor.h"
+#include "core/forces/ElementPartition.h"
 #include "core/forces/Force.h"
 #include "core/forces/ProjectiveTerm.h"
 
@@ -78,6 +79,10 @@ public:
     void appendCouplings(const World& world, std::vector<std::pair<Index, Index>>& out) const override;
     void bindPattern(const World& world, const BlockSparseMatrix& pattern) override;
     void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override;
+    // Definite: each spring between particles takes its direction and length once for its
+    // force and its Jacobian blocks.
+    void accumulateWithJacobians(const World& world, const JacobianRequest& request, VecX& f,
+                                 BlockSparseMatrix& J) const override;
     const ProjectiveTerm* projectiveTerm() const override { return this; }
     void accumulateOutsideProjectiveTerm(const World& world, VecX& f) const override;
 
@@ -93,15 +98,19 @@ private:
     struct ParticlePair {
         Index a, b;
         double stiffness, damping, restLength;
+        Index spring;  // its place in springs_
     };
     static bool joinsParticles(const DampedSpring& s) { return s.a.isParticle() && s.b.isParticle(); }
     // The velocity blocks of a spring's ends (a particle's, or a body's linear block).
     void endBlocks(const World& world, const DampedSpring& s, Index& a, Index& b) const;
+    // J (and dF/dx v) += spring k's blocks G^T K G for a spring with a body point at an end.
+    void addAnchoredJacobians(const World& world, const JacobianRequest& request, Index k, BlockSparseMatrix& J) const;
 
     std::vector<DampedSpring> springs_;
     std::vector<ParticlePair> particlePairs_;  // the particle-particle springs, packed
     std::vector<Index> anchoredSprings_;       // the others
     std::vector<std::array<Index, 4>> blocks_;  // per spring: blocks aa, ab, ba, bb in the bound pattern
+    ElementPartition pairPartition_;            // of particlePairs_, made with blocks_
     std::uint64_t revision_ = 0;                // counts the changes of the springs
 };
 

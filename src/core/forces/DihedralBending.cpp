@@ -26,7 +26,13 @@ bool hingeAngle(const Eigen::Matrix<T, 12, 1>& x, T* theta, Eigen::Matrix<T, 12,
     // Degenerate below a relative area of 1e-10 (the gradient grows as 1/area).
     if (!(n1sq > 1e-20 * e2 * e2) || !(n2sq > 1e-20 * e2 * e2) || !(e2 > T(0.0))) return false;
     const T length = sqrt(e2), inverseLength = T(1.0) / length;
-    if (theta) *theta = atan2(n2.cross(n1).dot(e) * inverseLength, n1.dot(n2));
+    if (theta) {
+        // sin theta |n1| |n2| = (n2 x n1) . e / |e|, written out: as a vector expression the cross
+        // product went through a temporary whose two halves were stored apart and read back as one.
+        const T triple = e[0] * (n2[1] * n1[2] - n2[2] * n1[1]) + e[1] * (n2[2] * n1[0] - n2[0] * n1[2]) +
+                         e[2] * (n2[0] * n1[1] - n2[1] * n1[0]);
+        *theta = atan2(triple * inverseLength, n1.dot(n2));
+    }
     if (!gradientOut) return true;
     Eigen::Matrix<T, 12, 1>& gradient = *gradientOut;
     const V u1 = n1 * (T(1.0) / n1sq), u2 = n2 * (T(1.0) / n2sq);
@@ -230,6 +236,25 @@ void DihedralBending::elementJacobians(const World&, Index e, const Vector& x, c
     }
     addConditionJacobians(condition(e, x, true), hinges_[e].stiffness, hinges_[e].damping, v, r.form,
                           ConditionCurvature::Drop, r.cx, r.cv, K, KxV);
+}
+
+void DihedralBending::definiteElementForceAndJacobians(const World&, Index e, const Vector& x, const Vector& v,
+                                                       const JacobianRequest& r, Vector& fe, Blocks& blocks,
+                                                       Vector& KxV) const {
+    Vector g;
+    double theta = 0.0;
+    if (!hingeAngle<double>(x, &theta, &g)) return;  // degenerate: no force
+    const BendingHinge& hinge = hinges_[e];
+    const double k = hinge.stiffness, kd = hinge.damping;
+    const double c = angleDifference(theta, hinge.restAngle), gv = g.dot(v);
+    // As addConditionForce and addConditionJacobians (ConditionCurvature::Drop) do, block by block.
+    fe -= (k * c + kd * gv) * g;
+    KxV -= (k * gv) * g;
+    const double weight = r.cx * k + r.cv * kd;
+    for (int m = 0; m < 4; ++m) {
+        const Vec3 gm = -weight * g.segment<3>(3 * m);
+        for (int n = m; n < 4; ++n) blocks.addSymmetric(m, n, [&](int r, int c) { return gm[r] * g[3 * n + c]; });
+    }
 }
 
 }  // namespace tinkerbox

@@ -82,6 +82,11 @@ protected:
     double elementEnergy(Index e, const Vector& x) const override;
     void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v, const JacobianRequest& request,
                           Matrix& K, Vector& KxV) const override;
+    // The angle and its gradient once for the force and the definite Jacobians, whose blocks
+    // are -(cx k + cv kd) g_m g_n^T.
+    void definiteElementForceAndJacobians(const World& world, Index e, const Vector& x, const Vector& v,
+                                          const JacobianRequest& request, Vector& fe, Blocks& blocks,
+                                          Vector& KxV) const override;
 
 private:
     ElementCondition<4> condition(Index e, const Vector& x, bool withHessian) const;

@@ -15,6 +15,7 @@ namespace tinkerbox {
 
 class World;
 class ProjectiveTerm;
+class TwoWayParallel;
 
 enum class JacobianForm {
     Exact,     // the true derivative (tests compare it with finite differences)
@@ -26,6 +27,9 @@ struct JacobianRequest {
     double cx = 1.0;  // weight of dF/dx
     double cv = 0.0;  // weight of dF/dv
     VecX* dFdxTimesVelocity = nullptr;
+    // When given, accumulateWithJacobians may run the two parts of a big force's elements
+    // on it at once (ElementPartition.h); the numbers are the same without it.
+    TwoWayParallel* parallel = nullptr;
 };
 
 class Force {
@@ -46,6 +50,13 @@ public:
     // also dFdxTimesVelocity += dF/dx v with v the current velocities (the implicit step's
     // right-hand side needs it; computing it here spares a second matrix).
     virtual void addJacobians(const World&, const JacobianRequest&, BlockSparseMatrix& /*J*/) const {}
+    // accumulate and addJacobians at one state (the implicit step needs both), in one pass
+    // where a force shares their work; the same numbers as the two calls.
+    virtual void accumulateWithJacobians(const World& world, const JacobianRequest& request, VecX& f,
+                                         BlockSparseMatrix& J) const {
+        accumulate(world, f);
+        addJacobians(world, request, J);
+    }
 
     // The constraints this force offers the projective integrator (ProjectiveTerm.h), or
     // none: then that integrator applies the force as an external one.

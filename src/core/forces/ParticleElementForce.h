@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/dynamics/World.h"
+#include "core/forces/ElementPartition.h"
 #include "core/forces/Force.h"
 
 namespace tinkerbox {
@@ -75,6 +76,39 @@ public:
     using Vector = Eigen::Matrix<double, 3 * N, 1>;
     using Matrix = Eigen::Matrix<double, 3 * N, 3 * N>;
 
+    // Where an element's local Jacobian K (3N x 3N, in its particles' 3x3 blocks) goes in J:
+    // each block is added to J's stored block of its particles.
+    class Blocks {
+    public:
+        Blocks(const std::array<Index, N * N>& stored, BlockSparseMatrix& J) : stored_(stored), J_(J) {}
+        // Every stored block of a dense K (Full storage: all of them; Upper: those of J's upper triangle).
+        void addDense(const Matrix& K) {
+            for (int m = 0; m < N; ++m)
+                for (int n = 0; n < N; ++n)
+                    if (const Index k = stored_[N * m + n]; k >= 0) J_.value(k) += K.template block<3, 3>(3 * m, 3 * n);
+        }
+        // K_mn += B and K_nm += B^T, m <= n (B symmetric for m = n), of a symmetric K with Upper
+        // storage: one of the two is stored. B's entries come from entry(r, c), added where they
+        // are computed (a 3x3 temporary made of scalar and vector stores, read back as vectors,
+        // stalled the loads).
+        template <class Entry>
+        void addSymmetric(int m, int n, Entry&& entry) {
+            if (const Index k = stored_[N * m + n]; k >= 0) {
+                Mat3& b = J_.value(k);
+                for (int c = 0; c < 3; ++c)
+                    for (int r = 0; r < 3; ++r) b(r, c) += entry(r, c);
+            } else {
+                Mat3& b = J_.value(stored_[N * n + m]);
+                for (int c = 0; c < 3; ++c)
+                    for (int r = 0; r < 3; ++r) b(r, c) += entry(c, r);
+            }
+        }
+
+    private:
+        const std::array<Index, N * N>& stored_;
+        BlockSparseMatrix& J_;
+    };
+
     Index elementCount() const { return static_cast<Index>(elements_.size()); }
     const Element& element(Index e) const { return elements_[e]; }
 
@@ -101,11 +135,12 @@ public:
                 for (int n = m + 1; n < N; ++n) out.emplace_back(el[m], el[n]);
     }
 
-    void bindPattern(const World&, const BlockSparseMatrix& pattern) override {
+    void bindPattern(const World& world, const BlockSparseMatrix& pattern) override {
         blocks_.resize(elements_.size());
         for (std::size_t e = 0; e < elements_.size(); ++e)
             for (int m = 0; m < N; ++m)
                 for (int n = 0; n < N; ++n) blocks_[e][N * m + n] = pattern.find(elements_[e][m], elements_[e][n]);
+        partition_.assign<N>(elementCount(), world.particleCount(), [&](Index e) { return elements_[e]; });
     }
 
     void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override {
@@ -119,15 +154,30 @@ public:
             K.setZero();
             KxV.setZero();
             elementJacobians(world, e, x, v, request, K, KxV);
-            // With Upper storage the blocks below the diagonal are not stored (find gave -1):
-            // the definite local matrices are symmetric, so their transposes are written instead.
-            for (int m = 0; m < N; ++m)
-                for (int n = 0; n < N; ++n)
-                    if (const Index k = blocks_[e][N * m + n]; k >= 0) J.value(k) += K.template block<3, 3>(3 * m, 3 * n);
-            if (request.dFdxTimesVelocity)
-                for (int m = 0; m < N; ++m)
-                    block3(*request.dFdxTimesVelocity, elements_[e][m]) += KxV.template segment<3>(3 * m);
+            scatterJacobians(e, K, KxV, request, J);
         }
+    }
+
+    // Definite: the two parts of the elements at once (ElementPartition.h), each element's
+    // force and blocks from one evaluation.
+    void accumulateWithJacobians(const World& world, const JacobianRequest& request, VecX& f,
+                                 BlockSparseMatrix& J) const override {
+        if (request.form != JacobianForm::Definite) {
+            Force::accumulateWithJacobians(world, request, f, J);
+            return;
+        }
+        if (blocks_.size() != elements_.size()) throw std::logic_error("ParticleElementForce: Jacobian pattern not bound");
+        const VecX& positions = world.positions();
+        const VecX& velocities = world.velocities();
+        partition_.forEach(request.parallel, [&](Index e) {
+            Vector x, v, fe = Vector::Zero(), KxV = Vector::Zero();
+            gather(positions, velocities, e, x, v);
+            Blocks blocks(blocks_[e], J);
+            definiteElementForceAndJacobians(world, e, x, v, request, fe, blocks, KxV);
+            for (int m = 0; m < N; ++m) block3(f, elements_[e][m]) += fe.template segment<3>(3 * m);
+            if (request.dFdxTimesVelocity)
+                for (int m = 0; m < N; ++m) block3(*request.dFdxTimesVelocity, elements_[e][m]) += KxV.template segment<3>(3 * m);
+        });
     }
 
 protected:
@@ -155,8 +205,28 @@ protected:
     virtual double elementEnergy(Index e, const Vector& x) const = 0;
     virtual void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v,
                                   const JacobianRequest& request, Matrix& K, Vector& KxV) const = 0;
+    // Both, in the definite form (Upper storage), the blocks added straight into J: an element
+    // whose K has structure (rank-one terms) adds its blocks without a dense K and shares the
+    // work of its force and Jacobians. By default the two calls, through a dense K.
+    virtual void definiteElementForceAndJacobians(const World& world, Index e, const Vector& x, const Vector& v,
+                                                  const JacobianRequest& request, Vector& fe, Blocks& blocks,
+                                                  Vector& KxV) const {
+        elementForce(world, e, x, v, fe);
+        Matrix K = Matrix::Zero();
+        elementJacobians(world, e, x, v, request, K, KxV);
+        blocks.addDense(K);
+    }
 
 private:
+    void scatterJacobians(Index e, const Matrix& K, const Vector& KxV, const JacobianRequest& request,
+                          BlockSparseMatrix& J) const {
+        // With Upper storage the blocks below the diagonal are not stored (find gave -1):
+        // the definite local matrices are symmetric, so their transposes are written instead.
+        Blocks(blocks_[e], J).addDense(K);
+        if (request.dFdxTimesVelocity)
+            for (int m = 0; m < N; ++m) block3(*request.dFdxTimesVelocity, elements_[e][m]) += KxV.template segment<3>(3 * m);
+    }
+
     // positions and velocities: the world's, fetched once per pass (with rigid bodies,
     // World::velocities() assembles a vector).
     void gather(const VecX& positions, const VecX& velocities, Index e, Vector& x, Vector& v) const {
@@ -168,6 +238,7 @@ private:
 
     std::vector<Element> elements_;
     std::vector<std::array<Index, N * N>> blocks_;  // per element, block (m, n) in the bound pattern
+    ElementPartition partition_;                    // made with blocks_
 };
 
 }  // namespace tinkerbox

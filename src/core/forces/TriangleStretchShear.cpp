@@ -99,6 +99,64 @@ void TriangleStretchShear::elementJacobians(const World&, Index e, const Vector&
                           K, KxV);
 }
 
+namespace {
+// What a stretch condition C = a (|w| - b) (gradient g_m = a d_m n) adds, as vectors and a
+// matrix that particle m takes d_m of (block (m, n): d_m d_n): force -(k C + kd g.v) a n,
+// dF/dx v -k (g.v) a n [- k C (a/|w|) P wdot], and the definite block -(cx k + cv kd) a^2 n n^T
+// [- cx k C (a/|w|) P] (P = I - n n^T, wdot = sum_m d_m v_m; the bracketed curvature terms where
+// C > 0, as ConditionCurvature::KeepWhenPositive).
+struct StretchTerms {
+    Vec3 force = Vec3::Zero(), product = Vec3::Zero();
+    Mat3 block = Mat3::Zero();
+};
+
+StretchTerms stretchTerms(const Vec3& w, const Vec3& wdot, double a, double b, double k, double kd, double cx, double cv) {
+    StretchTerms terms;
+    const double length = w.norm();
+    if (length < 1e-12) return terms;  // a collapsed triangle: no direction to pull along (as conditions())
+    const Vec3 n = w / length;
+    const double c = a * (length - b), gv = a * n.dot(wdot);
+    terms.force = -(k * c + kd * gv) * a * n;
+    terms.product = -(k * gv) * a * n;
+    const Mat3 nn = n * n.transpose();
+    terms.block = -(cx * k + cv * kd) * a * a * nn;
+    if (c > 0.0) {
+        const double curvature = k * c * a / length;
+        terms.product -= curvature * (wdot - n * n.dot(wdot));
+        terms.block -= (cx * curvature) * (Mat3::Identity() - nn);
+    }
+    return terms;
+}
+}  // namespace
+
+void TriangleStretchShear::definiteElementForceAndJacobians(const World&, Index e, const Vector& x, const Vector& v,
+                                                            const JacobianRequest& r, Vector& fe, Blocks& blocks,
+                                                            Vector& KxV) const {
+    const Triangle& t = triangles_[e];
+    const StretchShearTriangle& spec = t.spec;
+    const double a = t.area;
+    const Vec3 wu = combine(t.du, x), wv = combine(t.dv, x), wuDot = combine(t.du, v), wvDot = combine(t.dv, v);
+    const StretchTerms u = stretchTerms(wu, wuDot, a, spec.bu, spec.stretchStiffness, spec.stretchDamping, r.cx, r.cv);
+    const StretchTerms w = stretchTerms(wv, wvDot, a, spec.bv, spec.stretchStiffness, spec.stretchDamping, r.cx, r.cv);
+    // Shear: C = a w_u . w_v, g_m = a (du_m w_v + dv_m w_u), g . v = a (w_v . wdot_u + w_u . wdot_v).
+    const double shear = a * wu.dot(wv), shearRate = a * (wv.dot(wuDot) + wu.dot(wvDot));
+    const double shearForce = spec.shearStiffness * shear + spec.shearDamping * shearRate;
+    const double shearWeight = r.cx * spec.shearStiffness + r.cv * spec.shearDamping;
+    Vec3 g[3];
+    for (int m = 0; m < 3; ++m) {
+        g[m] = a * (t.du[m] * wv + t.dv[m] * wu);
+        fe.segment<3>(3 * m) += t.du[m] * u.force + t.dv[m] * w.force - shearForce * g[m];
+        KxV.segment<3>(3 * m) += t.du[m] * u.product + t.dv[m] * w.product - (spec.shearStiffness * shearRate) * g[m];
+    }
+    for (int m = 0; m < 3; ++m) {
+        const Vec3 gm = -shearWeight * g[m];
+        for (int n = m; n < 3; ++n) {
+            const double uu = t.du[m] * t.du[n], vv = t.dv[m] * t.dv[n];
+            blocks.addSymmetric(m, n, [&](int r, int c) { return uu * u.block(r, c) + vv * w.block(r, c) + gm[r] * g[n][c]; });
+        }
+    }
+}
+
 void nearestOrthogonalPair(const LaneVec3& a, const LaneVec3& b, LaneVec3& p, LaneVec3& q) {
     const Lanes c = dot(a, b), a2 = dot(a, a), S = a2 + dot(b, b);
     // The root nearest 0 of c l^2 - S l + c, written without cancellation (S >= 2 |c|).

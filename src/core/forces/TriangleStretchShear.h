@@ -77,6 +77,12 @@ protected:
     double elementEnergy(Index e, const Vector& x) const override;
     void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v, const JacobianRequest& request,
                           Matrix& K, Vector& KxV) const override;
+    // The conditions once for the force and the definite Jacobians, block by block: a stretch
+    // condition's gradient is a d_m n and its Hessian a d_m d_n (I - n n^T)/|w|, so its blocks
+    // are d_m d_n times one 3x3 matrix; the shear's are rank-one.
+    void definiteElementForceAndJacobians(const World& world, Index e, const Vector& x, const Vector& v,
+                                          const JacobianRequest& request, Vector& fe, Blocks& blocks,
+                                          Vector& KxV) const override;
 
 private:
     struct Triangle {

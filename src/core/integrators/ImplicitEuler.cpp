@@ -8,8 +8,7 @@ void ImplicitEuler::step(MechanicalSystem& system, double h, StepReport& report)
     const double t0 = system.time();
     system.setSolveTolerance(solveToleranceForOrder(1, h));
 
-    system.appliedForces(force_);
-    system.combinedJacobian(-h * h, -h, J_, dFdxV_);
+    system.appliedForcesAndCombinedJacobian(force_, -h * h, -h, J_, dFdxV_, &solver_.parallel());
     system.massBlocks(mass_, fixed_);
     ++report.derivativeEvaluations;
     filters_.clear();
@@ -25,7 +24,7 @@ void ImplicitEuler::step(MechanicalSystem& system, double h, StepReport& report)
 
     // (M - h dF/dv - h^2 dF/dx) dv = h (F0 + h dF/dx v0); fixed blocks are filtered out.
     rhs_ = h * (force_ + h * dFdxV_);
-    if (dv_.size() != rhs_.size()) dv_ = VecX::Zero(rhs_.size());  // otherwise warm start from the last step
+    warmStart_.predict(rhs_.size(), dv_);
     if (filters_.empty()) {
         released_.clear();
         impulses_.clear();
@@ -38,6 +37,7 @@ void ImplicitEuler::step(MechanicalSystem& system, double h, StepReport& report)
         filtered_.pulling(impulses_, released_);
         std::sort(released_.begin(), released_.end());
     }
+    warmStart_.record(dv_);
     if (contactFilter_) system.filterImpulses(filters_, impulses_);
 
     system.changeVelocities(dv_);
@@ -50,21 +50,17 @@ void ImplicitEuler::step(MechanicalSystem& system, double h, StepReport& report)
 
 void ImplicitEuler::saveMemory(VecX& memory) const {
     const Index released = static_cast<Index>(released_.size());
-    memory.resize(1 + released + dv_.size());
+    memory.resize(1 + released + warmStart_.memorySize());
     memory[0] = static_cast<double>(released);
     for (Index k = 0; k < released; ++k) memory[1 + k] = static_cast<double>(released_[k]);
-    memory.tail(dv_.size()) = dv_;
+    warmStart_.save(memory, 1 + released);
 }
 
 void ImplicitEuler::restoreMemory(const VecX& memory) {
     released_.clear();
-    if (memory.size() == 0) {
-        dv_.resize(0);
-        return;
-    }
-    const Index released = static_cast<Index>(memory[0]);
+    const Index released = memory.size() == 0 ? 0 : static_cast<Index>(memory[0]);
     for (Index k = 0; k < released; ++k) released_.push_back(static_cast<Index>(memory[1 + k]));
-    dv_ = memory.tail(memory.size() - 1 - released);
+    warmStart_.restore(memory, 1 + released);
 }
 
 }  // namespace tinkerbox

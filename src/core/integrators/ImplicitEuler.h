@@ -4,9 +4,9 @@
 //   (M - h dF/dv - h^2 dF/dx) dv = h (F0 + h dF/dx v0),  v1 = v0 + dv,  x1 = x0 + h v1.
 // The matrix is sparse (3x3 blocks where forces couple particles), symmetric positive
 // definite (the Jacobians are taken in their definite form), and solved by conjugate
-// gradient with a symmetric Gauss-Seidel preconditioner (SgsConjugateGradient), warm
-// started from the last step's dv. Fixed (nailed) particles are filtered out of the
-// solve, as with Baraff & Witkin's filter S, and particles in contact have their change
+// gradient with a symmetric Gauss-Seidel preconditioner (SgsConjugateGradient), started
+// from the last steps' dv extrapolated to this one (WarmStart). Fixed (nailed) particles are
+// filtered out of the solve, as with Baraff & Witkin's filter S, and particles in contact have their change
 // prescribed along the contact normals by the same filter (section 5.3, VelocityFilter.h;
 // with contactFilter): a particle resting on the ground does not sink in the solve, and
 // a contact that pulled in one step is left out of the next. A rigid body's x1 = x0 + h v1 has for its
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/integrators/Integrator.h"
+#include "core/integrators/WarmStart.h"
 #include "core/math/SgsConjugateGradient.h"
 
 namespace tinkerbox {
@@ -26,7 +27,7 @@ public:
 
     std::string_view name() const override { return "implicit-euler"; }
     void step(MechanicalSystem& system, double h, StepReport& report) override;
-    // The warm start and the released contacts: [released count, their blocks, dv].
+    // The released contacts and the warm start's history: [released count, their blocks, WarmStart's].
     void saveMemory(VecX& memory) const override;
     void restoreMemory(const VecX& memory) override;
 
@@ -41,6 +42,7 @@ private:
     std::vector<Index> released_;  // blocks whose contact pulled in the last step (sorted)
     FilteredSystem filtered_;
     std::vector<Vec3> impulses_;
+    WarmStart warmStart_;
     VecX force_, dFdxV_, rhs_, dv_;
 };
 

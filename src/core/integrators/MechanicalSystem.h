@@ -47,10 +47,13 @@ public:
 
     // What the linearized implicit step needs (Baraff, Implicit Methods, SIGGRAPH 2001 notes): applied forces, the
     // combination J = cx dF/dx + cv dF/dv of their definite Jacobians (3x3 blocks, Upper
-    // storage) with the product dF/dx v, the mass M as one symmetric 3x3 block per velocity
-    // block (fixed blocks flagged), and a way to apply the change of velocity it solved for.
+    // storage) with the product dF/dx v, all at the current state in one pass over the forces
+    // (big forces in two parts at once on parallel, when given), the mass M as one symmetric 3x3
+    // block per velocity block (fixed blocks flagged), and a way to apply the change of
+    // velocity it solved for.
     virtual void appliedForces(VecX& f) = 0;
-    virtual void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity) = 0;
+    virtual void appliedForcesAndCombinedJacobian(VecX& f, double cx, double cv, BlockSparseMatrix& J,
+                                                  VecX& dFdxTimesVelocity, TwoWayParallel* parallel) = 0;
     virtual void massBlocks(std::vector<Mat3>& mass, std::vector<char>& fixed) const = 0;
     virtual void changeVelocities(const VecX& dv) = 0;
     // The blocks in contact, whose change of velocity the implicit step prescribes along the

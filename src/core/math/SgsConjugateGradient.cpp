@@ -1,236 +1,301 @@
 #include "core/math/SgsConjugateGradient.h"
 
-#include <Eigen/Cholesky>
-#include <Eigen/LU>
-#include <stdexcept>
+#include <cmath>
+
+#include "core/math/Double4.h"
 
 namespace tinkerbox {
 
-void SgsConjugateGradient::scale(BlockSparseMatrix& J, const std::vector<Mat3>& mass, const std::vector<char>& fixed) {
-    if (J.storage() != BlockSparseMatrix::Storage::Upper)
-        throw std::invalid_argument("SgsConjugateGradient: the matrix must have Upper storage");
-    const Index n = J.blockRows();
-    scaled_ = &J;
-    split_ = n >= kSplitRows ? n / 2 : n;
-    factor_.resize(n);
-    factorInverse_.resize(n);
-    halfEnd_.resize(n);
-    // Every row on its own, so the halves can do theirs at once.
-    forHalves([&](Index first, Index last) {
-        for (Index i = first; i < last; ++i) {
-            if (fixed[i]) {
-                factor_[i].setIdentity();
-                factorInverse_[i].setIdentity();
-                continue;
-            }
-            Mat3 diagonal = J.diagonal(i);
-            diagonal += mass[i];
-            factor_[i] = diagonal.llt().matrixL();
-            factorInverse_[i] = factor_[i].inverse();
-        }
-    });
-    const auto& rowStart = J.rowStarts();
-    const auto& column = J.columns();
-    forHalves([&](Index first, Index last) {
-        for (Index i = first; i < last; ++i) {
-            for (Index k = J.diagonalIndex(i) + 1; k < rowStart[i + 1]; ++k) {
-                const Index j = column[k];
-                Mat3& block = J.value(k);
-                if (fixed[i] || fixed[j]) block.setZero();
-                else block = factorInverse_[i] * block * factorInverse_[j].transpose();
-            }
-            Index end = rowStart[i + 1];
-            if (i < split_)
-                while (end > rowStart[i] + 1 && column[end - 1] >= split_) --end;  // columns are sorted
-            halfEnd_[i] = end;
-        }
-    });
-    seamRows_.clear();
-    for (Index i = 0; i < split_; ++i)
-        if (halfEnd_[i] < rowStart[i + 1]) seamRows_.push_back(i);
-}
-
 // The sweeps are the solver's inner loops: they walk the scaled matrix through restrict
-// pointers, so that writing a vector never makes the compiler reload the matrix.
-// Blocks are column-major, B(r, c) = b[r + 3 c]; each row starts with its diagonal block,
-// which the sweeps skip (after scaling it is the identity).
+// pointers, so that writing a vector never makes the compiler reload the matrix. A block's
+// rows are read as 4 doubles each (the fourth is the next row's first entry), and multiply
+// vectors whose fourth lane is zero.
 namespace {
 
-// Only the blocks within a row's half take part in the sweeps (U_in, L_in): a row's blocks
-// are start[i] (the diagonal) .. end[i] - 1; the coupling blocks follow up to start[i + 1].
-struct ScaledRows {
-    const Index* __restrict start;
-    const Index* __restrict end;
+struct SweepView {
+    const Index* __restrict rowStart;
+    const Index* __restrict separatorStart;
     const std::int32_t* __restrict column;
     const double* __restrict blocks;
+    Index separatorBegin;
+    Double4 omega = broadcast4(SgsConjugateGradient::kRelaxation);
+    Double4 twoOverOmegaLessOne = broadcast4(2.0 / SgsConjugateGradient::kRelaxation - 1.0);
 
-    ScaledRows(const BlockSparseMatrix& m, const std::vector<Index>& halfEnd)
-        : start(m.rowStarts().data()), end(halfEnd.data()), column(m.columns().data()), blocks(m.value(0).data()) {}
-
-    // sum = sum over j > i of U_ij x_j, j in i's half
-    void upperRowProduct(Index i, const double* __restrict x, double sum[3]) const {
-        sum[0] = sum[1] = sum[2] = 0.0;
-        for (Index k = start[i] + 1; k < end[i]; ++k) {
-            const double* b = blocks + 9 * k;
-            const double* xj = x + 3 * static_cast<Index>(column[k]);
-            sum[0] += b[0] * xj[0] + b[3] * xj[1] + b[6] * xj[2];
-            sum[1] += b[1] * xj[0] + b[4] * xj[1] + b[7] * xj[2];
-            sum[2] += b[2] * xj[0] + b[5] * xj[1] + b[8] * xj[2];
-        }
-    }
-
-    // y_j -= U_ij^T x_i for j > i in i's half (column i of L)
-    void scatterLowerColumn(Index i, const double xi[3], double* __restrict y) const {
-        for (Index k = start[i] + 1; k < end[i]; ++k) {
-            const double* b = blocks + 9 * k;
-            double* yj = y + 3 * static_cast<Index>(column[k]);
-            yj[0] -= b[0] * xi[0] + b[1] * xi[1] + b[2] * xi[2];
-            yj[1] -= b[3] * xi[0] + b[4] * xi[1] + b[5] * xi[2];
-            yj[2] -= b[6] * xi[0] + b[7] * xi[1] + b[8] * xi[2];
-        }
-    }
+    explicit SweepView(const ScaledSweepMatrix& m)
+        : rowStart(m.rowStart()),
+          separatorStart(m.separatorStart()),
+          column(m.column()),
+          blocks(m.blocks()),
+          separatorBegin(m.separator().first) {}
 };
 
+// Whether row r's first block is its next row's, which the sweeps keep in a register (the
+// row they just finished or are about to start) instead of a round trip through memory.
+inline bool nextRowFirst(const SweepView& m, ScaledSweepMatrix::Rows rows, Index r, Index first, Index last) {
+    return first < last && m.column[first] == r + 1 && r + 1 < rows.last;
+}
+
+// Rows last - 1 down to first: v_r = input(r), t_r = omega (v_r - sum_c U_rc t_c) (t = E^T^-1 v),
+// out_r = v_r - (2/omega - 1) t_r. Returns the lanes of sum_r v_r * v_r. A row's blocks are taken
+// from its last column down, so that t_{r+1}, the newest, comes last in its dependency chain.
+template <class Input>
+Double4 backwardSweep(const SweepView& m, ScaledSweepMatrix::Rows rows, Input&& input, double* __restrict t,
+                      double* __restrict out) {
+    Double4 squares = zero4(), tNext = zero4();  // tNext: t of the row done before this one
+    for (Index r = rows.last - 1; r >= rows.first; --r) {
+        Double4 sum0 = zero4(), sum1 = zero4(), sum2 = zero4();  // per row of U_rc, its products' lanes
+        const auto add = [&](Index k, Double4 tc) {
+            const double* b = m.blocks + 9 * k;
+            sum0 = multiplyAdd(load4(b), tc, sum0);
+            sum1 = multiplyAdd(load4(b + 3), tc, sum1);
+            sum2 = multiplyAdd(load4(b + 6), tc, sum2);
+        };
+        const Index first = m.rowStart[r], last = m.rowStart[r + 1];
+        const bool next = nextRowFirst(m, rows, r, first, last);
+        for (Index k = last - 1; k >= first + (next ? 1 : 0); --k) add(k, load4(t + 4 * static_cast<Index>(m.column[k])));
+        if (next) add(first, tNext);
+        const Double4 sum = laneSums3(sum0, sum1, sum2);
+        const Double4 v = input(r);
+        tNext = m.omega * (v - sum);
+        store4(t + 4 * r, tNext);
+        store4(out + 4 * r, v - m.twoOverOmegaLessOne * tNext);
+        squares = multiplyAdd(v, v, squares);
+    }
+    return squares;
+}
+
+// U_rc^T y for block k (its rows read as 4 doubles; y's lanes broadcast).
+inline Double4 transposedProduct(const SweepView& m, Index k, Double4 y0, Double4 y1, Double4 y2) {
+    const double* b = m.blocks + 9 * k;
+    return multiplyAdd(load4(b + 6), y2, multiplyAdd(load4(b + 3), y1, load4(b) * y0));
+}
+
+// out_c -= U_rc^T y for the blocks k of row r from first to last - 1 (columns shifted by base).
+inline void scatterColumns(const SweepView& m, Index first, Index last, Double4 y0, Double4 y1, Double4 y2, Index base,
+                           double* __restrict out) {
+    for (Index k = first; k < last; ++k) {
+        double* target = out + 4 * (static_cast<Index>(m.column[k]) - base);
+        store4(target, firstThree(load4(target) - transposedProduct(m, k, y0, y1, y2)));
+    }
+}
+
+// Rows first to last - 1: with y_r = omega out_r (out_r less what the rows before it
+// subtracted; y = E^-1 out), subtract U_rc^T y_r from out_c (from separatorOut_c for separator
+// columns), and set out_r = y_r + t_r (y_r where t is null). Returns the lanes of
+// sum_r out_r * v_r (zero where v is null). The next row's out, when it is the first column,
+// stays in a register.
+Double4 forwardSweep(const SweepView& m, ScaledSweepMatrix::Rows rows, const double* __restrict t,
+                     const double* __restrict v, double* __restrict out, double* __restrict separatorOut) {
+    Double4 products = zero4(), yNext = zero4();
+    bool haveNext = false;
+    for (Index r = rows.first; r < rows.last; ++r) {
+        const Double4 y = m.omega * (haveNext ? yNext : load4(out + 4 * r));
+        const Double4 y0 = lane4<0>(y), y1 = lane4<1>(y), y2 = lane4<2>(y);
+        Index first = m.rowStart[r];
+        haveNext = nextRowFirst(m, rows, r, first, m.separatorStart[r]);
+        if (haveNext) {
+            yNext = firstThree(load4(out + 4 * (r + 1)) - transposedProduct(m, first, y0, y1, y2));
+            ++first;
+        }
+        scatterColumns(m, first, m.separatorStart[r], y0, y1, y2, 0, out);
+        scatterColumns(m, m.separatorStart[r], m.rowStart[r + 1], y0, y1, y2, m.separatorBegin, separatorOut);
+        const Double4 result = t ? y + load4(t + 4 * r) : y;
+        store4(out + 4 * r, result);
+        if (v) products = multiplyAdd(result, load4(v + 4 * r), products);
+    }
+    return products;
+}
+
+// v <- E^T v = v / omega + U v, rows in ascending order (each reads only later rows, not yet changed).
+void multiplyUpper(const SweepView& m, Index rows, double* __restrict v) {
+    for (Index r = 0; r < rows; ++r) {
+        Double4 sum0 = zero4(), sum1 = zero4(), sum2 = zero4();
+        for (Index k = m.rowStart[r]; k < m.rowStart[r + 1]; ++k) {
+            const double* b = m.blocks + 9 * k;
+            const Double4 vc = load4(v + 4 * static_cast<Index>(m.column[k]));
+            sum0 = multiplyAdd(load4(b), vc, sum0);
+            sum1 = multiplyAdd(load4(b + 3), vc, sum1);
+            sum2 = multiplyAdd(load4(b + 6), vc, sum2);
+        }
+        store4(v + 4 * r, broadcast4(1.0 / SgsConjugateGradient::kRelaxation) * load4(v + 4 * r) + laneSums3(sum0, sum1, sum2));
+    }
+}
+
+Double4 row4(const Vec3& a) {
+    const double lanes[4] = {a[0], a[1], a[2], 0.0};
+    return load4(lanes);
+}
+
+Vec3 row3(const double* a) { return Vec3(a[0], a[1], a[2]); }
+
 }  // namespace
 
-void SgsConjugateGradient::forHalves(const std::function<void(Index, Index)>& task) {
-    const Index n = scaled_->blockRows();
-    if (split_ == n) {
-        task(0, n);
+template <class Task>
+void SgsConjugateGradient::forParts(Task&& task) {
+    if (!matrix_.split()) {
+        task(matrix_.firstPart(), 0);
         return;
     }
-    parallel_.run([&] { task(0, split_); }, [&] { task(split_, n); });
+    parallel_.run([&] { task(matrix_.firstPart(), 0); }, [&] { task(matrix_.secondPart(), 1); });
 }
 
-namespace {
-
-// The sweeps of one half, rows first .. last - 1, through restrict pointers of their own
-// (called from a lambda, whose captures the compiler would otherwise reload after every write).
-
-// v <- (I + U_in)^-1 v
-void backSubstitute(const ScaledRows& rows, double* __restrict v, Index first, Index last) {
-    for (Index i = last - 1; i >= first; --i) {
-        double sum[3];
-        rows.upperRowProduct(i, v, sum);
-        for (int c = 0; c < 3; ++c) v[3 * i + c] -= sum[c];
-    }
+template <class Input>
+std::pair<double, double> SgsConjugateGradient::product(Input&& input, const VecX& v, VecX& out) {
+    // A^ v = t + E^-1 (v - (2/omega - 1) t), t = E^-T v: the backward sweep leaves the
+    // bracket in out, the forward sweep turns it into the result. Backwards the separator
+    // comes first, forwards last.
+    const SweepView m(matrix_);
+    const ScaledSweepMatrix::Rows separator = matrix_.separator();
+    const Index separatorRows = separator.last - separator.first;
+    Double4 squares[3], products[3];
+    squares[2] = backwardSweep(m, separator, input, t_.data(), out.data());
+    forParts([&](ScaledSweepMatrix::Rows rows, int part) {
+        squares[part] = backwardSweep(m, rows, input, t_.data(), out.data());
+        VecX& sums = separatorSums_[part];
+        sums.setZero(4 * separatorRows);
+        products[part] = forwardSweep(m, rows, t_.data(), v.data(), out.data(), sums.data());
+    });
+    addSeparatorSums(out);
+    products[2] = forwardSweep(m, separator, t_.data(), v.data(), out.data(), nullptr);
+    if (!matrix_.split()) squares[1] = products[1] = zero4();
+    return {(laneSum(squares[0]) + laneSum(squares[1])) + laneSum(squares[2]),
+            (laneSum(products[0]) + laneSum(products[1])) + laneSum(products[2])};
 }
 
-// v <- (I + L_in)^-1 v: column i of L is row i of U transposed; once v_i is final, remove
-// its part below.
-void forwardSubstitute(const ScaledRows& rows, double* __restrict v, Index first, Index last) {
-    for (Index i = first; i < last; ++i) {
-        const double vi[3] = {v[3 * i], v[3 * i + 1], v[3 * i + 2]};
-        rows.scatterLowerColumn(i, vi, v);
-    }
+void SgsConjugateGradient::addSeparatorSums(VecX& out) const {
+    const ScaledSweepMatrix::Rows separator = matrix_.separator();
+    for (Index r = separator.first; r < separator.last; ++r)
+        for (const VecX& sums : separatorSums_)
+            store4(out.data() + 4 * r, load4(out.data() + 4 * r) + load4(sums.data() + 4 * (r - separator.first)));
 }
-
-// The backward sweep of A^ v: t = (I + U_in)^-1 v, and v - t (the row sums) in out.
-void backwardSweep(const ScaledRows& rows, const double* __restrict v, double* __restrict t, double* __restrict out,
-                   Index first, Index last) {
-    for (Index i = last - 1; i >= first; --i) {
-        double sum[3];
-        rows.upperRowProduct(i, t, sum);
-        for (int c = 0; c < 3; ++c) {
-            t[3 * i + c] = v[3 * i + c] - sum[c];
-            out[3 * i + c] = sum[c];
-        }
-    }
-}
-
-// The forward sweep of A^ v: out <- t + (I + L_in)^-1 out, out holding v - t + (L_c + U_c) t.
-void forwardSweep(const ScaledRows& rows, const double* __restrict t, double* __restrict out, Index first, Index last) {
-    for (Index i = first; i < last; ++i) {
-        const double si[3] = {out[3 * i], out[3 * i + 1], out[3 * i + 2]};
-        rows.scatterLowerColumn(i, si, out);
-        for (int c = 0; c < 3; ++c) out[3 * i + c] = si[c] + t[3 * i + c];
-    }
-}
-
-// The coupling blocks (U_c, after the half's own in each seam row) on t: out_i += U_c t on the
-// first half's seam rows (into == first), or out_j += U_c^T t on the second half's rows.
-void addCoupling(const BlockSparseMatrix& m, const std::vector<Index>& halfEnd, const std::vector<Index>& seamRows,
-                 bool firstHalf, const double* __restrict t, double* __restrict out) {
-    const Index* start = m.rowStarts().data();
-    const std::int32_t* column = m.columns().data();
-    const double* blocks = m.value(0).data();
-    for (const Index i : seamRows)
-        for (Index k = halfEnd[i]; k < start[i + 1]; ++k) {
-            const double* b = blocks + 9 * k;
-            const Index j = column[k];
-            if (firstHalf) {
-                const double* tj = t + 3 * j;
-                out[3 * i] += b[0] * tj[0] + b[3] * tj[1] + b[6] * tj[2];
-                out[3 * i + 1] += b[1] * tj[0] + b[4] * tj[1] + b[7] * tj[2];
-                out[3 * i + 2] += b[2] * tj[0] + b[5] * tj[1] + b[8] * tj[2];
-            } else {
-                const double* ti = t + 3 * i;
-                out[3 * j] += b[0] * ti[0] + b[1] * ti[1] + b[2] * ti[2];
-                out[3 * j + 1] += b[3] * ti[0] + b[4] * ti[1] + b[5] * ti[2];
-                out[3 * j + 2] += b[6] * ti[0] + b[7] * ti[1] + b[8] * ti[2];
-            }
-        }
-}
-
-}  // namespace
 
 void SgsConjugateGradient::solveUpper(VecX& v) {
-    const ScaledRows rows(*scaled_, halfEnd_);
-    forHalves([&](Index first, Index last) { backSubstitute(rows, v.data(), first, last); });
+    // Backwards: the separator, then the parts; t_ takes the result.
+    const SweepView m(matrix_);
+    const auto input = [&](Index r) { return load4(v.data() + 4 * r); };
+    product_.resize(v.size());
+    backwardSweep(m, matrix_.separator(), input, t_.data(), product_.data());
+    forParts([&](ScaledSweepMatrix::Rows rows, int) { backwardSweep(m, rows, input, t_.data(), product_.data()); });
+    v.swap(t_);
 }
 
 void SgsConjugateGradient::solveLower(VecX& v) {
-    const ScaledRows rows(*scaled_, halfEnd_);
-    forHalves([&](Index first, Index last) { forwardSubstitute(rows, v.data(), first, last); });
+    // Forwards: the parts, then the separator, in place.
+    const SweepView m(matrix_);
+    const ScaledSweepMatrix::Rows separator = matrix_.separator();
+    forParts([&](ScaledSweepMatrix::Rows rows, int part) {
+        VecX& sums = separatorSums_[part];
+        sums.setZero(4 * (separator.last - separator.first));
+        forwardSweep(m, rows, nullptr, nullptr, v.data(), sums.data());
+    });
+    addSeparatorSums(v);
+    forwardSweep(m, separator, nullptr, nullptr, v.data(), nullptr);
+}
+
+void SgsConjugateGradient::prepare(const BlockSparseMatrix& J, const std::vector<Mat3>& mass,
+                                   const std::vector<char>& fixed) {
+    matrix_.assign(J, mass, fixed, parallel_);
+    const Index n = matrix_.rows();
+    for (VecX* v : {&bHat_, &xHat_, &r_, &p_, &w_, &s_, &t_, &product_}) v->setZero(4 * n);
 }
 
 void SgsConjugateGradient::applyPreconditioned(const VecX& v, VecX& out) {
-    // A^ v = t + (I + L_in)^-1 (v - t + (L_c + U_c) t) with t = (I + U_in)^-1 v, in two sweeps
-    // and no other pass: the backward sweep leaves v - t (its row sums) in out, the forward
-    // sweep adds the coupling and t back.
-    const ScaledRows rows(*scaled_, halfEnd_);
-    t_.resize(v.size());
-    out.resize(v.size());
-    forHalves([&](Index first, Index last) { backwardSweep(rows, v.data(), t_.data(), out.data(), first, last); });
-    forHalves([&](Index first, Index last) {
-        addCoupling(*scaled_, halfEnd_, seamRows_, first == 0, t_.data(), out.data());
-        forwardSweep(rows, t_.data(), out.data(), first, last);
-    });
+    const Index n = matrix_.rows();
+    for (Index r = 0; r < n; ++r) store4(r_.data() + 4 * r, row4(block3(v, matrix_.originalRow(r))));
+    product([&](Index r) { return load4(r_.data() + 4 * r); }, r_, product_);
+    out.resize(3 * n);
+    for (Index r = 0; r < n; ++r) block3(out, matrix_.originalRow(r)) = row3(product_.data() + 4 * r);
 }
 
 double SgsConjugateGradient::bytesPerProduct() const {
-    const double rows = static_cast<double>(scaled_->blockRows());
-    const double offDiagonal = static_cast<double>(scaled_->storedBlocks()) - rows;
-    return 2.0 * offDiagonal * (sizeof(Mat3) + sizeof(std::int32_t)) + 5.0 * rows * 3 * sizeof(double);
+    const double rows = static_cast<double>(matrix_.rows());
+    const double blocks = static_cast<double>(matrix_.blockCount());
+    return 2.0 * blocks * (9 * sizeof(double) + sizeof(std::int32_t)) + 5.0 * rows * 4 * sizeof(double);
 }
 
-CgResult SgsConjugateGradient::solve(BlockSparseMatrix& J, const std::vector<Mat3>& mass, const std::vector<char>& fixed,
-                                     const VecX& rhs, VecX& x, const CgSettings& settings) {
+CgResult SgsConjugateGradient::solve(const BlockSparseMatrix& J, const std::vector<Mat3>& mass,
+                                     const std::vector<char>& fixed, const VecX& rhs, VecX& x,
+                                     const CgSettings& settings) {
     const Index n = J.blockRows();
     if (n == 0) return {};
-    scale(J, mass, fixed);
-    // b^ = (I + L_in)^-1 G^-1 rhs, with fixed rows removed.
-    bHat_.resize(3 * n);
-    for (Index i = 0; i < n; ++i)
-        block3(bHat_, i) = fixed[i] ? Vec3::Zero() : Vec3(factorInverse_[i] * block3(rhs, i));
+    prepare(J, mass, fixed);
+    const ScaledSweepMatrix& m = matrix_;
+    // b^ = E^-1 G^-1 rhs, with fixed rows removed.
+    for (Index r = 0; r < n; ++r) {
+        const Index i = m.originalRow(r);
+        store4(bHat_.data() + 4 * r, fixed[i] ? zero4() : row4(m.factorInverse(i) * block3(rhs, i)));
+    }
     solveLower(bHat_);
-    // x^ = (I + U_in) G^T x
+    CgResult result;
+    const double bNorm = bHat_.norm();
     if (x.size() != 3 * n) x = VecX::Zero(3 * n);
-    t_.resize(3 * n);
-    for (Index i = 0; i < n; ++i) block3(t_, i) = fixed[i] ? Vec3::Zero() : Vec3(factor_[i].transpose() * block3(x, i));
-    xHat_ = t_;
-    const auto& column = J.columns();
-    for (Index i = 0; i < n; ++i)
-        for (Index k = J.diagonalIndex(i) + 1; k < halfEnd_[i]; ++k)
-            block3(xHat_, i) += J.value(k) * block3(t_, column[k]);
-
-    const auto applyHat = [&](const VecX& v, VecX& out) { applyPreconditioned(v, out); };
-    const auto identity = [](const VecX& r, VecX& z) { z = r; };
-    const CgResult result = conjugateGradient(applyHat, identity, bHat_, xHat_, settings, work_);
-
-    // x = G^-T (I + U_in)^-1 x^
+    if (bNorm == 0.0) {
+        x.setZero();
+        return result;
+    }
+    // x^ = E^T G^T x.
+    for (Index r = 0; r < n; ++r) {
+        const Index i = m.originalRow(r);
+        store4(xHat_.data() + 4 * r, fixed[i] ? zero4() : row4(m.factor(i).transpose() * block3(x, i)));
+    }
+    multiplyUpper(SweepView(m), m.rows(), xHat_.data());
+    // r = b^ - A^ x^; a start worse than zero is dropped for zero (ConjugateGradient.h).
+    product([&](Index r) { return load4(xHat_.data() + 4 * r); }, xHat_, product_);
+    r_ = bHat_ - product_;
+    double rr = r_.squaredNorm();
+    const double target = settings.tolerance * bNorm;
+    if (rr > bNorm * bNorm) {
+        xHat_.setZero();
+        r_ = bHat_;
+        rr = bNorm * bNorm;
+    }
+    result.relativeResidual = std::sqrt(rr) / bNorm;
+    result.converged = std::sqrt(rr) <= target;
+    if (!result.converged) {
+        // Chronopoulos and Gear: with w = A^ r, gamma = r . r, delta = w . r,
+        //   beta = gamma / gamma_old, alpha = gamma / (delta - beta gamma / alpha_old),
+        //   p = r + beta p, s = w + beta s (= A^ p), x += alpha p, r -= alpha s.
+        auto [gamma, delta] = product([&](Index r) { return load4(r_.data() + 4 * r); }, r_, w_);
+        double alpha = gamma / delta, beta = 0.0, denominator = delta;
+        p_.setZero();
+        s_.setZero();
+        while (result.iterations < settings.maxIterations) {
+            if (!(denominator > 0.0)) {
+                result.breakdown = true;  // a direction in the (near) null space: A is (nearly) singular
+                break;
+            }
+            const Double4 a = broadcast4(alpha), minusA = broadcast4(-alpha), b = broadcast4(beta);
+            // Row r's updates, in the backward sweep just before it reads r_r.
+            const auto update = [&, x = xHat_.data(), r = r_.data(), p = p_.data(), w = w_.data(),
+                                 s = s_.data()](Index row) {
+                const Index at = 4 * row;
+                const Double4 pr = multiplyAdd(b, load4(p + at), load4(r + at));
+                const Double4 sr = multiplyAdd(b, load4(s + at), load4(w + at));
+                const Double4 rNext = multiplyAdd(minusA, sr, load4(r + at));
+                store4(p + at, pr);
+                store4(s + at, sr);
+                store4(x + at, multiplyAdd(a, pr, load4(x + at)));
+                store4(r + at, rNext);
+                return rNext;
+            };
+            const auto [gammaNext, deltaNext] = product(update, r_, product_);
+            w_.swap(product_);
+            ++result.iterations;
+            result.relativeResidual = std::sqrt(gammaNext) / bNorm;
+            result.converged = std::sqrt(gammaNext) <= target;
+            if (result.converged) break;
+            beta = gammaNext / gamma;
+            denominator = deltaNext - beta * gammaNext / alpha;
+            alpha = gammaNext / denominator;
+            gamma = gammaNext;
+        }
+    }
+    // x = G^-T E^-T x^
     solveUpper(xHat_);
-    for (Index i = 0; i < n; ++i) block3(x, i) = factorInverse_[i].transpose() * block3(xHat_, i);
+    for (Index r = 0; r < n; ++r) {
+        const Index i = m.originalRow(r);
+        block3(x, i) = fixed[i] ? Vec3::Zero() : Vec3(m.factorInverse(i).transpose() * row3(xHat_.data() + 4 * r));
+    }
     return result;
 }
 

@@ -227,6 +227,25 @@ TEST(Simulation, WorkDoneByTheMouseIsNotDivergence) {
     EXPECT_GT(peak, start.total + DivergenceGuard::kBudget * start.scale) << "the test should exceed the budget";
 }
 
+// A frame starts from the reading the last one ended with only while nothing changed: raising
+// gravity 10^6-fold between frames (a resting particle 100 m up gains 1e5 J of potential
+// energy) rebases the guard's budget on a reading with the new gravity, not on the last
+// frame's 0.1 J. (Two frames: in a third the particle's kinetic energy passes 1000 times the
+// energy scale of the frames before the change, which the guard takes for divergence.)
+TEST(Simulation, AChangeOfGravityBetweenFramesIsReadAfresh) {
+    SimulationSettings settings = test::simulationSettings("implicit-euler", 1.0 / 60.0);
+    settings.gravity = Vec3(0.0, -1e-3, 0.0);
+    Simulation sim(settings);
+    sim.world().addParticle(Vec3(0.0, 100.0, 0.0), Vec3::Zero(), 1.0);
+    for (int f = 0; f < 3; ++f) ASSERT_FALSE(sim.step().diverged);
+    sim.setGravity(Vec3(0.0, -1e3, 0.0));
+    for (int f = 0; f < 2; ++f) {
+        const FrameReport report = sim.step();
+        ASSERT_FALSE(report.diverged) << report.message;
+    }
+    EXPECT_LT(sim.world().position(0).y(), 100.0);
+}
+
 // The advice fits the integrator: implicit Euler that overflows is not told to try itself.
 TEST(Simulation, DivergenceAdviceFitsTheIntegrator) {
     SimulationSettings settings = test::simulationSettings("implicit-euler", 10.0);

@@ -7,7 +7,11 @@
 #include <stdexcept>
 
 #include "core/TestSystems.h"
+#include "core/forces/Cloth.h"
 #include "core/forces/Gravity.h"
+#include "core/forces/MouseSpring.h"
+#include "core/forces/ViscousDrag.h"
+#include "core/math/TwoWayParallel.h"
 
 namespace tinkerbox {
 namespace {
@@ -70,6 +74,101 @@ TEST(World, MoveNailedSetsVelocityFromDisplacement) {
     ps.appliedForces(f);
     // l = xa - xb = (-0.8, 0, 0), n = -x, ldot.n = -10: fb = -fa = kd (ldot.n) n = (20, 0, 0).
     EXPECT_LT((block3(f, 1) - Vec3(20.0, 0.0, 0.0)).norm(), 1e-9);
+}
+
+// The implicit step's one pass over the forces gives what appliedForces and combinedJacobian
+// give apart: springs between particles and to a body, a triangle cloth with bending (its
+// triangles stretched along one direction and compressed along the other, its hinges bent),
+// gravity, drag and a grab, all in motion. The springs and the other forces to the bit; the
+// triangles and hinges, whose blocks the pass adds without their dense local matrices, to
+// round-off.
+TEST(World, AppliedForcesAndCombinedJacobianMatchTheTwoPasses) {
+    World world;
+    const int n = 6;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            world.addParticle(Vec3(0.11 * j, 0.02 * std::sin(i + 2.0 * j), 0.09 * i), Vec3(0.3 * std::cos(i * j), 0.1 * i, -0.2 * j),
+                              0.01);
+    const auto triangles = gridTriangles(0, n, n, 0.5, 0.5);
+    ClothMaterial material;
+    world.addForce(makeStretchShear(triangles, material));
+    world.addForce(makeBending(triangles, material));
+    for (int k = 0; k + 1 < n * n; k += 3) world.addSpring({k, k + 1, 40.0, 0.2, 0.08});
+    const Index body = world.addRigidBody(test::unitCube(0.5, 0.0));
+    world.addSpring({Anchor::onBody(body, Vec3(0.5, 0.5, 0.5)), Anchor(7), 30.0, 0.1, 0.5});
+    world.addForce(std::make_unique<Gravity>(Vec3(0.0, -9.81, 0.0)));
+    world.addForce(std::make_unique<ViscousDrag>(0.01));
+    auto& mouse = static_cast<MouseSpring&>(world.addForce(std::make_unique<MouseSpring>(11, 50.0, 1.0, 20.0)));
+    mouse.setTarget(Vec3(0.3, 0.4, 0.2));
+
+    const double h = 1.0 / 60.0;
+    VecX f, fTogether, product, productTogether;
+    BlockSparseMatrix J, JTogether;
+    world.appliedForces(f);
+    world.combinedJacobian(-h * h, -h, J, product);
+    world.appliedForcesAndCombinedJacobian(fTogether, -h * h, -h, JTogether, productTogether);
+    EXPECT_LT((fTogether - f).norm(), 1e-14 * f.norm());
+    EXPECT_LT((productTogether - product).norm(), 1e-14 * product.norm());
+    ASSERT_EQ(JTogether.storedBlocks(), J.storedBlocks());
+    double difference = 0.0, size = 0.0;
+    for (Index k = 0; k < J.storedBlocks(); ++k) {
+        difference = std::max(difference, (JTogether.value(k) - J.value(k)).norm());
+        size = std::max(size, J.value(k).norm());
+    }
+    EXPECT_LT(difference, 1e-14 * size);
+    EXPECT_GT(size, 0.0);
+
+    // Without the cloth's elements the pass is the two passes to the bit.
+    World springs;
+    for (Index i = 0; i < world.particleCount(); ++i) springs.addParticle(world.position(i), world.velocity(i), 0.01);
+    for (int k = 0; k + 1 < n * n; k += 3) springs.addSpring({k, k + 1, 40.0, 0.2, 0.08});
+    springs.addForce(std::make_unique<Gravity>(Vec3(0.0, -9.81, 0.0)));
+    springs.appliedForces(f);
+    springs.combinedJacobian(-h * h, -h, J, product);
+    springs.appliedForcesAndCombinedJacobian(fTogether, -h * h, -h, JTogether, productTogether);
+    EXPECT_TRUE(fTogether == f);
+    EXPECT_TRUE(productTogether == product);
+    for (Index k = 0; k < J.storedBlocks(); ++k) EXPECT_TRUE(JTogether.value(k) == J.value(k)) << k;
+}
+
+// A cloth big enough that its triangles, hinges and springs are added in two parts at once
+// and a band after them (ElementPartition.h): the same bits with a helper thread or without,
+// and the numbers of the two passes (which add in the elements' order) to round-off.
+TEST(World, AppliedForcesAndCombinedJacobianInTwoPartsAddUpTheSame) {
+    World world;
+    const int n = 40;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            world.addParticle(Vec3(0.02 * j, 0.004 * std::sin(i + 2.0 * j), 0.02 * i), Vec3(0.3 * std::cos(i * j), 0.1, -0.2),
+                              0.001);
+    const auto triangles = gridTriangles(0, n, n, 0.78, 0.78);
+    ClothMaterial material;
+    world.addForce(makeStretchShear(triangles, material));
+    world.addForce(makeBending(triangles, material));
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j + 1 < n; ++j) world.addSpring({i * n + j, i * n + j + 1, 40.0, 0.2, 0.02});
+    world.addForce(std::make_unique<Gravity>(Vec3(0.0, -9.81, 0.0)));
+
+    const double h = 1.0 / 60.0;
+    VecX f, product, fAlone, productAlone, fTwo, productTwo;
+    BlockSparseMatrix J, JAlone, JTwo;
+    world.appliedForces(f);
+    world.combinedJacobian(-h * h, -h, J, product);
+    world.appliedForcesAndCombinedJacobian(fAlone, -h * h, -h, JAlone, productAlone, nullptr);
+    TwoWayParallel parallel;
+    world.appliedForcesAndCombinedJacobian(fTwo, -h * h, -h, JTwo, productTwo, &parallel);
+    EXPECT_TRUE(fTwo == fAlone);
+    EXPECT_TRUE(productTwo == productAlone);
+    EXPECT_LT((fAlone - f).norm(), 1e-14 * f.norm());
+    EXPECT_LT((productAlone - product).norm(), 1e-14 * product.norm());
+    double difference = 0.0, size = 0.0;
+    for (Index k = 0; k < J.storedBlocks(); ++k) {
+        EXPECT_TRUE(JTwo.value(k) == JAlone.value(k)) << k;
+        difference = std::max(difference, (JAlone.value(k) - J.value(k)).norm());
+        size = std::max(size, J.value(k).norm());
+    }
+    EXPECT_LT(difference, 1e-14 * size);
+    EXPECT_GT(difference, 0.0);  // the band adds after the parts: not the elements' order
 }
 
 class ParticleSystemEveryIntegrator : public ::testing::TestWithParam<std::string_view> {};
