@@ -34,21 +34,17 @@ void ContactSolver::reset() {
 }
 
 void ContactSolver::buildAxis(const InverseMass& W, const Row& row, const Vec3& direction, const Vec3& ra,
-                              const Vec3& rb, const Vec3& wLinearA, const Vec3& wLinearB, Axis& axis) const {
+                              const Vec3& rb, Axis& axis) const {
     // The relative velocity along d at the point, d . (vb + wb x rb - va - wa x ra), is
     // J u with J = [-d, -(ra x d) | d, rb x d] (Baraff, notes II, appendix D: the terms
-    // n . (I^-1 (r x n)) x r of the denominator are (r x n) . I^-1 (r x n) = J W J^T). The
-    // linear parts' W J^T are the same at every point of a manifold: given.
-    axis.linearA = -direction;
+    // n . (I^-1 (r x n)) x r of the denominator are (r x n) . I^-1 (r x n) = J W J^T).
+    axis.direction = direction;
     axis.angularA = -ra.cross(direction);
-    axis.linearB = direction;
     axis.angularB = rb.cross(direction);
-    axis.wLinearA = wLinearA;
-    axis.wLinearB = wLinearB;
     axis.wAngularA = row.angularA < 0 ? Vec3::Zero() : W.apply(row.angularA, axis.angularA);
     axis.wAngularB = row.angularB < 0 ? Vec3::Zero() : W.apply(row.angularB, axis.angularB);
-    const double k = axis.linearA.dot(wLinearA) + axis.angularA.dot(axis.wAngularA) + axis.linearB.dot(wLinearB) +
-                     axis.angularB.dot(axis.wAngularB);
+    const double k = direction.dot((row.wLinearA + row.wLinearB).cwiseProduct(direction)) +
+                     axis.angularA.dot(axis.wAngularA) + axis.angularB.dot(axis.wAngularB);
     axis.inverseMass = k > 0.0 ? 1.0 / k : 0.0;
 }
 
@@ -63,7 +59,7 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
         std::array<Vec3, 3> directions{m.normal, Vec3::Zero(), Vec3::Zero()};
         contactTangents(world, m.normal, directions[1], directions[2]);
         // What every point of the manifold shares: its blocks, a's frame (for the warm
-        // starts' places on a), the linear parts of W J^T along each direction.
+        // starts' places on a), W's diagonal on the linear blocks.
         Index linearA, angularA, linearB, angularB;
         Vec3 arm;
         colliderBlocks(world, m.a, Vec3::Zero(), linearA, angularA, arm);
@@ -71,11 +67,8 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
         const bool rigidA = m.a.kind == ColliderKind::Rigid;
         const Mat3 toA = rigidA ? Mat3(world.rigidBodies().rotation(m.a.index).transpose()) : Mat3::Identity();
         const Vec3 originA = rigidA ? world.rigidBodies().position(m.a.index) : world.position(m.a.index);
-        std::array<Vec3, 3> wLinearA, wLinearB;
-        for (std::size_t k = 0; k < 3; ++k) {
-            wLinearA[k] = linearA < 0 ? Vec3::Zero() : Vec3(W.apply(linearA, -directions[k]));
-            wLinearB[k] = linearB < 0 ? Vec3::Zero() : Vec3(W.apply(linearB, directions[k]));
-        }
+        const Vec3 wLinearA = linearA < 0 ? Vec3::Zero() : Vec3(block3(W.diagonal, linearA));
+        const Vec3 wLinearB = linearB < 0 ? Vec3::Zero() : Vec3(block3(W.diagonal, linearB));
         const double heldImpulse = m.a.kind == ColliderKind::Particle ? world.heldImpulse(m.a.index, -m.normal) : 0.0;
         for (int i = 0; i < m.count; ++i) {
             const ContactPoint& p = m.points[static_cast<std::size_t>(i)];
@@ -86,14 +79,16 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
             colliderBlocks(world, m.a, p.position, row.linearA, row.angularA, ra);
             colliderBlocks(world, m.b, p.position, row.linearB, row.angularB, rb);
             row.tangents = tangents;
-            buildAxis(W, row, directions[0], ra, rb, wLinearA[0], wLinearB[0], row.normal);
-            buildAxis(W, row, directions[1], ra, rb, wLinearA[1], wLinearB[1], row.tangent1);
+            row.wLinearA = wLinearA;
+            row.wLinearB = wLinearB;
+            buildAxis(W, row, directions[0], ra, rb, row.normal);
+            buildAxis(W, row, directions[1], ra, rb, row.tangent1);
             if (tangents == 2)
-                buildAxis(W, row, directions[2], ra, rb, wLinearA[2], wLinearB[2], row.tangent2);
+                buildAxis(W, row, directions[2], ra, rb, row.tangent2);
             else
                 row.tangent2 = zeroAxis();
-            row.coupling1 = coupling(row.tangent1, row.normal);
-            row.coupling2 = coupling(row.tangent2, row.normal);
+            row.coupling1 = coupling(row, row.tangent1, row.normal);
+            row.coupling2 = coupling(row, row.tangent2, row.normal);
             // A side without a block (a plane, a particle's rotation) reads and writes the
             // spare zero block past the world's, with W J^T = 0 there: no branches per row.
             for (Index* block : {&row.linearA, &row.angularA, &row.linearB, &row.angularB})
@@ -109,40 +104,47 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
 
 ContactSolver::Axis ContactSolver::zeroAxis() {
     Axis axis;
-    for (Vec3* part : {&axis.linearA, &axis.angularA, &axis.linearB, &axis.angularB, &axis.wLinearA, &axis.wAngularA,
-                       &axis.wLinearB, &axis.wAngularB})
-        part->setZero();
+    for (Vec3* part : {&axis.direction, &axis.angularA, &axis.angularB, &axis.wAngularA, &axis.wAngularB}) part->setZero();
     return axis;
 }
 
-double ContactSolver::coupling(const Axis& along, const Axis& pushed) {
-    return along.linearA.dot(pushed.wLinearA) + along.angularA.dot(pushed.wAngularA) + along.linearB.dot(pushed.wLinearB) +
-           along.angularB.dot(pushed.wAngularB);
+double ContactSolver::coupling(const Row& row, const Axis& along, const Axis& pushed) {
+    return along.direction.dot((row.wLinearA + row.wLinearB).cwiseProduct(pushed.direction)) +
+           along.angularA.dot(pushed.wAngularA) + along.angularB.dot(pushed.wAngularB);
 }
 
 double ContactSolver::velocityAlong(const Axis& axis, const Row& row, const VecX& u) const {
-    double v = 0.0;
-    v += axis.linearA.dot(block3(u, row.linearA));
-    v += axis.angularA.dot(block3(u, row.angularA));
-    v += axis.linearB.dot(block3(u, row.linearB));
-    v += axis.angularB.dot(block3(u, row.angularB));
-    return v;
+    return axis.direction.dot(block3(u, row.linearB) - block3(u, row.linearA)) + axis.angularA.dot(block3(u, row.angularA)) +
+           axis.angularB.dot(block3(u, row.angularB));
 }
 
 void ContactSolver::applyImpulse(const Axis& axis, const Row& row, double impulse, VecX& target) const {
-    block3(target, row.linearA) += impulse * axis.wLinearA;
+    const Vec3 linear = impulse * axis.direction;
+    block3(target, row.linearA) -= row.wLinearA.cwiseProduct(linear);
     block3(target, row.angularA) += impulse * axis.wAngularA;
-    block3(target, row.linearB) += impulse * axis.wLinearB;
+    block3(target, row.linearB) += row.wLinearB.cwiseProduct(linear);
     block3(target, row.angularB) += impulse * axis.wAngularB;
 }
 
 void ContactSolver::applyImpulses(const Row& row, const Vec3& p, VecX& target) const {
     // The three axes' W J^T p into each of the row's four blocks, each read and written once,
     // written out (Eigen's 3-vector expressions on a segment of a dynamic vector cost several
-    // times the twelve products); each block's change is computed before the write.
+    // times the products); each block's change is computed before the write. The linear
+    // blocks take W's diagonal times the impulse's direction, -on a and +on b.
     const double pn = p.x(), p1 = p.y(), p2 = p.z();
+    const Vec3 &n = row.normal.direction, &t1 = row.tangent1.direction, &t2 = row.tangent2.direction;
+    const double d0 = pn * n.x() + p1 * t1.x() + p2 * t2.x();
+    const double d1 = pn * n.y() + p1 * t1.y() + p2 * t2.y();
+    const double d2 = pn * n.z() + p1 * t1.z() + p2 * t2.z();
     double* x = target.data();
-    const auto add = [&](Index block, const Vec3& normal, const Vec3& tangent1, const Vec3& tangent2) {
+    const auto addLinear = [&](Index block, const Vec3& w) {
+        double* y = x + 3 * block;
+        const double c0 = w.x() * d0, c1 = w.y() * d1, c2 = w.z() * d2;
+        y[0] += c0;
+        y[1] += c1;
+        y[2] += c2;
+    };
+    const auto addAngular = [&](Index block, const Vec3& normal, const Vec3& tangent1, const Vec3& tangent2) {
         const double c0 = pn * normal.x() + p1 * tangent1.x() + p2 * tangent2.x();
         const double c1 = pn * normal.y() + p1 * tangent1.y() + p2 * tangent2.y();
         const double c2 = pn * normal.z() + p1 * tangent1.z() + p2 * tangent2.z();
@@ -151,21 +153,15 @@ void ContactSolver::applyImpulses(const Row& row, const Vec3& p, VecX& target) c
         y[1] += c1;
         y[2] += c2;
     };
-    add(row.linearA, row.normal.wLinearA, row.tangent1.wLinearA, row.tangent2.wLinearA);
-    add(row.angularA, row.normal.wAngularA, row.tangent1.wAngularA, row.tangent2.wAngularA);
-    add(row.linearB, row.normal.wLinearB, row.tangent1.wLinearB, row.tangent2.wLinearB);
-    add(row.angularB, row.normal.wAngularB, row.tangent1.wAngularB, row.tangent2.wAngularB);
+    addLinear(row.linearA, -row.wLinearA);
+    addAngular(row.angularA, row.normal.wAngularA, row.tangent1.wAngularA, row.tangent2.wAngularA);
+    addLinear(row.linearB, row.wLinearB);
+    addAngular(row.angularB, row.normal.wAngularB, row.tangent1.wAngularB, row.tangent2.wAngularB);
 }
 
 double ContactSolver::separationNow(const Row& row) const {
     // ds = n . (dxb + dthb x rb - dxa - dtha x ra): the normal Jacobian on the displacement.
-    const Axis& n = row.normal;
-    double s = row.separation;
-    s += n.linearA.dot(block3(displacement_, row.linearA));
-    s += n.angularA.dot(block3(displacement_, row.angularA));
-    s += n.linearB.dot(block3(displacement_, row.linearB));
-    s += n.angularB.dot(block3(displacement_, row.angularB));
-    return s;
+    return row.separation + velocityAlong(row.normal, row, displacement_);
 }
 
 void ContactSolver::measureStep(const World& world, const ContactStep& step) {
@@ -417,10 +413,10 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
         const Axis& axis = axisOf(a);
         const Row& row = *a.row;
         const std::array<Index, 4> blocks{row.linearA, row.angularA, row.linearB, row.angularB};
-        const std::array<const Vec3*, 4> parts{&axis.linearA, &axis.angularA, &axis.linearB, &axis.angularB};
+        const std::array<Vec3, 4> parts{-axis.direction, axis.angularA, axis.direction, axis.angularB};
         for (std::size_t i = 0; i < 4; ++i) {
             at[i] = activeDof_[static_cast<std::size_t>(blocks[i])];
-            j[i] = at[i] < 0 ? Vec3::Zero() : Vec3(parts[i]->cwiseProduct(activeDofMask_[static_cast<std::size_t>(blocks[i])]));
+            j[i] = at[i] < 0 ? Vec3::Zero() : Vec3(parts[i].cwiseProduct(activeDofMask_[static_cast<std::size_t>(blocks[i])]));
         }
     };
     // J_S^T E^-1 J_S: the rows of a manifold share their four blocks, so their outer
@@ -542,9 +538,9 @@ Vec3 ContactSolver::sweepRow(Row& row) {
     // go into u together.
     const auto linearA = block3(u_, row.linearA), angularA = block3(u_, row.angularA), linearB = block3(u_, row.linearB),
                angularB = block3(u_, row.angularB);
+    const Vec3 linear = linearB - linearA;
     const auto along = [&](const Axis& axis) {
-        return axis.linearA.dot(linearA) + axis.angularA.dot(angularA) + axis.linearB.dot(linearB) +
-               axis.angularB.dot(angularB);
+        return axis.direction.dot(linear) + axis.angularA.dot(angularA) + axis.angularB.dot(angularB);
     };
     const double vn = along(row.normal), v1 = along(row.tangent1), v2 = along(row.tangent2);
     const double pn = std::max(0.0, row.normalImpulse + (row.targetVelocity - vn) * row.normal.inverseMass);
@@ -582,8 +578,8 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
                 continue;
             }
             row.normalImpulse = scale * found->normal;
-            row.tangentImpulse1 = scale * found->tangent.dot(row.tangent1.linearB);
-            row.tangentImpulse2 = scale * found->tangent.dot(row.tangent2.linearB);
+            row.tangentImpulse1 = scale * found->tangent.dot(row.tangent1.direction);
+            row.tangentImpulse2 = scale * found->tangent.dot(row.tangent2.direction);
             applyImpulses(row, Vec3(row.normalImpulse, row.tangentImpulse1, row.tangentImpulse2), u_);
         }
     }
@@ -666,7 +662,7 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
     for (const Row& row : rows_) {
         if (row.normalImpulse == 0.0 && row.tangentImpulse1 == 0.0 && row.tangentImpulse2 == 0.0) continue;
         nextWarm_.push_back({row.key, row.onA, row.normalImpulse,
-                             row.tangentImpulse1 * row.tangent1.linearB + row.tangentImpulse2 * row.tangent2.linearB});
+                             row.tangentImpulse1 * row.tangent1.direction + row.tangentImpulse2 * row.tangent2.direction});
     }
     // In the manifolds' order, which the detector gives sorted by pair.
     if (!std::is_sorted(nextWarm_.begin(), nextWarm_.end(), byPair)) std::stable_sort(nextWarm_.begin(), nextWarm_.end(), byPair);
@@ -701,17 +697,20 @@ void ContactSolver::projectPositions(double h) {
             // row's four displacement blocks.
             const Axis& n = row.normal;
             double* d = displacement_.data();
-            double* blocks[4] = {d + 3 * row.linearA, d + 3 * row.angularA, d + 3 * row.linearB, d + 3 * row.angularB};
-            const Vec3* jacobian[4] = {&n.linearA, &n.angularA, &n.linearB, &n.angularB};
-            const Vec3* weighted[4] = {&n.wLinearA, &n.wAngularA, &n.wLinearB, &n.wAngularB};
-            double separation = row.separation;
-            for (int b = 0; b < 4; ++b) separation += jacobian[b]->dot(Eigen::Map<const Vec3>(blocks[b]));
+            Eigen::Map<Vec3> linearA(d + 3 * row.linearA), angularA(d + 3 * row.angularA), linearB(d + 3 * row.linearB),
+                angularB(d + 3 * row.angularB);
+            const double separation =
+                row.separation + n.direction.dot(linearB - linearA) + n.angularA.dot(angularA) + n.angularB.dot(angularB);
             const double error = -kSlop - separation;
             if (!row.held && error <= 0.0 && row.positionImpulse == 0.0) continue;
             double step = error * n.inverseMass;
             if (!row.held) step = std::max(step, -row.positionImpulse);
             row.positionImpulse += step;
-            for (int b = 0; b < 4; ++b) Eigen::Map<Vec3>(blocks[b]) += step * *weighted[b];
+            const Vec3 linear = step * n.direction;
+            linearA -= row.wLinearA.cwiseProduct(linear);
+            angularA += step * n.wAngularA;
+            linearB += row.wLinearB.cwiseProduct(linear);
+            angularB += step * n.wAngularB;
             worst = std::max(worst, row.held ? std::abs(error) : error);
         }
         if (worst <= 0.1 * kSlop) break;

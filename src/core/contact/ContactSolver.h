@@ -98,17 +98,20 @@ private:
         std::uint32_t feature = 0;
         auto operator<=>(const Key&) const = default;
     };
-    // One direction of a contact row: the Jacobian of the relative velocity along it on
-    // each side (linear, angular), W times it, and 1 / (J W J^T).
+    // One direction d of a contact row: the Jacobian of the relative velocity along it,
+    // J = [-d, angularA | d, angularB] on the row's blocks (a's linear and angular, then
+    // b's), the angular parts of W J^T and 1 / (J W J^T). W's linear blocks are diagonal
+    // (InverseMass.h), so the linear parts of W J^T are -wLinearA * d and wLinearB * d
+    // (componentwise, the row's), not stored per axis: a row is read in every sweep.
     struct Axis {
-        Vec3 linearA, angularA, linearB, angularB;
-        Vec3 wLinearA, wAngularA, wLinearB, wAngularB;
+        Vec3 direction, angularA, angularB, wAngularA, wAngularB;
         double inverseMass = 0.0;
     };
     struct Row {
         Key key;
         Vec3 onA = Vec3::Zero();  // the point in a's frame (from its centre of mass)
         Index linearA = -1, angularA = -1, linearB = -1, angularB = -1;  // velocity blocks, -1: none
+        Vec3 wLinearA = Vec3::Zero(), wLinearB = Vec3::Zero();  // W's diagonal on the linear blocks (0: none)
         Axis normal, tangent1, tangent2;  // tangent2 all zero in a planar world
         int tangents = 2;  // 1 in a planar world
         // J_t W J_n^T of each tangent: how an impulse along the normal moves the point
@@ -146,9 +149,9 @@ private:
     // the nearest within kWarmMatchDistance, else none.
     static const Warm* findWarm(const Row& row, const Warm* first, const Warm* last);
     void buildAxis(const InverseMass& W, const Row& row, const Vec3& direction, const Vec3& ra, const Vec3& rb,
-                   const Vec3& wLinearA, const Vec3& wLinearB, Axis& axis) const;
+                   Axis& axis) const;
     static Axis zeroAxis();
-    static double coupling(const Axis& along, const Axis& pushed);  // J_along W J_pushed^T
+    static double coupling(const Row& row, const Axis& along, const Axis& pushed);  // J_along W J_pushed^T
     double velocityAlong(const Axis& axis, const Row& row, const VecX& u) const;
     double velocityAlong(const Axis& axis, const Row& row) const { return velocityAlong(axis, row, u_); }
     void applyImpulse(const Axis& axis, const Row& row, double impulse, VecX& target) const;
