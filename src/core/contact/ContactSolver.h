@@ -107,31 +107,35 @@ private:
         Vec3 direction, angularA, angularB, wAngularA, wAngularB;
         double inverseMass = 0.0;
     };
+    // The fields in the order the passes read them: the position projection the first
+    // lines (blocks, W's diagonal, the normal, its separation), the Gauss-Seidel sweeps
+    // those and the next, the rest after (a row is 600 bytes and the sweeps go over all).
     struct Row {
-        Key key;
-        Vec3 onA = Vec3::Zero();  // the point in a's frame (from its centre of mass)
         Index linearA = -1, angularA = -1, linearB = -1, angularB = -1;  // velocity blocks, -1: none
         Vec3 wLinearA = Vec3::Zero(), wLinearB = Vec3::Zero();  // W's diagonal on the linear blocks (0: none)
-        Axis normal, tangent1, tangent2;  // tangent2 all zero in a planar world
+        Axis normal;
+        double separation = 0.0;  // at detection; the linear change from displacements is added on
+        double positionImpulse = 0.0;  // of the position projection
+        bool held = false;             // in the position projection: kept at the slop from both sides
+        bool collided = false;
         int tangents = 2;  // 1 in a planar world
+        Axis tangent1, tangent2;  // tangent2 all zero in a planar world
         // J_t W J_n^T of each tangent: how an impulse along the normal moves the point
         // along it.
         double coupling1 = 0.0, coupling2 = 0.0;
-        double separation = 0.0;  // at detection; the linear change from displacements is added on
+        double normalImpulse = 0.0, tangentImpulse1 = 0.0, tangentImpulse2 = 0.0;
+        double targetVelocity = 0.0;  // the least relative normal velocity after the step
         double friction = 0.0, restitution = 0.0;
         // A particle held on a fixed body by the implicit step's contact filter: the normal
         // impulse the step already gave it there, which counts in the friction bound.
         double heldImpulse = 0.0;
-        double normalImpulse = 0.0, tangentImpulse1 = 0.0, tangentImpulse2 = 0.0;
         // The impulses (normal, tangent 1, tangent 2) at the start of an iteration, and the
         // conjugate direction they move along (solveResting).
         Vec3 iterationStart = Vec3::Zero(), direction = Vec3::Zero();
-        double targetVelocity = 0.0;  // the least relative normal velocity after the step
-        double positionImpulse = 0.0;   // of the position projection
-        bool held = false;              // in the position projection: kept at the slop from both sides
+        Key key;
+        Vec3 onA = Vec3::Zero();  // the point in a's frame (from its centre of mass)
         double normalAcceleration = 0.0;  // of the relative normal velocity over the step, without contact
         double impactTime = 0.0;          // before the step's end (< 0: after it), once collided
-        bool collided = false;
         // In the collision pass at hand: whether the point collides, the normal velocity its
         // impulse aims at, and the impulse so far.
         bool colliding = false;
