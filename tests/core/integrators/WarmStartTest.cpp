@@ -54,17 +54,6 @@ TEST(WarmStart, MemoryGivesBackTheSamePredictions) {
     }
 }
 
-// |x - exact| in the norm of J + M, relative to |exact|.
-double relativeEnergyError(const test::ImplicitSystem& s, const VecX& x, const VecX& exact) {
-    const auto energy = [&](const VecX& v) {
-        VecX product;
-        s.J.multiply(v, product);
-        for (Index i = 0; i < s.J.blockRows(); ++i) block3(product, i) += s.mass[i] * block3(v, i);
-        return v.dot(product);
-    };
-    return std::sqrt(energy(x - exact) / energy(exact));
-}
-
 // The iterations of the solves of 60 implicit steps of a cloth hanging from its two nailed
 // corners, started from the extrapolation and from the last solution; each start's answer is
 // checked against the exact step (a 1e-12 solve): as close as the tolerance 1e-4 makes the other.
@@ -95,7 +84,7 @@ Iterations swingingClothIterations(const Vec3& gravity, const Vec3& push) {
         EXPECT_TRUE(a.converged && b.converged);
         total.fromLast += a.iterations;
         total.fromPrediction += b.iterations;
-        EXPECT_LT(relativeEnergyError(s, predicted, exact), std::max(3.0 * relativeEnergyError(s, x, exact), 3e-4)) << frame;
+        EXPECT_LT(test::relativeEnergyError(s, predicted, exact), std::max(3.0 * test::relativeEnergyError(s, x, exact), 3e-4)) << frame;
         last = x;
         warm.record(predicted);
         StepReport report;

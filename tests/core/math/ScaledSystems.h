@@ -2,6 +2,8 @@
 // Implicit-euler systems (J + M) x = rhs for the tests of the implicit solver, and their
 // scaled matrix G^-1 (J + M) G^-T (D_i = G_i G_i^T the diagonal blocks) built block by block
 // from J, as a reference for ScaledSweepMatrix and SgsConjugateGradient.
+#include <cmath>
+
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 #include <vector>
@@ -29,6 +31,17 @@ inline ImplicitSystem implicitSystem(World& world) {
     world.appliedForces(f);
     s.rhs = h * (f + h * dFdxV);
     return s;
+}
+
+// |x - exact| in the norm of J + M, relative to |exact|.
+inline double relativeEnergyError(const ImplicitSystem& s, const VecX& x, const VecX& exact) {
+    const auto energy = [&](const VecX& v) {
+        VecX product;
+        s.J.multiply(v, product);
+        for (Index i = 0; i < s.J.blockRows(); ++i) block3(product, i) += s.mass[i] * block3(v, i);
+        return v.dot(product);
+    };
+    return std::sqrt(energy(x - exact) / energy(exact));
 }
 
 // A stretched n x n cloth, two corners nailed.

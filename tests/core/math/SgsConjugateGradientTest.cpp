@@ -20,17 +20,6 @@ double relativeResidual(const test::ImplicitSystem& s, const VecX& x) {
     return r.norm() / s.rhs.norm();
 }
 
-// |x - exact| in the norm of J + M, relative to |exact|.
-double relativeEnergyError(const test::ImplicitSystem& s, const VecX& x, const VecX& exact) {
-    const auto energy = [&](const VecX& v) {
-        VecX product;
-        s.J.multiply(v, product);
-        for (Index i = 0; i < s.J.blockRows(); ++i) block3(product, i) += s.mass[i] * block3(v, i);
-        return v.dot(product);
-    };
-    return std::sqrt(energy(x - exact) / energy(exact));
-}
-
 // The product is A^ = E^-1 A~ E^-T with A~ = G^-1 (J + M) G^-T, E = I/omega + L and L, U = L^T
 // its triangles in the solver's sweep order: for u = E^T w, E A^ u = A~ w, whole (32 x 32) and
 // split (64 x 64, random springs).
@@ -81,8 +70,8 @@ TEST(SgsConjugateGradient, SolvesWholeAndSplitSystems) {
         const CgResult fromNear = solver.solve(system.J, system.mass, system.fixed, system.rhs, warm, CgSettings{1e-4, 1000});
         EXPECT_TRUE(fromZero.converged && fromNear.converged) << n;
         EXPECT_LT(fromNear.iterations, fromZero.iterations) << n;
-        EXPECT_LT(relativeEnergyError(system, cold, first), 3e-4) << n;
-        EXPECT_LT(relativeEnergyError(system, warm, first), 3e-4) << n;
+        EXPECT_LT(test::relativeEnergyError(system, cold, first), 3e-4) << n;
+        EXPECT_LT(test::relativeEnergyError(system, warm, first), 3e-4) << n;
     }
 }
 
