@@ -10,6 +10,22 @@ namespace tinkerbox {
 
 namespace {
 
+// The inverse of a lower triangular L with a positive diagonal, column by column by forward
+// substitution, written for fixed B (Eigen's triangular solve takes its general path here).
+template <int B>
+Eigen::Matrix<double, B, B> lowerInverse(const Eigen::Matrix<double, B, B>& L) {
+    Eigen::Matrix<double, B, B> inverse = Eigen::Matrix<double, B, B>::Zero();
+    for (int c = 0; c < B; ++c) {
+        inverse(c, c) = 1.0 / L(c, c);
+        for (int r = c + 1; r < B; ++r) {
+            double sum = 0.0;
+            for (int k = c; k < r; ++k) sum += L(r, k) * inverse(k, c);
+            inverse(r, c) = -sum / L(r, r);
+        }
+    }
+    return inverse;
+}
+
 // Where row r of column c is in a column's sorted rows (the diagonal first): r must be there.
 std::int32_t find(const std::vector<Index>& start, const std::vector<std::int32_t>& row, Index r, Index c) {
     if (r == c) return static_cast<std::int32_t>(start[static_cast<std::size_t>(c)]);
@@ -144,7 +160,7 @@ bool BlockCholesky<B>::factorize(const std::vector<Block>& values) {
         const Eigen::LLT<Block> llt(pivot);
         if (llt.info() != Eigen::Success) return false;
         pivot = llt.matrixL();
-        pivotInverse_[j] = pivot.template triangularView<Eigen::Lower>().solve(Block::Identity());
+        pivotInverse_[j] = lowerInverse(pivot);
         const Block right = pivotInverse_[j].transpose();
         for (Index k = start_[j] + 1; k < start_[j + 1]; ++k) factor_[static_cast<std::size_t>(k)] = factor_[static_cast<std::size_t>(k)] * right;
     }
