@@ -4,6 +4,8 @@
 // stored four doubles apart (the fourth lane zero), such as the implicit solver's sweeps over
 // 3x3 blocks. Every function gives the same bits whichever way it is built, except
 // multiplyAdd, which rounds once where FMA is available and twice where it is not.
+// (Lanes.h is the other way round: four different constraints' numbers side by side, one
+// per lane, for code written once per constraint.)
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 #endif

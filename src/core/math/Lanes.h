@@ -5,7 +5,7 @@
 // operation acts lane by lane, so a lane's numbers are those of its constraint computed alone,
 // whichever lane it lands in. Branches become selections (both sides computed, one kept per
 // lane). The helpers are forced inline (EIGEN_STRONG_INLINE): a call would pass the vectors
-// through memory.
+// through memory. (Double4.h holds one 3-vector per register instead, for 3 x 3 block kernels.)
 #include "core/math/Types.h"
 
 namespace tinkerbox {
