@@ -61,7 +61,8 @@ void ProjectiveDynamics::factor(double h) {
     targets_.resize(targets);
     firstState_.assign(1, 0);
     for (std::size_t t = 0; t < terms_.size(); ++t)
-        firstState_.push_back(firstState_.back() + terms_[t]->projectionStateSize() * (firstStencil_[t + 1] - firstStencil_[t]));
+        firstState_.push_back(firstState_.back() +
+                              projectionStateLength(terms_[t]->projectionStateSize(), firstStencil_[t + 1] - firstStencil_[t]));
     projectionState_.resize(static_cast<std::size_t>(firstState_.back()));
 
     std::vector<Index> free(n, -1);
@@ -127,20 +128,24 @@ void ProjectiveDynamics::factor(double h) {
     ++factorizations_;
 }
 
-void ProjectiveDynamics::forHalves(Index count, const std::function<void(Index, Index)>& task) {
+void ProjectiveDynamics::forHalves(Index count, const std::function<void(Index, Index)>& task, Index granularity) {
     if (unknowns_ < kParallelUnknowns) {
         task(0, count);
         return;
     }
-    parallel_.run([&] { task(0, count / 2); }, [&] { task(count / 2, count); });
+    const Index half = count / 2 / granularity * granularity;
+    parallel_.run([&] { task(0, half); }, [&] { task(half, count); });
 }
 
 void ProjectiveDynamics::prepareProjections(double h) {
     for (std::size_t t = 0; t < terms_.size(); ++t) {
         const int size = terms_[t]->projectionStateSize();
-        forHalves(firstStencil_[t + 1] - firstStencil_[t], [&](Index begin, Index end) {
-            terms_[t]->prepareProjections(x0_, h, begin, end, projectionState_.data() + firstState_[t] + size * begin);
-        });
+        forHalves(
+            firstStencil_[t + 1] - firstStencil_[t],
+            [&](Index begin, Index end) {
+                terms_[t]->prepareProjections(x0_, h, begin, end, projectionState_.data() + firstState_[t] + size * begin);
+            },
+            kLanes);
     }
 }
 
@@ -148,10 +153,13 @@ void ProjectiveDynamics::projectLocal() {
     for (std::size_t t = 0; t < terms_.size(); ++t) {
         const Index first = firstStencil_[t];
         const int size = terms_[t]->projectionStateSize();
-        forHalves(firstStencil_[t + 1] - first, [&](Index begin, Index end) {
-            terms_[t]->projectTargets(x_, x0_, begin, end, projectionState_.data() + firstState_[t] + size * begin,
-                                      targets_.data() + firstRow_[first + begin]);
-        });
+        forHalves(
+            firstStencil_[t + 1] - first,
+            [&](Index begin, Index end) {
+                terms_[t]->projectTargets(x_, x0_, begin, end, projectionState_.data() + firstState_[t] + size * begin,
+                                          targets_.data() + firstRow_[first + begin]);
+            },
+            kLanes);
     }
 }
 

@@ -44,6 +44,18 @@ EIGEN_STRONG_INLINE LaneVec3 laneVectors(const double* v, Offset offset) {
     return {lanes([&](int k) { return v[offset(k)]; }), lanes([&](int k) { return v[offset(k) + 1]; }),
             lanes([&](int k) { return v[offset(k) + 2]; })};
 }
+// Numbers kept lane by lane (a block of kLanes constraints' state, ProjectiveTerm.h): lane k
+// of the number at v + kLanes j is v[kLanes j + k], so that a block's number loads as one vector.
+EIGEN_STRONG_INLINE Lanes loadLanes(const double* v) { return Eigen::Map<const Lanes>(v); }
+EIGEN_STRONG_INLINE LaneVec3 loadLaneVec3(const double* v) {
+    return {loadLanes(v), loadLanes(v + kLanes), loadLanes(v + 2 * kLanes)};
+}
+EIGEN_STRONG_INLINE void storeLanes(double* v, const Lanes& a) { Eigen::Map<Lanes>{v} = a; }
+EIGEN_STRONG_INLINE void storeLaneVec3(double* v, const LaneVec3& a) {
+    storeLanes(v, a.x);
+    storeLanes(v + kLanes, a.y);
+    storeLanes(v + 2 * kLanes, a.z);
+}
 // a in every lane.
 EIGEN_STRONG_INLINE LaneVec3 broadcast(const Vec3& a) { return {Lanes::Constant(a.x()), Lanes::Constant(a.y()), Lanes::Constant(a.z())}; }
 // Lane k's vector.
