@@ -138,7 +138,7 @@ void DampedSpringSet::appendProjectiveStencils(double h, std::vector<ProjectiveS
 namespace {
 // What prepareProjections keeps per block of kLanes springs, lane by lane (Lanes.h): the
 // shares of the weight (elastic, damping) and the direction n0.
-enum SpringState { kElasticShare = 0, kDampingShare = kLanes, kStartDirection = 2 * kLanes };
+enum SpringState { kSpringElasticShare = 0, kSpringDampingShare = kLanes, kSpringStartDirection = 2 * kLanes };
 }  // namespace
 
 void DampedSpringSet::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
@@ -158,9 +158,9 @@ void DampedSpringSet::prepareProjections(const VecX& x0, double h, Index first, 
         const LaneVec3 l0 = laneVectors(x0.data(), [&](int k) { return 3 * p[k]->a; }) -
                             laneVectors(x0.data(), [&](int k) { return 3 * p[k]->b; });
         const Lanes squared = dot(l0, l0);
-        storeLanes(state + kElasticShare, (constrained > 0.0).select(stiffness / weight, 0.0));
-        storeLanes(state + kDampingShare, (constrained > 0.0).select(damping / weight, 0.0));
-        storeLaneVec3(state + kStartDirection, (squared > 1e-24).select(constrained / squared.sqrt(), 0.0) * l0);
+        storeLanes(state + kSpringElasticShare, (constrained > 0.0).select(stiffness / weight, 0.0));
+        storeLanes(state + kSpringDampingShare, (constrained > 0.0).select(damping / weight, 0.0));
+        storeLaneVec3(state + kSpringStartDirection, (squared > 1e-24).select(constrained / squared.sqrt(), 0.0) * l0);
     }
 }
 
@@ -179,9 +179,9 @@ void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first,
         const Lanes restLength = loadLanes(springs.restLength.data());
         const LaneVec3 elastic = select(L < kDegenerateSpringLength, l, (restLength / L) * l);
         // Damping target: l0 plus the displacement's part across n0 (projectiveDampingDisplacement).
-        const LaneVec3 d = l - l0, n0 = loadLaneVec3(state + kStartDirection);
-        const LaneVec3 target = loadLanes(state + kElasticShare) * (elastic - l0) +
-                                loadLanes(state + kDampingShare) * (d - dot(d, n0) * n0);
+        const LaneVec3 d = l - l0, n0 = loadLaneVec3(state + kSpringStartDirection);
+        const LaneVec3 target = loadLanes(state + kSpringElasticShare) * (elastic - l0) +
+                                loadLanes(state + kSpringDampingShare) * (d - dot(d, n0) * n0);
         storeTargets(target, static_cast<int>(std::min<Index>(kLanes, last - block)), targets + (block - first));
     }
 }

@@ -109,6 +109,17 @@ Index DihedralBending::add(const BendingHinge& h) {
                                    1.0 / (e2 * halfSin * halfSin)});
     }
     projectiveHinges_.push_back(e);
+    const std::size_t r = projectiveRows_.size() - 1;
+    if (r % kLanes == 0) laneBlocks_.emplace_back();
+    LaneBlock& block = laneBlocks_.back();
+    for (std::size_t lane = r % kLanes; lane < kLanes; ++lane) {  // this lane and the repeats after it
+        for (int m = 0; m < 4; ++m) {
+            block.particles[m][lane] = static_cast<std::int32_t>(h.particles[m]);
+            block.coefficients[m][lane] = projectiveRows_[r].coefficients[m];
+        }
+        block.frameSign[lane] = projectiveRows_[r].frameSign;
+        block.restCurvature[lane] = projectiveRows_[r].restCurvature;
+    }
     return e;
 }
 
@@ -133,9 +144,14 @@ void DihedralBending::appendProjectiveStencils(double h, std::vector<ProjectiveS
     }
 }
 
+namespace {
+// What prepareProjections keeps per block of kLanes hinges, lane by lane (Lanes.h): the
+// shares of the weight (elastic, damping) and the frame's direction at the start.
+enum HingeState { kHingeElasticShare = 0, kHingeDampingShare = kLanes, kHingeStartDirection = 2 * kLanes };
+}  // namespace
+
 void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
-    const int size = projectionStateSize();
-    for (Index block = first; block < last; block += kLanes) {
+    for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
         // Lane k prepares hinge block + k; past the last one, lanes repeat it (and are dropped).
         std::array<const ProjectiveRow*, kLanes> row;
         std::array<const BendingHinge*, kLanes> hinge;
@@ -155,51 +171,42 @@ void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, 
         for (int m = 0; m < 4; ++m) x0s[m] = laneVectors(x0.data(), [&](int k) { return 3 * row[k]->particles[m]; });
         LaneVec3 m0;
         const Lanes frame = normalFrame(x0s, lanes([&](int k) { return row[k]->frameSign; }), m0);
-        const LaneVec3 unit = (dampingShare > 0.0 && frame > 0.0).select(1.0 / dot(m0, m0).sqrt(), 0.0) * m0;
-        for (int k = 0; k < kLanes && block + k < last; ++k) {
-            double* out = state + size * (block + k - first);
-            out[0] = elasticShare[k];
-            out[1] = dampingShare[k];
-            Eigen::Map<Vec3>(out + 2) = lane(unit, k);
-        }
+        storeLanes(state + kHingeElasticShare, elasticShare);
+        storeLanes(state + kHingeDampingShare, dampingShare);
+        storeLaneVec3(state + kHingeStartDirection,
+                      (dampingShare > 0.0 && frame > 0.0).select(1.0 / dot(m0, m0).sqrt(), 0.0) * m0);
     }
 }
 
 void DihedralBending::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
                                      ProjectiveTarget* targets) const {
-    const int size = projectionStateSize();
-    for (Index block = first; block < last; block += kLanes) {
-        // Lane k projects hinge block + k; past the last one, lanes repeat it (and are dropped).
-        std::array<const ProjectiveRow*, kLanes> row;
-        std::array<const double*, kLanes> s;
-        for (int k = 0; k < kLanes; ++k) {
-            const Index c = std::min<Index>(block + k, last - 1);
-            row[k] = &projectiveRows_[static_cast<std::size_t>(c)];
-            s[k] = state + size * (c - first);
-        }
+    for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
+        // Lane k projects hinge block + k (first is a multiple of kLanes); past the last one,
+        // lanes project another of the block (and are dropped).
+        const LaneBlock& row = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
         std::array<LaneVec3, 4> xs;  // the corners now
         LaneVec3 K, K0;
-        for (int m = 0; m < 4; ++m) {
-            const auto particle = [&](int k) { return 3 * row[k]->particles[m]; };
+        for (std::size_t m = 0; m < 4; ++m) {
+            const auto particle = [&](int k) { return 3 * static_cast<Index>(row.particles[m][static_cast<std::size_t>(k)]); };
             xs[m] = laneVectors(x.data(), particle);
             const LaneVec3 x0m = laneVectors(x0.data(), particle);
-            const Lanes coefficient = lanes([&](int k) { return row[k]->coefficients[m]; });
+            const Lanes coefficient = loadLanes(row.coefficients[m].data());
             K = m == 0 ? coefficient * xs[m] : K + coefficient * xs[m];
             K0 = m == 0 ? coefficient * x0m : K0 + coefficient * x0m;
         }
         // Flat at rest: the nearest point of {0}. Otherwise the rest curvature along the frame;
         // without a frame (a collapsed triangle, a hinge folded shut) K is left where it is.
-        const Lanes restCurvature = lanes([&](int k) { return row[k]->restCurvature; });
+        const Lanes restCurvature = loadLanes(row.restCurvature.data());
         LaneVec3 elastic{Lanes::Zero(), Lanes::Zero(), Lanes::Zero()};
         if ((restCurvature != 0.0).any()) {
             LaneVec3 m;
-            const Lanes frame = normalFrame(xs, lanes([&](int k) { return row[k]->frameSign; }), m);
+            const Lanes frame = normalFrame(xs, loadLanes(row.frameSign.data()), m);
             elastic = select(restCurvature == 0.0, elastic, select(frame > 0.0, (restCurvature / dot(m, m).sqrt()) * m, K));
         }
-        const LaneVec3 dK = K - K0, unit = laneVectors(state, [&](int k) { return s[k] - state + 2; });
-        const LaneVec3 target = lanes([&](int k) { return s[k][0]; }) * (elastic - K0) +
-                                lanes([&](int k) { return s[k][1]; }) * (dK - dot(dK, unit) * unit);
-        for (int k = 0; k < kLanes && block + k < last; ++k) targets[block + k - first] = projectiveTarget(lane(target, k));
+        const LaneVec3 dK = K - K0, unit = loadLaneVec3(state + kHingeStartDirection);
+        const LaneVec3 target = loadLanes(state + kHingeElasticShare) * (elastic - K0) +
+                                loadLanes(state + kHingeDampingShare) * (dK - dot(dK, unit) * unit);
+        storeTargets(target, static_cast<int>(std::min<Index>(kLanes, last - block)), targets + (block - first));
     }
 }
 

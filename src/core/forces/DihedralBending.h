@@ -71,7 +71,7 @@ public:
     std::uint64_t projectiveRevision() const override { return hinges_.size(); }  // hinges are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
     // Per hinge: the shares of its weight (elastic, damping) and its frame's direction at the
-    // step's start (the damping's).
+    // step's start (the damping's), lane by lane in blocks of four (ProjectiveTerm.h).
     int projectionStateSize() const override { return 5; }
     void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
     void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
@@ -100,6 +100,14 @@ private:
     };
     std::vector<BendingHinge> hinges_;
     std::vector<ProjectiveRow> projectiveRows_;
+    // What the projections read in every iteration, per block of kLanes rows lane by lane (a
+    // block's last lanes repeat its last row): compact, as the iterations stream it.
+    struct LaneBlock {
+        std::array<std::array<std::int32_t, kLanes>, 4> particles;
+        std::array<std::array<double, kLanes>, 4> coefficients;
+        std::array<double, kLanes> frameSign, restCurvature;
+    };
+    std::vector<LaneBlock> laneBlocks_;
     std::vector<Index> projectiveHinges_;
     std::vector<Index> explicitHinges_;  // the others
 };
