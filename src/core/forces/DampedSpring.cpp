@@ -155,8 +155,7 @@ void DampedSpringSet::prepareProjections(const VecX& x0, double h, Index first, 
         const Lanes constrained = (weight > 0.0).select(joins, 0.0);
         // The direction at the start; none for coincident ends, where the damping holds all of
         // the displacement (projectiveDampingDirection).
-        const LaneVec3 l0 = laneVectors(x0.data(), [&](int k) { return 3 * p[k]->a; }) -
-                            laneVectors(x0.data(), [&](int k) { return 3 * p[k]->b; });
+        const LaneVec3 l0 = laneVectors(x0, [&](int k) { return 3 * p[k]->a; }) - laneVectors(x0, [&](int k) { return 3 * p[k]->b; });
         const Lanes squared = dot(l0, l0);
         storeLanes(state + kSpringElasticShare, (constrained > 0.0).select(stiffness / weight, 0.0));
         storeLanes(state + kSpringDampingShare, (constrained > 0.0).select(damping / weight, 0.0));
@@ -172,12 +171,11 @@ void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first,
         const LaneBlock& springs = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
         const auto a = [&](int k) { return 3 * static_cast<Index>(springs.a[static_cast<std::size_t>(k)]); };
         const auto b = [&](int k) { return 3 * static_cast<Index>(springs.b[static_cast<std::size_t>(k)]); };
-        const LaneVec3 l = laneVectors(x.data(), a) - laneVectors(x.data(), b);
-        const LaneVec3 l0 = laneVectors(x0.data(), a) - laneVectors(x0.data(), b);
+        const LaneVec3 l = laneVectors(x, a) - laneVectors(x, b), l0 = laneVectors(x0, a) - laneVectors(x0, b);
         const Lanes L = dot(l, l).sqrt();
         // Elastic target r n; with no direction (coincident ends) the spring pulls nowhere.
         const Lanes restLength = loadLanes(springs.restLength.data());
-        const LaneVec3 elastic = select(L < kDegenerateSpringLength, l, (restLength / L) * l);
+        const LaneVec3 elastic = select(lanesLess(L, kDegenerateSpringLength), l, (restLength / L) * l);
         // Damping target: l0 plus the displacement's part across n0 (projectiveDampingDisplacement).
         const LaneVec3 d = l - l0, n0 = loadLaneVec3(state + kSpringStartDirection);
         const LaneVec3 target = loadLanes(state + kSpringElasticShare) * (elastic - l0) +

@@ -73,7 +73,7 @@ double cotangent(const Vec3& a, const Vec3& b, const Vec3& c) {
 // (x0, x1, x2) and (x1, x0, x3): the frame's direction, not normalized (one square root
 // fewer), for four hinges at once (Lanes.h); per lane 1 where it is a frame, 0 where a triangle
 // has no area or the sum vanishes.
-Lanes normalFrame(const std::array<LaneVec3, 4>& x, const Lanes& sign, LaneVec3& m) {
+EIGEN_ALWAYS_INLINE Lanes normalFrame(const std::array<LaneVec3, 4>& x, const Lanes& sign, LaneVec3& m) {
     const LaneVec3 n1 = cross(x[2] - x[0], x[2] - x[1]), n2 = cross(x[3] - x[1], x[3] - x[0]);
     const Lanes n1norm = dot(n1, n1).sqrt(), n2norm = dot(n2, n2).sqrt();
     m = (sign * n2norm) * n1 + n1norm * n2;
@@ -168,7 +168,7 @@ void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, 
         // The frame's direction at the start. Without one (a collapsed triangle, a hinge
         // folded shut) the damping holds all of the displacement.
         std::array<LaneVec3, 4> x0s;
-        for (int m = 0; m < 4; ++m) x0s[m] = laneVectors(x0.data(), [&](int k) { return 3 * row[k]->particles[m]; });
+        for (int m = 0; m < 4; ++m) x0s[m] = laneVectors(x0, [&](int k) { return 3 * row[k]->particles[m]; });
         LaneVec3 m0;
         const Lanes frame = normalFrame(x0s, lanes([&](int k) { return row[k]->frameSign; }), m0);
         storeLanes(state + kHingeElasticShare, elasticShare);
@@ -184,16 +184,19 @@ void DihedralBending::projectTargets(const VecX& x, const VecX& x0, Index first,
         // Lane k projects hinge block + k (first is a multiple of kLanes); past the last one,
         // lanes project another of the block (and are dropped).
         const LaneBlock& row = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
-        std::array<LaneVec3, 4> xs;  // the corners now
-        LaneVec3 K, K0;
-        for (std::size_t m = 0; m < 4; ++m) {
-            const auto particle = [&](int k) { return 3 * static_cast<Index>(row.particles[m][static_cast<std::size_t>(k)]); };
-            xs[m] = laneVectors(x.data(), particle);
-            const LaneVec3 x0m = laneVectors(x0.data(), particle);
-            const Lanes coefficient = loadLanes(row.coefficients[m].data());
-            K = m == 0 ? coefficient * xs[m] : K + coefficient * xs[m];
-            K0 = m == 0 ? coefficient * x0m : K0 + coefficient * x0m;
-        }
+        // The corners now and at the start, and K of each (written out: as a loop the corners
+        // were kept in memory).
+        const auto corner = [&row](std::size_t m) {
+            return [&row, m](int k) { return 3 * static_cast<Index>(row.particles[m][static_cast<std::size_t>(k)]); };
+        };
+        const std::array<LaneVec3, 4> xs{laneVectors(x, corner(0)), laneVectors(x, corner(1)), laneVectors(x, corner(2)),
+                                         laneVectors(x, corner(3))};
+        const std::array<LaneVec3, 4> x0s{laneVectors(x0, corner(0)), laneVectors(x0, corner(1)),
+                                          laneVectors(x0, corner(2)), laneVectors(x0, corner(3))};
+        const auto coefficient = [&row](std::size_t m) { return loadLanes(row.coefficients[m].data()); };
+        const LaneVec3 K = coefficient(0) * xs[0] + coefficient(1) * xs[1] + coefficient(2) * xs[2] + coefficient(3) * xs[3];
+        const LaneVec3 K0 =
+            coefficient(0) * x0s[0] + coefficient(1) * x0s[1] + coefficient(2) * x0s[2] + coefficient(3) * x0s[3];
         // Flat at rest: the nearest point of {0}. Otherwise the rest curvature along the frame;
         // without a frame (a collapsed triangle, a hinge folded shut) K is left where it is.
         const Lanes restCurvature = loadLanes(row.restCurvature.data());
@@ -201,7 +204,8 @@ void DihedralBending::projectTargets(const VecX& x, const VecX& x0, Index first,
         if ((restCurvature != 0.0).any()) {
             LaneVec3 m;
             const Lanes frame = normalFrame(xs, loadLanes(row.frameSign.data()), m);
-            elastic = select(restCurvature == 0.0, elastic, select(frame > 0.0, (restCurvature / dot(m, m).sqrt()) * m, K));
+            elastic = select(lanesEqual(restCurvature, 0.0), elastic,
+                             select(lanesGreater(frame, 0.0), (restCurvature / dot(m, m).sqrt()) * m, K));
         }
         const LaneVec3 dK = K - K0, unit = loadLaneVec3(state + kHingeStartDirection);
         const LaneVec3 target = loadLanes(state + kHingeElasticShare) * (elastic - K0) +

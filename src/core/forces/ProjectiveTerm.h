@@ -85,28 +85,10 @@ inline Vec3 projectiveDampingDisplacement(const Vec3& dy, const Vec3& unit) { re
 using ProjectiveTarget = Eigen::Vector4d;
 inline ProjectiveTarget projectiveTarget(const Vec3& p) { return ProjectiveTarget(p.x(), p.y(), p.z(), 0.0); }
 // Lane k of `target` (four constraints' rows, Lanes.h) as the target at out[stride * k], for
-// the first `count` lanes. A full block is turned from lanes into rows by one 4x4 transpose
-// of vectors (Eigen's own, where the vectors are four wide) rather than number by number.
-// (Eigen's vector types carry alignment attributes that a template argument drops, harmlessly.)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wignored-attributes"
-EIGEN_STRONG_INLINE void storeTargets(const LaneVec3& target, int count, ProjectiveTarget* out, Index stride = 1) {
-    using Packet = Eigen::internal::packet_traits<double>::type;
-    if constexpr (Eigen::internal::unpacket_traits<Packet>::size == kLanes) {
-        if (count == kLanes) {
-            Eigen::internal::PacketBlock<Packet, kLanes> rows;
-            rows.packet[0] = Eigen::internal::ploadu<Packet>(target.x.data());
-            rows.packet[1] = Eigen::internal::ploadu<Packet>(target.y.data());
-            rows.packet[2] = Eigen::internal::ploadu<Packet>(target.z.data());
-            rows.packet[3] = Eigen::internal::pset1<Packet>(0.0);
-            Eigen::internal::ptranspose(rows);
-            for (int k = 0; k < kLanes; ++k) Eigen::internal::pstoreu(out[stride * k].data(), rows.packet[k]);
-            return;
-        }
-    }
-    for (int k = 0; k < count; ++k) out[stride * k] = projectiveTarget(lane(target, k));
+// the first `count` lanes.
+EIGEN_ALWAYS_INLINE void storeTargets(const LaneVec3& target, int count, ProjectiveTarget* out, Index stride = 1) {
+    storeLaneRows(target, count, out->data(), 4 * stride);
 }
-#pragma GCC diagnostic pop
 
 // How many numbers of state `count` constraints of `size` numbers each are given
 // (ProjectiveTerm::prepareProjections): whole blocks of kLanes.

@@ -260,16 +260,15 @@ void TriangleStretchShear::projectTargets(const VecX& x, const VecX& x0, Index f
         // Lane k projects triangle block + k (first is a multiple of kLanes); past the last
         // one, lanes project another of the block (and are dropped).
         const LaneBlock& t = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
-        // (w_u, w_v) now and at the step's start.
-        std::array<LaneVec3, 3> xs, x0s;
-        std::array<Lanes, 3> cu, cv;
-        for (std::size_t m = 0; m < 3; ++m) {
-            const auto particle = [&](int k) { return 3 * static_cast<Index>(t.particles[m][static_cast<std::size_t>(k)]); };
-            xs[m] = laneVectors(x.data(), particle);
-            x0s[m] = laneVectors(x0.data(), particle);
-            cu[m] = loadLanes(t.du[m].data());
-            cv[m] = loadLanes(t.dv[m].data());
-        }
+        // (w_u, w_v) now and at the step's start (written out: as a loop the corners were kept
+        // in memory).
+        const auto corner = [&t](std::size_t m) {
+            return [&t, m](int k) { return 3 * static_cast<Index>(t.particles[m][static_cast<std::size_t>(k)]); };
+        };
+        const std::array<LaneVec3, 3> xs{laneVectors(x, corner(0)), laneVectors(x, corner(1)), laneVectors(x, corner(2))};
+        const std::array<LaneVec3, 3> x0s{laneVectors(x0, corner(0)), laneVectors(x0, corner(1)), laneVectors(x0, corner(2))};
+        const std::array<Lanes, 3> cu{loadLanes(t.du[0].data()), loadLanes(t.du[1].data()), loadLanes(t.du[2].data())};
+        const std::array<Lanes, 3> cv{loadLanes(t.dv[0].data()), loadLanes(t.dv[1].data()), loadLanes(t.dv[2].data())};
         const LaneVec3 u = cu[0] * xs[0] + cu[1] * xs[1] + cu[2] * xs[2], v = cv[0] * xs[0] + cv[1] * xs[1] + cv[2] * xs[2];
         const LaneVec3 u0 = cu[0] * x0s[0] + cu[1] * x0s[1] + cu[2] * x0s[2];
         const LaneVec3 v0 = cv[0] * x0s[0] + cv[1] * x0s[1] + cv[2] * x0s[2];
@@ -280,8 +279,8 @@ void TriangleStretchShear::projectTargets(const VecX& x, const VecX& x0, Index f
         // each row at its rest length (where it has a direction).
         const Lanes lengthU = dot(u, u).sqrt(), lengthV = dot(v, v).sqrt();
         const Lanes bu = loadLanes(t.bu.data()), bv = loadLanes(t.bv.data());
-        LaneVec3 targetU = share(kStretchShare) * (select(lengthU < 1e-12, u, (bu / lengthU) * u) - u0);
-        LaneVec3 targetV = share(kStretchShare) * (select(lengthV < 1e-12, v, (bv / lengthV) * v) - v0);
+        LaneVec3 targetU = share(kStretchShare) * (select(lanesLess(lengthU, 1e-12), u, (bu / lengthU) * u) - u0);
+        LaneVec3 targetV = share(kStretchShare) * (select(lanesLess(lengthV, 1e-12), v, (bv / lengthV) * v) - v0);
         // Its damping: each row a condition of its own, damped along its direction at the start.
         const LaneVec3 dampingU = direction(kStretchDirection), dampingV = direction(kStretchDirection + 3);
         targetU += share(kStretchDampingShare) * (du - dot(du, dampingU) * dampingU);

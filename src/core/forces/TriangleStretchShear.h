@@ -51,15 +51,16 @@ struct StretchShearTriangle {
 // then p = a and q = b less its part along a. For one pair, and for four at once (Lanes.h).
 // (The four-wide one is forced inline: a call would pass the vectors through memory.)
 void nearestOrthogonalPair(const Vec3& a, const Vec3& b, Vec3& p, Vec3& q);
-EIGEN_STRONG_INLINE void nearestOrthogonalPair(const LaneVec3& a, const LaneVec3& b, LaneVec3& p, LaneVec3& q) {
+EIGEN_ALWAYS_INLINE void nearestOrthogonalPair(const LaneVec3& a, const LaneVec3& b, LaneVec3& p, LaneVec3& q) {
     const Lanes c = dot(a, b), a2 = dot(a, a), S = a2 + dot(b, b);
     // The root nearest 0 of c l^2 - S l + c, written without cancellation (S >= 2 |c|).
-    const Lanes l = (c == 0.0).select(0.0, 2.0 * c / (S + (S * S - 4.0 * c * c).max(0.0).sqrt()));
+    const Lanes l =
+        select(lanesEqual(c, 0.0), Lanes::Zero(), Lanes(2.0 * c / (S + (S * S - 4.0 * c * c).max(0.0).sqrt())));
     const Lanes denominator = 1.0 - l * l;
     const Lanes inverse = 1.0 / denominator;  // one division, not six (projective's inner loop)
-    const auto unique = denominator > 1e-12;
+    const LaneMask unique = lanesGreater(denominator, 1e-12);
     p = select(unique, (a - l * b) * inverse, a);
-    q = select(unique, (b - l * a) * inverse, select(a2 > 0.0, b - (c / a2) * a, b));
+    q = select(unique, (b - l * a) * inverse, select(lanesGreater(a2, 0.0), b - (c / a2) * a, b));
 }
 
 class TriangleStretchShear final : public ParticleElementForce<3>, public ProjectiveTerm {
