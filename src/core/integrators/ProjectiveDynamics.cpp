@@ -170,14 +170,16 @@ void ProjectiveDynamics::solveGlobal() {
     forHalves(unknowns_, [&](Index first, Index last) {
         for (Index r = first; r < last; ++r) {
             // Two partial sums (even and odd entries): half as long a chain of additions.
-            ProjectiveTarget even = inertia_.segment<4>(4 * r), odd = ProjectiveTarget::Zero();
+            // (Fused multiply-adds: Lanes.h.)
+            const auto target = [&](Index k) { return targets_[static_cast<std::size_t>(gatherTarget_[k])].array(); };
+            Lanes even = inertia_.segment<4>(4 * r).array(), odd = Lanes::Zero();
             Index k = gatherStart_[r];
             for (; k + 1 < gatherStart_[r + 1]; k += 2) {
-                even += gatherWeight_[k] * targets_[gatherTarget_[k]];
-                odd += gatherWeight_[k + 1] * targets_[gatherTarget_[k + 1]];
+                even = multiplyAdd(gatherWeight_[k], target(k), even);
+                odd = multiplyAdd(gatherWeight_[k + 1], target(k + 1), odd);
             }
-            if (k < gatherStart_[r + 1]) even += gatherWeight_[k] * targets_[gatherTarget_[k]];
-            rhs_.segment<4>(4 * r) = even + odd;
+            if (k < gatherStart_[r + 1]) even = multiplyAdd(gatherWeight_[k], target(k), even);
+            rhs_.segment<4>(4 * r) = (even + odd).matrix();
         }
     });
     substitution_.solve(rhs_, parallel_);
