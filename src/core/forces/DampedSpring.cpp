@@ -137,8 +137,9 @@ void DampedSpringSet::appendProjectiveStencils(double h, std::vector<ProjectiveS
 
 namespace {
 // What prepareProjections keeps per block of kLanes springs, lane by lane (Lanes.h): the
-// shares of the weight (elastic, damping) and the direction n0.
-enum SpringState { kSpringElasticShare = 0, kSpringDampingShare = kLanes, kSpringStartDirection = 2 * kLanes };
+// shares of the weight (elastic, damping), the direction n0 and l0 = xa0 - xb0.
+enum SpringState { kSpringElasticShare = 0, kSpringDampingShare = kLanes, kSpringStartDirection = 2 * kLanes,
+                   kSpringStartVector = 5 * kLanes };
 }  // namespace
 
 void DampedSpringSet::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
@@ -160,10 +161,11 @@ void DampedSpringSet::prepareProjections(const VecX& x0, double h, Index first, 
         storeLanes(state + kSpringElasticShare, (constrained > 0.0).select(stiffness / weight, 0.0));
         storeLanes(state + kSpringDampingShare, (constrained > 0.0).select(damping / weight, 0.0));
         storeLaneVec3(state + kSpringStartDirection, (squared > 1e-24).select(constrained / squared.sqrt(), 0.0) * l0);
+        storeLaneVec3(state + kSpringStartVector, l0);
     }
 }
 
-void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+void DampedSpringSet::projectTargets(const VecX& x, const VecX&, Index first, Index last, const double* state,
                                      ProjectiveTarget* targets) const {
     for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
         // Lane k projects spring block + k (first is a multiple of kLanes); past the last
@@ -171,7 +173,7 @@ void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first,
         const LaneBlock& springs = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
         const auto a = [&](int k) { return 3 * static_cast<Index>(springs.a[static_cast<std::size_t>(k)]); };
         const auto b = [&](int k) { return 3 * static_cast<Index>(springs.b[static_cast<std::size_t>(k)]); };
-        const LaneVec3 l = laneVectors(x, a) - laneVectors(x, b), l0 = laneVectors(x0, a) - laneVectors(x0, b);
+        const LaneVec3 l = laneVectors(x, a) - laneVectors(x, b), l0 = loadLaneVec3(state + kSpringStartVector);
         const Lanes L = dot(l, l).sqrt();
         // Elastic target r n; with no direction (coincident ends) the spring pulls nowhere.
         const Lanes restLength = loadLanes(springs.restLength.data());

@@ -88,9 +88,9 @@ public:
 
     std::uint64_t projectiveRevision() const override { return revision_; }
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
-    // Per spring: the shares ks / w and (kd / h) / w of its weight w and its direction n0,
-    // lane by lane in blocks of four (ProjectiveTerm.h).
-    int projectionStateSize() const override { return 5; }
+    // Per spring: the shares ks / w and (kd / h) / w of its weight w, its direction n0 and
+    // xa0 - xb0, lane by lane in blocks of four (ProjectiveTerm.h).
+    int projectionStateSize() const override { return 8; }
     void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
     void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
                         ProjectiveTarget* targets) const override;

@@ -146,8 +146,9 @@ void DihedralBending::appendProjectiveStencils(double h, std::vector<ProjectiveS
 
 namespace {
 // What prepareProjections keeps per block of kLanes hinges, lane by lane (Lanes.h): the
-// shares of the weight (elastic, damping) and the frame's direction at the start.
-enum HingeState { kHingeElasticShare = 0, kHingeDampingShare = kLanes, kHingeStartDirection = 2 * kLanes };
+// shares of the weight (elastic, damping), the frame's direction at the start and K there.
+enum HingeState { kHingeElasticShare = 0, kHingeDampingShare = kLanes, kHingeStartDirection = 2 * kLanes,
+                  kHingeStartCurvature = 5 * kLanes };
 }  // namespace
 
 void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
@@ -175,28 +176,28 @@ void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, 
         storeLanes(state + kHingeDampingShare, dampingShare);
         storeLaneVec3(state + kHingeStartDirection,
                       (dampingShare > 0.0 && frame > 0.0).select(1.0 / dot(m0, m0).sqrt(), 0.0) * m0);
+        const auto coefficient = [&](int m) { return lanes([&](int k) { return row[k]->coefficients[m]; }); };
+        storeLaneVec3(state + kHingeStartCurvature, coefficient(0) * x0s[0] + coefficient(1) * x0s[1] +
+                                                        coefficient(2) * x0s[2] + coefficient(3) * x0s[3]);
     }
 }
 
-void DihedralBending::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+void DihedralBending::projectTargets(const VecX& x, const VecX&, Index first, Index last, const double* state,
                                      ProjectiveTarget* targets) const {
     for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
         // Lane k projects hinge block + k (first is a multiple of kLanes); past the last one,
         // lanes project another of the block (and are dropped).
         const LaneBlock& row = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
-        // The corners now and at the start, and K of each (written out: as a loop the corners
-        // were kept in memory).
+        // The corners now and their K (written out: as a loop the corners were kept in memory);
+        // K at the start from prepareProjections.
         const auto corner = [&row](std::size_t m) {
             return [&row, m](int k) { return 3 * static_cast<Index>(row.particles[m][static_cast<std::size_t>(k)]); };
         };
         const std::array<LaneVec3, 4> xs{laneVectors(x, corner(0)), laneVectors(x, corner(1)), laneVectors(x, corner(2)),
                                          laneVectors(x, corner(3))};
-        const std::array<LaneVec3, 4> x0s{laneVectors(x0, corner(0)), laneVectors(x0, corner(1)),
-                                          laneVectors(x0, corner(2)), laneVectors(x0, corner(3))};
         const auto coefficient = [&row](std::size_t m) { return loadLanes(row.coefficients[m].data()); };
         const LaneVec3 K = coefficient(0) * xs[0] + coefficient(1) * xs[1] + coefficient(2) * xs[2] + coefficient(3) * xs[3];
-        const LaneVec3 K0 =
-            coefficient(0) * x0s[0] + coefficient(1) * x0s[1] + coefficient(2) * x0s[2] + coefficient(3) * x0s[3];
+        const LaneVec3 K0 = loadLaneVec3(state + kHingeStartCurvature);
         // Flat at rest: the nearest point of {0}. Otherwise the rest curvature along the frame;
         // without a frame (a collapsed triangle, a hinge folded shut) K is left where it is.
         const Lanes restCurvature = loadLanes(row.restCurvature.data());

@@ -70,9 +70,10 @@ public:
     void accumulateOutsideProjectiveTerm(const World& world, VecX& f) const override;
     std::uint64_t projectiveRevision() const override { return hinges_.size(); }  // hinges are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
-    // Per hinge: the shares of its weight (elastic, damping) and its frame's direction at the
-    // step's start (the damping's), lane by lane in blocks of four (ProjectiveTerm.h).
-    int projectionStateSize() const override { return 5; }
+    // Per hinge: the shares of its weight (elastic, damping), its frame's direction at the
+    // step's start (the damping's) and its row's value K0 there, lane by lane in blocks of
+    // four (ProjectiveTerm.h).
+    int projectionStateSize() const override { return 8; }
     void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
     void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
                         ProjectiveTarget* targets) const override;

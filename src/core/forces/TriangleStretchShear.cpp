@@ -220,10 +220,10 @@ std::array<Vec3, 2> deformationGradient(const VecX& x, const std::array<Index, 3
 // What prepareProjections keeps per triangle, in this order: the shares of the weight
 // (stretch, its damping, shear, its damping), then per row w at the start normalized (the
 // stretch damping's directions), then d(w_u . w_v)/dy = (w_v, w_u) at the start normalized
-// (the shear damping's, over both rows); lane by lane in blocks of kLanes triangles, number j
-// of a block's lane k at kLanes j + k.
+// (the shear damping's, over both rows), then w_u and w_v at the start; lane by lane in
+// blocks of kLanes triangles, number j of a block's lane k at kLanes j + k.
 enum TriangleState { kStretchShare, kStretchDampingShare, kShearShare, kShearDampingShare, kStretchDirection = 4,
-                     kShearDirection = 10 };
+                     kShearDirection = 10, kStartU = 16, kStartV = 19 };
 }  // namespace
 
 void TriangleStretchShear::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
@@ -244,6 +244,10 @@ void TriangleStretchShear::prepareProjections(const VecX& x0, double h, Index fi
         out(kShearDampingShare) = w.shearDamping / weight;
         const std::array<Vec3, 2> y0 = deformationGradient(x0, element(e), t.du, t.dv);
         const std::array<Vec3, 2> shear = projectiveDampingDirection<2>({y0[1], y0[0]});
+        // w_u and w_v summed as projectTargets sums them now (y0's sums start from zero).
+        const auto corner = [&](int m) { return block3(x0, element(e)[m]); };
+        const Vec3 u0 = t.du[0] * corner(0) + t.du[1] * corner(1) + t.du[2] * corner(2);
+        const Vec3 v0 = t.dv[0] * corner(0) + t.dv[1] * corner(1) + t.dv[2] * corner(2);
         for (int r = 0; r < 2; ++r) {
             const Vec3 stretch = projectiveDampingDirection<1>({y0[r]})[0];
             for (int i = 0; i < 3; ++i) {
@@ -251,30 +255,32 @@ void TriangleStretchShear::prepareProjections(const VecX& x0, double h, Index fi
                 out(kShearDirection + 3 * r + i) = shear[r][i];
             }
         }
+        for (int i = 0; i < 3; ++i) {
+            out(kStartU + i) = u0[i];
+            out(kStartV + i) = v0[i];
+        }
     }
 }
 
-void TriangleStretchShear::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+void TriangleStretchShear::projectTargets(const VecX& x, const VecX&, Index first, Index last, const double* state,
                                           ProjectiveTarget* targets) const {
     for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
         // Lane k projects triangle block + k (first is a multiple of kLanes); past the last
         // one, lanes project another of the block (and are dropped).
         const LaneBlock& t = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
-        // (w_u, w_v) now and at the step's start (written out: as a loop the corners were kept
-        // in memory).
+        // (w_u, w_v) now (written out: as a loop the corners were kept in memory) and at the
+        // step's start (from prepareProjections).
         const auto corner = [&t](std::size_t m) {
             return [&t, m](int k) { return 3 * static_cast<Index>(t.particles[m][static_cast<std::size_t>(k)]); };
         };
         const std::array<LaneVec3, 3> xs{laneVectors(x, corner(0)), laneVectors(x, corner(1)), laneVectors(x, corner(2))};
-        const std::array<LaneVec3, 3> x0s{laneVectors(x0, corner(0)), laneVectors(x0, corner(1)), laneVectors(x0, corner(2))};
         const std::array<Lanes, 3> cu{loadLanes(t.du[0].data()), loadLanes(t.du[1].data()), loadLanes(t.du[2].data())};
         const std::array<Lanes, 3> cv{loadLanes(t.dv[0].data()), loadLanes(t.dv[1].data()), loadLanes(t.dv[2].data())};
         const LaneVec3 u = cu[0] * xs[0] + cu[1] * xs[1] + cu[2] * xs[2], v = cv[0] * xs[0] + cv[1] * xs[1] + cv[2] * xs[2];
-        const LaneVec3 u0 = cu[0] * x0s[0] + cu[1] * x0s[1] + cu[2] * x0s[2];
-        const LaneVec3 v0 = cv[0] * x0s[0] + cv[1] * x0s[1] + cv[2] * x0s[2];
-        const LaneVec3 du = u - u0, dv = v - v0;
         const auto share = [&](int part) { return loadLanes(state + kLanes * part); };
         const auto direction = [&](int offset) { return loadLaneVec3(state + kLanes * offset); };
+        const LaneVec3 u0 = direction(kStartU), v0 = direction(kStartV);
+        const LaneVec3 du = u - u0, dv = v - v0;
         // The shares of the four parts' targets (TriangleStretchShear.h), each less y0. Stretch:
         // each row at its rest length (where it has a direction).
         const Lanes lengthU = dot(u, u).sqrt(), lengthV = dot(v, v).sqrt();

@@ -77,9 +77,9 @@ public:
     std::uint64_t projectiveRevision() const override { return triangles_.size(); }  // triangles are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
     // Per triangle: the shares of its weight (stretch, its damping, shear, its damping), the
-    // stretch damping's direction per row and the shear damping's over both rows, lane by
-    // lane in blocks of four (ProjectiveTerm.h).
-    int projectionStateSize() const override { return 16; }
+    // stretch damping's direction per row, the shear damping's over both rows and (w_u, w_v)
+    // at the step's start, lane by lane in blocks of four (ProjectiveTerm.h).
+    int projectionStateSize() const override { return 22; }
     void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
     void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
                         ProjectiveTarget* targets) const override;
