@@ -189,9 +189,16 @@ void DampedSpringSet::projectTargets(const VecX& x, const VecX&, Index first, In
 double DampedSpringSet::potentialEnergy(const World& world) const {
     const VecX& x = world.positions();
     double u = 0.0;
-    for (const ParticlePair& p : particlePairs_) {
-        const double stretch = (block3(x, p.a) - block3(x, p.b)).norm() - p.restLength;
-        u += 0.5 * p.stiffness * stretch * stretch;
+    // The particle pairs' lengths four at a time (the divergence guard reads the energy every
+    // frame), summed pair by pair in order: (|xa - xb| - r)^2 k / 2.
+    const auto pairs = static_cast<Index>(particlePairs_.size());
+    for (Index block = 0; block < pairs; block += kLanes) {
+        const LaneBlock& springs = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
+        const LaneVec3 l = laneVectors(x, [&](int k) { return 3 * static_cast<Index>(springs.a[static_cast<std::size_t>(k)]); }) -
+                           laneVectors(x, [&](int k) { return 3 * static_cast<Index>(springs.b[static_cast<std::size_t>(k)]); });
+        const Lanes stretch = dot(l, l).sqrt() - loadLanes(springs.restLength.data());
+        for (int k = 0; k < kLanes && block + k < pairs; ++k)
+            u += 0.5 * particlePairs_[static_cast<std::size_t>(block + k)].stiffness * stretch[k] * stretch[k];
     }
     for (const Index k : anchoredSprings_) {
         const DampedSpring& s = springs_[k];

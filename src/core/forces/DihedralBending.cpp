@@ -236,6 +236,32 @@ double DihedralBending::elementEnergy(Index e, const Vector& x) const {
     return 0.5 * hinges_[e].stiffness * c * c;
 }
 
+double DihedralBending::potentialEnergy(const World& world) const {
+    const VecX& x = world.positions();
+    const Index count = elementCount();
+    double u = 0.0;
+    for (Index block = 0; block < count; block += kLanes) {
+        // Lane k: hinge block + k; past the last one, lanes repeat it (and are dropped).
+        const auto corner = [&](int m) {
+            return laneVectors(x, [&, m](int k) { return 3 * element(std::min<Index>(block + k, count - 1))[m]; });
+        };
+        const LaneVec3 x0 = corner(0), x1 = corner(1), x2 = corner(2), x3 = corner(3);
+        // hingeAngle's quantities, by the same operations in the same order.
+        const LaneVec3 e = x1 - x0, n1 = cross(x2 - x0, x2 - x1), n2 = cross(x3 - x1, x3 - x0);
+        const Lanes e2 = dot(e, e), n1sq = dot(n1, n1), n2sq = dot(n2, n2);
+        const Lanes inverseLength = 1.0 / e2.sqrt();
+        const Lanes sine = dot(e, cross(n2, n1)) * inverseLength, cosine = dot(n1, n2);
+        for (int k = 0; k < kLanes && block + k < count; ++k) {
+            const bool degenerate =
+                !(n1sq[k] > 1e-20 * e2[k] * e2[k]) || !(n2sq[k] > 1e-20 * e2[k] * e2[k]) || !(e2[k] > 0.0);
+            const BendingHinge& hinge = hinges_[static_cast<std::size_t>(block + k)];
+            const double c = angleDifference(degenerate ? 0.0 : std::atan2(sine[k], cosine[k]), hinge.restAngle);
+            u += 0.5 * hinge.stiffness * c * c;  // elementEnergy
+        }
+    }
+    return u;
+}
+
 void DihedralBending::elementJacobians(const World&, Index e, const Vector& x, const Vector& v, const JacobianRequest& r,
                                        Matrix& K, Vector& KxV) const {
     if (r.form == JacobianForm::Definite) {

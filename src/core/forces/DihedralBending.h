@@ -66,6 +66,11 @@ public:
     // The hinges that are projective constraints, in the constraints' order.
     const std::vector<Index>& projectiveHinges() const { return projectiveHinges_; }
 
+    // As ParticleElementForce's (hinge by hinge, summed in order, the same bits), each
+    // angle's triple product and normals' dot computed four hinges at a time: the divergence
+    // guard reads it every frame.
+    double potentialEnergy(const World& world) const override;
+
     const ProjectiveTerm* projectiveTerm() const override { return this; }
     void accumulateOutsideProjectiveTerm(const World& world, VecX& f) const override;
     std::uint64_t projectiveRevision() const override { return hinges_.size(); }  // hinges are only added
