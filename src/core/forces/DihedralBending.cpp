@@ -242,10 +242,11 @@ double DihedralBending::potentialEnergy(const World& world) const {
     double u = 0.0;
     for (Index block = 0; block < count; block += kLanes) {
         // Lane k: hinge block + k; past the last one, lanes repeat it (and are dropped).
-        const auto corner = [&](int m) {
-            return laneVectors(x, [&, m](int k) { return 3 * element(std::min<Index>(block + k, count - 1))[m]; });
-        };
-        const LaneVec3 x0 = corner(0), x1 = corner(1), x2 = corner(2), x3 = corner(3);
+        std::array<const Element*, kLanes> hinge;
+        for (int k = 0; k < kLanes; ++k) hinge[k] = &element(std::min<Index>(block + k, count - 1));
+        const auto corner = [&](int m) { return [&, m](int k) { return 3 * (*hinge[k])[m]; }; };
+        const LaneVec3 x0 = laneVectors(x, corner(0)), x1 = laneVectors(x, corner(1)), x2 = laneVectors(x, corner(2)),
+                       x3 = laneVectors(x, corner(3));
         // hingeAngle's quantities, by the same operations in the same order.
         const LaneVec3 e = x1 - x0, n1 = cross(x2 - x0, x2 - x1), n2 = cross(x3 - x1, x3 - x0);
         const Lanes e2 = dot(e, e), n1sq = dot(n1, n1), n2sq = dot(n2, n2);

@@ -97,6 +97,33 @@ double TriangleStretchShear::elementEnergy(Index e, const Vector& x) const {
     return 0.5 * t.spec.stretchStiffness * (su * su + sv * sv) + 0.5 * t.spec.shearStiffness * shear * shear;
 }
 
+double TriangleStretchShear::potentialEnergy(const World& world) const {
+    const VecX& x = world.positions();
+    const Index count = elementCount();
+    double energy = 0.0;
+    for (Index block = 0; block < count; block += kLanes) {
+        // Lane k: triangle block + k (past the last one, lanes repeat it and are dropped);
+        // elementEnergy's quantities by the same operations in the same order.
+        const LaneBlock& t = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
+        const auto corner = [&](std::size_t m) {
+            return laneVectors(x, [&, m](int k) { return 3 * static_cast<Index>(t.particles[m][static_cast<std::size_t>(k)]); });
+        };
+        const LaneVec3 x0 = corner(0), x1 = corner(1), x2 = corner(2);
+        const auto coefficient = [](const std::array<double, kLanes>& c) { return loadLanes(c.data()); };
+        const LaneVec3 u = coefficient(t.du[0]) * x0 + coefficient(t.du[1]) * x1 + coefficient(t.du[2]) * x2;
+        const LaneVec3 v = coefficient(t.dv[0]) * x0 + coefficient(t.dv[1]) * x1 + coefficient(t.dv[2]) * x2;
+        const Lanes lengthU = dot(u, u).sqrt(), lengthV = dot(v, v).sqrt(), shear = dot(u, v);
+        for (int k = 0; k < kLanes && block + k < count; ++k) {
+            const Triangle& triangle = triangles_[static_cast<std::size_t>(block + k)];
+            const double a = triangle.area;
+            const double su = a * (lengthU[k] - triangle.spec.bu), sv = a * (lengthV[k] - triangle.spec.bv);
+            const double sh = a * shear[k];
+            energy += 0.5 * triangle.spec.stretchStiffness * (su * su + sv * sv) + 0.5 * triangle.spec.shearStiffness * sh * sh;
+        }
+    }
+    return energy;
+}
+
 void TriangleStretchShear::elementJacobians(const World&, Index e, const Vector& x, const Vector& v,
                                             const JacobianRequest& r, Matrix& K, Vector& KxV) const {
     const Triangle& t = triangles_[e];

@@ -73,6 +73,11 @@ public:
     Vec3 strain(const World& world, Index e) const;
 
     // Constraint e is triangle e.
+    // As ParticleElementForce's (triangle by triangle, summed in order, the same bits), each
+    // triangle's w_u and w_v computed four triangles at a time: the divergence guard reads it
+    // every frame.
+    double potentialEnergy(const World& world) const override;
+
     const ProjectiveTerm* projectiveTerm() const override { return this; }
     std::uint64_t projectiveRevision() const override { return triangles_.size(); }  // triangles are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
