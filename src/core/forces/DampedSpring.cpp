@@ -63,6 +63,14 @@ Index DampedSpringSet::add(const DampedSpring& s) {
     const Index k = size() - 1;
     if (joinsParticles(s)) {
         particlePairs_.push_back({s.a.index(), s.b.index(), s.stiffness, s.damping, s.restLength, k});
+        const std::size_t pair = particlePairs_.size() - 1;
+        if (pair % kLanes == 0) laneBlocks_.emplace_back();
+        LaneBlock& block = laneBlocks_.back();
+        for (std::size_t lane = pair % kLanes; lane < kLanes; ++lane) {  // this lane and the repeats after it
+            block.a[lane] = static_cast<std::int32_t>(s.a.index());
+            block.b[lane] = static_cast<std::int32_t>(s.b.index());
+            block.restLength[lane] = s.restLength;
+        }
     } else {
         anchoredSprings_.push_back(k);
     }
@@ -81,6 +89,7 @@ void DampedSpringSet::set(Index k, const DampedSpring& s) {
 void DampedSpringSet::clear() {
     springs_.clear();
     particlePairs_.clear();
+    laneBlocks_.clear();
     anchoredSprings_.clear();
     blocks_.clear();
     ++revision_;
@@ -126,10 +135,16 @@ void DampedSpringSet::appendProjectiveStencils(double h, std::vector<ProjectiveS
     }
 }
 
+namespace {
+// What prepareProjections keeps per block of kLanes springs, lane by lane (Lanes.h): the
+// shares of the weight (elastic, damping), the direction n0 and l0 = xa0 - xb0.
+enum SpringState { kSpringElasticShare = 0, kSpringDampingShare = kLanes, kSpringStartDirection = 2 * kLanes,
+                   kSpringStartVector = 5 * kLanes };
+}  // namespace
+
 void DampedSpringSet::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
-    const int size = projectionStateSize();
-    for (Index block = first; block < last; block += kLanes) {
-        // Four springs at once, as in projectTargets.
+    for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
+        // Four springs at once, as in projectTargets; past the last one, lanes repeat it.
         std::array<const ParticlePair*, kLanes> p;
         for (int k = 0; k < kLanes; ++k) p[k] = &particlePairs_[static_cast<std::size_t>(std::min<Index>(block + k, last - 1))];
         const Lanes stiffness = lanes([&](int k) { return p[k]->stiffness; });
@@ -139,57 +154,51 @@ void DampedSpringSet::prepareProjections(const VecX& x0, double h, Index first, 
         // no constraint at all: nothing to share, the target is l0.
         const Lanes joins = lanes([&](int k) { return p[k]->a == p[k]->b ? 0.0 : 1.0; });
         const Lanes constrained = (weight > 0.0).select(joins, 0.0);
-        const Lanes elasticShare = (constrained > 0.0).select(stiffness / weight, 0.0);
-        const Lanes dampingShare = (constrained > 0.0).select(damping / weight, 0.0);
         // The direction at the start; none for coincident ends, where the damping holds all of
         // the displacement (projectiveDampingDirection).
-        const LaneVec3 l0 = laneVectors(x0.data(), [&](int k) { return 3 * p[k]->a; }) -
-                            laneVectors(x0.data(), [&](int k) { return 3 * p[k]->b; });
+        const LaneVec3 l0 = laneVectors(x0, [&](int k) { return 3 * p[k]->a; }) - laneVectors(x0, [&](int k) { return 3 * p[k]->b; });
         const Lanes squared = dot(l0, l0);
-        const LaneVec3 n0 = (squared > 1e-24).select(constrained / squared.sqrt(), 0.0) * l0;
-        for (int k = 0; k < kLanes && block + k < last; ++k) {
-            double* out = state + size * (block + k - first);
-            out[0] = elasticShare[k];
-            out[1] = dampingShare[k];
-            Eigen::Map<Vec3>(out + 2) = lane(n0, k);
-        }
+        storeLanes(state + kSpringElasticShare, (constrained > 0.0).select(stiffness / weight, 0.0));
+        storeLanes(state + kSpringDampingShare, (constrained > 0.0).select(damping / weight, 0.0));
+        storeLaneVec3(state + kSpringStartDirection, (squared > 1e-24).select(constrained / squared.sqrt(), 0.0) * l0);
+        storeLaneVec3(state + kSpringStartVector, l0);
     }
 }
 
-void DampedSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+void DampedSpringSet::projectTargets(const VecX& x, const VecX&, Index first, Index last, const double* state,
                                      ProjectiveTarget* targets) const {
-    const int size = projectionStateSize();
-    for (Index block = first; block < last; block += kLanes) {
-        // Lane k projects spring block + k; past the last one, lanes repeat it (and are dropped).
-        std::array<const ParticlePair*, kLanes> p;
-        std::array<const double*, kLanes> s;
-        for (int k = 0; k < kLanes; ++k) {
-            const Index spring = std::min<Index>(block + k, last - 1);
-            p[k] = &particlePairs_[static_cast<std::size_t>(spring)];
-            s[k] = state + size * (spring - first);
-        }
-        const auto a = [&](int k) { return 3 * p[k]->a; };
-        const auto b = [&](int k) { return 3 * p[k]->b; };
-        const LaneVec3 l = laneVectors(x.data(), a) - laneVectors(x.data(), b);
-        const LaneVec3 l0 = laneVectors(x0.data(), a) - laneVectors(x0.data(), b);
+    for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
+        // Lane k projects spring block + k (first is a multiple of kLanes); past the last
+        // one, lanes project another of the block (and are dropped).
+        const LaneBlock& springs = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
+        const auto a = [&](int k) { return 3 * static_cast<Index>(springs.a[static_cast<std::size_t>(k)]); };
+        const auto b = [&](int k) { return 3 * static_cast<Index>(springs.b[static_cast<std::size_t>(k)]); };
+        const LaneVec3 l = laneVectors(x, a) - laneVectors(x, b), l0 = loadLaneVec3(state + kSpringStartVector);
         const Lanes L = dot(l, l).sqrt();
         // Elastic target r n; with no direction (coincident ends) the spring pulls nowhere.
-        const Lanes restLength = lanes([&](int k) { return p[k]->restLength; });
-        const LaneVec3 elastic = select(L < kDegenerateSpringLength, l, (restLength / L) * l);
+        const Lanes restLength = loadLanes(springs.restLength.data());
+        const LaneVec3 elastic = select(lanesLess(L, kDegenerateSpringLength), l, (restLength / L) * l);
         // Damping target: l0 plus the displacement's part across n0 (projectiveDampingDisplacement).
-        const LaneVec3 d = l - l0, n0 = laneVectors(state, [&](int k) { return s[k] - state + 2; });
-        const LaneVec3 target = lanes([&](int k) { return s[k][0]; }) * (elastic - l0) +
-                                lanes([&](int k) { return s[k][1]; }) * (d - dot(d, n0) * n0);
-        for (int k = 0; k < kLanes && block + k < last; ++k) targets[block + k - first] = projectiveTarget(lane(target, k));
+        const LaneVec3 d = l - l0, n0 = loadLaneVec3(state + kSpringStartDirection);
+        const LaneVec3 target = loadLanes(state + kSpringElasticShare) * (elastic - l0) +
+                                loadLanes(state + kSpringDampingShare) * (d - dot(d, n0) * n0);
+        storeTargets(target, static_cast<int>(std::min<Index>(kLanes, last - block)), targets + (block - first));
     }
 }
 
 double DampedSpringSet::potentialEnergy(const World& world) const {
     const VecX& x = world.positions();
     double u = 0.0;
-    for (const ParticlePair& p : particlePairs_) {
-        const double stretch = (block3(x, p.a) - block3(x, p.b)).norm() - p.restLength;
-        u += 0.5 * p.stiffness * stretch * stretch;
+    // The particle pairs' lengths four at a time (the divergence guard reads the energy every
+    // frame), summed pair by pair in order: (|xa - xb| - r)^2 k / 2.
+    const auto pairs = static_cast<Index>(particlePairs_.size());
+    for (Index block = 0; block < pairs; block += kLanes) {
+        const LaneBlock& springs = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
+        const LaneVec3 l = laneVectors(x, [&](int k) { return 3 * static_cast<Index>(springs.a[static_cast<std::size_t>(k)]); }) -
+                           laneVectors(x, [&](int k) { return 3 * static_cast<Index>(springs.b[static_cast<std::size_t>(k)]); });
+        const Lanes stretch = dot(l, l).sqrt() - loadLanes(springs.restLength.data());
+        for (int k = 0; k < kLanes && block + k < pairs; ++k)
+            u += 0.5 * particlePairs_[static_cast<std::size_t>(block + k)].stiffness * stretch[k] * stretch[k];
     }
     for (const Index k : anchoredSprings_) {
         const DampedSpring& s = springs_[k];

@@ -88,8 +88,9 @@ public:
 
     std::uint64_t projectiveRevision() const override { return revision_; }
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
-    // Per spring: the shares ks / w and (kd / h) / w of its weight w and its direction n0.
-    int projectionStateSize() const override { return 5; }
+    // Per spring: the shares ks / w and (kd / h) / w of its weight w, its direction n0 and
+    // xa0 - xb0, lane by lane in blocks of four (ProjectiveTerm.h).
+    int projectionStateSize() const override { return 8; }
     void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
     void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
                         ProjectiveTarget* targets) const override;
@@ -108,6 +109,13 @@ private:
 
     std::vector<DampedSpring> springs_;
     std::vector<ParticlePair> particlePairs_;  // the particle-particle springs, packed
+    // What the projections read in every iteration, per block of kLanes particle pairs lane
+    // by lane (a block's last lanes repeat its last pair): compact, as the iterations stream it.
+    struct LaneBlock {
+        std::array<std::int32_t, kLanes> a, b;
+        std::array<double, kLanes> restLength;
+    };
+    std::vector<LaneBlock> laneBlocks_;
     std::vector<Index> anchoredSprings_;       // the others
     std::vector<std::array<Index, 4>> blocks_;  // per spring: blocks aa, ab, ba, bb in the bound pattern
     ElementPartition pairPartition_;            // of particlePairs_, made with blocks_

@@ -73,7 +73,7 @@ double cotangent(const Vec3& a, const Vec3& b, const Vec3& c) {
 // (x0, x1, x2) and (x1, x0, x3): the frame's direction, not normalized (one square root
 // fewer), for four hinges at once (Lanes.h); per lane 1 where it is a frame, 0 where a triangle
 // has no area or the sum vanishes.
-Lanes normalFrame(const std::array<LaneVec3, 4>& x, const Lanes& sign, LaneVec3& m) {
+EIGEN_ALWAYS_INLINE Lanes normalFrame(const std::array<LaneVec3, 4>& x, const Lanes& sign, LaneVec3& m) {
     const LaneVec3 n1 = cross(x[2] - x[0], x[2] - x[1]), n2 = cross(x[3] - x[1], x[3] - x[0]);
     const Lanes n1norm = dot(n1, n1).sqrt(), n2norm = dot(n2, n2).sqrt();
     m = (sign * n2norm) * n1 + n1norm * n2;
@@ -109,6 +109,17 @@ Index DihedralBending::add(const BendingHinge& h) {
                                    1.0 / (e2 * halfSin * halfSin)});
     }
     projectiveHinges_.push_back(e);
+    const std::size_t r = projectiveRows_.size() - 1;
+    if (r % kLanes == 0) laneBlocks_.emplace_back();
+    LaneBlock& block = laneBlocks_.back();
+    for (std::size_t lane = r % kLanes; lane < kLanes; ++lane) {  // this lane and the repeats after it
+        for (int m = 0; m < 4; ++m) {
+            block.particles[m][lane] = static_cast<std::int32_t>(h.particles[m]);
+            block.coefficients[m][lane] = projectiveRows_[r].coefficients[m];
+        }
+        block.frameSign[lane] = projectiveRows_[r].frameSign;
+        block.restCurvature[lane] = projectiveRows_[r].restCurvature;
+    }
     return e;
 }
 
@@ -133,9 +144,15 @@ void DihedralBending::appendProjectiveStencils(double h, std::vector<ProjectiveS
     }
 }
 
+namespace {
+// What prepareProjections keeps per block of kLanes hinges, lane by lane (Lanes.h): the
+// shares of the weight (elastic, damping), the frame's direction at the start and K there.
+enum HingeState { kHingeElasticShare = 0, kHingeDampingShare = kLanes, kHingeStartDirection = 2 * kLanes,
+                  kHingeStartCurvature = 5 * kLanes };
+}  // namespace
+
 void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
-    const int size = projectionStateSize();
-    for (Index block = first; block < last; block += kLanes) {
+    for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
         // Lane k prepares hinge block + k; past the last one, lanes repeat it (and are dropped).
         std::array<const ProjectiveRow*, kLanes> row;
         std::array<const BendingHinge*, kLanes> hinge;
@@ -152,54 +169,49 @@ void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, 
         // The frame's direction at the start. Without one (a collapsed triangle, a hinge
         // folded shut) the damping holds all of the displacement.
         std::array<LaneVec3, 4> x0s;
-        for (int m = 0; m < 4; ++m) x0s[m] = laneVectors(x0.data(), [&](int k) { return 3 * row[k]->particles[m]; });
+        for (int m = 0; m < 4; ++m) x0s[m] = laneVectors(x0, [&](int k) { return 3 * row[k]->particles[m]; });
         LaneVec3 m0;
         const Lanes frame = normalFrame(x0s, lanes([&](int k) { return row[k]->frameSign; }), m0);
-        const LaneVec3 unit = (dampingShare > 0.0 && frame > 0.0).select(1.0 / dot(m0, m0).sqrt(), 0.0) * m0;
-        for (int k = 0; k < kLanes && block + k < last; ++k) {
-            double* out = state + size * (block + k - first);
-            out[0] = elasticShare[k];
-            out[1] = dampingShare[k];
-            Eigen::Map<Vec3>(out + 2) = lane(unit, k);
-        }
+        storeLanes(state + kHingeElasticShare, elasticShare);
+        storeLanes(state + kHingeDampingShare, dampingShare);
+        storeLaneVec3(state + kHingeStartDirection,
+                      (dampingShare > 0.0 && frame > 0.0).select(1.0 / dot(m0, m0).sqrt(), 0.0) * m0);
+        const auto coefficient = [&](int m) { return lanes([&](int k) { return row[k]->coefficients[m]; }); };
+        storeLaneVec3(state + kHingeStartCurvature, coefficient(0) * x0s[0] + coefficient(1) * x0s[1] +
+                                                        coefficient(2) * x0s[2] + coefficient(3) * x0s[3]);
     }
 }
 
-void DihedralBending::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+void DihedralBending::projectTargets(const VecX& x, const VecX&, Index first, Index last, const double* state,
                                      ProjectiveTarget* targets) const {
-    const int size = projectionStateSize();
-    for (Index block = first; block < last; block += kLanes) {
-        // Lane k projects hinge block + k; past the last one, lanes repeat it (and are dropped).
-        std::array<const ProjectiveRow*, kLanes> row;
-        std::array<const double*, kLanes> s;
-        for (int k = 0; k < kLanes; ++k) {
-            const Index c = std::min<Index>(block + k, last - 1);
-            row[k] = &projectiveRows_[static_cast<std::size_t>(c)];
-            s[k] = state + size * (c - first);
-        }
-        std::array<LaneVec3, 4> xs;  // the corners now
-        LaneVec3 K, K0;
-        for (int m = 0; m < 4; ++m) {
-            const auto particle = [&](int k) { return 3 * row[k]->particles[m]; };
-            xs[m] = laneVectors(x.data(), particle);
-            const LaneVec3 x0m = laneVectors(x0.data(), particle);
-            const Lanes coefficient = lanes([&](int k) { return row[k]->coefficients[m]; });
-            K = m == 0 ? coefficient * xs[m] : K + coefficient * xs[m];
-            K0 = m == 0 ? coefficient * x0m : K0 + coefficient * x0m;
-        }
+    for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
+        // Lane k projects hinge block + k (first is a multiple of kLanes); past the last one,
+        // lanes project another of the block (and are dropped).
+        const LaneBlock& row = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
+        // The corners now and their K (written out: as a loop the corners were kept in memory);
+        // K at the start from prepareProjections.
+        const auto corner = [&row](std::size_t m) {
+            return [&row, m](int k) { return 3 * static_cast<Index>(row.particles[m][static_cast<std::size_t>(k)]); };
+        };
+        const std::array<LaneVec3, 4> xs{laneVectors(x, corner(0)), laneVectors(x, corner(1)), laneVectors(x, corner(2)),
+                                         laneVectors(x, corner(3))};
+        const auto coefficient = [&row](std::size_t m) { return loadLanes(row.coefficients[m].data()); };
+        const LaneVec3 K = coefficient(0) * xs[0] + coefficient(1) * xs[1] + coefficient(2) * xs[2] + coefficient(3) * xs[3];
+        const LaneVec3 K0 = loadLaneVec3(state + kHingeStartCurvature);
         // Flat at rest: the nearest point of {0}. Otherwise the rest curvature along the frame;
         // without a frame (a collapsed triangle, a hinge folded shut) K is left where it is.
-        const Lanes restCurvature = lanes([&](int k) { return row[k]->restCurvature; });
+        const Lanes restCurvature = loadLanes(row.restCurvature.data());
         LaneVec3 elastic{Lanes::Zero(), Lanes::Zero(), Lanes::Zero()};
         if ((restCurvature != 0.0).any()) {
             LaneVec3 m;
-            const Lanes frame = normalFrame(xs, lanes([&](int k) { return row[k]->frameSign; }), m);
-            elastic = select(restCurvature == 0.0, elastic, select(frame > 0.0, (restCurvature / dot(m, m).sqrt()) * m, K));
+            const Lanes frame = normalFrame(xs, loadLanes(row.frameSign.data()), m);
+            elastic = select(lanesEqual(restCurvature, 0.0), elastic,
+                             select(lanesGreater(frame, 0.0), (restCurvature / dot(m, m).sqrt()) * m, K));
         }
-        const LaneVec3 dK = K - K0, unit = laneVectors(state, [&](int k) { return s[k] - state + 2; });
-        const LaneVec3 target = lanes([&](int k) { return s[k][0]; }) * (elastic - K0) +
-                                lanes([&](int k) { return s[k][1]; }) * (dK - dot(dK, unit) * unit);
-        for (int k = 0; k < kLanes && block + k < last; ++k) targets[block + k - first] = projectiveTarget(lane(target, k));
+        const LaneVec3 dK = K - K0, unit = loadLaneVec3(state + kHingeStartDirection);
+        const LaneVec3 target = loadLanes(state + kHingeElasticShare) * (elastic - K0) +
+                                loadLanes(state + kHingeDampingShare) * (dK - dot(dK, unit) * unit);
+        storeTargets(target, static_cast<int>(std::min<Index>(kLanes, last - block)), targets + (block - first));
     }
 }
 
@@ -222,6 +234,33 @@ void DihedralBending::elementForce(const World&, Index e, const Vector& x, const
 double DihedralBending::elementEnergy(Index e, const Vector& x) const {
     const double c = angleDifference(dihedralAngle(x), hinges_[e].restAngle);
     return 0.5 * hinges_[e].stiffness * c * c;
+}
+
+double DihedralBending::potentialEnergy(const World& world) const {
+    const VecX& x = world.positions();
+    const Index count = elementCount();
+    double u = 0.0;
+    for (Index block = 0; block < count; block += kLanes) {
+        // Lane k: hinge block + k; past the last one, lanes repeat it (and are dropped).
+        std::array<const Element*, kLanes> hinge;
+        for (int k = 0; k < kLanes; ++k) hinge[k] = &element(std::min<Index>(block + k, count - 1));
+        const auto corner = [&](int m) { return [&, m](int k) { return 3 * (*hinge[k])[m]; }; };
+        const LaneVec3 x0 = laneVectors(x, corner(0)), x1 = laneVectors(x, corner(1)), x2 = laneVectors(x, corner(2)),
+                       x3 = laneVectors(x, corner(3));
+        // hingeAngle's quantities, by the same operations in the same order.
+        const LaneVec3 e = x1 - x0, n1 = cross(x2 - x0, x2 - x1), n2 = cross(x3 - x1, x3 - x0);
+        const Lanes e2 = dot(e, e), n1sq = dot(n1, n1), n2sq = dot(n2, n2);
+        const Lanes inverseLength = 1.0 / e2.sqrt();
+        const Lanes sine = dot(e, cross(n2, n1)) * inverseLength, cosine = dot(n1, n2);
+        for (int k = 0; k < kLanes && block + k < count; ++k) {
+            const bool degenerate =
+                !(n1sq[k] > 1e-20 * e2[k] * e2[k]) || !(n2sq[k] > 1e-20 * e2[k] * e2[k]) || !(e2[k] > 0.0);
+            const BendingHinge& hinge = hinges_[static_cast<std::size_t>(block + k)];
+            const double c = angleDifference(degenerate ? 0.0 : std::atan2(sine[k], cosine[k]), hinge.restAngle);
+            u += 0.5 * hinge.stiffness * c * c;  // elementEnergy
+        }
+    }
+    return u;
 }
 
 void DihedralBending::elementJacobians(const World&, Index e, const Vector& x, const Vector& v, const JacobianRequest& r,

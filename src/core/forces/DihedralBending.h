@@ -66,13 +66,19 @@ public:
     // The hinges that are projective constraints, in the constraints' order.
     const std::vector<Index>& projectiveHinges() const { return projectiveHinges_; }
 
+    // As ParticleElementForce's (hinge by hinge, summed in order, the same bits), each
+    // angle's triple product and normals' dot computed four hinges at a time: the divergence
+    // guard reads it every frame.
+    double potentialEnergy(const World& world) const override;
+
     const ProjectiveTerm* projectiveTerm() const override { return this; }
     void accumulateOutsideProjectiveTerm(const World& world, VecX& f) const override;
     std::uint64_t projectiveRevision() const override { return hinges_.size(); }  // hinges are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
-    // Per hinge: the shares of its weight (elastic, damping) and its frame's direction at the
-    // step's start (the damping's).
-    int projectionStateSize() const override { return 5; }
+    // Per hinge: the shares of its weight (elastic, damping), its frame's direction at the
+    // step's start (the damping's) and its row's value K0 there, lane by lane in blocks of
+    // four (ProjectiveTerm.h).
+    int projectionStateSize() const override { return 8; }
     void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
     void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
                         ProjectiveTarget* targets) const override;
@@ -100,6 +106,14 @@ private:
     };
     std::vector<BendingHinge> hinges_;
     std::vector<ProjectiveRow> projectiveRows_;
+    // What the projections read in every iteration, per block of kLanes rows lane by lane (a
+    // block's last lanes repeat its last row): compact, as the iterations stream it.
+    struct LaneBlock {
+        std::array<std::array<std::int32_t, kLanes>, 4> particles;
+        std::array<std::array<double, kLanes>, 4> coefficients;
+        std::array<double, kLanes> frameSign, restCurvature;
+    };
+    std::vector<LaneBlock> laneBlocks_;
     std::vector<Index> projectiveHinges_;
     std::vector<Index> explicitHinges_;  // the others
 };

@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/math/Lanes.h"
 #include "core/math/Types.h"
 
 namespace tinkerbox {
@@ -83,6 +84,15 @@ inline Vec3 projectiveDampingDisplacement(const Vec3& dy, const Vec3& unit) { re
 // takes it as one vector of four (LdltSubstitution.h's layout).
 using ProjectiveTarget = Eigen::Vector4d;
 inline ProjectiveTarget projectiveTarget(const Vec3& p) { return ProjectiveTarget(p.x(), p.y(), p.z(), 0.0); }
+// Lane k of `target` (four constraints' rows, Lanes.h) as the target at out[stride * k], for
+// the first `count` lanes.
+EIGEN_ALWAYS_INLINE void storeTargets(const LaneVec3& target, int count, ProjectiveTarget* out, Index stride = 1) {
+    storeLaneRows(target, count, out->data(), 4 * stride);
+}
+
+// How many numbers of state `count` constraints of `size` numbers each are given
+// (ProjectiveTerm::prepareProjections): whole blocks of kLanes.
+inline Index projectionStateLength(int size, Index count) { return size * ((count + kLanes - 1) / kLanes * kLanes); }
 
 class ProjectiveTerm {
 public:
@@ -100,10 +110,13 @@ public:
     virtual int projectionStateSize() const = 0;
 
     // Once per step, before its iterations, for this term's constraints first .. last - 1
-    // (numbered in the stencils' order): whatever their projections take from the step's
-    // start x0 (3 numbers per particle) and h alone, such as their damping's directions and
-    // the shares of their weights, projectionStateSize() numbers per constraint consecutively
-    // from `state` on: computed once rather than in every iteration.
+    // (numbered in the stencils' order; first a multiple of kLanes): whatever their
+    // projections take from the step's start x0 (3 numbers per particle) and h alone, such as
+    // their damping's directions and the shares of their weights, computed once rather than
+    // in every iteration. `state` has projectionStateSize() numbers per constraint for
+    // last - first rounded up to a multiple of kLanes constraints (projectionStateLength),
+    // laid out as the term likes: one after the other, or lane by lane in blocks of kLanes
+    // constraints (Lanes.h's loadLanes), so that four constraints' numbers load as vectors.
     virtual void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const = 0;
 
     // The local step for constraints first .. last - 1: writes each row's target relative to

@@ -20,7 +20,18 @@ Index TriangleStretchShear::add(const StretchShearTriangle& t) {
     tri.dv << -(Dinv(0, 1) + Dinv(1, 1)), Dinv(0, 1), Dinv(1, 1);
     addElement(t.particles);
     triangles_.push_back(tri);
-    projectiveTriangles_.push_back({t.particles, tri.du, tri.dv, t.bu, t.bv});
+    const auto e = static_cast<std::size_t>(elementCount() - 1);
+    if (e % kLanes == 0) laneBlocks_.emplace_back();
+    LaneBlock& block = laneBlocks_.back();
+    for (std::size_t lane = e % kLanes; lane < kLanes; ++lane) {  // this lane and the repeats after it
+        for (int m = 0; m < 3; ++m) {
+            block.particles[m][lane] = static_cast<std::int32_t>(t.particles[m]);
+            block.du[m][lane] = tri.du[m];
+            block.dv[m][lane] = tri.dv[m];
+        }
+        block.bu[lane] = t.bu;
+        block.bv[lane] = t.bv;
+    }
     return elementCount() - 1;
 }
 
@@ -84,6 +95,33 @@ double TriangleStretchShear::elementEnergy(Index e, const Vector& x) const {
     const Vec3 wu = combine(t.du, x), wv = combine(t.dv, x);
     const double su = t.area * (wu.norm() - t.spec.bu), sv = t.area * (wv.norm() - t.spec.bv), shear = t.area * wu.dot(wv);
     return 0.5 * t.spec.stretchStiffness * (su * su + sv * sv) + 0.5 * t.spec.shearStiffness * shear * shear;
+}
+
+double TriangleStretchShear::potentialEnergy(const World& world) const {
+    const VecX& x = world.positions();
+    const Index count = elementCount();
+    double energy = 0.0;
+    for (Index block = 0; block < count; block += kLanes) {
+        // Lane k: triangle block + k (past the last one, lanes repeat it and are dropped);
+        // elementEnergy's quantities by the same operations in the same order.
+        const LaneBlock& t = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
+        const auto corner = [&](std::size_t m) {
+            return laneVectors(x, [&, m](int k) { return 3 * static_cast<Index>(t.particles[m][static_cast<std::size_t>(k)]); });
+        };
+        const LaneVec3 x0 = corner(0), x1 = corner(1), x2 = corner(2);
+        const auto coefficient = [](const std::array<double, kLanes>& c) { return loadLanes(c.data()); };
+        const LaneVec3 u = coefficient(t.du[0]) * x0 + coefficient(t.du[1]) * x1 + coefficient(t.du[2]) * x2;
+        const LaneVec3 v = coefficient(t.dv[0]) * x0 + coefficient(t.dv[1]) * x1 + coefficient(t.dv[2]) * x2;
+        const Lanes lengthU = dot(u, u).sqrt(), lengthV = dot(v, v).sqrt(), shear = dot(u, v);
+        for (int k = 0; k < kLanes && block + k < count; ++k) {
+            const Triangle& triangle = triangles_[static_cast<std::size_t>(block + k)];
+            const double a = triangle.area;
+            const double su = a * (lengthU[k] - triangle.spec.bu), sv = a * (lengthV[k] - triangle.spec.bv);
+            const double sh = a * shear[k];
+            energy += 0.5 * triangle.spec.stretchStiffness * (su * su + sv * sv) + 0.5 * triangle.spec.shearStiffness * sh * sh;
+        }
+    }
+    return energy;
 }
 
 void TriangleStretchShear::elementJacobians(const World&, Index e, const Vector& x, const Vector& v,
@@ -157,17 +195,6 @@ void TriangleStretchShear::definiteElementForceAndJacobians(const World&, Index 
     }
 }
 
-void nearestOrthogonalPair(const LaneVec3& a, const LaneVec3& b, LaneVec3& p, LaneVec3& q) {
-    const Lanes c = dot(a, b), a2 = dot(a, a), S = a2 + dot(b, b);
-    // The root nearest 0 of c l^2 - S l + c, written without cancellation (S >= 2 |c|).
-    const Lanes l = (c == 0.0).select(0.0, 2.0 * c / (S + (S * S - 4.0 * c * c).max(0.0).sqrt()));
-    const Lanes denominator = 1.0 - l * l;
-    const Lanes inverse = 1.0 / denominator;  // one division, not six (projective's inner loop)
-    const auto unique = denominator > 1e-12;
-    p = select(unique, (a - l * b) * inverse, a);
-    q = select(unique, (b - l * a) * inverse, select(a2 > 0.0, b - (c / a2) * a, b));
-}
-
 void nearestOrthogonalPair(const Vec3& a, const Vec3& b, Vec3& p, Vec3& q) {
     LaneVec3 pLanes, qLanes;
     nearestOrthogonalPair(broadcast(a), broadcast(b), pLanes, qLanes);
@@ -220,65 +247,73 @@ std::array<Vec3, 2> deformationGradient(const VecX& x, const std::array<Index, 3
 // What prepareProjections keeps per triangle, in this order: the shares of the weight
 // (stretch, its damping, shear, its damping), then per row w at the start normalized (the
 // stretch damping's directions), then d(w_u . w_v)/dy = (w_v, w_u) at the start normalized
-// (the shear damping's, over both rows).
+// (the shear damping's, over both rows), then w_u and w_v at the start; lane by lane in
+// blocks of kLanes triangles, number j of a block's lane k at kLanes j + k.
 enum TriangleState { kStretchShare, kStretchDampingShare, kShearShare, kShearDampingShare, kStretchDirection = 4,
-                     kShearDirection = 10 };
+                     kShearDirection = 10, kStartU = 16, kStartV = 19 };
 }  // namespace
 
 void TriangleStretchShear::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
-    for (Index e = first; e < last; ++e, state += projectionStateSize()) {
+    const Index padded = first + (last - first + kLanes - 1) / kLanes * kLanes;
+    for (Index slot = first; slot < padded; ++slot) {
+        // A block's lanes past the last triangle repeat it, as projectTargets reads them.
+        const Index e = std::min(slot, last - 1);
+        double* block = state + projectionStateSize() * ((slot - first) / kLanes * kLanes);
+        const auto out = [&](int number) -> double& { return block[kLanes * number + (slot - first) % kLanes]; };
         const Triangle& t = triangles_[e];
         const TriangleWeights w = projectiveWeights(t.spec, t.area, h);
         const double weight = w.stretch + w.stretchDamping + w.shear + w.shearDamping;
-        std::fill(state, state + projectionStateSize(), 0.0);
+        for (int number = 0; number < projectionStateSize(); ++number) out(number) = 0.0;
         if (!(weight > 0.0)) continue;  // no constraint: the target does not matter
-        state[kStretchShare] = w.stretch / weight;
-        state[kStretchDampingShare] = w.stretchDamping / weight;
-        state[kShearShare] = w.shear / weight;
-        state[kShearDampingShare] = w.shearDamping / weight;
+        out(kStretchShare) = w.stretch / weight;
+        out(kStretchDampingShare) = w.stretchDamping / weight;
+        out(kShearShare) = w.shear / weight;
+        out(kShearDampingShare) = w.shearDamping / weight;
         const std::array<Vec3, 2> y0 = deformationGradient(x0, element(e), t.du, t.dv);
         const std::array<Vec3, 2> shear = projectiveDampingDirection<2>({y0[1], y0[0]});
+        // w_u and w_v summed as projectTargets sums them now (y0's sums start from zero).
+        const auto corner = [&](int m) { return block3(x0, element(e)[m]); };
+        const Vec3 u0 = t.du[0] * corner(0) + t.du[1] * corner(1) + t.du[2] * corner(2);
+        const Vec3 v0 = t.dv[0] * corner(0) + t.dv[1] * corner(1) + t.dv[2] * corner(2);
         for (int r = 0; r < 2; ++r) {
-            Eigen::Map<Vec3>(state + kStretchDirection + 3 * r) = projectiveDampingDirection<1>({y0[r]})[0];
-            Eigen::Map<Vec3>(state + kShearDirection + 3 * r) = shear[r];
+            const Vec3 stretch = projectiveDampingDirection<1>({y0[r]})[0];
+            for (int i = 0; i < 3; ++i) {
+                out(kStretchDirection + 3 * r + i) = stretch[i];
+                out(kShearDirection + 3 * r + i) = shear[r][i];
+            }
+        }
+        for (int i = 0; i < 3; ++i) {
+            out(kStartU + i) = u0[i];
+            out(kStartV + i) = v0[i];
         }
     }
 }
 
-void TriangleStretchShear::projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
+void TriangleStretchShear::projectTargets(const VecX& x, const VecX&, Index first, Index last, const double* state,
                                           ProjectiveTarget* targets) const {
-    const int size = projectionStateSize();
-    for (Index block = first; block < last; block += kLanes) {
-        // Lane k projects triangle block + k; past the last one, lanes repeat it (and are dropped).
-        std::array<const ProjectiveTriangle*, kLanes> t;
-        std::array<const double*, kLanes> s;
-        for (int k = 0; k < kLanes; ++k) {
-            const Index e = std::min<Index>(block + k, last - 1);
-            t[k] = &projectiveTriangles_[static_cast<std::size_t>(e)];
-            s[k] = state + size * (e - first);
-        }
-        // (w_u, w_v) now and at the step's start.
-        std::array<LaneVec3, 3> xs, x0s;
-        std::array<Lanes, 3> cu, cv;
-        for (int m = 0; m < 3; ++m) {
-            const auto particle = [&](int k) { return 3 * t[k]->particles[m]; };
-            xs[m] = laneVectors(x.data(), particle);
-            x0s[m] = laneVectors(x0.data(), particle);
-            cu[m] = lanes([&](int k) { return t[k]->du[m]; });
-            cv[m] = lanes([&](int k) { return t[k]->dv[m]; });
-        }
+    for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
+        // Lane k projects triangle block + k (first is a multiple of kLanes); past the last
+        // one, lanes project another of the block (and are dropped).
+        const LaneBlock& t = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
+        // (w_u, w_v) now (written out: as a loop the corners were kept in memory) and at the
+        // step's start (from prepareProjections).
+        const auto corner = [&t](std::size_t m) {
+            return [&t, m](int k) { return 3 * static_cast<Index>(t.particles[m][static_cast<std::size_t>(k)]); };
+        };
+        const std::array<LaneVec3, 3> xs{laneVectors(x, corner(0)), laneVectors(x, corner(1)), laneVectors(x, corner(2))};
+        const std::array<Lanes, 3> cu{loadLanes(t.du[0].data()), loadLanes(t.du[1].data()), loadLanes(t.du[2].data())};
+        const std::array<Lanes, 3> cv{loadLanes(t.dv[0].data()), loadLanes(t.dv[1].data()), loadLanes(t.dv[2].data())};
         const LaneVec3 u = cu[0] * xs[0] + cu[1] * xs[1] + cu[2] * xs[2], v = cv[0] * xs[0] + cv[1] * xs[1] + cv[2] * xs[2];
-        const LaneVec3 u0 = cu[0] * x0s[0] + cu[1] * x0s[1] + cu[2] * x0s[2];
-        const LaneVec3 v0 = cv[0] * x0s[0] + cv[1] * x0s[1] + cv[2] * x0s[2];
+        const auto share = [&](int part) { return loadLanes(state + kLanes * part); };
+        const auto direction = [&](int offset) { return loadLaneVec3(state + kLanes * offset); };
+        const LaneVec3 u0 = direction(kStartU), v0 = direction(kStartV);
         const LaneVec3 du = u - u0, dv = v - v0;
-        const auto share = [&](int part) { return lanes([&](int k) { return s[k][part]; }); };
-        const auto direction = [&](int offset) { return laneVectors(state, [&](int k) { return s[k] - state + offset; }); };
         // The shares of the four parts' targets (TriangleStretchShear.h), each less y0. Stretch:
         // each row at its rest length (where it has a direction).
         const Lanes lengthU = dot(u, u).sqrt(), lengthV = dot(v, v).sqrt();
-        const Lanes bu = lanes([&](int k) { return t[k]->bu; }), bv = lanes([&](int k) { return t[k]->bv; });
-        LaneVec3 targetU = share(kStretchShare) * (select(lengthU < 1e-12, u, (bu / lengthU) * u) - u0);
-        LaneVec3 targetV = share(kStretchShare) * (select(lengthV < 1e-12, v, (bv / lengthV) * v) - v0);
+        const Lanes bu = loadLanes(t.bu.data()), bv = loadLanes(t.bv.data());
+        LaneVec3 targetU = share(kStretchShare) * (select(lanesLess(lengthU, 1e-12), u, (bu / lengthU) * u) - u0);
+        LaneVec3 targetV = share(kStretchShare) * (select(lanesLess(lengthV, 1e-12), v, (bv / lengthV) * v) - v0);
         // Its damping: each row a condition of its own, damped along its direction at the start.
         const LaneVec3 dampingU = direction(kStretchDirection), dampingV = direction(kStretchDirection + 3);
         targetU += share(kStretchDampingShare) * (du - dot(du, dampingU) * dampingU);
@@ -292,10 +327,9 @@ void TriangleStretchShear::projectTargets(const VecX& x, const VecX& x0, Index f
         const Lanes along = dot(du, shearU) + dot(dv, shearV);
         targetU += share(kShearDampingShare) * (du - along * shearU);
         targetV += share(kShearDampingShare) * (dv - along * shearV);
-        for (int k = 0; k < kLanes && block + k < last; ++k) {
-            targets[2 * (block + k - first)] = projectiveTarget(lane(targetU, k));
-            targets[2 * (block + k - first) + 1] = projectiveTarget(lane(targetV, k));
-        }
+        const int count = static_cast<int>(std::min<Index>(kLanes, last - block));
+        storeTargets(targetU, count, targets + 2 * (block - first), 2);
+        storeTargets(targetV, count, targets + 2 * (block - first) + 1, 2);
     }
 }
 

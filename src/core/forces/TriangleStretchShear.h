@@ -49,8 +49,19 @@ struct StretchShearTriangle {
 // l the root of (a.b) l^2 - (|a|^2 + |b|^2) l + a.b = 0 nearest 0 (the stationary points of
 // |p - a|^2 + |q - b|^2 + 2 l p . q). Where a = +-b (|l| = 1) the nearest pair is not unique:
 // then p = a and q = b less its part along a. For one pair, and for four at once (Lanes.h).
+// (The four-wide one is forced inline: a call would pass the vectors through memory.)
 void nearestOrthogonalPair(const Vec3& a, const Vec3& b, Vec3& p, Vec3& q);
-void nearestOrthogonalPair(const LaneVec3& a, const LaneVec3& b, LaneVec3& p, LaneVec3& q);
+EIGEN_ALWAYS_INLINE void nearestOrthogonalPair(const LaneVec3& a, const LaneVec3& b, LaneVec3& p, LaneVec3& q) {
+    const Lanes c = dot(a, b), a2 = dot(a, a), S = a2 + dot(b, b);
+    // The root nearest 0 of c l^2 - S l + c, written without cancellation (S >= 2 |c|).
+    const Lanes l =
+        select(lanesEqual(c, 0.0), Lanes::Zero(), Lanes(2.0 * c / (S + (S * S - 4.0 * c * c).max(0.0).sqrt())));
+    const Lanes denominator = 1.0 - l * l;
+    const Lanes inverse = 1.0 / denominator;  // one division, not six (projective's inner loop)
+    const LaneMask unique = lanesGreater(denominator, 1e-12);
+    p = select(unique, (a - l * b) * inverse, a);
+    q = select(unique, (b - l * a) * inverse, select(lanesGreater(a2, 0.0), b - (c / a2) * a, b));
+}
 
 class TriangleStretchShear final : public ParticleElementForce<3>, public ProjectiveTerm {
 public:
@@ -62,12 +73,18 @@ public:
     Vec3 strain(const World& world, Index e) const;
 
     // Constraint e is triangle e.
+    // As ParticleElementForce's (triangle by triangle, summed in order, the same bits), each
+    // triangle's w_u and w_v computed four triangles at a time: the divergence guard reads it
+    // every frame.
+    double potentialEnergy(const World& world) const override;
+
     const ProjectiveTerm* projectiveTerm() const override { return this; }
     std::uint64_t projectiveRevision() const override { return triangles_.size(); }  // triangles are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
     // Per triangle: the shares of its weight (stretch, its damping, shear, its damping), the
-    // stretch damping's direction per row and the shear damping's over both rows.
-    int projectionStateSize() const override { return 16; }
+    // stretch damping's direction per row, the shear damping's over both rows and (w_u, w_v)
+    // at the step's start, lane by lane in blocks of four (ProjectiveTerm.h).
+    int projectionStateSize() const override { return 22; }
     void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
     void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
                         ProjectiveTarget* targets) const override;
@@ -90,18 +107,20 @@ private:
         double area;  // a
         Vec3 du, dv;  // w_u = sum_m du_m x_m, w_v = sum_m dv_m x_m
     };
-    // What a triangle's projection reads, packed (88 bytes, not Triangle's 176 and its element's 24).
-    struct ProjectiveTriangle {
-        std::array<Index, 3> particles;
-        Vec3 du, dv;
-        double bu, bv;
+    // What the projections read in every iteration, per block of kLanes triangles lane by lane
+    // (a block's last lanes repeat its last triangle): 76 bytes a triangle, not Triangle's 176
+    // and its element's 24.
+    struct LaneBlock {
+        std::array<std::array<std::int32_t, kLanes>, 3> particles;
+        std::array<std::array<double, kLanes>, 3> du, dv;
+        std::array<double, kLanes> bu, bv;
     };
     // The three conditions (stretch u, stretch v, shear), with the Hessians asked for.
     enum class Hessians { None, WhereStretched, All };
     void conditions(const Triangle& t, const Vector& x, Hessians hessians, ElementCondition<3> c[3]) const;
 
     std::vector<Triangle> triangles_;
-    std::vector<ProjectiveTriangle> projectiveTriangles_;  // per triangle
+    std::vector<LaneBlock> laneBlocks_;
 };
 
 }  // namespace tinkerbox

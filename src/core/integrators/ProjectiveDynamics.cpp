@@ -61,7 +61,8 @@ void ProjectiveDynamics::factor(double h) {
     targets_.resize(targets);
     firstState_.assign(1, 0);
     for (std::size_t t = 0; t < terms_.size(); ++t)
-        firstState_.push_back(firstState_.back() + terms_[t]->projectionStateSize() * (firstStencil_[t + 1] - firstStencil_[t]));
+        firstState_.push_back(firstState_.back() +
+                              projectionStateLength(terms_[t]->projectionStateSize(), firstStencil_[t + 1] - firstStencil_[t]));
     projectionState_.resize(static_cast<std::size_t>(firstState_.back()));
 
     std::vector<Index> free(n, -1);
@@ -127,20 +128,24 @@ void ProjectiveDynamics::factor(double h) {
     ++factorizations_;
 }
 
-void ProjectiveDynamics::forHalves(Index count, const std::function<void(Index, Index)>& task) {
+void ProjectiveDynamics::forHalves(Index count, const std::function<void(Index, Index)>& task, Index granularity) {
     if (unknowns_ < kParallelUnknowns) {
         task(0, count);
         return;
     }
-    parallel_.run([&] { task(0, count / 2); }, [&] { task(count / 2, count); });
+    const Index half = count / 2 / granularity * granularity;
+    parallel_.run([&] { task(0, half); }, [&] { task(half, count); });
 }
 
 void ProjectiveDynamics::prepareProjections(double h) {
     for (std::size_t t = 0; t < terms_.size(); ++t) {
         const int size = terms_[t]->projectionStateSize();
-        forHalves(firstStencil_[t + 1] - firstStencil_[t], [&](Index begin, Index end) {
-            terms_[t]->prepareProjections(x0_, h, begin, end, projectionState_.data() + firstState_[t] + size * begin);
-        });
+        forHalves(
+            firstStencil_[t + 1] - firstStencil_[t],
+            [&](Index begin, Index end) {
+                terms_[t]->prepareProjections(x0_, h, begin, end, projectionState_.data() + firstState_[t] + size * begin);
+            },
+            kLanes);
     }
 }
 
@@ -148,10 +153,13 @@ void ProjectiveDynamics::projectLocal() {
     for (std::size_t t = 0; t < terms_.size(); ++t) {
         const Index first = firstStencil_[t];
         const int size = terms_[t]->projectionStateSize();
-        forHalves(firstStencil_[t + 1] - first, [&](Index begin, Index end) {
-            terms_[t]->projectTargets(x_, x0_, begin, end, projectionState_.data() + firstState_[t] + size * begin,
-                                      targets_.data() + firstRow_[first + begin]);
-        });
+        forHalves(
+            firstStencil_[t + 1] - first,
+            [&](Index begin, Index end) {
+                terms_[t]->projectTargets(x_, x0_, begin, end, projectionState_.data() + firstState_[t] + size * begin,
+                                          targets_.data() + firstRow_[first + begin]);
+            },
+            kLanes);
     }
 }
 
@@ -162,14 +170,16 @@ void ProjectiveDynamics::solveGlobal() {
     forHalves(unknowns_, [&](Index first, Index last) {
         for (Index r = first; r < last; ++r) {
             // Two partial sums (even and odd entries): half as long a chain of additions.
-            ProjectiveTarget even = inertia_.segment<4>(4 * r), odd = ProjectiveTarget::Zero();
+            // (Fused multiply-adds: Lanes.h.)
+            const auto target = [&](Index k) { return targets_[static_cast<std::size_t>(gatherTarget_[k])].array(); };
+            Lanes even = inertia_.segment<4>(4 * r).array(), odd = Lanes::Zero();
             Index k = gatherStart_[r];
             for (; k + 1 < gatherStart_[r + 1]; k += 2) {
-                even += gatherWeight_[k] * targets_[gatherTarget_[k]];
-                odd += gatherWeight_[k + 1] * targets_[gatherTarget_[k + 1]];
+                even = multiplyAdd(gatherWeight_[k], target(k), even);
+                odd = multiplyAdd(gatherWeight_[k + 1], target(k + 1), odd);
             }
-            if (k < gatherStart_[r + 1]) even += gatherWeight_[k] * targets_[gatherTarget_[k]];
-            rhs_.segment<4>(4 * r) = even + odd;
+            if (k < gatherStart_[r + 1]) even = multiplyAdd(gatherWeight_[k], target(k), even);
+            rhs_.segment<4>(4 * r) = (even + odd).matrix();
         }
     });
     substitution_.solve(rhs_, parallel_);

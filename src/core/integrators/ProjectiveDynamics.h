@@ -50,8 +50,9 @@ private:
     void prepareProjections(double h);  // what the projections keep for the step, from x0
     void projectLocal();                // every target from x
     void solveGlobal();  // x of the free particles from the targets
-    // Runs task(first, last) over [0, count) in two halves, at once for big systems.
-    void forHalves(Index count, const std::function<void(Index, Index)>& task);
+    // Runs task(first, last) over [0, count) in two halves, at once for big systems; the
+    // second half starts at a multiple of granularity (a whole block of lanes for projections).
+    void forHalves(Index count, const std::function<void(Index, Index)>& task, Index granularity = 1);
 
     int iterations_;
     long factorizations_ = 0;

@@ -4,7 +4,7 @@
 // constraints at once this way, so that they share each square root and division. Every
 // operation acts lane by lane, so a lane's numbers are those of its constraint computed alone,
 // whichever lane it lands in. Branches become selections (both sides computed, one kept per
-// lane). The helpers are forced inline (EIGEN_STRONG_INLINE): a call would pass the vectors
+// lane). The helpers are forced inline (EIGEN_ALWAYS_INLINE): a call would pass the vectors
 // through memory. (Double4.h holds one 3-vector per register instead, for 3 x 3 block kernels.)
 #include "core/math/Types.h"
 
@@ -17,36 +17,129 @@ struct LaneVec3 {
     Lanes x, y, z;
 };
 
-EIGEN_STRONG_INLINE LaneVec3 operator+(const LaneVec3& a, const LaneVec3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-EIGEN_STRONG_INLINE LaneVec3 operator-(const LaneVec3& a, const LaneVec3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-EIGEN_STRONG_INLINE LaneVec3 operator*(const Lanes& s, const LaneVec3& a) { return {s * a.x, s * a.y, s * a.z}; }
-EIGEN_STRONG_INLINE LaneVec3 operator*(const LaneVec3& a, const Lanes& s) { return {a.x * s, a.y * s, a.z * s}; }
-EIGEN_STRONG_INLINE LaneVec3& operator+=(LaneVec3& a, const LaneVec3& b) { return a = a + b; }
+EIGEN_ALWAYS_INLINE LaneVec3 operator+(const LaneVec3& a, const LaneVec3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+EIGEN_ALWAYS_INLINE LaneVec3 operator-(const LaneVec3& a, const LaneVec3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+EIGEN_ALWAYS_INLINE LaneVec3 operator*(const Lanes& s, const LaneVec3& a) { return {s * a.x, s * a.y, s * a.z}; }
+EIGEN_ALWAYS_INLINE LaneVec3 operator*(const LaneVec3& a, const Lanes& s) { return {a.x * s, a.y * s, a.z * s}; }
+EIGEN_ALWAYS_INLINE LaneVec3& operator+=(LaneVec3& a, const LaneVec3& b) { return a = a + b; }
 
-EIGEN_STRONG_INLINE Lanes dot(const LaneVec3& a, const LaneVec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-EIGEN_STRONG_INLINE LaneVec3 cross(const LaneVec3& a, const LaneVec3& b) {
+EIGEN_ALWAYS_INLINE Lanes dot(const LaneVec3& a, const LaneVec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+EIGEN_ALWAYS_INLINE LaneVec3 cross(const LaneVec3& a, const LaneVec3& b) {
     return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 
-template <class Mask>
-EIGEN_STRONG_INLINE LaneVec3 select(const Mask& condition, const LaneVec3& a, const LaneVec3& b) {
-    return {condition.select(a.x, b.x), condition.select(a.y, b.y), condition.select(a.z, b.z)};
-}
 
 // Lane k holds value(k).
 template <class Value>
-EIGEN_STRONG_INLINE Lanes lanes(Value value) {
+EIGEN_ALWAYS_INLINE Lanes lanes(Value value) {
     return Lanes(value(0), value(1), value(2), value(3));
 }
 // Lane k holds the 3 numbers at v + offset(k).
 template <class Offset>
-EIGEN_STRONG_INLINE LaneVec3 laneVectors(const double* v, Offset offset) {
+EIGEN_ALWAYS_INLINE LaneVec3 laneVectors(const VecX& v, Offset offset) {
     return {lanes([&](int k) { return v[offset(k)]; }), lanes([&](int k) { return v[offset(k) + 1]; }),
             lanes([&](int k) { return v[offset(k) + 2]; })};
 }
+
+// Where the vectors are four wide (AVX), four lanes' 3-vectors are turned into rows by one 4x4
+// transpose of vectors (Eigen's ptranspose: 8 shuffles) instead of number by number (an
+// extraction and a store each). (Eigen's vector types carry alignment attributes that a
+// template argument drops, harmlessly.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+namespace lane_packets {
+using Packet = Eigen::internal::packet_traits<double>::type;
+using Block = Eigen::internal::PacketBlock<Packet, kLanes>;
+inline constexpr bool kFourWide = Eigen::internal::unpacket_traits<Packet>::size == kLanes;
+inline constexpr int kPacketSize = Eigen::internal::unpacket_traits<Packet>::size;
+// op on a's and b's vectors, one vector (of kPacketSize lanes) at a time.
+template <class Op>
+EIGEN_ALWAYS_INLINE Lanes apply(Op op, const Lanes& a, const Lanes& b) {
+    Lanes out;
+    for (int i = 0; i < kLanes; i += kPacketSize)
+        out.writePacket<Eigen::Aligned>(i, op(a.packet<Eigen::Aligned>(i), b.packet<Eigen::Aligned>(i)));
+    return out;
+}
+}  // namespace lane_packets
+
+// a * b + c lane by lane, rounded once where the machine has fused multiply-adds (FMA, part
+// of x86-64-v3), else twice: half the instructions of a product and a sum, for the
+// substitutions' and the right-hand side's long sums of products.
+EIGEN_ALWAYS_INLINE Lanes multiplyAdd(const Lanes& a, const Lanes& b, const Lanes& c) {
+    Lanes out;
+    for (int i = 0; i < kLanes; i += lane_packets::kPacketSize)
+        out.writePacket<Eigen::Aligned>(
+            i, Eigen::internal::pmadd(a.packet<Eigen::Aligned>(i), b.packet<Eigen::Aligned>(i), c.packet<Eigen::Aligned>(i)));
+    return out;
+}
+EIGEN_ALWAYS_INLINE Lanes multiplyAdd(double a, const Lanes& b, const Lanes& c) { return multiplyAdd(Lanes::Constant(a), b, c); }
+
+// Per lane true or false (every bit of the lane set, or none), from a comparison: a selection
+// by it is one vector blend (Eigen 3.4's Array select() goes number by number, by branches).
+// Ordered comparisons: false where a number is NaN, as the operators are.
+struct LaneMask {
+    Lanes bits;
+};
+EIGEN_ALWAYS_INLINE LaneMask lanesLess(const Lanes& a, const Lanes& b) {
+    return {lane_packets::apply([](const auto& x, const auto& y) { return Eigen::internal::pcmp_lt(x, y); }, a, b)};
+}
+EIGEN_ALWAYS_INLINE LaneMask lanesLess(const Lanes& a, double b) { return lanesLess(a, Lanes::Constant(b)); }
+EIGEN_ALWAYS_INLINE LaneMask lanesGreater(const Lanes& a, double b) { return lanesLess(Lanes::Constant(b), a); }
+EIGEN_ALWAYS_INLINE LaneMask lanesEqual(const Lanes& a, double b) {
+    return {lane_packets::apply([](const auto& x, const auto& y) { return Eigen::internal::pcmp_eq(x, y); }, a,
+                                Lanes::Constant(b))};
+}
+// a where the mask is set, b elsewhere.
+EIGEN_ALWAYS_INLINE Lanes select(const LaneMask& mask, const Lanes& a, const Lanes& b) {
+    Lanes out;
+    for (int i = 0; i < kLanes; i += lane_packets::kPacketSize)
+        out.writePacket<Eigen::Aligned>(i, Eigen::internal::pselect(mask.bits.packet<Eigen::Aligned>(i), a.packet<Eigen::Aligned>(i),
+                                                                    b.packet<Eigen::Aligned>(i)));
+    return out;
+}
+EIGEN_ALWAYS_INLINE LaneVec3 select(const LaneMask& mask, const LaneVec3& a, const LaneVec3& b) {
+    return {select(mask, a.x, b.x), select(mask, a.y, b.y), select(mask, a.z, b.z)};
+}
+
+// Lane k of a as the four numbers (x, y, z, 0) at out + stride k, for the first count lanes.
+EIGEN_ALWAYS_INLINE void storeLaneRows(const LaneVec3& a, int count, double* out, Index stride) {
+    if constexpr (lane_packets::kFourWide) {
+        if (count == kLanes) {
+            lane_packets::Block rows;
+            rows.packet[0] = Eigen::internal::pload<lane_packets::Packet>(a.x.data());
+            rows.packet[1] = Eigen::internal::pload<lane_packets::Packet>(a.y.data());
+            rows.packet[2] = Eigen::internal::pload<lane_packets::Packet>(a.z.data());
+            rows.packet[3] = Eigen::internal::pset1<lane_packets::Packet>(0.0);
+            Eigen::internal::ptranspose(rows);
+            for (int k = 0; k < kLanes; ++k) Eigen::internal::pstoreu(out + stride * k, rows.packet[k]);
+            return;
+        }
+    }
+    for (int k = 0; k < count; ++k) {
+        double* row = out + stride * k;
+        row[0] = a.x[k];
+        row[1] = a.y[k];
+        row[2] = a.z[k];
+        row[3] = 0.0;
+    }
+}
+#pragma GCC diagnostic pop
+
+// Numbers kept lane by lane (a block of kLanes constraints' state, ProjectiveTerm.h): lane k
+// of the number at v + kLanes j is v[kLanes j + k], so that a block's number loads as one vector.
+EIGEN_ALWAYS_INLINE Lanes loadLanes(const double* v) { return Eigen::Map<const Lanes>(v); }
+EIGEN_ALWAYS_INLINE LaneVec3 loadLaneVec3(const double* v) {
+    return {loadLanes(v), loadLanes(v + kLanes), loadLanes(v + 2 * kLanes)};
+}
+EIGEN_ALWAYS_INLINE void storeLanes(double* v, const Lanes& a) { Eigen::Map<Lanes>{v} = a; }
+EIGEN_ALWAYS_INLINE void storeLaneVec3(double* v, const LaneVec3& a) {
+    storeLanes(v, a.x);
+    storeLanes(v + kLanes, a.y);
+    storeLanes(v + 2 * kLanes, a.z);
+}
 // a in every lane.
-EIGEN_STRONG_INLINE LaneVec3 broadcast(const Vec3& a) { return {Lanes::Constant(a.x()), Lanes::Constant(a.y()), Lanes::Constant(a.z())}; }
+EIGEN_ALWAYS_INLINE LaneVec3 broadcast(const Vec3& a) { return {Lanes::Constant(a.x()), Lanes::Constant(a.y()), Lanes::Constant(a.z())}; }
 // Lane k's vector.
-EIGEN_STRONG_INLINE Vec3 lane(const LaneVec3& a, int k) { return Vec3(a.x[k], a.y[k], a.z[k]); }
+EIGEN_ALWAYS_INLINE Vec3 lane(const LaneVec3& a, int k) { return Vec3(a.x[k], a.y[k], a.z[k]); }
 
 }  // namespace tinkerbox

@@ -3,13 +3,15 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/math/Lanes.h"
+
 namespace tinkerbox {
 
 namespace {
 
 constexpr int kTop = 2;
 
-using Row4 = Eigen::Array4d;  // one unknown's x, y, z and a zero
+using Row4 = Lanes;  // one unknown's x, y, z and a zero
 inline Eigen::Map<Row4> row4(double* v, Index unknown) { return Eigen::Map<Row4>(v + 4 * unknown); }
 
 // Which part each unknown belongs to: 0 or 1 (the two sets of subtrees) or kTop.
@@ -82,12 +84,12 @@ void forwardPanel(Index first, Index rows, Index ownRows, const std::int32_t* ro
     Row4 z[W];
     for (int k = 0; k < W; ++k) z[k] = row4(x, first + k);
     for (int j = 0; j < W; ++j)
-        for (int i = j + 1; i < W; ++i) z[i] -= values[packedColumn(W, j) + i - j - 1] * z[j];
+        for (int i = j + 1; i < W; ++i) z[i] = multiplyAdd(-values[packedColumn(W, j) + i - j - 1], z[j], z[i]);
     for (int k = 0; k < W; ++k) row4(x, first + k) = z[k] * inverseD[first + k];
     const double* l = values + W * (W - 1) / 2;
     const auto product = [&](const double* lr) {
         Row4 sum = lr[0] * z[0];
-        for (int j = 1; j < W; ++j) sum += lr[j] * z[j];
+        for (int j = 1; j < W; ++j) sum = multiplyAdd(lr[j], z[j], sum);
         return sum;
     };
     Index i = 0;
@@ -110,18 +112,18 @@ void backwardPanel(Index first, Index rows, const std::int32_t* row, const doubl
         for (int s = 0; s < kSums; ++s) {
             const Row4 xr = row4(x, row[i + s]);
             const double* lr = l + (i + s) * W;
-            for (int j = 0; j < W; ++j) sum[s][j] += lr[j] * xr;
+            for (int j = 0; j < W; ++j) sum[s][j] = multiplyAdd(lr[j], xr, sum[s][j]);
         }
     for (; i < rows; ++i) {
         const Row4 xr = row4(x, row[i]);
         const double* lr = l + i * W;
-        for (int j = 0; j < W; ++j) sum[0][j] += lr[j] * xr;
+        for (int j = 0; j < W; ++j) sum[0][j] = multiplyAdd(lr[j], xr, sum[0][j]);
     }
     Row4 solved[W];
     for (int k = W - 1; k >= 0; --k) {
         Row4 xk = row4(x, first + k) - sum[0][k];
         if constexpr (kSums == 2) xk -= sum[1][k];
-        for (int i2 = k + 1; i2 < W; ++i2) xk -= values[packedColumn(W, k) + i2 - k - 1] * solved[i2];
+        for (int i2 = k + 1; i2 < W; ++i2) xk = multiplyAdd(-values[packedColumn(W, k) + i2 - k - 1], solved[i2], xk);
         solved[k] = xk;
         row4(x, first + k) = xk;
     }

@@ -20,7 +20,7 @@ inline double projectiveEnergy(const ProjectiveTerm& term, const VecX& x, double
     const auto count = static_cast<Index>(stencils.size());
     std::vector<ProjectiveTarget> targets;
     for (const ProjectiveStencil& s : stencils) targets.resize(targets.size() + s.rows);
-    std::vector<double> state(static_cast<std::size_t>(term.projectionStateSize() * count));
+    std::vector<double> state(static_cast<std::size_t>(projectionStateLength(term.projectionStateSize(), count)));
     term.prepareProjections(x, h, 0, count, state.data());
     term.projectTargets(x, x, 0, count, state.data(), targets.data());
     double energy = 0.0;
