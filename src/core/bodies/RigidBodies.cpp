@@ -163,6 +163,11 @@ void RigidBodies::drift(double h) {
             q_[k] = rotateBy(q_[k], h * angularVelocity(k));
             continue;
         }
+        const Vec3& moments = principalMoments_[k];
+        if (moments.x() == moments.y() && moments.y() == moments.z()) {
+            q_[k] = rotateBy(q_[k], (h / moments.x()) * L_[k]);
+            continue;
+        }
         for (int s = 0; s < 5; ++s) {
             // A principal axis is fixed in the body, so a turn about it leaves it, and L . a, as they are.
             const int i = kAxis[s];

@@ -85,7 +85,8 @@ public:
     // McLachlan, "Explicit Lie-Poisson integration and the Euler equations", Phys. Rev.
     // Lett. 71, 1993). Turning by h omega at the start's omega instead, q = exp(h omega)
     // q, is first order and pumps energy into a tumbling body step after step.
-    // A planar body turns about z, where that is exact: q = exp(h omega) q.
+    // A planar body turns about z, where that is exact: q = exp(h omega) q, and so does a
+    // body with equal principal moments (a cube, a sphere), whose omega = L / I is constant.
     void drift(double h);
     // x += h v, and q turned by backward Euler: q' = exp(h omega') q with omega' = I(q')^-1 L,
     // the angular velocity at the end. In the principal frame at the start, with D the
