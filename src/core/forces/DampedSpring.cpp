@@ -171,9 +171,7 @@ void DampedSpringSet::projectTargets(const VecX& x, const VecX&, Index first, In
         // Lane k projects spring block + k (first is a multiple of kLanes); past the last
         // one, lanes project another of the block (and are dropped).
         const LaneBlock& springs = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
-        const auto a = [&](int k) { return 3 * static_cast<Index>(springs.a[static_cast<std::size_t>(k)]); };
-        const auto b = [&](int k) { return 3 * static_cast<Index>(springs.b[static_cast<std::size_t>(k)]); };
-        const LaneVec3 l = laneVectors(x, a) - laneVectors(x, b), l0 = loadLaneVec3(state + kSpringStartVector);
+        const LaneVec3 l = laneVectors(x, springs.a) - laneVectors(x, springs.b), l0 = loadLaneVec3(state + kSpringStartVector);
         const Lanes L = dot(l, l).sqrt();
         // Elastic target r n; with no direction (coincident ends) the spring pulls nowhere.
         const Lanes restLength = loadLanes(springs.restLength.data());
@@ -194,8 +192,7 @@ double DampedSpringSet::potentialEnergy(const World& world) const {
     const auto pairs = static_cast<Index>(particlePairs_.size());
     for (Index block = 0; block < pairs; block += kLanes) {
         const LaneBlock& springs = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
-        const LaneVec3 l = laneVectors(x, [&](int k) { return 3 * static_cast<Index>(springs.a[static_cast<std::size_t>(k)]); }) -
-                           laneVectors(x, [&](int k) { return 3 * static_cast<Index>(springs.b[static_cast<std::size_t>(k)]); });
+        const LaneVec3 l = laneVectors(x, springs.a) - laneVectors(x, springs.b);
         const Lanes stretch = dot(l, l).sqrt() - loadLanes(springs.restLength.data());
         for (int k = 0; k < kLanes && block + k < pairs; ++k)
             u += 0.5 * particlePairs_[static_cast<std::size_t>(block + k)].stiffness * stretch[k] * stretch[k];

@@ -190,11 +190,8 @@ void DihedralBending::projectTargets(const VecX& x, const VecX&, Index first, In
         const LaneBlock& row = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
         // The corners now and their K (written out: as a loop the corners were kept in memory);
         // K at the start from prepareProjections.
-        const auto corner = [&row](std::size_t m) {
-            return [&row, m](int k) { return 3 * static_cast<Index>(row.particles[m][static_cast<std::size_t>(k)]); };
-        };
-        const std::array<LaneVec3, 4> xs{laneVectors(x, corner(0)), laneVectors(x, corner(1)), laneVectors(x, corner(2)),
-                                         laneVectors(x, corner(3))};
+        const std::array<LaneVec3, 4> xs{laneVectors(x, row.particles[0]), laneVectors(x, row.particles[1]),
+                                         laneVectors(x, row.particles[2]), laneVectors(x, row.particles[3])};
         const auto coefficient = [&row](std::size_t m) { return loadLanes(row.coefficients[m].data()); };
         const LaneVec3 K = coefficient(0) * xs[0] + coefficient(1) * xs[1] + coefficient(2) * xs[2] + coefficient(3) * xs[3];
         const LaneVec3 K0 = loadLaneVec3(state + kHingeStartCurvature);

@@ -105,10 +105,7 @@ double TriangleStretchShear::potentialEnergy(const World& world) const {
         // Lane k: triangle block + k (past the last one, lanes repeat it and are dropped);
         // elementEnergy's quantities by the same operations in the same order.
         const LaneBlock& t = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
-        const auto corner = [&](std::size_t m) {
-            return laneVectors(x, [&, m](int k) { return 3 * static_cast<Index>(t.particles[m][static_cast<std::size_t>(k)]); });
-        };
-        const LaneVec3 x0 = corner(0), x1 = corner(1), x2 = corner(2);
+        const LaneVec3 x0 = laneVectors(x, t.particles[0]), x1 = laneVectors(x, t.particles[1]), x2 = laneVectors(x, t.particles[2]);
         const auto coefficient = [](const std::array<double, kLanes>& c) { return loadLanes(c.data()); };
         const LaneVec3 u = coefficient(t.du[0]) * x0 + coefficient(t.du[1]) * x1 + coefficient(t.du[2]) * x2;
         const LaneVec3 v = coefficient(t.dv[0]) * x0 + coefficient(t.dv[1]) * x1 + coefficient(t.dv[2]) * x2;
@@ -297,10 +294,8 @@ void TriangleStretchShear::projectTargets(const VecX& x, const VecX&, Index firs
         const LaneBlock& t = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
         // (w_u, w_v) now (written out: as a loop the corners were kept in memory) and at the
         // step's start (from prepareProjections).
-        const auto corner = [&t](std::size_t m) {
-            return [&t, m](int k) { return 3 * static_cast<Index>(t.particles[m][static_cast<std::size_t>(k)]); };
-        };
-        const std::array<LaneVec3, 3> xs{laneVectors(x, corner(0)), laneVectors(x, corner(1)), laneVectors(x, corner(2))};
+        const std::array<LaneVec3, 3> xs{laneVectors(x, t.particles[0]), laneVectors(x, t.particles[1]),
+                                         laneVectors(x, t.particles[2])};
         const std::array<Lanes, 3> cu{loadLanes(t.du[0].data()), loadLanes(t.du[1].data()), loadLanes(t.du[2].data())};
         const std::array<Lanes, 3> cv{loadLanes(t.dv[0].data()), loadLanes(t.dv[1].data()), loadLanes(t.dv[2].data())};
         const LaneVec3 u = cu[0] * xs[0] + cu[1] * xs[1] + cu[2] * xs[2], v = cv[0] * xs[0] + cv[1] * xs[1] + cv[2] * xs[2];

@@ -6,6 +6,9 @@
 // whichever lane it lands in. Branches become selections (both sides computed, one kept per
 // lane). The helpers are forced inline (EIGEN_ALWAYS_INLINE): a call would pass the vectors
 // through memory. (Double4.h holds one 3-vector per register instead, for 3 x 3 block kernels.)
+#include <array>
+#include <cstdint>
+
 #include "core/math/Types.h"
 
 namespace tinkerbox {
@@ -39,6 +42,10 @@ template <class Offset>
 EIGEN_ALWAYS_INLINE LaneVec3 laneVectors(const VecX& v, Offset offset) {
     return {lanes([&](int k) { return v[offset(k)]; }), lanes([&](int k) { return v[offset(k) + 1]; }),
             lanes([&](int k) { return v[offset(k) + 2]; })};
+}
+// Lane k holds particle particles[k]'s 3-vector of v (a block of four elements' corner).
+EIGEN_ALWAYS_INLINE LaneVec3 laneVectors(const VecX& v, const std::array<std::int32_t, kLanes>& particles) {
+    return laneVectors(v, [&](int k) { return 3 * static_cast<Index>(particles[static_cast<std::size_t>(k)]); });
 }
 
 // Where the vectors are four wide (AVX), four lanes' 3-vectors are turned into rows by one 4x4
