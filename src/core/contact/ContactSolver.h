@@ -109,7 +109,7 @@ private:
     };
     // The fields in the order the passes read them: the position projection the first
     // lines (blocks, W's diagonal, the normal, its separation), the Gauss-Seidel sweeps
-    // those and the next, the rest after (a row is 600 bytes and the sweeps go over all).
+    // those and the next, the rest after (a row is about 700 bytes and the sweeps go over all of them).
     struct Row {
         Index linearA = -1, angularA = -1, linearB = -1, angularB = -1;  // velocity blocks, -1: none
         Vec3 wLinearA = Vec3::Zero(), wLinearB = Vec3::Zero();  // W's diagonal on the linear blocks (0: none)
