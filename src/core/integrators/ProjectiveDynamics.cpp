@@ -104,8 +104,12 @@ void ProjectiveDynamics::factor(double h) {
     substitution_.set(unknowns_, lowerStart, lowerRow, lowerValue, ldlt.vectorD().cwiseInverse());
     // Number the unknowns as the substitution does: (P b)[P.indices()[i]] = b[i] is L's order.
     unknown_.assign(n, -1);
+    particle_.assign(unknowns_, -1);
     for (Index i = 0; i < n; ++i)
-        if (free[i] >= 0) unknown_[i] = substitution_.position(ldlt.permutationP().indices()[free[i]]);
+        if (free[i] >= 0) {
+            unknown_[i] = substitution_.position(ldlt.permutationP().indices()[free[i]]);
+            particle_[unknown_[i]] = i;
+        }
 
     // The right-hand side's map: w_c A_c(r, k) from each target to the row of its particle k.
     std::vector<std::tuple<Index, std::int32_t, double>> gather;
@@ -128,46 +132,43 @@ void ProjectiveDynamics::factor(double h) {
     ++factorizations_;
 }
 
-void ProjectiveDynamics::forHalves(Index count, const std::function<void(Index, Index)>& task, Index granularity) {
+void ProjectiveDynamics::forTermHalves(const std::function<void(std::size_t, Index, Index)>& task) {
+    const auto half = [&](int which) {
+        for (std::size_t t = 0; t < terms_.size(); ++t) {
+            const Index count = firstStencil_[t + 1] - firstStencil_[t];
+            const Index middle = count / 2 / kLanes * kLanes;
+            if (which == 0) task(t, 0, middle);
+            else task(t, middle, count);
+        }
+    };
     if (unknowns_ < kParallelUnknowns) {
-        task(0, count);
+        for (std::size_t t = 0; t < terms_.size(); ++t) task(t, 0, firstStencil_[t + 1] - firstStencil_[t]);
         return;
     }
-    const Index half = count / 2 / granularity * granularity;
-    parallel_.run([&] { task(0, half); }, [&] { task(half, count); });
+    parallel_.run([&] { half(0); }, [&] { half(1); });
 }
 
 void ProjectiveDynamics::prepareProjections(double h) {
-    for (std::size_t t = 0; t < terms_.size(); ++t) {
-        const int size = terms_[t]->projectionStateSize();
-        forHalves(
-            firstStencil_[t + 1] - firstStencil_[t],
-            [&](Index begin, Index end) {
-                terms_[t]->prepareProjections(x0_, h, begin, end, projectionState_.data() + firstState_[t] + size * begin);
-            },
-            kLanes);
-    }
+    forTermHalves([&](std::size_t t, Index begin, Index end) {
+        terms_[t]->prepareProjections(x0_, h, begin, end,
+                                      projectionState_.data() + firstState_[t] + terms_[t]->projectionStateSize() * begin);
+    });
 }
 
 void ProjectiveDynamics::projectLocal() {
-    for (std::size_t t = 0; t < terms_.size(); ++t) {
+    forTermHalves([&](std::size_t t, Index begin, Index end) {
         const Index first = firstStencil_[t];
-        const int size = terms_[t]->projectionStateSize();
-        forHalves(
-            firstStencil_[t + 1] - first,
-            [&](Index begin, Index end) {
-                terms_[t]->projectTargets(x_, x0_, begin, end, projectionState_.data() + firstState_[t] + size * begin,
-                                          targets_.data() + firstRow_[first + begin]);
-            },
-            kLanes);
-    }
+        terms_[t]->projectTargets(x_, x0_, begin, end,
+                                  projectionState_.data() + firstState_[t] + terms_[t]->projectionStateSize() * begin,
+                                  targets_.data() + firstRow_[first + begin]);
+    });
 }
 
-void ProjectiveDynamics::solveGlobal() {
+void ProjectiveDynamics::solveGlobal(bool positionsWanted) {
     // For d = x - x0: M (y - x0) / h^2 + sum_c w_c A_c^T (p_c - A_c x0), the targets already
     // relative to the step's start.
     rhs_.resize(inertia_.size());
-    forHalves(unknowns_, [&](Index first, Index last) {
+    const auto gather = [&](Index first, Index last) {
         for (Index r = first; r < last; ++r) {
             // Two partial sums (even and odd entries): half as long a chain of additions.
             // (Fused multiply-adds: Lanes.h.)
@@ -181,12 +182,11 @@ void ProjectiveDynamics::solveGlobal() {
             if (k < gatherStart_[r + 1]) even = multiplyAdd(gatherWeight_[k], target(k), even);
             rhs_.segment<4>(4 * r) = (even + odd).matrix();
         }
-    });
-    substitution_.solve(rhs_, parallel_);
-    forHalves(mass_.size(), [&](Index first, Index last) {
-        for (Index i = first; i < last; ++i)
-            if (unknown_[i] >= 0) block3(x_, i) = block3(x0_, i) + rhs_.segment<3>(4 * unknown_[i]);
-    });
+    };
+    const auto place = [&](Index first, Index last) {
+        for (Index r = first; r < last; ++r) block3(x_, particle_[r]) = block3(x0_, particle_[r]) + rhs_.segment<3>(4 * r);
+    };
+    substitution_.solve(rhs_, parallel_, gather, positionsWanted ? LdltSubstitution::RowRange(place) : nullptr);
 }
 
 void ProjectiveDynamics::step(MechanicalSystem& system, double h, StepReport& report) {
@@ -222,7 +222,7 @@ void ProjectiveDynamics::step(MechanicalSystem& system, double h, StepReport& re
     prepareProjections(h);
     for (int iteration = 0; iteration < iterations_; ++iteration) {
         projectLocal();
-        solveGlobal();
+        solveGlobal(iteration + 1 < iterations_);  // the last iteration's x: drift(h) below
     }
 
     velocity_ = velocities;

@@ -49,10 +49,12 @@ private:
     void factor(double h);
     void prepareProjections(double h);  // what the projections keep for the step, from x0
     void projectLocal();                // every target from x
-    void solveGlobal();  // x of the free particles from the targets
-    // Runs task(first, last) over [0, count) in two halves, at once for big systems; the
-    // second half starts at a multiple of granularity (a whole block of lanes for projections).
-    void forHalves(Index count, const std::function<void(Index, Index)>& task, Index granularity = 1);
+    // d of the free particles from the targets, and x = x0 + d when positionsWanted.
+    void solveGlobal(bool positionsWanted);
+    // Runs task(t, first, last) over each term t's stencils [0, count); for big systems in two
+    // halves at once, each thread taking one half of every term (its second half starts at a
+    // whole block of lanes).
+    void forTermHalves(const std::function<void(std::size_t, Index, Index)>& task);
 
     int iterations_;
     long factorizations_ = 0;
@@ -68,6 +70,7 @@ private:
     std::vector<Index> firstRow_;      // per stencil, the index of its first target (and one past the last)
     std::vector<Index> firstState_;    // per term, where its projections' state starts (and one past the last)
     std::vector<Index> unknown_;      // per particle its row in the solve, -1 when nailed
+    std::vector<Index> particle_;     // per row of the solve, its particle
     Index unknowns_ = 0;
     // The factors P A P^T = L D L^T (SimplicialLDLT's, AMD order); the unknowns are numbered
     // as the substitution numbers P's order (position()), 4 numbers each in inertia_ and rhs_.

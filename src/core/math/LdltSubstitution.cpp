@@ -265,18 +265,37 @@ void LdltSubstitution::backward(const Part& part, double* b) const {
                          part.values.data() + panel->valueStart, b);
 }
 
-void LdltSubstitution::solve(VecX& b, TwoWayParallel& parallel) {
+void LdltSubstitution::solve(VecX& b, TwoWayParallel& parallel, const RowRange& fill, const RowRange& done) {
     double* v = b.data();
     const Part& top = parts_[kTop];
-    const bool split = parts_[0].count > 0 || parts_[1].count > 0;
-    if (split) {
-        for (VecX& updates : topUpdates_) updates.setZero();
-        parallel.run([&] { forward(parts_[0], v, topUpdates_[0].data()); }, [&] { forward(parts_[1], v, topUpdates_[1].data()); });
-        for (const VecX& updates : topUpdates_) b.segment(4 * top.first, 4 * top.count) += updates;
+    const auto call = [](const RowRange& rows, Index first, Index last) {
+        if (rows && first < last) rows(first, last);
+    };
+    if (parts_[0].count == 0 && parts_[1].count == 0) {
+        call(fill, 0, unknowns_);
+        forward(top, v, nullptr);
+        backward(top, v);
+        call(done, 0, unknowns_);
+        return;
     }
+    // Set s's thread takes the top's rows topRows[s] .. topRows[s + 1] - 1.
+    const std::array<Index, 3> topRows{top.first, top.first + top.count / 2, top.first + top.count};
+    const auto forwardSet = [&](std::size_t s) {
+        call(fill, parts_[s].first, parts_[s].first + parts_[s].count);
+        call(fill, topRows[s], topRows[s + 1]);
+        topUpdates_[s].setZero();
+        forward(parts_[s], v, topUpdates_[s].data());
+    };
+    parallel.run([&] { forwardSet(0); }, [&] { forwardSet(1); });
+    for (const VecX& updates : topUpdates_) b.segment(4 * top.first, 4 * top.count) += updates;
     forward(top, v, nullptr);
     backward(top, v);
-    if (split) parallel.run([&] { backward(parts_[0], v); }, [&] { backward(parts_[1], v); });
+    const auto backwardSet = [&](std::size_t s) {
+        backward(parts_[s], v);
+        call(done, parts_[s].first, parts_[s].first + parts_[s].count);
+        call(done, topRows[s], topRows[s + 1]);
+    };
+    parallel.run([&] { backwardSet(0); }, [&] { backwardSet(1); });
 }
 
 }  // namespace tinkerbox

@@ -28,6 +28,7 @@
 // one core or two. Below kSplitUnknowns nothing is split.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/math/TwoWayParallel.h"
@@ -48,8 +49,14 @@ public:
 
     // Where L's unknown j is in solve()'s vector: its row there.
     Index position(Index j) const { return position_[static_cast<std::size_t>(j)]; }
+    // Rows first .. last - 1 of the right-hand side, numbered as position() numbers them.
+    using RowRange = std::function<void(Index first, Index last)>;
     // b <- (L D L^T)^-1 b, b holding 4 numbers per row (x, y, z and a 0), rows by position().
-    void solve(VecX& b, TwoWayParallel& parallel);
+    // fill, when given, writes b's rows before the substitutions and done reads the answer's
+    // after them, each row once, on the thread that substitutes it (a set's rows with that set,
+    // the top's in two halves): the caller's work on b shares the substitution's two halves
+    // instead of two more of its own.
+    void solve(VecX& b, TwoWayParallel& parallel, const RowRange& fill = {}, const RowRange& done = {});
 
     // How the unknowns were split: those of the first set, of the second, and of the top.
     std::array<Index, 3> partSizes() const;
