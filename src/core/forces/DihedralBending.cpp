@@ -236,28 +236,33 @@ double DihedralBending::elementEnergy(Index e, const Vector& x) const {
 double DihedralBending::potentialEnergy(const World& world) const {
     const VecX& x = world.positions();
     const Index count = elementCount();
-    double u = 0.0;
+    constexpr double kPi = std::numbers::pi;
+    Lanes u = Lanes::Zero();
     for (Index block = 0; block < count; block += kLanes) {
-        // Lane k: hinge block + k; past the last one, lanes repeat it (and are dropped).
-        std::array<const Element*, kLanes> hinge;
-        for (int k = 0; k < kLanes; ++k) hinge[k] = &element(std::min<Index>(block + k, count - 1));
-        const auto corner = [&](int m) { return [&, m](int k) { return 3 * (*hinge[k])[m]; }; };
+        // Lane k: hinge block + k; past the last one, lanes repeat it at no stiffness.
+        const auto index = [&](int k) { return std::min<Index>(block + k, count - 1); };
+        const auto hinge = [&](int k) -> const BendingHinge& { return hinges_[static_cast<std::size_t>(index(k))]; };
+        const auto corner = [&](int m) { return [&, m](int k) { return 3 * element(index(k))[static_cast<std::size_t>(m)]; }; };
         const LaneVec3 x0 = laneVectors(x, corner(0)), x1 = laneVectors(x, corner(1)), x2 = laneVectors(x, corner(2)),
                        x3 = laneVectors(x, corner(3));
-        // hingeAngle's quantities, by the same operations in the same order.
+        // hingeAngle's quantities, by the same operations in the same order; a degenerate
+        // hinge (no angle) counts as flat, as there.
         const LaneVec3 e = x1 - x0, n1 = cross(x2 - x0, x2 - x1), n2 = cross(x3 - x1, x3 - x0);
         const Lanes e2 = dot(e, e), n1sq = dot(n1, n1), n2sq = dot(n2, n2);
         const Lanes inverseLength = 1.0 / e2.sqrt();
         const Lanes sine = dot(e, cross(n2, n1)) * inverseLength, cosine = dot(n1, n2);
-        for (int k = 0; k < kLanes && block + k < count; ++k) {
-            const bool degenerate =
-                !(n1sq[k] > 1e-20 * e2[k] * e2[k]) || !(n2sq[k] > 1e-20 * e2[k] * e2[k]) || !(e2[k] > 0.0);
-            const BendingHinge& hinge = hinges_[static_cast<std::size_t>(block + k)];
-            const double c = angleDifference(degenerate ? 0.0 : std::atan2(sine[k], cosine[k]), hinge.restAngle);
-            u += 0.5 * hinge.stiffness * c * c;  // elementEnergy
-        }
+        const Lanes small = 1e-20 * e2 * e2, zero = Lanes::Zero();
+        const Lanes theta = select(lanesLess(small, n1sq),
+                                   select(lanesLess(small, n2sq), select(lanesGreater(e2, 0.0), atan2Lanes(sine, cosine), zero), zero),
+                                   zero);
+        // elementEnergy: angleDifference, then k c^2 / 2.
+        Lanes c = theta - lanes([&](int k) { return hinge(k).restAngle; });
+        c = select(lanesGreater(c, kPi), c - 2.0 * kPi, c);
+        c = select(lanesGreater(c, -kPi), c, c + 2.0 * kPi);
+        const Lanes stiffness = lanes([&](int k) { return block + k < count ? hinge(k).stiffness : 0.0; });
+        u += 0.5 * stiffness * c * c;
     }
-    return u;
+    return u.sum();
 }
 
 void DihedralBending::elementJacobians(const World&, Index e, const Vector& x, const Vector& v, const JacobianRequest& r,
