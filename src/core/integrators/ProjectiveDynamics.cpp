@@ -1,5 +1,6 @@
 #include "core/integrators/ProjectiveDynamics.h"
 
+#include <Eigen/OrderingMethods>
 #include <Eigen/SparseCholesky>
 #include <stdexcept>
 #include <tuple>
@@ -35,6 +36,26 @@ void compressRows(Index rows, const std::vector<std::tuple<Index, Column, double
     }
 }
 }  // namespace
+
+template <class Ldlt>
+void ProjectiveDynamics::factorNumbered(const Ldlt& ldlt, const std::optional<std::array<Index, 2>>& sets) {
+    if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().array() > 0.0).all())
+        throw std::runtime_error("projective: the global matrix could not be factored");
+    const Eigen::SparseMatrix<double>& L = ldlt.matrixL().nestedExpression();
+    std::vector<Index> lowerStart(1, 0);
+    std::vector<std::int32_t> lowerRow;
+    std::vector<double> lowerValue;
+    for (Index j = 0; j < unknowns_; ++j) {
+        for (Eigen::SparseMatrix<double>::InnerIterator it(L, j); it; ++it)
+            if (it.row() > j) {  // the unit diagonal is implied
+                lowerRow.push_back(static_cast<std::int32_t>(it.row()));
+                lowerValue.push_back(it.value());
+            }
+        lowerStart.push_back(static_cast<Index>(lowerRow.size()));
+    }
+    if (sets) substitution_.set(unknowns_, lowerStart, lowerRow, lowerValue, ldlt.vectorD().cwiseInverse(), *sets);
+    else substitution_.set(unknowns_, lowerStart, lowerRow, lowerValue, ldlt.vectorD().cwiseInverse());
+}
 
 void ProjectiveDynamics::factor(double h) {
     const Index n = mass_.size();
@@ -85,29 +106,28 @@ void ProjectiveDynamics::factor(double h) {
                 }
     Eigen::SparseMatrix<double> matrix(unknowns_, unknowns_);
     matrix.setFromTriplets(entries.begin(), entries.end());
-    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(matrix);
-    if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().array() > 0.0).all())
-        throw std::runtime_error("projective: the global matrix could not be factored");
-
-    const Eigen::SparseMatrix<double>& L = ldlt.matrixL().nestedExpression();
-    std::vector<Index> lowerStart(1, 0);
-    std::vector<std::int32_t> lowerRow;
-    std::vector<double> lowerValue;
-    for (Index j = 0; j < unknowns_; ++j) {
-        for (Eigen::SparseMatrix<double>::InnerIterator it(L, j); it; ++it)
-            if (it.row() > j) {  // the unit diagonal is implied
-                lowerRow.push_back(static_cast<std::int32_t>(it.row()));
-                lowerValue.push_back(it.value());
-            }
-        lowerStart.push_back(static_cast<Index>(lowerRow.size()));
+    // L's number of each free unknown, and the split of L's unknowns for the substitution.
+    std::vector<Index> lNumber(static_cast<std::size_t>(unknowns_));
+    const std::optional<std::array<Index, 2>> sets = findAlignedSets(free, lNumber);
+    aligned_ = sets.has_value();
+    if (sets) {
+        Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> P(unknowns_);
+        for (Index f = 0; f < unknowns_; ++f) P.indices()[f] = static_cast<int>(lNumber[static_cast<std::size_t>(f)]);
+        Eigen::SparseMatrix<double> permuted(unknowns_, unknowns_);
+        permuted = matrix.selfadjointView<Eigen::Lower>().twistedBy(P);
+        factorNumbered(Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>(permuted),
+                       sets);
+    } else {
+        const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(matrix);
+        for (Index f = 0; f < unknowns_; ++f) lNumber[static_cast<std::size_t>(f)] = ldlt.permutationP().indices()[f];
+        factorNumbered(ldlt, sets);
     }
-    substitution_.set(unknowns_, lowerStart, lowerRow, lowerValue, ldlt.vectorD().cwiseInverse());
-    // Number the unknowns as the substitution does: (P b)[P.indices()[i]] = b[i] is L's order.
+    // Number the unknowns as the substitution does.
     unknown_.assign(n, -1);
     particle_.assign(unknowns_, -1);
     for (Index i = 0; i < n; ++i)
         if (free[i] >= 0) {
-            unknown_[i] = substitution_.position(ldlt.permutationP().indices()[free[i]]);
+            unknown_[i] = substitution_.position(lNumber[static_cast<std::size_t>(free[i])]);
             particle_[unknown_[i]] = i;
         }
 
@@ -132,13 +152,67 @@ void ProjectiveDynamics::factor(double h) {
     ++factorizations_;
 }
 
+std::optional<std::array<Index, 2>> ProjectiveDynamics::findAlignedSets(const std::vector<Index>& free,
+                                                                    std::vector<Index>& lNumber) const {
+    if (unknowns_ < kParallelUnknowns) return std::nullopt;
+    // Which halves of the local step (forTermHalves) reach each free unknown: bit 0 the first's
+    // stencils, bit 1 the second's.
+    std::vector<int> reached(static_cast<std::size_t>(unknowns_), 0);
+    for (std::size_t t = 0; t < terms_.size(); ++t)
+        for (int half = 0; half < 2; ++half) {
+            const auto [begin, end] = termHalf(t, half);
+            for (Index c = firstStencil_[t] + begin; c < firstStencil_[t] + end; ++c) {
+                const ProjectiveStencil& st = stencils_[static_cast<std::size_t>(c)];
+                for (int k = 0; k < st.particleCount; ++k)
+                    if (const Index f = free[st.particles[k]]; f >= 0) reached[static_cast<std::size_t>(f)] |= 1 << half;
+            }
+        }
+    // Set 0: reached by the first halves alone, set 1: by the second's; the top: by both (or
+    // by none). No stencil joins the two sets, so neither does the matrix or its factor.
+    std::array<std::vector<Index>, 3> members;
+    for (Index f = 0; f < unknowns_; ++f) {
+        const int r = reached[static_cast<std::size_t>(f)];
+        members[r == 1 ? 0 : r == 2 ? 1 : 2].push_back(f);
+    }
+    if (members[0].empty() || members[1].empty() || kMostTopShare * static_cast<double>(unknowns_) < static_cast<double>(members[2].size()))
+        return std::nullopt;
+    // Each part in its own minimum-degree order (AMD on its rows and columns), the top last.
+    std::vector<Index> local(static_cast<std::size_t>(unknowns_), -1);
+    Index next = 0;
+    for (const std::vector<Index>& part : members) {
+        const auto size = static_cast<Index>(part.size());
+        for (Index k = 0; k < size; ++k) local[static_cast<std::size_t>(part[static_cast<std::size_t>(k)])] = k;
+        std::vector<Eigen::Triplet<double>> pattern;
+        for (Index k = 0; k < size; ++k) pattern.emplace_back(k, k, 1.0);
+        for (const ProjectiveStencil& st : stencils_)
+            for (int a = 0; a < st.particleCount; ++a)
+                for (int b = 0; b < st.particleCount; ++b) {
+                    const Index fa = free[st.particles[a]], fb = free[st.particles[b]];
+                    if (fa < 0 || fb < 0 || local[static_cast<std::size_t>(fa)] < 0 || local[static_cast<std::size_t>(fb)] < 0) continue;
+                    pattern.emplace_back(local[static_cast<std::size_t>(fa)], local[static_cast<std::size_t>(fb)], 1.0);
+                }
+        Eigen::SparseMatrix<double> sub(size, size);
+        sub.setFromTriplets(pattern.begin(), pattern.end());
+        Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> inverse;
+        Eigen::AMDOrdering<int>()(sub, inverse);  // inverse.indices()[new] = old
+        for (Index k = 0; k < size; ++k)
+            lNumber[static_cast<std::size_t>(part[static_cast<std::size_t>(inverse.indices()[k])])] = next + k;
+        for (const Index f : part) local[static_cast<std::size_t>(f)] = -1;
+        next += size;
+    }
+    return std::array<Index, 2>{static_cast<Index>(members[0].size()), static_cast<Index>(members[1].size())};
+}
+
+std::array<Index, 2> ProjectiveDynamics::termHalf(std::size_t t, int half) const {
+    const Index count = firstStencil_[t + 1] - firstStencil_[t], middle = count / 2 / kLanes * kLanes;
+    return half == 0 ? std::array<Index, 2>{0, middle} : std::array<Index, 2>{middle, count};
+}
+
 void ProjectiveDynamics::forTermHalves(const std::function<void(std::size_t, Index, Index)>& task) {
     const auto half = [&](int which) {
         for (std::size_t t = 0; t < terms_.size(); ++t) {
-            const Index count = firstStencil_[t + 1] - firstStencil_[t];
-            const Index middle = count / 2 / kLanes * kLanes;
-            if (which == 0) task(t, 0, middle);
-            else task(t, middle, count);
+            const auto [begin, end] = termHalf(t, which);
+            task(t, begin, end);
         }
     };
     if (unknowns_ < kParallelUnknowns) {
@@ -148,45 +222,83 @@ void ProjectiveDynamics::forTermHalves(const std::function<void(std::size_t, Ind
     parallel_.run([&] { half(0); }, [&] { half(1); });
 }
 
-void ProjectiveDynamics::prepareProjections(double h) {
-    forTermHalves([&](std::size_t t, Index begin, Index end) {
-        terms_[t]->prepareProjections(x0_, h, begin, end,
-                                      projectionState_.data() + firstState_[t] + terms_[t]->projectionStateSize() * begin);
-    });
+void ProjectiveDynamics::prepareTerm(std::size_t t, double h, Index begin, Index end) {
+    terms_[t]->prepareProjections(x0_, h, begin, end,
+                                  projectionState_.data() + firstState_[t] + terms_[t]->projectionStateSize() * begin);
 }
 
-void ProjectiveDynamics::projectLocal() {
-    forTermHalves([&](std::size_t t, Index begin, Index end) {
-        const Index first = firstStencil_[t];
-        terms_[t]->projectTargets(x_, x0_, begin, end,
-                                  projectionState_.data() + firstState_[t] + terms_[t]->projectionStateSize() * begin,
-                                  targets_.data() + firstRow_[first + begin]);
-    });
+void ProjectiveDynamics::projectTerm(std::size_t t, Index begin, Index end) {
+    terms_[t]->projectTargets(x_, x0_, begin, end,
+                              projectionState_.data() + firstState_[t] + terms_[t]->projectionStateSize() * begin,
+                              targets_.data() + firstRow_[firstStencil_[t] + begin]);
+}
+
+void ProjectiveDynamics::gatherRows(Index first, Index last) {
+    // For d = x - x0: M (y - x0) / h^2 + sum_c w_c A_c^T (p_c - A_c x0), the targets already
+    // relative to the step's start.
+    for (Index r = first; r < last; ++r) {
+        // Two partial sums (even and odd entries): half as long a chain of additions.
+        // (Fused multiply-adds: Lanes.h.)
+        const auto target = [&](Index k) { return targets_[static_cast<std::size_t>(gatherTarget_[k])].array(); };
+        Lanes even = inertia_.segment<4>(4 * r).array(), odd = Lanes::Zero();
+        Index k = gatherStart_[r];
+        for (; k + 1 < gatherStart_[r + 1]; k += 2) {
+            even = multiplyAdd(gatherWeight_[k], target(k), even);
+            odd = multiplyAdd(gatherWeight_[k + 1], target(k + 1), odd);
+        }
+        if (k < gatherStart_[r + 1]) even = multiplyAdd(gatherWeight_[k], target(k), even);
+        rhs_.segment<4>(4 * r) = (even + odd).matrix();
+    }
+}
+
+void ProjectiveDynamics::placeRows(Index first, Index last) {
+    for (Index r = first; r < last; ++r) block3(x_, particle_[r]) = block3(x0_, particle_[r]) + rhs_.segment<3>(4 * r);
 }
 
 void ProjectiveDynamics::solveGlobal(bool positionsWanted) {
-    // For d = x - x0: M (y - x0) / h^2 + sum_c w_c A_c^T (p_c - A_c x0), the targets already
-    // relative to the step's start.
-    rhs_.resize(inertia_.size());
-    const auto gather = [&](Index first, Index last) {
-        for (Index r = first; r < last; ++r) {
-            // Two partial sums (even and odd entries): half as long a chain of additions.
-            // (Fused multiply-adds: Lanes.h.)
-            const auto target = [&](Index k) { return targets_[static_cast<std::size_t>(gatherTarget_[k])].array(); };
-            Lanes even = inertia_.segment<4>(4 * r).array(), odd = Lanes::Zero();
-            Index k = gatherStart_[r];
-            for (; k + 1 < gatherStart_[r + 1]; k += 2) {
-                even = multiplyAdd(gatherWeight_[k], target(k), even);
-                odd = multiplyAdd(gatherWeight_[k + 1], target(k + 1), odd);
-            }
-            if (k < gatherStart_[r + 1]) even = multiplyAdd(gatherWeight_[k], target(k), even);
-            rhs_.segment<4>(4 * r) = (even + odd).matrix();
+    substitution_.solve(
+        rhs_, parallel_, [this](Index first, Index last) { gatherRows(first, last); },
+        positionsWanted ? LdltSubstitution::RowRange([this](Index first, Index last) { placeRows(first, last); }) : nullptr);
+}
+
+void ProjectiveDynamics::iterateAligned(double h) {
+    // Thread s keeps to its half of every term and its set of unknowns, which only that half
+    // reaches: one handoff per iteration, and each core reuses its own data. The top's rows
+    // take targets from both halves, so they are gathered and solved between handoffs.
+    const auto setRows = [&](int s, void (ProjectiveDynamics::*task)(Index, Index)) {
+        const auto [first, last] = substitution_.rows(s);
+        (this->*task)(first, last);
+    };
+    const auto projectHalf = [&](int s) {
+        for (std::size_t t = 0; t < terms_.size(); ++t) {
+            const auto [begin, end] = termHalf(t, s);
+            projectTerm(t, begin, end);
         }
+        setRows(s, &ProjectiveDynamics::gatherRows);
+        substitution_.forwardSet(s, rhs_);
     };
-    const auto place = [&](Index first, Index last) {
-        for (Index r = first; r < last; ++r) block3(x_, particle_[r]) = block3(x0_, particle_[r]) + rhs_.segment<3>(4 * r);
+    const auto firstIteration = [&](int s) {
+        for (std::size_t t = 0; t < terms_.size(); ++t) {
+            const auto [begin, end] = termHalf(t, s);
+            prepareTerm(t, h, begin, end);
+        }
+        projectHalf(s);
     };
-    substitution_.solve(rhs_, parallel_, gather, positionsWanted ? LdltSubstitution::RowRange(place) : nullptr);
+    parallel_.run([&] { firstIteration(0); }, [&] { firstIteration(1); });
+    for (int iteration = 1;; ++iteration) {
+        setRows(2, &ProjectiveDynamics::gatherRows);
+        substitution_.solveTop(rhs_);
+        if (iteration == iterations_) break;
+        setRows(2, &ProjectiveDynamics::placeRows);
+        const auto nextIteration = [&](int s) {
+            substitution_.backwardSet(s, rhs_);
+            setRows(s, &ProjectiveDynamics::placeRows);
+            projectHalf(s);
+        };
+        parallel_.run([&] { nextIteration(0); }, [&] { nextIteration(1); });
+    }
+    // The last iteration's x: drift(h) in step().
+    parallel_.run([&] { substitution_.backwardSet(0, rhs_); }, [&] { substitution_.backwardSet(1, rhs_); });
 }
 
 void ProjectiveDynamics::step(MechanicalSystem& system, double h, StepReport& report) {
@@ -219,10 +331,15 @@ void ProjectiveDynamics::step(MechanicalSystem& system, double h, StepReport& re
         block3(x_, i) += yMinusX0;
         inertia_.segment<3>(4 * row) = (mass_[i] / (h * h)) * yMinusX0;
     }
-    prepareProjections(h);
-    for (int iteration = 0; iteration < iterations_; ++iteration) {
-        projectLocal();
-        solveGlobal(iteration + 1 < iterations_);  // the last iteration's x: drift(h) below
+    rhs_.resize(inertia_.size());
+    if (aligned_) {
+        iterateAligned(h);
+    } else {
+        forTermHalves([&](std::size_t t, Index begin, Index end) { prepareTerm(t, h, begin, end); });
+        for (int iteration = 0; iteration < iterations_; ++iteration) {
+            forTermHalves([&](std::size_t t, Index begin, Index end) { projectTerm(t, begin, end); });
+            solveGlobal(iteration + 1 < iterations_);  // the last iteration's x: drift(h) below
+        }
     }
 
     velocity_ = velocities;

@@ -24,7 +24,9 @@
 //   (u += h a, then drift) within the same step, from the forces at the step's start.
 // - Hard constraints (rods, nails, pins, wires...) are kept as by symplectic Euler and
 //   implicit-euler: positions and velocities are projected back after the step (RATTLE).
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/forces/ProjectiveTerm.h"
@@ -43,17 +45,37 @@ public:
 
     // How many times the global matrix has been factored so far.
     long factorizations() const { return factorizations_; }
+    // Whether the substitution's two sets follow the local step's halves (findAlignedSets).
+    bool setsFollowHalves() const { return aligned_; }
 
 private:
     bool factorizationCurrent(double h) const;
     void factor(double h);
-    void prepareProjections(double h);  // what the projections keep for the step, from x0
-    void projectLocal();                // every target from x
+    // The substitution from a SimplicialLDLT's L and D, split as sets says or its own way.
+    template <class Ldlt>
+    void factorNumbered(const Ldlt& ldlt, const std::optional<std::array<Index, 2>>& sets);
+    // For big systems whose halves of the local step reach few unknowns in common (a cloth's
+    // elements in rows: a band of particles), the substitution's two sets: those reached by
+    // the first halves alone and by the second's, the rest the top; each in its own
+    // minimum-degree order, written to lNumber (per free unknown, its number in L). Nothing
+    // when the top would hold more than kMostTopShare of the unknowns.
+    std::optional<std::array<Index, 2>> findAlignedSets(const std::vector<Index>& free, std::vector<Index>& lNumber) const;
+    // Term t's stencils begin .. end - 1 of its first (half 0) or second half; the second
+    // starts at a whole block of lanes.
+    std::array<Index, 2> termHalf(std::size_t t, int half) const;
+    // Term t's stencils begin .. end - 1: what their projections keep for the step (from x0),
+    // and their targets (from x).
+    void prepareTerm(std::size_t t, double h, Index begin, Index end);
+    void projectTerm(std::size_t t, Index begin, Index end);
+    // The right-hand side's rows first .. last - 1, and x of their particles from the answer.
+    void gatherRows(Index first, Index last);
+    void placeRows(Index first, Index last);
     // d of the free particles from the targets, and x = x0 + d when positionsWanted.
     void solveGlobal(bool positionsWanted);
+    // Every iteration of a step with aligned sets.
+    void iterateAligned(double h);
     // Runs task(t, first, last) over each term t's stencils [0, count); for big systems in two
-    // halves at once, each thread taking one half of every term (its second half starts at a
-    // whole block of lanes).
+    // halves at once, each thread taking one half of every term.
     void forTermHalves(const std::function<void(std::size_t, Index, Index)>& task);
 
     int iterations_;
@@ -71,8 +93,11 @@ private:
     std::vector<Index> firstState_;    // per term, where its projections' state starts (and one past the last)
     std::vector<Index> unknown_;      // per particle its row in the solve, -1 when nailed
     std::vector<Index> particle_;     // per row of the solve, its particle
+    bool aligned_ = false;            // the substitution's sets follow the local step's halves
+    static constexpr double kMostTopShare = 0.125;
     Index unknowns_ = 0;
-    // The factors P A P^T = L D L^T (SimplicialLDLT's, AMD order); the unknowns are numbered
+    // The factors P A P^T = L D L^T (SimplicialLDLT's; P an AMD order of the whole, or of each
+    // aligned set and the top: findAlignedSets); the unknowns are numbered
     // as the substitution numbers P's order (position()), 4 numbers each in inertia_ and rhs_.
     LdltSubstitution substitution_;
     // The right-hand side's projection part, sum_c w_c A_c^T (p_c - A_c x0), gathered per
@@ -91,8 +116,10 @@ private:
     std::vector<double> projectionState_;  // what the terms keep for their projections in a step
     std::vector<ProjectiveStencil> stencils_;
     VecX inertia_, rhs_;
-    // From kParallelUnknowns unknowns up, the local step and the right-hand side are computed in
-    // two halves at once (each constraint and row on its own: the same bits either way).
+    // From kParallelUnknowns unknowns up, the iterations run on two threads: the local step in
+    // halves, the right-hand side and the substitution by its sets (each constraint and row on
+    // its own: the same bits either way); with aligned sets, one handoff per iteration
+    // (iterateAligned), else three.
     static constexpr Index kParallelUnknowns = 2048;
     TwoWayParallel parallel_;
 };

@@ -1,6 +1,7 @@
 #include "core/math/LdltSubstitution.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "core/math/Lanes.h"
@@ -150,8 +151,28 @@ constexpr auto kWidths = std::make_integer_sequence<int, LdltSubstitution::kPane
 
 void LdltSubstitution::set(Index unknowns, const std::vector<Index>& start, const std::vector<std::int32_t>& row,
                            const std::vector<double>& value, const VecX& inverseD) {
+    assign(unknowns, start, row, value, inverseD, splitTree(unknowns, start, row));
+}
+
+void LdltSubstitution::set(Index unknowns, const std::vector<Index>& start, const std::vector<std::int32_t>& row,
+                           const std::vector<double>& value, const VecX& inverseD, const std::array<Index, 2>& sets) {
+    if (sets[0] < 0 || sets[1] < 0 || sets[0] + sets[1] > unknowns)
+        throw std::invalid_argument("LdltSubstitution: the sets hold more unknowns than there are");
+    std::vector<int> part(static_cast<std::size_t>(unknowns), kTop);
+    std::fill(part.begin(), part.begin() + sets[0], 0);
+    std::fill(part.begin() + sets[0], part.begin() + sets[0] + sets[1], 1);
+    for (Index j = 0; j < sets[0] + sets[1]; ++j)
+        for (Index k = start[static_cast<std::size_t>(j)]; k < start[static_cast<std::size_t>(j) + 1]; ++k) {
+            const int other = part[static_cast<std::size_t>(row[static_cast<std::size_t>(k)])];
+            if (other != kTop && other != part[static_cast<std::size_t>(j)])
+                throw std::invalid_argument("LdltSubstitution: the two sets are coupled");
+        }
+    assign(unknowns, start, row, value, inverseD, part);
+}
+
+void LdltSubstitution::assign(Index unknowns, const std::vector<Index>& start, const std::vector<std::int32_t>& row,
+                              const std::vector<double>& value, const VecX& inverseD, const std::vector<int>& part) {
     unknowns_ = unknowns;
-    const std::vector<int> part = splitTree(unknowns, start, row);
 
     // Number the unknowns part by part, each part's in L's order.
     for (Part& p : parts_) p = Part{};
@@ -265,37 +286,50 @@ void LdltSubstitution::backward(const Part& part, double* b) const {
                          part.values.data() + panel->valueStart, b);
 }
 
+void LdltSubstitution::forwardSet(int s, VecX& b) {
+    VecX& updates = topUpdates_[static_cast<std::size_t>(s)];
+    updates.setZero();
+    forward(parts_[static_cast<std::size_t>(s)], b.data(), updates.data());
+}
+
+void LdltSubstitution::solveTop(VecX& b) {
+    const Part& top = parts_[kTop];
+    if (parts_[0].count > 0 || parts_[1].count > 0)
+        for (const VecX& updates : topUpdates_) b.segment(4 * top.first, 4 * top.count) += updates;
+    forward(top, b.data(), nullptr);
+    backward(top, b.data());
+}
+
+void LdltSubstitution::backwardSet(int s, VecX& b) { backward(parts_[static_cast<std::size_t>(s)], b.data()); }
+
 void LdltSubstitution::solve(VecX& b, TwoWayParallel& parallel, const RowRange& fill, const RowRange& done) {
-    double* v = b.data();
     const Part& top = parts_[kTop];
     const auto call = [](const RowRange& rows, Index first, Index last) {
         if (rows && first < last) rows(first, last);
     };
     if (parts_[0].count == 0 && parts_[1].count == 0) {
         call(fill, 0, unknowns_);
-        forward(top, v, nullptr);
-        backward(top, v);
+        solveTop(b);
         call(done, 0, unknowns_);
         return;
     }
     // Set s's thread takes the top's rows topRows[s] .. topRows[s + 1] - 1.
     const std::array<Index, 3> topRows{top.first, top.first + top.count / 2, top.first + top.count};
-    const auto forwardSet = [&](std::size_t s) {
-        call(fill, parts_[s].first, parts_[s].first + parts_[s].count);
-        call(fill, topRows[s], topRows[s + 1]);
-        topUpdates_[s].setZero();
-        forward(parts_[s], v, topUpdates_[s].data());
+    const auto forwardOn = [&](int s) {
+        const auto [first, last] = rows(s);
+        call(fill, first, last);
+        call(fill, topRows[static_cast<std::size_t>(s)], topRows[static_cast<std::size_t>(s) + 1]);
+        forwardSet(s, b);
     };
-    parallel.run([&] { forwardSet(0); }, [&] { forwardSet(1); });
-    for (const VecX& updates : topUpdates_) b.segment(4 * top.first, 4 * top.count) += updates;
-    forward(top, v, nullptr);
-    backward(top, v);
-    const auto backwardSet = [&](std::size_t s) {
-        backward(parts_[s], v);
-        call(done, parts_[s].first, parts_[s].first + parts_[s].count);
-        call(done, topRows[s], topRows[s + 1]);
+    parallel.run([&] { forwardOn(0); }, [&] { forwardOn(1); });
+    solveTop(b);
+    const auto backwardOn = [&](int s) {
+        backwardSet(s, b);
+        const auto [first, last] = rows(s);
+        call(done, first, last);
+        call(done, topRows[static_cast<std::size_t>(s)], topRows[static_cast<std::size_t>(s) + 1]);
     };
-    parallel.run([&] { backwardSet(0); }, [&] { backwardSet(1); });
+    parallel.run([&] { backwardOn(0); }, [&] { backwardOn(1); });
 }
 
 }  // namespace tinkerbox

@@ -46,6 +46,11 @@ public:
     // in each column (start has unknowns + 1 entries); inverseD: 1 / D.
     void set(Index unknowns, const std::vector<Index>& start, const std::vector<std::int32_t>& row,
              const std::vector<double>& value, const VecX& inverseD);
+    // The same with the split given instead of worked out: L's first sets[0] unknowns are the
+    // first set, the next sets[1] the second, the rest the top (then position(j) = j). Throws
+    // std::invalid_argument unless no column of one set has a row in the other.
+    void set(Index unknowns, const std::vector<Index>& start, const std::vector<std::int32_t>& row,
+             const std::vector<double>& value, const VecX& inverseD, const std::array<Index, 2>& sets);
 
     // Where L's unknown j is in solve()'s vector: its row there.
     Index position(Index j) const { return position_[static_cast<std::size_t>(j)]; }
@@ -60,6 +65,16 @@ public:
 
     // How the unknowns were split: those of the first set, of the second, and of the top.
     std::array<Index, 3> partSizes() const;
+    // Set s's rows (s = 0, 1) or the top's (s = 2) are first .. last - 1, in solve()'s numbering.
+    std::array<Index, 2> rows(int s) const { return {parts_[s].first, parts_[s].first + parts_[s].count}; }
+
+    // solve() in its stages, for a caller that runs its own work between them: b's rows of a
+    // set are final for forwardSet(s) once they are written, the top's for solveTop() once
+    // both forwardSet() are done; set s's answer is final after backwardSet(s). The two sets'
+    // stages may run at once, each on one thread.
+    void forwardSet(int s, VecX& b);  // L z = b over set s
+    void solveTop(VecX& b);           // the top's forward and back substitution
+    void backwardSet(int s, VecX& b);  // L^T x = D^-1 z over set s
 
 private:
     // Columns first .. first + width - 1 (in the substitution's numbering): a packed strictly
@@ -77,6 +92,8 @@ private:
         std::vector<std::int32_t> rows;
         std::vector<double> values;
     };
+    void assign(Index unknowns, const std::vector<Index>& start, const std::vector<std::int32_t>& row,
+                const std::vector<double>& value, const VecX& inverseD, const std::vector<int>& part);
     void forward(const Part& part, double* b, double* topUpdates) const;
     void backward(const Part& part, double* b) const;
 

@@ -267,6 +267,54 @@ TEST(ProjectiveDynamics, TriangleClothIsStableAtOneStepPerFrame) {
     EXPECT_LT(kinetic, 1e-2 * (e0 - ps.totalEnergy()));
 }
 
+// A cloth big enough for two threads (48 x 48 particles) under gravity. With its springs
+// listed row by row, the two halves of the local step meet in a band of particles, and the
+// substitution's two sets follow the halves; listed kind by kind (every row's horizontal
+// springs, then the vertical ones, then the diagonals), both halves reach the whole cloth,
+// and the substitution splits its own way. Either way five steps end in the same place to
+// rounding, and each way in the same bits every time.
+TEST(ProjectiveDynamics, BigClothStepsAlikeWhateverTheOrderOfItsSprings) {
+    constexpr int kSide = 48;
+    const auto cloth = [](bool rowByRow) {
+        World ps;
+        const double spacing = 0.02, diagonal = spacing * std::sqrt(2.0);
+        const auto id = [](int i, int j) { return static_cast<Index>(i * kSide + j); };
+        for (int i = 0; i < kSide; ++i)
+            for (int j = 0; j < kSide; ++j)
+                ps.addParticle(Vec3(j * spacing, 0.0, -i * spacing), Vec3::Zero(), 0.001, i == 0 && (j == 0 || j == kSide - 1));
+        const auto springsOfKind = [&](int kind, int i, int j) {
+            if (kind == 0 && j + 1 < kSide) ps.addSpring({id(i, j), id(i, j + 1), 200.0, 0.01, spacing});
+            if (kind == 1 && i + 1 < kSide) ps.addSpring({id(i, j), id(i + 1, j), 200.0, 0.01, spacing});
+            if (kind == 2 && i + 1 < kSide && j + 1 < kSide) {
+                ps.addSpring({id(i, j), id(i + 1, j + 1), 100.0, 0.01, diagonal});
+                ps.addSpring({id(i + 1, j), id(i, j + 1), 100.0, 0.01, diagonal});
+            }
+        };
+        for (int pass = 0; pass < (rowByRow ? 1 : 3); ++pass)
+            for (int i = 0; i < kSide; ++i)
+                for (int j = 0; j < kSide; ++j)
+                    for (int kind = 0; kind < 3; ++kind)
+                        if (rowByRow || kind == pass) springsOfKind(kind, i, j);
+        ps.addForce(std::make_unique<Gravity>(Vec3(0.0, 0.0, -9.81)));
+        return ps;
+    };
+    const auto fiveSteps = [&](bool rowByRow, bool expectFollowing) {
+        World ps = cloth(rowByRow);
+        ProjectiveDynamics projective(10);
+        StepReport report;
+        for (int k = 0; k < 5; ++k) projective.step(ps, 1.0 / 60.0, report);
+        EXPECT_EQ(projective.setsFollowHalves(), expectFollowing);
+        return VecX(ps.positions());
+    };
+    const VecX x0 = cloth(true).positions();
+    const VecX following = fiveSteps(true, true), ownWay = fiveSteps(false, false);
+    const double moved = (following - x0).norm();
+    ASSERT_GT(moved, 1e-3);
+    EXPECT_LT((following - ownWay).norm(), 1e-11 * moved);
+    EXPECT_EQ(fiveSteps(true, true), following);
+    EXPECT_EQ(fiveSteps(false, false), ownWay);
+}
+
 // Under zero gravity, a curly strand whose root is held, shaken out of shape, comes back to
 // its curl under projective at one step per 1/60 s frame, as under implicit-euler
 // (AngularSpringTest): segments, joints and twist are all projective constraints.

@@ -84,8 +84,9 @@ SparseMatrix chainMatrix(int n) {
     return A;
 }
 
-// Loads SimplicialLDLT's factor of A into the substitution.
-void loadFactor(const Eigen::SimplicialLDLT<SparseMatrix>& ldlt, Index n, LdltSubstitution& substitution) {
+// Loads SimplicialLDLT's factor of A into the substitution, split its own way or as given.
+template <class Ldlt>
+void loadFactor(const Ldlt& ldlt, Index n, LdltSubstitution& substitution, const std::array<Index, 2>* sets = nullptr) {
     const SparseMatrix& L = ldlt.matrixL().nestedExpression();
     std::vector<Index> start(1, 0);
     std::vector<std::int32_t> row;
@@ -98,7 +99,8 @@ void loadFactor(const Eigen::SimplicialLDLT<SparseMatrix>& ldlt, Index n, LdltSu
             }
         start.push_back(static_cast<Index>(row.size()));
     }
-    substitution.set(n, start, row, value, ldlt.vectorD().cwiseInverse());
+    if (sets) substitution.set(n, start, row, value, ldlt.vectorD().cwiseInverse(), *sets);
+    else substitution.set(n, start, row, value, ldlt.vectorD().cwiseInverse());
 }
 
 enum class Split { Expected, None, Any };
@@ -171,6 +173,55 @@ TEST(LdltSubstitution, DenseSystemWiderThanAPanel) {
 }
 
 TEST(LdltSubstitution, ChainOfRelaxedSupernodes) { expectSolvesLikeEigen(chainMatrix(100), Split::None); }
+
+// A sheet numbered as one level of nested dissection by hand: the rows of unknowns above a
+// band, those below it, then the band. With a band of two rows (the sheet couples rows two
+// apart) the split is taken as given and solves as Eigen does, the same bits every time; with
+// a band of one row the sets are coupled, and it is refused.
+TEST(LdltSubstitution, GivenSplitIsTakenAndACoupledOneRefused) {
+    constexpr int kSide = 48;
+    std::mt19937 random(5);
+    const SparseMatrix A = sheetMatrix(kSide, random);
+    const Index n = A.rows();
+    for (const int band : {2, 1}) {
+        const int above = (kSide - band) / 2;  // rows 0 .. above - 1; the band; the rest
+        Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> P(n);
+        std::array<Index, 3> next{0, above * kSide, (kSide - band) * kSide};
+        for (int i = 0; i < kSide; ++i)
+            for (int j = 0; j < kSide; ++j)
+                P.indices()[i * kSide + j] = static_cast<int>(next[i < above ? 0 : i >= above + band ? 1 : 2]++);
+        SparseMatrix B(n, n);
+        B = A.selfadjointView<Eigen::Lower>().twistedBy(P);
+        const Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower, Eigen::NaturalOrdering<int>> ldlt(B);
+        ASSERT_EQ(ldlt.info(), Eigen::Success);
+        const std::array<Index, 2> sets{above * kSide, (kSide - band - above) * kSide};
+        LdltSubstitution substitution;
+        if (band == 1) {
+            EXPECT_THROW(loadFactor(ldlt, n, substitution, &sets), std::invalid_argument);
+            continue;
+        }
+        loadFactor(ldlt, n, substitution, &sets);
+        EXPECT_EQ(substitution.partSizes(), (std::array<Index, 3>{sets[0], sets[1], band * kSide}));
+        std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+        Eigen::MatrixXd rhs(n, 3);
+        VecX b = VecX::Zero(4 * n);
+        for (Index i = 0; i < n; ++i)
+            for (int c = 0; c < 3; ++c) b[4 * substitution.position(i) + c] = rhs(i, c) = uniform(random);
+        TwoWayParallel parallel;
+        VecX first = b;
+        substitution.solve(first, parallel);
+        for (int c = 0; c < 3; ++c) {
+            const VecX expected = ldlt.solve(VecX(rhs.col(c)));
+            for (Index i = 0; i < n; ++i)
+                ASSERT_NEAR(first[4 * substitution.position(i) + c], expected[i], 1e-12 * expected.lpNorm<Eigen::Infinity>());
+        }
+        for (int repeat = 0; repeat < 20; ++repeat) {
+            VecX again = b;
+            substitution.solve(again, parallel);
+            ASSERT_EQ(again, first);
+        }
+    }
+}
 
 }  // namespace
 }  // namespace tinkerbox
