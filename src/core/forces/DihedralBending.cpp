@@ -237,30 +237,45 @@ double DihedralBending::potentialEnergy(const World& world) const {
     const VecX& x = world.positions();
     const Index count = elementCount();
     constexpr double kPi = std::numbers::pi;
+    // In chunks of kChunk blocks of four hinges: first each hinge's sine and cosine (gathering
+    // its corners), then the angles and energies, a short chain of arithmetic per block that
+    // the processor overlaps across blocks (one pass did a block at a time: a chain too long
+    // to overlap, waiting on its divisions).
+    constexpr int kChunk = 64;
+    std::array<Lanes, kChunk> sines, cosines;
     Lanes u = Lanes::Zero();
-    for (Index block = 0; block < count; block += kLanes) {
-        // Lane k: hinge block + k; past the last one, lanes repeat it at no stiffness.
-        const auto index = [&](int k) { return std::min<Index>(block + k, count - 1); };
-        const auto hinge = [&](int k) -> const BendingHinge& { return hinges_[static_cast<std::size_t>(index(k))]; };
-        const auto corner = [&](int m) { return [&, m](int k) { return 3 * element(index(k))[static_cast<std::size_t>(m)]; }; };
-        const LaneVec3 x0 = laneVectors(x, corner(0)), x1 = laneVectors(x, corner(1)), x2 = laneVectors(x, corner(2)),
-                       x3 = laneVectors(x, corner(3));
-        // hingeAngle's quantities, by the same operations in the same order; a degenerate
-        // hinge (no angle) counts as flat, as there.
-        const LaneVec3 e = x1 - x0, n1 = cross(x2 - x0, x2 - x1), n2 = cross(x3 - x1, x3 - x0);
-        const Lanes e2 = dot(e, e), n1sq = dot(n1, n1), n2sq = dot(n2, n2);
-        const Lanes inverseLength = 1.0 / e2.sqrt();
-        const Lanes sine = dot(e, cross(n2, n1)) * inverseLength, cosine = dot(n1, n2);
-        const Lanes small = 1e-20 * e2 * e2, zero = Lanes::Zero();
-        const Lanes theta = select(lanesLess(small, n1sq),
-                                   select(lanesLess(small, n2sq), select(lanesGreater(e2, 0.0), atan2Lanes(sine, cosine), zero), zero),
-                                   zero);
-        // elementEnergy: angleDifference, then k c^2 / 2.
-        Lanes c = theta - lanes([&](int k) { return hinge(k).restAngle; });
-        c = select(lanesGreater(c, kPi), c - 2.0 * kPi, c);
-        c = select(lanesGreater(c, -kPi), c, c + 2.0 * kPi);
-        const Lanes stiffness = lanes([&](int k) { return block + k < count ? hinge(k).stiffness : 0.0; });
-        u += 0.5 * stiffness * c * c;
+    for (Index chunk = 0; chunk < count; chunk += kChunk * kLanes) {
+        const int blocks = static_cast<int>(std::min<Index>(kChunk, (count - chunk + kLanes - 1) / kLanes));
+        for (int b = 0; b < blocks; ++b) {
+            const Index block = chunk + kLanes * b;
+            // Lane k: hinge block + k; past the last one, lanes repeat it (at no stiffness below).
+            std::array<const Element*, kLanes> hinge;
+            for (int k = 0; k < kLanes; ++k) hinge[k] = &element(std::min<Index>(block + k, count - 1));
+            const auto corner = [&](int m) { return [&, m](int k) { return 3 * (*hinge[k])[m]; }; };
+            const LaneVec3 x0 = laneVectors(x, corner(0)), x1 = laneVectors(x, corner(1)), x2 = laneVectors(x, corner(2)),
+                           x3 = laneVectors(x, corner(3));
+            // hingeAngle's quantities, by the same operations in the same order; a degenerate
+            // hinge (no angle) counts as flat, as there.
+            const LaneVec3 e = x1 - x0, n1 = cross(x2 - x0, x2 - x1), n2 = cross(x3 - x1, x3 - x0);
+            const Lanes e2 = dot(e, e), n1sq = dot(n1, n1), n2sq = dot(n2, n2);
+            const Lanes inverseLength = 1.0 / e2.sqrt();
+            const Lanes small = 1e-20 * e2 * e2, zero = Lanes::Zero();
+            const LaneMask fine = lanesLess(small, n1sq);
+            // (sine, cosine) = (0, 1) where degenerate: an angle of 0.
+            sines[b] = select(fine, select(lanesLess(small, n2sq), select(lanesGreater(e2, 0.0), dot(e, cross(n2, n1)) * inverseLength, zero), zero), zero);
+            cosines[b] = select(fine, select(lanesLess(small, n2sq), select(lanesGreater(e2, 0.0), dot(n1, n2), Lanes::Ones()), Lanes::Ones()), Lanes::Ones());
+        }
+        for (int b = 0; b < blocks; ++b) {
+            const Index block = chunk + kLanes * b;
+            const auto hinge = [&](int k) -> const BendingHinge& {
+                return hinges_[static_cast<std::size_t>(std::min<Index>(block + k, count - 1))];
+            };
+            // elementEnergy: angleDifference, then k c^2 / 2.
+            Lanes c = atan2Lanes(sines[b], cosines[b]) - lanes([&](int k) { return hinge(k).restAngle; });
+            c = select(lanesGreater(c, kPi), c - 2.0 * kPi, c);
+            c = select(lanesGreater(c, -kPi), c, c + 2.0 * kPi);
+            u += 0.5 * lanes([&](int k) { return block + k < count ? hinge(k).stiffness : 0.0; }) * c * c;
+        }
     }
     return u.sum();
 }
