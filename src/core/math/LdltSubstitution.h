@@ -24,8 +24,9 @@
 //   top's panels;
 // - L^T x = D^-1 z: the top's panels first, then both sets at once (each reads itself and
 //   the top).
-// The split and the panels depend on the factor alone, so the answer has the same bits on
-// one core or two. Below kSplitUnknowns nothing is split.
+// The split and the panels depend on the factor alone (or on the split the caller gives, for
+// a factor ordered set by set already), so the answer has the same bits on one core or two.
+// Below kSplitUnknowns nothing is split unless the caller says so.
 #include <array>
 #include <cstdint>
 #include <functional>
