@@ -53,14 +53,20 @@ struct StretchShearTriangle {
 void nearestOrthogonalPair(const Vec3& a, const Vec3& b, Vec3& p, Vec3& q);
 EIGEN_ALWAYS_INLINE void nearestOrthogonalPair(const LaneVec3& a, const LaneVec3& b, LaneVec3& p, LaneVec3& q) {
     const Lanes c = dot(a, b), a2 = dot(a, a), S = a2 + dot(b, b);
-    // The root nearest 0 of c l^2 - S l + c, written without cancellation (S >= 2 |c|).
-    const Lanes l =
-        select(lanesEqual(c, 0.0), Lanes::Zero(), Lanes(2.0 * c / (S + (S * S - 4.0 * c * c).max(0.0).sqrt())));
-    const Lanes denominator = 1.0 - l * l;
-    const Lanes inverse = 1.0 / denominator;  // one division, not six (projective's inner loop)
-    const LaneMask unique = lanesGreater(denominator, 1e-12);
+    // The root nearest 0 of c l^2 - S l + c, written without cancellation (S >= 2 |c|):
+    // l = 2c / D with D = S + sqrt(S^2 - 4c^2), and 1 / (1 - l^2) = D^2 / (D^2 - 4c^2), both
+    // from the one division 1 / (D (D^2 - 4c^2)): projective's local step waits on its divisions.
+    // (D^3 stays finite for |a|, |b| up to about 1e50.)
+    const Lanes D = S + (S * S - 4.0 * c * c).max(0.0).sqrt(), rest = D * D - 4.0 * c * c;
+    const Lanes reciprocal = 1.0 / (D * rest);
+    const LaneMask orthogonal = lanesEqual(c, 0.0);
+    const Lanes l = select(orthogonal, Lanes::Zero(), Lanes(2.0 * c * rest * reciprocal));
+    const Lanes inverse = select(orthogonal, Lanes::Ones(), Lanes(D * D * D * reciprocal));
+    const LaneMask unique = lanesGreater(1.0 - l * l, 1e-12);
     p = select(unique, (a - l * b) * inverse, a);
-    q = select(unique, (b - l * a) * inverse, select(lanesGreater(a2, 0.0), b - (c / a2) * a, b));
+    q = (b - l * a) * inverse;
+    if (allLanes(unique)) return;  // the usual case: no division for the rest
+    q = select(unique, q, select(lanesGreater(a2, 0.0), b - (c / a2) * a, b));
 }
 
 class TriangleStretchShear final : public ParticleElementForce<3>, public ProjectiveTerm {

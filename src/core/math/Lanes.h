@@ -7,6 +7,7 @@
 // lane). The helpers are forced inline (EIGEN_ALWAYS_INLINE): a call would pass the vectors
 // through memory. (Double4.h holds one 3-vector per register instead, for 3 x 3 block kernels.)
 #include <array>
+#include <bit>
 #include <cstdint>
 
 #include "core/math/Types.h"
@@ -95,6 +96,12 @@ EIGEN_ALWAYS_INLINE LaneMask lanesGreater(const Lanes& a, double b) { return lan
 EIGEN_ALWAYS_INLINE LaneMask lanesEqual(const Lanes& a, double b) {
     return {lane_packets::apply([](const auto& x, const auto& y) { return Eigen::internal::pcmp_eq(x, y); }, a,
                                 Lanes::Constant(b))};
+}
+// Whether every lane of the mask is set.
+EIGEN_ALWAYS_INLINE bool allLanes(const LaneMask& mask) {
+    for (int k = 0; k < kLanes; ++k)
+        if (std::bit_cast<std::uint64_t>(mask.bits[k]) == 0) return false;
+    return true;
 }
 // a where the mask is set, b elsewhere.
 EIGEN_ALWAYS_INLINE Lanes select(const LaneMask& mask, const Lanes& a, const Lanes& b) {

@@ -152,6 +152,15 @@ TEST(TriangleStretchShear, ShearTargetIsTheNearestOrthogonalPair) {
     nearestOrthogonalPair(Vec3(1.0, 0.0, 0.0), Vec3(0.0, 2.0, 0.5), p, q);
     EXPECT_EQ(p, Vec3(1.0, 0.0, 0.0));
     EXPECT_EQ(q, Vec3(0.0, 2.0, 0.5));
+    // a = +-b: no unique nearest pair; p = a and q is b less its part along a.
+    for (const double sign : {1.0, -1.0}) {
+        nearestOrthogonalPair(Vec3(0.3, -0.4, 1.2), sign * Vec3(0.3, -0.4, 1.2), p, q);
+        EXPECT_EQ(p, Vec3(0.3, -0.4, 1.2));
+        EXPECT_LT(q.norm(), 1e-15);
+    }
+    nearestOrthogonalPair(Vec3::Zero(), Vec3::Zero(), p, q);
+    EXPECT_EQ(p, Vec3::Zero());
+    EXPECT_EQ(q, Vec3::Zero());
     std::mt19937 rng(5);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
     const auto random = [&] { return Vec3(unit(rng), unit(rng), unit(rng)); };
