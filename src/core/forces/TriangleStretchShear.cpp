@@ -230,17 +230,6 @@ void TriangleStretchShear::appendProjectiveStencils(double h, std::vector<Projec
 }
 
 namespace {
-// A triangle's (w_u, w_v) at positions x.
-std::array<Vec3, 2> deformationGradient(const VecX& x, const std::array<Index, 3>& corners, const Vec3& du, const Vec3& dv) {
-    std::array<Vec3, 2> y{Vec3::Zero(), Vec3::Zero()};
-    for (int m = 0; m < 3; ++m) {
-        const Vec3 xm = block3(x, corners[m]);
-        y[0] += du[m] * xm;
-        y[1] += dv[m] * xm;
-    }
-    return y;
-}
-
 // What prepareProjections keeps per triangle, in this order: the shares of the weight
 // (stretch, its damping, shear, its damping), then per row w at the start normalized (the
 // stretch damping's directions), then d(w_u . w_v)/dy = (w_v, w_u) at the start normalized
@@ -251,38 +240,47 @@ enum TriangleState { kStretchShare, kStretchDampingShare, kShearShare, kShearDam
 }  // namespace
 
 void TriangleStretchShear::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
-    const Index padded = first + (last - first + kLanes - 1) / kLanes * kLanes;
-    for (Index slot = first; slot < padded; ++slot) {
-        // A block's lanes past the last triangle repeat it, as projectTargets reads them.
-        const Index e = std::min(slot, last - 1);
-        double* block = state + projectionStateSize() * ((slot - first) / kLanes * kLanes);
-        const auto out = [&](int number) -> double& { return block[kLanes * number + (slot - first) % kLanes]; };
-        const Triangle& t = triangles_[e];
-        const TriangleWeights w = projectiveWeights(t.spec, t.area, h);
-        const double weight = w.stretch + w.stretchDamping + w.shear + w.shearDamping;
-        for (int number = 0; number < projectionStateSize(); ++number) out(number) = 0.0;
-        if (!(weight > 0.0)) continue;  // no constraint: the target does not matter
-        out(kStretchShare) = w.stretch / weight;
-        out(kStretchDampingShare) = w.stretchDamping / weight;
-        out(kShearShare) = w.shear / weight;
-        out(kShearDampingShare) = w.shearDamping / weight;
-        const std::array<Vec3, 2> y0 = deformationGradient(x0, element(e), t.du, t.dv);
-        const std::array<Vec3, 2> shear = projectiveDampingDirection<2>({y0[1], y0[0]});
-        // w_u and w_v summed as projectTargets sums them now (y0's sums start from zero).
-        const auto corner = [&](int m) { return block3(x0, element(e)[m]); };
-        const Vec3 u0 = t.du[0] * corner(0) + t.du[1] * corner(1) + t.du[2] * corner(2);
-        const Vec3 v0 = t.dv[0] * corner(0) + t.dv[1] * corner(1) + t.dv[2] * corner(2);
-        for (int r = 0; r < 2; ++r) {
-            const Vec3 stretch = projectiveDampingDirection<1>({y0[r]})[0];
-            for (int i = 0; i < 3; ++i) {
-                out(kStretchDirection + 3 * r + i) = stretch[i];
-                out(kShearDirection + 3 * r + i) = shear[r][i];
-            }
+    const auto unitOrZero = [](const Lanes& squaredNorm) {
+        return select(lanesGreater(squaredNorm, 1e-24), Lanes(1.0 / squaredNorm.sqrt()), Lanes::Zero());
+    };
+    for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
+        // Lane k prepares triangle block + k; past the last one, lanes repeat it, as
+        // projectTargets reads them.
+        std::array<TriangleWeights, kLanes> w;
+        for (int k = 0; k < kLanes; ++k) {
+            const Triangle& t = triangles_[static_cast<std::size_t>(std::min<Index>(block + k, last - 1))];
+            w[static_cast<std::size_t>(k)] = projectiveWeights(t.spec, t.area, h);
         }
-        for (int i = 0; i < 3; ++i) {
-            out(kStartU + i) = u0[i];
-            out(kStartV + i) = v0[i];
-        }
+        const auto part = [&](double TriangleWeights::*member) {
+            return lanes([&](int k) { return w[static_cast<std::size_t>(k)].*member; });
+        };
+        const Lanes stretch = part(&TriangleWeights::stretch), stretchDamping = part(&TriangleWeights::stretchDamping),
+                    shear = part(&TriangleWeights::shear), shearDamping = part(&TriangleWeights::shearDamping);
+        const Lanes weight = stretch + stretchDamping + shear + shearDamping;
+        // No constraint: the target does not matter (its shares are 0).
+        const LaneMask constrained = lanesGreater(weight, 0.0);
+        const Lanes inverseWeight = 1.0 / weight;
+        const auto share = [&](const Lanes& part) { return select(constrained, Lanes(part * inverseWeight), Lanes::Zero()); };
+        storeLanes(state + kLanes * kStretchShare, share(stretch));
+        storeLanes(state + kLanes * kStretchDampingShare, share(stretchDamping));
+        storeLanes(state + kLanes * kShearShare, share(shear));
+        storeLanes(state + kLanes * kShearDampingShare, share(shearDamping));
+        // w_u and w_v at the start, summed as projectTargets sums them now; the stretch
+        // damping's direction per row, the shear damping's d(w_u . w_v)/dy = (w_v, w_u) over
+        // both rows, each normalized (none where it vanishes).
+        const LaneBlock& t = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
+        const std::array<LaneVec3, 3> xs{laneVectors(x0, t.particles[0]), laneVectors(x0, t.particles[1]),
+                                         laneVectors(x0, t.particles[2])};
+        const std::array<Lanes, 3> cu{loadLanes(t.du[0].data()), loadLanes(t.du[1].data()), loadLanes(t.du[2].data())};
+        const std::array<Lanes, 3> cv{loadLanes(t.dv[0].data()), loadLanes(t.dv[1].data()), loadLanes(t.dv[2].data())};
+        const LaneVec3 u0 = cu[0] * xs[0] + cu[1] * xs[1] + cu[2] * xs[2], v0 = cv[0] * xs[0] + cv[1] * xs[1] + cv[2] * xs[2];
+        const Lanes uu = dot(u0, u0), vv = dot(v0, v0), both = unitOrZero(uu + vv);
+        storeLaneVec3(state + kLanes * kStretchDirection, unitOrZero(uu) * u0);
+        storeLaneVec3(state + kLanes * (kStretchDirection + 3), unitOrZero(vv) * v0);
+        storeLaneVec3(state + kLanes * kShearDirection, both * v0);
+        storeLaneVec3(state + kLanes * (kShearDirection + 3), both * u0);
+        storeLaneVec3(state + kLanes * kStartU, u0);
+        storeLaneVec3(state + kLanes * kStartV, v0);
     }
 }
 
