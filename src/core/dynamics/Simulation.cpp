@@ -114,8 +114,9 @@ EnergyReading Simulation::energyReading() const {
     const World& s = world_;
     EnergyReading r;
     r.kinetic = kineticEnergy();
-    // Once: with cloth energies over thousands of elements it costs as much as a force evaluation.
-    const double potential = potentialEnergy();
+    // Once: with cloth energies over thousands of elements it costs as much as a force
+    // evaluation. On the integrator's helper thread too, where it keeps one.
+    const double potential = world_.potentialEnergy(integrator_->parallel());
     r.total = r.kinetic + potential;
     double totalMass = 0.0;
     r.lightestMass = INFINITY;

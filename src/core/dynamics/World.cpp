@@ -361,9 +361,19 @@ double World::kineticEnergy() const {
     return k + bodies_.kineticEnergy() + beads_.kineticEnergy();
 }
 
-double World::potentialEnergy() const {
-    double u = springs_.potentialEnergy(*this);
-    for (const auto& f : forces_) u += f->potentialEnergy(*this);
+double World::potentialEnergy(TwoWayParallel* parallel) const {
+    if (!parallel) {
+        double u = springs_.potentialEnergy(*this);
+        for (const auto& f : forces_) u += f->potentialEnergy(*this);
+        return u;
+    }
+    std::vector<double> energies(forces_.size() + 1);  // the springs', then each force's
+    parallel->forEach(static_cast<std::int64_t>(energies.size()), [&](std::int64_t k) {
+        energies[static_cast<std::size_t>(k)] =
+            k == 0 ? springs_.potentialEnergy(*this) : forces_[static_cast<std::size_t>(k - 1)]->potentialEnergy(*this);
+    });
+    double u = energies[0];
+    for (std::size_t k = 1; k < energies.size(); ++k) u += energies[k];
     return u;
 }
 

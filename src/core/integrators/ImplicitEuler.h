@@ -30,6 +30,7 @@ public:
     // The released contacts and the warm start's history: [released count, their blocks, WarmStart's].
     void saveMemory(VecX& memory) const override;
     void restoreMemory(const VecX& memory) override;
+    TwoWayParallel* parallel() override { return &solver_.parallel(); }
 
 private:
     CgSettings settings_;

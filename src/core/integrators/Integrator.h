@@ -44,6 +44,9 @@ public:
     // taken from it the first time (Simulation::restoreFrame). Nothing for most methods.
     virtual void saveMemory(VecX& memory) const { memory.resize(0); }
     virtual void restoreMemory(const VecX&) {}
+    // The helper thread the method keeps for its solves, if it keeps one: work between steps
+    // (the energy reading) can share it instead of starting another.
+    virtual TwoWayParallel* parallel() { return nullptr; }
 };
 
 // Methods that need nothing but Witkin's interface, and so work on any OdeSystem.

@@ -42,6 +42,7 @@ public:
 
     std::string_view name() const override { return "projective"; }
     void step(MechanicalSystem& system, double h, StepReport& report) override;
+    TwoWayParallel* parallel() override { return &parallel_; }
 
     // How many times the global matrix has been factored so far.
     long factorizations() const { return factorizations_; }

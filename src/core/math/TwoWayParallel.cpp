@@ -49,6 +49,16 @@ void TwoWayParallel::run(const std::function<void()>& first, const std::function
                  [&] { return done_.load(std::memory_order_acquire) == ticket; });
 }
 
+void TwoWayParallel::forEach(std::int64_t count, const std::function<void(std::int64_t)>& task) {
+    std::atomic<std::int64_t> next{0};
+    const std::function<void()> take = [&] {
+        for (std::int64_t k = next.fetch_add(1, std::memory_order_relaxed); k < count;
+             k = next.fetch_add(1, std::memory_order_relaxed))
+            task(k);
+    };
+    run(take, take);
+}
+
 void TwoWayParallel::work() {
     unsigned seen = 0;
     for (;;) {

@@ -8,6 +8,7 @@
 // for the next task (a solve hands it one every few microseconds) and then sleeps, so that an
 // idle simulation costs no core.
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <thread>
 
@@ -23,6 +24,10 @@ public:
     // Runs first on this thread and second on the helper; returns when both are done.
     // Not reentrant: one call at a time.
     void run(const std::function<void()>& first, const std::function<void()>& second);
+    // Runs task(k) for every k in [0, count), each thread taking the next k not yet taken: for
+    // a few independent pieces of unequal cost. Which thread runs a piece varies; what it
+    // computes must not depend on that.
+    void forEach(std::int64_t count, const std::function<void(std::int64_t)>& task);
 
 private:
     void work();

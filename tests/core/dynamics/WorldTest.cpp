@@ -133,8 +133,9 @@ TEST(World, AppliedForcesAndCombinedJacobianMatchTheTwoPasses) {
 
 // A cloth big enough that its triangles, hinges and springs are added in two parts at once
 // and a band after them (ElementPartition.h): the same bits with a helper thread or without,
-// and the numbers of the two passes (which add in the elements' order) to round-off.
-TEST(World, AppliedForcesAndCombinedJacobianInTwoPartsAddUpTheSame) {
+// and the numbers of the two passes (which add in the elements' order) to round-off. Its
+// potential energy too, each force's on one of the two threads.
+TEST(World, ForcesJacobiansAndEnergyOnTwoThreadsAddUpTheSame) {
     World world;
     const int n = 40;
     for (int i = 0; i < n; ++i)
@@ -169,6 +170,11 @@ TEST(World, AppliedForcesAndCombinedJacobianInTwoPartsAddUpTheSame) {
     }
     EXPECT_LT(difference, 1e-14 * size);
     EXPECT_GT(difference, 0.0);  // the band adds after the parts: not the elements' order
+
+    // The potential energy with the forces' energies on two threads: the same bits, every time.
+    const double energy = world.potentialEnergy();
+    ASSERT_NE(energy, 0.0);
+    for (int repeat = 0; repeat < 20; ++repeat) ASSERT_EQ(world.potentialEnergy(&parallel), energy) << repeat;
 }
 
 class ParticleSystemEveryIntegrator : public ::testing::TestWithParam<std::string_view> {};
