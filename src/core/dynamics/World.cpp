@@ -367,13 +367,15 @@ double World::potentialEnergy(TwoWayParallel* parallel) const {
         for (const auto& f : forces_) u += f->potentialEnergy(*this);
         return u;
     }
-    std::vector<double> energies(forces_.size() + 1);  // the springs', then each force's
-    parallel->forEach(static_cast<std::int64_t>(energies.size()), [&](std::int64_t k) {
-        energies[static_cast<std::size_t>(k)] =
-            k == 0 ? springs_.potentialEnergy(*this) : forces_[static_cast<std::size_t>(k - 1)]->potentialEnergy(*this);
+    // The halves of the springs' energy, then of each force's (Force::potentialEnergyHalf).
+    std::vector<double> halves(2 * (forces_.size() + 1));
+    parallel->forEach(static_cast<std::int64_t>(halves.size()), [&](std::int64_t k) {
+        const auto f = static_cast<std::size_t>(k / 2);
+        const Force& force = f == 0 ? static_cast<const Force&>(springs_) : *forces_[f - 1];
+        halves[static_cast<std::size_t>(k)] = force.potentialEnergyHalf(*this, static_cast<int>(k % 2));
     });
-    double u = energies[0];
-    for (std::size_t k = 1; k < energies.size(); ++k) u += energies[k];
+    double u = halves[0] + halves[1];
+    for (std::size_t f = 1; 2 * f < halves.size(); ++f) u += halves[2 * f] + halves[2 * f + 1];
     return u;
 }
 

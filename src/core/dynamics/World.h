@@ -133,8 +133,9 @@ public:
 
     // Energies and momenta of everything
     double kineticEnergy() const;
-    // Every force's potential energy, summed in the forces' order; with parallel, the forces'
-    // energies on two threads at once (each force's on one): the same bits either way.
+    // Every force's potential energy, summed in the forces' order; with parallel, the halves
+    // of the forces' energies (Force::potentialEnergyHalf) on two threads at once: the same
+    // bits either way.
     double potentialEnergy(TwoWayParallel* parallel = nullptr) const;
     double totalEnergy() const { return kineticEnergy() + potentialEnergy(); }
     Vec3 linearMomentum() const;

@@ -184,19 +184,22 @@ void DampedSpringSet::projectTargets(const VecX& x, const VecX&, Index first, In
     }
 }
 
-double DampedSpringSet::potentialEnergy(const World& world) const {
+double DampedSpringSet::potentialEnergyHalf(const World& world, int half) const {
     const VecX& x = world.positions();
     double u = 0.0;
     // The particle pairs' lengths four at a time (the divergence guard reads the energy every
-    // frame), summed pair by pair in order: (|xa - xb| - r)^2 k / 2.
-    const auto pairs = static_cast<Index>(particlePairs_.size());
-    for (Index block = 0; block < pairs; block += kLanes) {
+    // frame), summed pair by pair in order: (|xa - xb| - r)^2 k / 2. Half 0: the first half
+    // of the pairs; half 1: the rest, then the springs with a body at an end.
+    const auto count = static_cast<Index>(particlePairs_.size()), middle = count / 2 / kLanes * kLanes;
+    const Index pairs = half == 0 ? middle : count;
+    for (Index block = half == 0 ? 0 : middle; block < pairs; block += kLanes) {
         const LaneBlock& springs = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
         const LaneVec3 l = laneVectors(x, springs.a) - laneVectors(x, springs.b);
         const Lanes stretch = dot(l, l).sqrt() - loadLanes(springs.restLength.data());
         for (int k = 0; k < kLanes && block + k < pairs; ++k)
             u += 0.5 * particlePairs_[static_cast<std::size_t>(block + k)].stiffness * stretch[k] * stretch[k];
     }
+    if (half == 0) return u;
     for (const Index k : anchoredSprings_) {
         const DampedSpring& s = springs_[k];
         u += dampedSpringEnergy(s, world.anchorPosition(s.a), world.anchorPosition(s.b));

@@ -75,7 +75,10 @@ public:
     const DampedSpring& operator[](Index k) const { return springs_[k]; }
 
     void accumulate(const World& world, VecX& f) const override;
-    double potentialEnergy(const World& world) const override;
+    double potentialEnergy(const World& world) const override {
+        return potentialEnergyHalf(world, 0) + potentialEnergyHalf(world, 1);
+    }
+    double potentialEnergyHalf(const World& world, int half) const override;
     void appendCouplings(const World& world, std::vector<std::pair<Index, Index>>& out) const override;
     void bindPattern(const World& world, const BlockSparseMatrix& pattern) override;
     void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override;

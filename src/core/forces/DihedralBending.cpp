@@ -78,7 +78,7 @@ EIGEN_ALWAYS_INLINE Lanes normalFrame(const std::array<LaneVec3, 4>& x, const La
     const Lanes n1norm = dot(n1, n1).sqrt(), n2norm = dot(n2, n2).sqrt();
     m = (sign * n2norm) * n1 + n1norm * n2;
     const Lanes product = n1norm * n2norm;
-    return (dot(m, m) > 1e-24 * product * product).select(Lanes::Ones(), 0.0);
+    return select(lanesLess(1e-24 * product * product, dot(m, m)), Lanes::Ones(), Lanes::Zero());
 }
 }  // namespace
 
@@ -119,6 +119,8 @@ Index DihedralBending::add(const BendingHinge& h) {
         }
         block.frameSign[lane] = projectiveRows_[r].frameSign;
         block.restCurvature[lane] = projectiveRows_[r].restCurvature;
+        block.stiffnessWeight[lane] = h.stiffness * projectiveRows_[r].weightPerStiffness;
+        block.dampingWeight[lane] = h.damping * projectiveRows_[r].weightPerStiffness;
     }
     return e;
 }
@@ -152,31 +154,28 @@ enum HingeState { kHingeElasticShare = 0, kHingeDampingShare = kLanes, kHingeSta
 }  // namespace
 
 void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
+    const Lanes perStep = Lanes::Constant(1.0 / h), zero = Lanes::Zero();
     for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
-        // Lane k prepares hinge block + k; past the last one, lanes repeat it (and are dropped).
-        std::array<const ProjectiveRow*, kLanes> row;
-        std::array<const BendingHinge*, kLanes> hinge;
-        for (int k = 0; k < kLanes; ++k) {
-            row[k] = &projectiveRows_[static_cast<std::size_t>(std::min<Index>(block + k, last - 1))];
-            hinge[k] = &hinges_[static_cast<std::size_t>(row[k]->hinge)];
-        }
-        const Lanes stiffness = lanes([&](int k) { return hinge[k]->stiffness * row[k]->weightPerStiffness; });
-        const Lanes damping = lanes([&](int k) { return hinge[k]->damping * row[k]->weightPerStiffness / h; });
-        const Lanes weight = stiffness + damping;
+        // Lane k prepares hinge block + k (first is a multiple of kLanes); past the last one,
+        // lanes prepare another of the block (and are dropped).
+        const LaneBlock& row = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
+        const Lanes stiffness = loadLanes(row.stiffnessWeight.data()), damping = loadLanes(row.dampingWeight.data()) * perStep;
+        const Lanes weight = stiffness + damping, inverseWeight = 1.0 / weight;
         // No constraint: the target does not matter.
-        const Lanes elasticShare = (weight > 0.0).select(stiffness / weight, 0.0);
-        const Lanes dampingShare = (weight > 0.0).select(damping / weight, 0.0);
+        const LaneMask constrained = lanesGreater(weight, 0.0);
+        const Lanes elasticShare = select(constrained, Lanes(stiffness * inverseWeight), zero);
+        const Lanes dampingShare = select(constrained, Lanes(damping * inverseWeight), zero);
         // The frame's direction at the start. Without one (a collapsed triangle, a hinge
         // folded shut) the damping holds all of the displacement.
-        std::array<LaneVec3, 4> x0s;
-        for (int m = 0; m < 4; ++m) x0s[m] = laneVectors(x0, [&](int k) { return 3 * row[k]->particles[m]; });
+        const std::array<LaneVec3, 4> x0s{laneVectors(x0, row.particles[0]), laneVectors(x0, row.particles[1]),
+                                          laneVectors(x0, row.particles[2]), laneVectors(x0, row.particles[3])};
         LaneVec3 m0;
-        const Lanes frame = normalFrame(x0s, lanes([&](int k) { return row[k]->frameSign; }), m0);
+        const Lanes frame = normalFrame(x0s, loadLanes(row.frameSign.data()), m0);
         storeLanes(state + kHingeElasticShare, elasticShare);
         storeLanes(state + kHingeDampingShare, dampingShare);
-        storeLaneVec3(state + kHingeStartDirection,
-                      (dampingShare > 0.0 && frame > 0.0).select(1.0 / dot(m0, m0).sqrt(), 0.0) * m0);
-        const auto coefficient = [&](int m) { return lanes([&](int k) { return row[k]->coefficients[m]; }); };
+        const Lanes unit = select(lanesGreater(dampingShare, 0.0), select(lanesGreater(frame, 0.0), Lanes(1.0 / dot(m0, m0).sqrt()), zero), zero);
+        storeLaneVec3(state + kHingeStartDirection, unit * m0);
+        const auto coefficient = [&row](std::size_t m) { return loadLanes(row.coefficients[m].data()); };
         storeLaneVec3(state + kHingeStartCurvature, coefficient(0) * x0s[0] + coefficient(1) * x0s[1] +
                                                         coefficient(2) * x0s[2] + coefficient(3) * x0s[3]);
     }
@@ -233,9 +232,10 @@ double DihedralBending::elementEnergy(Index e, const Vector& x) const {
     return 0.5 * hinges_[e].stiffness * c * c;
 }
 
-double DihedralBending::potentialEnergy(const World& world) const {
+double DihedralBending::potentialEnergyHalf(const World& world, int half) const {
     const VecX& x = world.positions();
-    const Index count = elementCount();
+    const Index count = elementCount(), middle = count / 2 / kLanes * kLanes;
+    const Index begin = half == 0 ? 0 : middle, end = half == 0 ? middle : count;
     constexpr double kPi = std::numbers::pi;
     // In chunks of kChunk blocks of four hinges: first each hinge's sine and cosine (gathering
     // its corners), then the angles and energies, a short chain of arithmetic per block that
@@ -244,8 +244,8 @@ double DihedralBending::potentialEnergy(const World& world) const {
     constexpr int kChunk = 64;
     std::array<Lanes, kChunk> sines, cosines;
     Lanes u = Lanes::Zero();
-    for (Index chunk = 0; chunk < count; chunk += kChunk * kLanes) {
-        const int blocks = static_cast<int>(std::min<Index>(kChunk, (count - chunk + kLanes - 1) / kLanes));
+    for (Index chunk = begin; chunk < end; chunk += kChunk * kLanes) {
+        const int blocks = static_cast<int>(std::min<Index>(kChunk, (end - chunk + kLanes - 1) / kLanes));
         for (int b = 0; b < blocks; ++b) {
             const Index block = chunk + kLanes * b;
             // Lane k: hinge block + k; past the last one, lanes repeat it (at no stiffness below).
@@ -254,16 +254,16 @@ double DihedralBending::potentialEnergy(const World& world) const {
             const auto corner = [&](int m) { return [&, m](int k) { return 3 * (*hinge[k])[m]; }; };
             const LaneVec3 x0 = laneVectors(x, corner(0)), x1 = laneVectors(x, corner(1)), x2 = laneVectors(x, corner(2)),
                            x3 = laneVectors(x, corner(3));
-            // hingeAngle's quantities, by the same operations in the same order; a degenerate
-            // hinge (no angle) counts as flat, as there.
+            // hingeAngle's quantities; a degenerate hinge (no angle) counts as flat, as there.
             const LaneVec3 e = x1 - x0, n1 = cross(x2 - x0, x2 - x1), n2 = cross(x3 - x1, x3 - x0);
             const Lanes e2 = dot(e, e), n1sq = dot(n1, n1), n2sq = dot(n2, n2);
-            const Lanes inverseLength = 1.0 / e2.sqrt();
+            // (hingeAngle's sine e . (n2 x n1) / |e| and cosine n1 . n2, both times |e|: the same
+            // angle without a division.)
             const Lanes small = 1e-20 * e2 * e2, zero = Lanes::Zero();
             const LaneMask fine = lanesLess(small, n1sq);
             // (sine, cosine) = (0, 1) where degenerate: an angle of 0.
-            sines[b] = select(fine, select(lanesLess(small, n2sq), select(lanesGreater(e2, 0.0), dot(e, cross(n2, n1)) * inverseLength, zero), zero), zero);
-            cosines[b] = select(fine, select(lanesLess(small, n2sq), select(lanesGreater(e2, 0.0), dot(n1, n2), Lanes::Ones()), Lanes::Ones()), Lanes::Ones());
+            sines[b] = select(fine, select(lanesLess(small, n2sq), select(lanesGreater(e2, 0.0), dot(e, cross(n2, n1)), zero), zero), zero);
+            cosines[b] = select(fine, select(lanesLess(small, n2sq), select(lanesGreater(e2, 0.0), Lanes(e2.sqrt() * dot(n1, n2)), Lanes::Ones()), Lanes::Ones()), Lanes::Ones());
         }
         for (int b = 0; b < blocks; ++b) {
             const Index block = chunk + kLanes * b;

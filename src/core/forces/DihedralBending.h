@@ -69,7 +69,10 @@ public:
     // As ParticleElementForce's (hinge by hinge, summed in order, the same bits), each
     // angle's triple product and normals' dot computed four hinges at a time: the divergence
     // guard reads it every frame.
-    double potentialEnergy(const World& world) const override;
+    double potentialEnergy(const World& world) const override {
+        return potentialEnergyHalf(world, 0) + potentialEnergyHalf(world, 1);
+    }
+    double potentialEnergyHalf(const World& world, int half) const override;
 
     const ProjectiveTerm* projectiveTerm() const override { return this; }
     void accumulateOutsideProjectiveTerm(const World& world, VecX& f) const override;
@@ -107,11 +110,14 @@ private:
     std::vector<BendingHinge> hinges_;
     std::vector<ProjectiveRow> projectiveRows_;
     // What the projections read in every iteration, per block of kLanes rows lane by lane (a
-    // block's last lanes repeat its last row): compact, as the iterations stream it.
+    // block's last lanes repeat its last row): compact, as the iterations stream it. Then
+    // what the step's preparation reads besides: the weights per unit h of stiffness and
+    // damping (the hinge's stiffness and damping times weightPerStiffness).
     struct LaneBlock {
         std::array<std::array<std::int32_t, kLanes>, 4> particles;
         std::array<std::array<double, kLanes>, 4> coefficients;
         std::array<double, kLanes> frameSign, restCurvature;
+        std::array<double, kLanes> stiffnessWeight, dampingWeight;
     };
     std::vector<LaneBlock> laneBlocks_;
     std::vector<Index> projectiveHinges_;

@@ -97,11 +97,11 @@ double TriangleStretchShear::elementEnergy(Index e, const Vector& x) const {
     return 0.5 * t.spec.stretchStiffness * (su * su + sv * sv) + 0.5 * t.spec.shearStiffness * shear * shear;
 }
 
-double TriangleStretchShear::potentialEnergy(const World& world) const {
+double TriangleStretchShear::potentialEnergyHalf(const World& world, int half) const {
     const VecX& x = world.positions();
-    const Index count = elementCount();
+    const Index count = elementCount(), middle = count / 2 / kLanes * kLanes;
     double energy = 0.0;
-    for (Index block = 0; block < count; block += kLanes) {
+    for (Index block = half == 0 ? 0 : middle; block < (half == 0 ? middle : count); block += kLanes) {
         // Lane k: triangle block + k (past the last one, lanes repeat it and are dropped);
         // elementEnergy's quantities by the same operations in the same order.
         const LaneBlock& t = laneBlocks_[static_cast<std::size_t>(block / kLanes)];

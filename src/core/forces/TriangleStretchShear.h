@@ -82,7 +82,10 @@ public:
     // As ParticleElementForce's (triangle by triangle, summed in order, the same bits), each
     // triangle's w_u and w_v computed four triangles at a time: the divergence guard reads it
     // every frame.
-    double potentialEnergy(const World& world) const override;
+    double potentialEnergy(const World& world) const override {
+        return potentialEnergyHalf(world, 0) + potentialEnergyHalf(world, 1);
+    }
+    double potentialEnergyHalf(const World& world, int half) const override;
 
     const ProjectiveTerm* projectiveTerm() const override { return this; }
     std::uint64_t projectiveRevision() const override { return triangles_.size(); }  // triangles are only added

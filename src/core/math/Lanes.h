@@ -125,10 +125,13 @@ EIGEN_ALWAYS_INLINE LaneVec3 select(const LaneMask& mask, const LaneVec3& a, con
 EIGEN_ALWAYS_INLINE Lanes atan2Lanes(const Lanes& y, const Lanes& x) {
     constexpr double kPi = 3.14159265358979323846, kMoreBits = 6.123233995736765886130e-17;  // pi/2 - double(pi/2)
     const Lanes ay = y.abs(), ax = x.abs();
-    const LaneMask steep = lanesLess(ax, ay);  // false where either is NaN: then a is NaN
-    const Lanes big = select(steep, ay, ax), a = select(lanesEqual(big, 0.0), Lanes::Zero(), select(steep, ax, ay) / big);
-    const LaneMask reduced = lanesGreater(a, 0.66);
-    const Lanes t = select(reduced, (a - 1.0) / (a + 1.0), a), z = t * t;
+    const LaneMask steep = lanesLess(ax, ay);  // false where either is NaN: then t is NaN
+    const Lanes big = select(steep, ay, ax), small = select(steep, ax, ay);
+    // a = small / big; t = a, or (a - 1) / (a + 1) = (small - big) / (small + big): one division.
+    const LaneMask reduced = lanesLess(0.66 * big, small);
+    const Lanes t = select(lanesEqual(big, 0.0), Lanes::Zero(),
+                           Lanes(select(reduced, Lanes(small - big), small) / select(reduced, Lanes(small + big), big)));
+    const Lanes z = t * t;
     const Lanes p = (((-8.750608600031904122785e-1 * z - 1.615753718733365076637e1) * z - 7.500855792314704667340e1) * z -
                      1.228866684490136173410e2) * z - 6.485021904942025371773e1;
     const Lanes q = ((((z + 2.485846490142306297962e1) * z + 1.650270098316988542046e2) * z + 4.328810604912902668951e2) * z +
