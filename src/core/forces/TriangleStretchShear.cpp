@@ -97,6 +97,16 @@ double TriangleStretchShear::elementEnergy(Index e, const Vector& x) const {
     return 0.5 * t.spec.stretchStiffness * (su * su + sv * sv) + 0.5 * t.spec.shearStiffness * shear * shear;
 }
 
+EIGEN_ALWAYS_INLINE void TriangleStretchShear::laneRows(const VecX& x, const LaneBlock& t, LaneVec3& u, LaneVec3& v) {
+    // (Written out: as a loop the corners were kept in memory.)
+    const std::array<LaneVec3, 3> xs{laneVectors(x, t.particles[0]), laneVectors(x, t.particles[1]),
+                                     laneVectors(x, t.particles[2])};
+    const std::array<Lanes, 3> cu{loadLanes(t.du[0].data()), loadLanes(t.du[1].data()), loadLanes(t.du[2].data())};
+    const std::array<Lanes, 3> cv{loadLanes(t.dv[0].data()), loadLanes(t.dv[1].data()), loadLanes(t.dv[2].data())};
+    u = cu[0] * xs[0] + cu[1] * xs[1] + cu[2] * xs[2];
+    v = cv[0] * xs[0] + cv[1] * xs[1] + cv[2] * xs[2];
+}
+
 double TriangleStretchShear::potentialEnergyHalf(const World& world, int half) const {
     const VecX& x = world.positions();
     const Index count = elementCount(), middle = count / 2 / kLanes * kLanes;
@@ -104,11 +114,8 @@ double TriangleStretchShear::potentialEnergyHalf(const World& world, int half) c
     for (Index block = half == 0 ? 0 : middle; block < (half == 0 ? middle : count); block += kLanes) {
         // Lane k: triangle block + k (past the last one, lanes repeat it and are dropped);
         // elementEnergy's quantities by the same operations in the same order.
-        const LaneBlock& t = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
-        const LaneVec3 x0 = laneVectors(x, t.particles[0]), x1 = laneVectors(x, t.particles[1]), x2 = laneVectors(x, t.particles[2]);
-        const auto coefficient = [](const std::array<double, kLanes>& c) { return loadLanes(c.data()); };
-        const LaneVec3 u = coefficient(t.du[0]) * x0 + coefficient(t.du[1]) * x1 + coefficient(t.du[2]) * x2;
-        const LaneVec3 v = coefficient(t.dv[0]) * x0 + coefficient(t.dv[1]) * x1 + coefficient(t.dv[2]) * x2;
+        LaneVec3 u, v;
+        laneRows(x, laneBlocks_[static_cast<std::size_t>(block / kLanes)], u, v);
         const Lanes lengthU = dot(u, u).sqrt(), lengthV = dot(v, v).sqrt(), shear = dot(u, v);
         for (int k = 0; k < kLanes && block + k < count; ++k) {
             const Triangle& triangle = triangles_[static_cast<std::size_t>(block + k)];
@@ -268,12 +275,8 @@ void TriangleStretchShear::prepareProjections(const VecX& x0, double h, Index fi
         // w_u and w_v at the start, summed as projectTargets sums them now; the stretch
         // damping's direction per row, the shear damping's d(w_u . w_v)/dy = (w_v, w_u) over
         // both rows, each normalized (none where it vanishes).
-        const LaneBlock& t = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
-        const std::array<LaneVec3, 3> xs{laneVectors(x0, t.particles[0]), laneVectors(x0, t.particles[1]),
-                                         laneVectors(x0, t.particles[2])};
-        const std::array<Lanes, 3> cu{loadLanes(t.du[0].data()), loadLanes(t.du[1].data()), loadLanes(t.du[2].data())};
-        const std::array<Lanes, 3> cv{loadLanes(t.dv[0].data()), loadLanes(t.dv[1].data()), loadLanes(t.dv[2].data())};
-        const LaneVec3 u0 = cu[0] * xs[0] + cu[1] * xs[1] + cu[2] * xs[2], v0 = cv[0] * xs[0] + cv[1] * xs[1] + cv[2] * xs[2];
+        LaneVec3 u0, v0;
+        laneRows(x0, laneBlocks_[static_cast<std::size_t>(block / kLanes)], u0, v0);
         const Lanes uu = dot(u0, u0), vv = dot(v0, v0), both = unitOrZero(uu + vv);
         storeLaneVec3(state + kLanes * kStretchDirection, unitOrZero(uu) * u0);
         storeLaneVec3(state + kLanes * (kStretchDirection + 3), unitOrZero(vv) * v0);
@@ -290,13 +293,9 @@ void TriangleStretchShear::projectTargets(const VecX& x, const VecX&, Index firs
         // Lane k projects triangle block + k (first is a multiple of kLanes); past the last
         // one, lanes project another of the block (and are dropped).
         const LaneBlock& t = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
-        // (w_u, w_v) now (written out: as a loop the corners were kept in memory) and at the
-        // step's start (from prepareProjections).
-        const std::array<LaneVec3, 3> xs{laneVectors(x, t.particles[0]), laneVectors(x, t.particles[1]),
-                                         laneVectors(x, t.particles[2])};
-        const std::array<Lanes, 3> cu{loadLanes(t.du[0].data()), loadLanes(t.du[1].data()), loadLanes(t.du[2].data())};
-        const std::array<Lanes, 3> cv{loadLanes(t.dv[0].data()), loadLanes(t.dv[1].data()), loadLanes(t.dv[2].data())};
-        const LaneVec3 u = cu[0] * xs[0] + cu[1] * xs[1] + cu[2] * xs[2], v = cv[0] * xs[0] + cv[1] * xs[1] + cv[2] * xs[2];
+        // (w_u, w_v) now and at the step's start (from prepareProjections).
+        LaneVec3 u, v;
+        laneRows(x, t, u, v);
         const auto share = [&](int part) { return loadLanes(state + kLanes * part); };
         const auto direction = [&](int offset) { return loadLaneVec3(state + kLanes * offset); };
         const LaneVec3 u0 = direction(kStartU), v0 = direction(kStartV);

@@ -124,6 +124,9 @@ private:
         std::array<std::array<double, kLanes>, 3> du, dv;
         std::array<double, kLanes> bu, bv;
     };
+    // A block's (w_u, w_v) at positions x, lane by lane, summed corner by corner (the same
+    // bits wherever it is taken).
+    static void laneRows(const VecX& x, const LaneBlock& t, LaneVec3& u, LaneVec3& v);
     // The three conditions (stretch u, stretch v, shear), with the Hessians asked for.
     enum class Hessians { None, WhereStretched, All };
     void conditions(const Triangle& t, const Vector& x, Hessians hessians, ElementCondition<3> c[3]) const;
