@@ -66,9 +66,9 @@ public:
     // The hinges that are projective constraints, in the constraints' order.
     const std::vector<Index>& projectiveHinges() const { return projectiveHinges_; }
 
-    // As ParticleElementForce's (hinge by hinge, summed in order, the same bits), each
-    // angle's triple product and normals' dot computed four hinges at a time: the divergence
-    // guard reads it every frame.
+    // ParticleElementForce's sum of the hinges' energies to round-off, four hinges at a time
+    // (their angles by atan2Lanes) and in two halves: the divergence guard reads it every
+    // frame, on two threads where the integrator has them.
     double potentialEnergy(const World& world) const override {
         return potentialEnergyHalf(world, 0) + potentialEnergyHalf(world, 1);
     }

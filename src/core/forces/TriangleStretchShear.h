@@ -79,9 +79,9 @@ public:
     Vec3 strain(const World& world, Index e) const;
 
     // Constraint e is triangle e.
-    // As ParticleElementForce's (triangle by triangle, summed in order, the same bits), each
-    // triangle's w_u and w_v computed four triangles at a time: the divergence guard reads it
-    // every frame.
+    // ParticleElementForce's sum of the triangles' energies to round-off, each triangle's w_u
+    // and w_v computed four triangles at a time, in two halves: the divergence guard reads it
+    // every frame, on two threads where the integrator has them.
     double potentialEnergy(const World& world) const override {
         return potentialEnergyHalf(world, 0) + potentialEnergyHalf(world, 1);
     }

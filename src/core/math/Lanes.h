@@ -32,7 +32,6 @@ EIGEN_ALWAYS_INLINE LaneVec3 cross(const LaneVec3& a, const LaneVec3& b) {
     return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 
-
 // Lane k holds value(k).
 template <class Value>
 EIGEN_ALWAYS_INLINE Lanes lanes(Value value) {

@@ -2,7 +2,10 @@
 // Simulation, SIGGRAPH 1998, section 4.3; gradient of Bridson, Marino and Fedkiw 2003).
 #include "core/forces/DihedralBending.h"
 
+#include <algorithm>
 #include <numbers>
+#include <numeric>
+#include <random>
 
 #include "core/forces/Cloth.h"
 #include "core/forces/ElementForceChecks.h"
@@ -51,6 +54,32 @@ TEST(DihedralBending, ForceIsMinusEnergyGradient) {
 TEST(DihedralBending, DefiniteIsSymmetricNegativeSemiDefinite) {
     World world = randomStrip(6);
     test::expectDefiniteIsSymmetricNegativeSemiDefinite(world);
+}
+
+// The energy the divergence guard reads (four hinges at a time, atan2Lanes, in two halves)
+// is the sum of the hinges' own energies (std::atan2), hinge by hinge, to round-off: on 37
+// hinges among scattered particles (angles in every quadrant) with rest angles across
+// (-pi, pi], one of them collapsed (no angle: flat).
+TEST(DihedralBending, EnergyIsTheSumOfTheHingesEnergies) {
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    World world;
+    for (int i = 0; i < 40; ++i) world.addParticle(Vec3(unit(rng), unit(rng), unit(rng)), Vec3::Zero(), 1.0);
+    world.addParticle(world.position(0), Vec3::Zero(), 1.0);  // on top of particle 0
+    auto bending = std::make_unique<DihedralBending>();
+    std::vector<Index> order(40);
+    std::iota(order.begin(), order.end(), Index{0});
+    for (int k = 0; k < 36; ++k) {
+        std::shuffle(order.begin(), order.end(), rng);
+        bending->add({{order[0], order[1], order[2], order[3]}, 1.0 + unit(rng), 0.1, std::numbers::pi * unit(rng)});
+    }
+    bending->add({{0, 40, 5, 6}, 2.0, 0.1, 0.7});  // a zero-length edge
+    const DihedralBending& hinges = *bending;
+    world.addForce(std::move(bending));
+    const double expected = hinges.ParticleElementForce<4>::potentialEnergy(world);
+    ASSERT_GT(expected, 1.0);
+    EXPECT_NEAR(hinges.potentialEnergy(world), expected, 1e-13 * expected);
+    EXPECT_EQ(hinges.potentialEnergy(world), hinges.potentialEnergyHalf(world, 0) + hinges.potentialEnergyHalf(world, 1));
 }
 
 // A flat sheet of columns x rows particles (spacing h) rolled onto a cylinder of radius R

@@ -56,6 +56,23 @@ TEST(TriangleStretchShear, DefiniteIsSymmetricNegativeSemiDefinite) {
 
 // A patch stretched by s along u and sheared so that w_u . w_v = g holds the energy
 // stretch/2 (s - 1)^2 A + shear/2 g^2 A (per unit rest area: the material's constants).
+// The energy the divergence guard reads (four triangles at a time, in two halves) is the sum
+// of the triangles' own energies to round-off: 18 triangles (two halves of 8 and 10, the last
+// block part-filled) of a patch deformed at random.
+TEST(TriangleStretchShear, EnergyIsTheSumOfTheTrianglesEnergies) {
+    std::vector<Vec3> rest;
+    for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 4; ++i) rest.emplace_back(0.5 * i, 0.5 * j, 0.0);
+    World world = test::randomlyPerturbed(rest, 0.3, 7);
+    auto stretchShear = makeStretchShear(gridTriangles(0, 4, 4, 1.5, 1.5), material());
+    const TriangleStretchShear& triangles = *stretchShear;
+    world.addForce(std::move(stretchShear));
+    ASSERT_EQ(triangles.elementCount(), 18);
+    const double expected = triangles.ParticleElementForce<3>::potentialEnergy(world);
+    ASSERT_GT(expected, 1.0);
+    EXPECT_NEAR(triangles.potentialEnergy(world), expected, 1e-13 * expected);
+}
+
 TEST(TriangleStretchShear, EnergyOfAHomogeneousDeformationIsPerArea) {
     std::vector<Vec3> rest;
     const std::vector<ClothTriangle> triangles = patch(rest);
