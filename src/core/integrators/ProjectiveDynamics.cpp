@@ -108,7 +108,7 @@ void ProjectiveDynamics::factor(double h) {
     matrix.setFromTriplets(entries.begin(), entries.end());
     // L's number of each free unknown, and the split of L's unknowns for the substitution.
     std::vector<Index> lNumber(static_cast<std::size_t>(unknowns_));
-    const std::optional<std::array<Index, 2>> sets = findAlignedSets(free, lNumber);
+    const std::optional<std::array<Index, 2>> sets = findAlignedSets(free, matrix, lNumber);
     aligned_ = sets.has_value();
     if (sets) {
         Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> P(unknowns_);
@@ -153,6 +153,7 @@ void ProjectiveDynamics::factor(double h) {
 }
 
 std::optional<std::array<Index, 2>> ProjectiveDynamics::findAlignedSets(const std::vector<Index>& free,
+                                                                    const Eigen::SparseMatrix<double>& matrix,
                                                                     std::vector<Index>& lNumber) const {
     if (unknowns_ < kParallelUnknowns) return std::nullopt;
     // Which halves of the local step (forTermHalves) reach each free unknown: bit 0 the first's
@@ -182,15 +183,10 @@ std::optional<std::array<Index, 2>> ProjectiveDynamics::findAlignedSets(const st
     for (const std::vector<Index>& part : members) {
         const auto size = static_cast<Index>(part.size());
         for (Index k = 0; k < size; ++k) local[static_cast<std::size_t>(part[static_cast<std::size_t>(k)])] = k;
-        std::vector<Eigen::Triplet<double>> pattern;
-        for (Index k = 0; k < size; ++k) pattern.emplace_back(k, k, 1.0);
-        for (const ProjectiveStencil& st : stencils_)
-            for (int a = 0; a < st.particleCount; ++a)
-                for (int b = 0; b < st.particleCount; ++b) {
-                    const Index fa = free[st.particles[a]], fb = free[st.particles[b]];
-                    if (fa < 0 || fb < 0 || local[static_cast<std::size_t>(fa)] < 0 || local[static_cast<std::size_t>(fb)] < 0) continue;
-                    pattern.emplace_back(local[static_cast<std::size_t>(fa)], local[static_cast<std::size_t>(fb)], 1.0);
-                }
+        std::vector<Eigen::Triplet<double>> pattern;  // the matrix's rows and columns of the part
+        for (Index k = 0; k < size; ++k)
+            for (Eigen::SparseMatrix<double>::InnerIterator it(matrix, part[static_cast<std::size_t>(k)]); it; ++it)
+                if (const Index row = local[static_cast<std::size_t>(it.row())]; row >= 0) pattern.emplace_back(row, k, 1.0);
         Eigen::SparseMatrix<double> sub(size, size);
         sub.setFromTriplets(pattern.begin(), pattern.end());
         Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> inverse;

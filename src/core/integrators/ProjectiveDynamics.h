@@ -29,6 +29,8 @@
 #include <optional>
 #include <vector>
 
+#include <Eigen/SparseCore>
+
 #include "core/forces/ProjectiveTerm.h"
 #include "core/integrators/Integrator.h"
 #include "core/math/LdltSubstitution.h"
@@ -58,9 +60,10 @@ private:
     // For big systems whose halves of the local step reach few unknowns in common (a cloth's
     // elements in rows: a band of particles), the substitution's two sets: those reached by
     // the first halves alone and by the second's, the rest the top; each in its own
-    // minimum-degree order, written to lNumber (per free unknown, its number in L). Nothing
-    // when the top would hold more than kMostTopShare of the unknowns.
-    std::optional<std::array<Index, 2>> findAlignedSets(const std::vector<Index>& free, std::vector<Index>& lNumber) const;
+    // minimum-degree order of its part of the matrix, written to lNumber (per free unknown,
+    // its number in L). Nothing when the top would hold more than kMostTopShare of the unknowns.
+    std::optional<std::array<Index, 2>> findAlignedSets(const std::vector<Index>& free, const Eigen::SparseMatrix<double>& matrix,
+                                                        std::vector<Index>& lNumber) const;
     // Term t's stencils begin .. end - 1 of its first (half 0) or second half; the second
     // starts at a whole block of lanes.
     std::array<Index, 2> termHalf(std::size_t t, int half) const;
