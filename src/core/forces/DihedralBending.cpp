@@ -173,7 +173,8 @@ void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, 
         const Lanes frame = normalFrame(x0s, loadLanes(row.frameSign.data()), m0);
         storeLanes(state + kHingeElasticShare, elasticShare);
         storeLanes(state + kHingeDampingShare, dampingShare);
-        const Lanes unit = select(lanesGreater(dampingShare, 0.0), select(lanesGreater(frame, 0.0), Lanes(1.0 / dot(m0, m0).sqrt()), zero), zero);
+        const Lanes unit =
+            select(lanesAnd(lanesGreater(dampingShare, 0.0), lanesGreater(frame, 0.0)), Lanes(1.0 / dot(m0, m0).sqrt()), zero);
         storeLaneVec3(state + kHingeStartDirection, unit * m0);
         const auto coefficient = [&row](std::size_t m) { return loadLanes(row.coefficients[m].data()); };
         storeLaneVec3(state + kHingeStartCurvature, coefficient(0) * x0s[0] + coefficient(1) * x0s[1] +
@@ -259,11 +260,12 @@ double DihedralBending::potentialEnergyHalf(const World& world, int half) const 
             const Lanes e2 = dot(e, e), n1sq = dot(n1, n1), n2sq = dot(n2, n2);
             // (hingeAngle's sine e . (n2 x n1) / |e| and cosine n1 . n2, both times |e|: the same
             // angle without a division.)
-            const Lanes small = 1e-20 * e2 * e2, zero = Lanes::Zero();
-            const LaneMask fine = lanesLess(small, n1sq);
+            const Lanes small = 1e-20 * e2 * e2;
+            const LaneMask hasAngle =
+                lanesAnd(lanesAnd(lanesLess(small, n1sq), lanesLess(small, n2sq)), lanesGreater(e2, 0.0));
             // (sine, cosine) = (0, 1) where degenerate: an angle of 0.
-            sines[b] = select(fine, select(lanesLess(small, n2sq), select(lanesGreater(e2, 0.0), dot(e, cross(n2, n1)), zero), zero), zero);
-            cosines[b] = select(fine, select(lanesLess(small, n2sq), select(lanesGreater(e2, 0.0), Lanes(e2.sqrt() * dot(n1, n2)), Lanes::Ones()), Lanes::Ones()), Lanes::Ones());
+            sines[b] = select(hasAngle, dot(e, cross(n2, n1)), Lanes::Zero());
+            cosines[b] = select(hasAngle, Lanes(e2.sqrt() * dot(n1, n2)), Lanes::Ones());
         }
         for (int b = 0; b < blocks; ++b) {
             const Index block = chunk + kLanes * b;

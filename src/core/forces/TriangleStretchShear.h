@@ -78,7 +78,6 @@ public:
     // The stretch along u and v and the shear (w_u . w_v) of a triangle now.
     Vec3 strain(const World& world, Index e) const;
 
-    // Constraint e is triangle e.
     // ParticleElementForce's sum of the triangles' energies to round-off, each triangle's w_u
     // and w_v computed four triangles at a time, in two halves: the divergence guard reads it
     // every frame, on two threads where the integrator has them.
@@ -87,6 +86,7 @@ public:
     }
     double potentialEnergyHalf(const World& world, int half) const override;
 
+    // Constraint e is triangle e.
     const ProjectiveTerm* projectiveTerm() const override { return this; }
     std::uint64_t projectiveRevision() const override { return triangles_.size(); }  // triangles are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;

@@ -96,6 +96,10 @@ EIGEN_ALWAYS_INLINE LaneMask lanesEqual(const Lanes& a, double b) {
     return {lane_packets::apply([](const auto& x, const auto& y) { return Eigen::internal::pcmp_eq(x, y); }, a,
                                 Lanes::Constant(b))};
 }
+// Set where both are.
+EIGEN_ALWAYS_INLINE LaneMask lanesAnd(const LaneMask& a, const LaneMask& b) {
+    return {lane_packets::apply([](const auto& x, const auto& y) { return Eigen::internal::pand(x, y); }, a.bits, b.bits)};
+}
 // Whether every lane of the mask is set.
 EIGEN_ALWAYS_INLINE bool allLanes(const LaneMask& mask) {
     for (int k = 0; k < kLanes; ++k)
