@@ -56,5 +56,21 @@ TEST(Lanes, Atan2OfTheOriginIsZeroAndOfNaNIsNaN) {
     EXPECT_TRUE(atan2Lanes(Lanes::Ones(), nan).isNaN().all());
 }
 
+// The corners' gather: lane k is particle k's 3 numbers, exactly, whichever particles (the
+// last one's too, whose numbers end the vector, and one particle in several lanes).
+TEST(Lanes, LaneVectorsOfParticlesAreTheirNumbers) {
+    VecX x(3 * 7);
+    for (Index i = 0; i < x.size(); ++i) x[i] = 0.5 + static_cast<double>(i) * (i % 2 == 0 ? 1.0 : -1.25);
+    for (const std::array<std::int32_t, kLanes> particles :
+         {std::array<std::int32_t, kLanes>{0, 1, 2, 3}, {6, 3, 0, 5}, {6, 6, 6, 6}, {2, 0, 2, 6}}) {
+        const LaneVec3 v = laneVectors(x, particles);
+        for (int k = 0; k < kLanes; ++k) {
+            const Vec3 expected = x.segment<3>(3 * particles[static_cast<std::size_t>(k)]);
+            EXPECT_EQ(lane(v, k), expected) << "lane " << k << " of {" << particles[0] << ", " << particles[1] << ", "
+                                            << particles[2] << ", " << particles[3] << "}";
+        }
+    }
+}
+
 }  // namespace
 }  // namespace tinkerbox
