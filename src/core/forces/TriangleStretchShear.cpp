@@ -237,19 +237,18 @@ void TriangleStretchShear::appendProjectiveStencils(double h, std::vector<Projec
 }
 
 namespace {
-// What prepareProjections keeps per triangle, in this order: the shares of the weight
-// (stretch, its damping, shear, its damping), then per row w at the start normalized (the
-// stretch damping's directions), then d(w_u . w_v)/dy = (w_v, w_u) at the start normalized
-// (the shear damping's, over both rows), then w_u and w_v at the start; lane by lane in
-// blocks of kLanes triangles, number j of a block's lane k at kLanes j + k.
-enum TriangleState { kStretchShare, kStretchDampingShare, kShearShare, kShearDampingShare, kStretchDirection = 4,
-                     kShearDirection = 10, kStartU = 16, kStartV = 19 };
+// What prepareProjections keeps per triangle, in this order: the shares of the weight of the
+// stretch, of the shear and of both dampings together; the stretch damping's share over
+// |w_u|^2 and over |w_v|^2 at the start (its directions are w_u and w_v there), and the shear
+// damping's over |w_u|^2 + |w_v|^2 (its direction is d(w_u . w_v)/dy = (w_v, w_u)), each 0
+// where its direction vanishes; then w_u and w_v at the start. Lane by lane in blocks of
+// kLanes triangles, number j of a block's lane k at kLanes j + k: 12 numbers a triangle, the
+// local step's reads of its state from memory in every iteration.
+enum TriangleState { kStretchShare, kShearShare, kDampingShare, kStretchDampingU, kStretchDampingV, kShearDamping,
+                     kStartU, kStartV = 9 };
 }  // namespace
 
 void TriangleStretchShear::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
-    const auto unitOrZero = [](const Lanes& squaredNorm) {
-        return select(lanesGreater(squaredNorm, 1e-24), Lanes(1.0 / squaredNorm.sqrt()), Lanes::Zero());
-    };
     for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
         // Lane k prepares triangle block + k; past the last one, lanes repeat it, as
         // projectTargets reads them.
@@ -268,20 +267,19 @@ void TriangleStretchShear::prepareProjections(const VecX& x0, double h, Index fi
         const LaneMask constrained = lanesGreater(weight, 0.0);
         const Lanes inverseWeight = 1.0 / weight;
         const auto share = [&](const Lanes& part) { return select(constrained, Lanes(part * inverseWeight), Lanes::Zero()); };
-        storeLanes(state + kLanes * kStretchShare, share(stretch));
-        storeLanes(state + kLanes * kStretchDampingShare, share(stretchDamping));
-        storeLanes(state + kLanes * kShearShare, share(shear));
-        storeLanes(state + kLanes * kShearDampingShare, share(shearDamping));
-        // w_u and w_v at the start, summed as projectTargets sums them now; the stretch
-        // damping's direction per row, the shear damping's d(w_u . w_v)/dy = (w_v, w_u) over
-        // both rows, each normalized (none where it vanishes).
+        // w_u and w_v at the start, summed as projectTargets sums them now.
         LaneVec3 u0, v0;
         laneRows(x0, laneBlocks_[static_cast<std::size_t>(block / kLanes)], u0, v0);
-        const Lanes uu = dot(u0, u0), vv = dot(v0, v0), both = unitOrZero(uu + vv);
-        storeLaneVec3(state + kLanes * kStretchDirection, unitOrZero(uu) * u0);
-        storeLaneVec3(state + kLanes * (kStretchDirection + 3), unitOrZero(vv) * v0);
-        storeLaneVec3(state + kLanes * kShearDirection, both * v0);
-        storeLaneVec3(state + kLanes * (kShearDirection + 3), both * u0);
+        const Lanes uu = dot(u0, u0), vv = dot(v0, v0);
+        const auto over = [](const Lanes& part, const Lanes& squaredNorm) {
+            return select(lanesGreater(squaredNorm, 1e-24), Lanes(part / squaredNorm), Lanes::Zero());
+        };
+        storeLanes(state + kLanes * kStretchShare, share(stretch));
+        storeLanes(state + kLanes * kShearShare, share(shear));
+        storeLanes(state + kLanes * kDampingShare, share(stretchDamping + shearDamping));
+        storeLanes(state + kLanes * kStretchDampingU, over(share(stretchDamping), uu));
+        storeLanes(state + kLanes * kStretchDampingV, over(share(stretchDamping), vv));
+        storeLanes(state + kLanes * kShearDamping, over(share(shearDamping), uu + vv));
         storeLaneVec3(state + kLanes * kStartU, u0);
         storeLaneVec3(state + kLanes * kStartV, v0);
     }
@@ -289,39 +287,56 @@ void TriangleStretchShear::prepareProjections(const VecX& x0, double h, Index fi
 
 void TriangleStretchShear::projectTargets(const VecX& x, const VecX&, Index first, Index last, const double* state,
                                           ProjectiveTarget* targets) const {
-    for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
-        // Lane k projects triangle block + k (first is a multiple of kLanes); past the last
-        // one, lanes project another of the block (and are dropped).
-        const LaneBlock& t = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
-        // (w_u, w_v) now and at the step's start (from prepareProjections).
+    // Lane k of a block projects triangle block + k (first is a multiple of kLanes); past the
+    // last one, lanes project another of the block (and are dropped). In chunks of kChunk
+    // blocks: first each block's (w_u, w_v) and what takes square roots and divisions, short
+    // chains that the processor overlaps across blocks; then the targets. (A block at a time
+    // waited on its square roots and divisions in turn.)
+    constexpr int kChunk = 16;
+    struct Rows {
         LaneVec3 u, v;
-        laneRows(x, t, u, v);
-        const auto share = [&](int part) { return loadLanes(state + kLanes * part); };
-        const auto direction = [&](int offset) { return loadLaneVec3(state + kLanes * offset); };
-        const LaneVec3 u0 = direction(kStartU), v0 = direction(kStartV);
-        const LaneVec3 du = u - u0, dv = v - v0;
-        // The shares of the four parts' targets (TriangleStretchShear.h), each less y0. Stretch:
-        // each row at its rest length (where it has a direction).
-        const Lanes lengthU = dot(u, u).sqrt(), lengthV = dot(v, v).sqrt();
-        const Lanes bu = loadLanes(t.bu.data()), bv = loadLanes(t.bv.data());
-        LaneVec3 targetU = share(kStretchShare) * (select(lanesLess(lengthU, 1e-12), u, (bu / lengthU) * u) - u0);
-        LaneVec3 targetV = share(kStretchShare) * (select(lanesLess(lengthV, 1e-12), v, (bv / lengthV) * v) - v0);
-        // Its damping: each row a condition of its own, damped along its direction at the start.
-        const LaneVec3 dampingU = direction(kStretchDirection), dampingV = direction(kStretchDirection + 3);
-        targetU += share(kStretchDampingShare) * (du - dot(du, dampingU) * dampingU);
-        targetV += share(kStretchDampingShare) * (dv - dot(dv, dampingV) * dampingV);
-        // Shear, and its damping along d(w_u . w_v)/dy at the start over both rows.
-        LaneVec3 p, q;
-        nearestOrthogonalPair(u, v, p, q);
-        targetU += share(kShearShare) * (p - u0);
-        targetV += share(kShearShare) * (q - v0);
-        const LaneVec3 shearU = direction(kShearDirection), shearV = direction(kShearDirection + 3);
-        const Lanes along = dot(du, shearU) + dot(dv, shearV);
-        targetU += share(kShearDampingShare) * (du - along * shearU);
-        targetV += share(kShearDampingShare) * (dv - along * shearV);
-        const int count = static_cast<int>(std::min<Index>(kLanes, last - block));
-        storeTargets(targetU, count, targets + 2 * (block - first), 2);
-        storeTargets(targetV, count, targets + 2 * (block - first) + 1, 2);
+        Lanes stretchU, stretchV;  // b_u / |w_u| and b_v / |w_v| (1 where a row has no direction)
+        OrthogonalPairScale shear;
+    };
+    std::array<Rows, kChunk> rows;
+    const Index stateBlock = kLanes * projectionStateSize();
+    for (Index chunk = first; chunk < last; chunk += kChunk * kLanes) {
+        const Index end = std::min(last, chunk + kChunk * kLanes);
+        for (Index block = chunk; block < end; block += kLanes) {
+            Rows& r = rows[static_cast<std::size_t>((block - chunk) / kLanes)];
+            const LaneBlock& t = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
+            laneRows(x, t, r.u, r.v);
+            const Lanes lengthU = dot(r.u, r.u).sqrt(), lengthV = dot(r.v, r.v).sqrt();
+            r.stretchU = select(lanesLess(lengthU, 1e-12), Lanes::Ones(), Lanes(loadLanes(t.bu.data()) / lengthU));
+            r.stretchV = select(lanesLess(lengthV, 1e-12), Lanes::Ones(), Lanes(loadLanes(t.bv.data()) / lengthV));
+            r.shear = orthogonalPairScale(r.u, r.v);
+        }
+        for (Index block = chunk; block < end; block += kLanes) {
+            const Rows& r = rows[static_cast<std::size_t>((block - chunk) / kLanes)];
+            const double* s = state + stateBlock * ((block - first) / kLanes);
+            const auto share = [&](int part) { return loadLanes(s + kLanes * part); };
+            // (w_u, w_v) at the step's start (from prepareProjections).
+            const LaneVec3 u0 = loadLaneVec3(s + kLanes * kStartU), v0 = loadLaneVec3(s + kLanes * kStartV);
+            const LaneVec3 du = r.u - u0, dv = r.v - v0;
+            // The shares of the four parts' targets (TriangleStretchShear.h), each less y0.
+            // Stretch: each row at its rest length (where it has a direction).
+            LaneVec3 targetU = share(kStretchShare) * (r.stretchU * r.u - u0);
+            LaneVec3 targetV = share(kStretchShare) * (r.stretchV * r.v - v0);
+            // Shear.
+            LaneVec3 p, q;
+            orthogonalPair(r.u, r.v, r.shear, p, q);
+            targetU += share(kShearShare) * (p - u0);
+            targetV += share(kShearShare) * (q - v0);
+            // The dampings: the displacement less its part along each damping's direction at
+            // the start, the stretch's per row (w_u, w_v) and the shear's over both
+            // (d(w_u . w_v)/dy = (w_v, w_u)).
+            const Lanes along = share(kShearDamping) * (dot(du, v0) + dot(dv, u0));
+            targetU += share(kDampingShare) * du - (share(kStretchDampingU) * dot(du, u0)) * u0 - along * v0;
+            targetV += share(kDampingShare) * dv - (share(kStretchDampingV) * dot(dv, v0)) * v0 - along * u0;
+            const int count = static_cast<int>(std::min<Index>(kLanes, last - block));
+            storeTargets(targetU, count, targets + 2 * (block - first), 2);
+            storeTargets(targetV, count, targets + 2 * (block - first) + 1, 2);
+        }
     }
 }
 

@@ -48,11 +48,16 @@ struct StretchShearTriangle {
 // The nearest pair (p, q) with p . q = 0 to (a, b): p = (a - l b)/(1 - l^2), q = (b - l a)/(1 - l^2),
 // l the root of (a.b) l^2 - (|a|^2 + |b|^2) l + a.b = 0 nearest 0 (the stationary points of
 // |p - a|^2 + |q - b|^2 + 2 l p . q). Where a = +-b (|l| = 1) the nearest pair is not unique:
-// then p = a and q = b less its part along a. For one pair, and for four at once (Lanes.h).
-// (The four-wide one is forced inline: a call would pass the vectors through memory.)
+// then p = a and q = b less its part along a. For one pair, and for four at once (Lanes.h),
+// in two stages for a caller that works out many pairs' l and 1 / (1 - l^2) (a square root
+// and a division) before it needs the pairs: orthogonalPairScale, then orthogonalPair.
+// (The four-wide ones are forced inline: a call would pass the vectors through memory.)
 void nearestOrthogonalPair(const Vec3& a, const Vec3& b, Vec3& p, Vec3& q);
-EIGEN_ALWAYS_INLINE void nearestOrthogonalPair(const LaneVec3& a, const LaneVec3& b, LaneVec3& p, LaneVec3& q) {
-    const Lanes c = dot(a, b), a2 = dot(a, a), S = a2 + dot(b, b);
+struct OrthogonalPairScale {
+    Lanes l, inverse;  // l and 1 / (1 - l^2)
+};
+EIGEN_ALWAYS_INLINE OrthogonalPairScale orthogonalPairScale(const LaneVec3& a, const LaneVec3& b) {
+    const Lanes c = dot(a, b), S = dot(a, a) + dot(b, b);
     // The root nearest 0 of c l^2 - S l + c, written without cancellation (S >= 2 |c|):
     // l = 2c / D with D = S + sqrt(S^2 - 4c^2), and 1 / (1 - l^2) = D^2 / (D^2 - 4c^2), both
     // from the one division 1 / (D (D^2 - 4c^2)): projective's local step waits on its divisions.
@@ -60,13 +65,20 @@ EIGEN_ALWAYS_INLINE void nearestOrthogonalPair(const LaneVec3& a, const LaneVec3
     const Lanes D = S + (S * S - 4.0 * c * c).max(0.0).sqrt(), rest = D * D - 4.0 * c * c;
     const Lanes reciprocal = 1.0 / (D * rest);
     const LaneMask orthogonal = lanesEqual(c, 0.0);
-    const Lanes l = select(orthogonal, Lanes::Zero(), Lanes(2.0 * c * rest * reciprocal));
-    const Lanes inverse = select(orthogonal, Lanes::Ones(), Lanes(D * D * D * reciprocal));
-    const LaneMask unique = lanesGreater(1.0 - l * l, 1e-12);
-    p = select(unique, (a - l * b) * inverse, a);
-    q = (b - l * a) * inverse;
+    return {select(orthogonal, Lanes::Zero(), Lanes(2.0 * c * rest * reciprocal)),
+            select(orthogonal, Lanes::Ones(), Lanes(D * D * D * reciprocal))};
+}
+EIGEN_ALWAYS_INLINE void orthogonalPair(const LaneVec3& a, const LaneVec3& b, const OrthogonalPairScale& scale, LaneVec3& p,
+                                        LaneVec3& q) {
+    const LaneMask unique = lanesGreater(1.0 - scale.l * scale.l, 1e-12);
+    p = select(unique, (a - scale.l * b) * scale.inverse, a);
+    q = (b - scale.l * a) * scale.inverse;
     if (allLanes(unique)) return;  // the usual case: no division for the rest
-    q = select(unique, q, select(lanesGreater(a2, 0.0), b - (c / a2) * a, b));
+    const Lanes a2 = dot(a, a);
+    q = select(unique, q, select(lanesGreater(a2, 0.0), b - (dot(a, b) / a2) * a, b));
+}
+EIGEN_ALWAYS_INLINE void nearestOrthogonalPair(const LaneVec3& a, const LaneVec3& b, LaneVec3& p, LaneVec3& q) {
+    orthogonalPair(a, b, orthogonalPairScale(a, b), p, q);
 }
 
 class TriangleStretchShear final : public ParticleElementForce<3>, public ProjectiveTerm {
@@ -90,10 +102,10 @@ public:
     const ProjectiveTerm* projectiveTerm() const override { return this; }
     std::uint64_t projectiveRevision() const override { return triangles_.size(); }  // triangles are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
-    // Per triangle: the shares of its weight (stretch, its damping, shear, its damping), the
-    // stretch damping's direction per row, the shear damping's over both rows and (w_u, w_v)
-    // at the step's start, lane by lane in blocks of four (ProjectiveTerm.h).
-    int projectionStateSize() const override { return 22; }
+    // Per triangle: the shares of its weight (the stretch's, the shear's, the two dampings'
+    // summed), the dampings' shares over their directions' squared lengths, and (w_u, w_v) at
+    // the step's start, lane by lane in blocks of four (ProjectiveTerm.h).
+    int projectionStateSize() const override { return 12; }
     void prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const override;
     void projectTargets(const VecX& x, const VecX& x0, Index first, Index last, const double* state,
                         ProjectiveTarget* targets) const override;
