@@ -578,7 +578,8 @@ void World::prepareJacobian(const JacobianRequest& request, BlockSparseMatrix& J
     bindJacobianPattern(request.form == JacobianForm::Exact ? BlockSparseMatrix::Storage::Full
                                                             : BlockSparseMatrix::Storage::Upper);
     if (!J.samePattern(pattern_)) J.copyPattern(pattern_);
-    J.setZero();
+    if (request.parallel) J.setZero(*request.parallel);
+    else J.setZero();
 }
 
 void World::addJacobians(const JacobianRequest& request, BlockSparseMatrix& J) {

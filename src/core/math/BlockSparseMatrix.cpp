@@ -6,6 +6,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/math/TwoWayParallel.h"
+
 namespace tinkerbox {
 
 namespace {
@@ -61,6 +63,16 @@ void BlockSparseMatrix::copyPattern(const BlockSparseMatrix& other) {
 
 void BlockSparseMatrix::setZero() {
     std::fill(values_.begin(), values_.end(), Mat3::Zero());
+}
+
+void BlockSparseMatrix::setZero(TwoWayParallel& parallel) {
+    if (values_.size() < kParallelZeroBlocks) {
+        setZero();
+        return;
+    }
+    const auto middle = values_.begin() + static_cast<std::ptrdiff_t>(values_.size() / 2);
+    parallel.run([&] { std::fill(values_.begin(), middle, Mat3::Zero()); },
+                 [&] { std::fill(middle, values_.end(), Mat3::Zero()); });
 }
 
 Index BlockSparseMatrix::find(Index i, Index j) const {

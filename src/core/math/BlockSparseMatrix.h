@@ -11,6 +11,8 @@
 
 namespace tinkerbox {
 
+class TwoWayParallel;
+
 class BlockSparseMatrix {
 public:
     // Full: every block is stored. Upper: the matrix is symmetric; only blocks (i, j) with
@@ -42,6 +44,10 @@ public:
     Index diagonalIndex(Index i) const { return diagonal_[i]; }
 
     void setZero();
+    // The same in two halves at once from kParallelZeroBlocks blocks up (the cloths'
+    // Jacobians, every step: a 128 x 128 cloth's are 8 MB).
+    void setZero(TwoWayParallel& parallel);
+    static constexpr std::size_t kParallelZeroBlocks = 16384;
     // Position of block (i, j) in the value array, or -1 when it is not stored
     // (with Upper storage, blocks below the diagonal are never stored).
     Index find(Index i, Index j) const;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/math/ConjugateGradient.h"
+#include "core/math/TwoWayParallel.h"
 
 namespace tinkerbox {
 namespace {
@@ -16,6 +17,18 @@ TEST(BlockSparseMatrix, PatternHasDiagonalAndSymmetricCouplings) {
     EXPECT_GE(m.find(3, 1), 0);
     EXPECT_EQ(m.find(0, 1), -1);
     EXPECT_THROW(m.at(0, 3), std::out_of_range);
+}
+
+// Zeroing on two threads clears every block, below and above the size it splits at.
+TEST(BlockSparseMatrix, ZeroedOnTwoThreadsEveryBlockIsZero) {
+    TwoWayParallel parallel;
+    for (const Index rows : {Index{100}, static_cast<Index>(BlockSparseMatrix::kParallelZeroBlocks) + 7}) {
+        BlockSparseMatrix m;
+        m.setPattern(rows, {{0, rows - 1}, {rows / 2, rows / 2 + 1}});
+        for (Index k = 0; k < m.storedBlocks(); ++k) m.value(k) = Mat3::Constant(static_cast<double>(k + 1));
+        m.setZero(parallel);
+        for (Index k = 0; k < m.storedBlocks(); ++k) ASSERT_TRUE(m.value(k).isZero(0.0)) << "block " << k << " of " << rows << " rows";
+    }
 }
 
 TEST(BlockSparseMatrix, MultiplyMatchesDense) {
