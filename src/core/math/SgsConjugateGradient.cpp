@@ -1,5 +1,6 @@
 #include "core/math/SgsConjugateGradient.h"
 
+#include <array>
 #include <cmath>
 
 #include "core/math/Double4.h"
@@ -106,9 +107,10 @@ Double4 forwardSweep(const SweepView& m, ScaledSweepMatrix::Rows rows, const dou
     return products;
 }
 
-// v <- E^T v = v / omega + U v, rows in ascending order (each reads only later rows, not yet changed).
-void multiplyUpper(const SweepView& m, Index rows, double* __restrict v) {
-    for (Index r = 0; r < rows; ++r) {
+// v <- E^T v = v / omega + U v over the rows, in ascending order (each reads only later rows of
+// its part and the separator's, not yet changed).
+void multiplyUpper(const SweepView& m, ScaledSweepMatrix::Rows rows, double* __restrict v) {
+    for (Index r = rows.first; r < rows.last; ++r) {
         Double4 sum0 = zero4(), sum1 = zero4(), sum2 = zero4();
         for (Index k = m.rowStart[r]; k < m.rowStart[r + 1]; ++k) {
             const double* b = m.blocks + 9 * k;
@@ -137,6 +139,12 @@ void SgsConjugateGradient::forParts(Task&& task) {
         return;
     }
     parallel_.run([&] { task(matrix_.firstPart(), 0); }, [&] { task(matrix_.secondPart(), 1); });
+}
+
+template <class Task>
+void SgsConjugateGradient::forRows(Task&& task) {
+    forParts([&](ScaledSweepMatrix::Rows rows, int) { task(rows); });
+    task(matrix_.separator());
 }
 
 template <class Input>
@@ -196,7 +204,11 @@ void SgsConjugateGradient::prepare(const BlockSparseMatrix& J, const std::vector
                                    const std::vector<char>& fixed) {
     matrix_.assign(J, mass, fixed, parallel_);
     const Index n = matrix_.rows();
-    for (VecX* v : {&bHat_, &xHat_, &r_, &p_, &w_, &s_, &t_, &product_}) v->setZero(4 * n);
+    const std::array<VecX*, 8> vectors{&bHat_, &xHat_, &r_, &p_, &w_, &s_, &t_, &product_};
+    for (VecX* v : vectors) v->resize(4 * n);
+    forRows([&](ScaledSweepMatrix::Rows rows) {
+        for (VecX* v : vectors) v->segment(4 * rows.first, 4 * (rows.last - rows.first)).setZero();
+    });
 }
 
 void SgsConjugateGradient::applyPreconditioned(const VecX& v, VecX& out) {
@@ -220,11 +232,14 @@ CgResult SgsConjugateGradient::solve(const BlockSparseMatrix& J, const std::vect
     if (n == 0) return {};
     prepare(J, mass, fixed);
     const ScaledSweepMatrix& m = matrix_;
-    // b^ = E^-1 G^-1 rhs, with fixed rows removed.
-    for (Index r = 0; r < n; ++r) {
-        const Index i = m.originalRow(r);
-        store4(bHat_.data() + 4 * r, fixed[i] ? zero4() : row4(m.factorInverse(i) * block3(rhs, i)));
-    }
+    // b^ = E^-1 G^-1 rhs, with fixed rows removed. (Row by row, the parts' rows at once: the
+    // same numbers either way.)
+    forRows([&](ScaledSweepMatrix::Rows rows) {
+        for (Index r = rows.first; r < rows.last; ++r) {
+            const Index i = m.originalRow(r);
+            store4(bHat_.data() + 4 * r, fixed[i] ? zero4() : row4(m.factorInverse(i) * block3(rhs, i)));
+        }
+    });
     solveLower(bHat_);
     CgResult result;
     const double bNorm = bHat_.norm();
@@ -233,12 +248,14 @@ CgResult SgsConjugateGradient::solve(const BlockSparseMatrix& J, const std::vect
         x.setZero();
         return result;
     }
-    // x^ = E^T G^T x.
-    for (Index r = 0; r < n; ++r) {
-        const Index i = m.originalRow(r);
-        store4(xHat_.data() + 4 * r, fixed[i] ? zero4() : row4(m.factor(i).transpose() * block3(x, i)));
-    }
-    multiplyUpper(SweepView(m), m.rows(), xHat_.data());
+    // x^ = E^T G^T x: the parts' rows at once, then the separator's (which the parts' read).
+    forRows([&](ScaledSweepMatrix::Rows rows) {
+        for (Index r = rows.first; r < rows.last; ++r) {
+            const Index i = m.originalRow(r);
+            store4(xHat_.data() + 4 * r, fixed[i] ? zero4() : row4(m.factor(i).transpose() * block3(x, i)));
+        }
+    });
+    forRows([&](ScaledSweepMatrix::Rows rows) { multiplyUpper(SweepView(m), rows, xHat_.data()); });
     // r = b^ - A^ x^; a start worse than zero is dropped for zero (ConjugateGradient.h).
     product([&](Index r) { return load4(xHat_.data() + 4 * r); }, xHat_, product_);
     r_ = bHat_ - product_;
@@ -292,10 +309,12 @@ CgResult SgsConjugateGradient::solve(const BlockSparseMatrix& J, const std::vect
     }
     // x = G^-T E^-T x^
     solveUpper(xHat_);
-    for (Index r = 0; r < n; ++r) {
-        const Index i = m.originalRow(r);
-        block3(x, i) = fixed[i] ? Vec3::Zero() : Vec3(m.factorInverse(i).transpose() * row3(xHat_.data() + 4 * r));
-    }
+    forRows([&](ScaledSweepMatrix::Rows rows) {
+        for (Index r = rows.first; r < rows.last; ++r) {
+            const Index i = m.originalRow(r);
+            block3(x, i) = fixed[i] ? Vec3::Zero() : Vec3(m.factorInverse(i).transpose() * row3(xHat_.data() + 4 * r));
+        }
+    });
     return result;
 }
 

@@ -72,6 +72,10 @@ private:
     // Runs task(rows, part) for the two parts, at once when the matrix is split.
     template <class Task>
     void forParts(Task&& task);
+    // Runs task(rows) for the two parts (forParts), then for the separator: for work row by
+    // row, or whose rows read only later rows of their own part and the separator's.
+    template <class Task>
+    void forRows(Task&& task);
 
     ScaledSweepMatrix matrix_;
     TwoWayParallel parallel_;
