@@ -190,9 +190,8 @@ double DampedSpringSet::potentialEnergyHalf(const World& world, int half) const 
     // The particle pairs' lengths four at a time (the divergence guard reads the energy every
     // frame), summed pair by pair in order: (|xa - xb| - r)^2 k / 2. Half 0: the first half
     // of the pairs; half 1: the rest, then the springs with a body at an end.
-    const auto count = static_cast<Index>(particlePairs_.size()), middle = count / 2 / kLanes * kLanes;
-    const Index pairs = half == 0 ? middle : count;
-    for (Index block = half == 0 ? 0 : middle; block < pairs; block += kLanes) {
+    const auto [begin, pairs] = laneHalf(static_cast<Index>(particlePairs_.size()), half);
+    for (Index block = begin; block < pairs; block += kLanes) {
         const LaneBlock& springs = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
         const LaneVec3 l = laneVectors(x, springs.a) - laneVectors(x, springs.b);
         const Lanes stretch = dot(l, l).sqrt() - loadLanes(springs.restLength.data());

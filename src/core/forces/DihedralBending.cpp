@@ -235,8 +235,8 @@ double DihedralBending::elementEnergy(Index e, const Vector& x) const {
 
 double DihedralBending::potentialEnergyHalf(const World& world, int half) const {
     const VecX& x = world.positions();
-    const Index count = elementCount(), middle = count / 2 / kLanes * kLanes;
-    const Index begin = half == 0 ? 0 : middle, end = half == 0 ? middle : count;
+    const Index count = elementCount();
+    const auto [begin, end] = laneHalf(count, half);
     constexpr double kPi = std::numbers::pi;
     // In chunks of kChunk blocks of four hinges: first each hinge's sine and cosine (gathering
     // its corners), then the angles and energies, a short chain of arithmetic per block that

@@ -109,9 +109,10 @@ EIGEN_ALWAYS_INLINE void TriangleStretchShear::laneRows(const VecX& x, const Lan
 
 double TriangleStretchShear::potentialEnergyHalf(const World& world, int half) const {
     const VecX& x = world.positions();
-    const Index count = elementCount(), middle = count / 2 / kLanes * kLanes;
+    const Index count = elementCount();
+    const auto [begin, end] = laneHalf(count, half);
     double energy = 0.0;
-    for (Index block = half == 0 ? 0 : middle; block < (half == 0 ? middle : count); block += kLanes) {
+    for (Index block = begin; block < end; block += kLanes) {
         // Lane k: triangle block + k (past the last one, lanes repeat it and are dropped);
         // elementEnergy's quantities by the same operations in the same order.
         LaneVec3 u, v;

@@ -200,8 +200,7 @@ std::optional<std::array<Index, 2>> ProjectiveDynamics::findAlignedSets(const st
 }
 
 std::array<Index, 2> ProjectiveDynamics::termHalf(std::size_t t, int half) const {
-    const Index count = firstStencil_[t + 1] - firstStencil_[t], middle = count / 2 / kLanes * kLanes;
-    return half == 0 ? std::array<Index, 2>{0, middle} : std::array<Index, 2>{middle, count};
+    return laneHalf(firstStencil_[t + 1] - firstStencil_[t], half);
 }
 
 void ProjectiveDynamics::forTermHalves(const std::function<void(std::size_t, Index, Index)>& task) {

@@ -47,6 +47,13 @@ EIGEN_ALWAYS_INLINE LaneVec3 laneVectors(const VecX& v, Offset offset) {
     return {lanes([&](int k) { return v[offset(k)]; }), lanes([&](int k) { return v[offset(k) + 1]; }),
             lanes([&](int k) { return v[offset(k) + 2]; })};
 }
+// Elements begin .. end - 1 of count of them, in their first (half 0) or second half (1), split
+// at a whole block of lanes: for work on elements kept in blocks of four that two threads share.
+inline std::array<Index, 2> laneHalf(Index count, int half) {
+    const Index middle = count / 2 / kLanes * kLanes;
+    return half == 0 ? std::array<Index, 2>{0, middle} : std::array<Index, 2>{middle, count};
+}
+
 // Lane k holds particle particles[k]'s 3-vector of v (a block of four elements' corner).
 // With AVX: each particle's (x, y) as one 2-vector, two of them per 4-vector, unpacked into
 // the x and y rows, and the z numbers paired: 7 shuffles a corner where assembling the rows
