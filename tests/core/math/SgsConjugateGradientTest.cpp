@@ -75,5 +75,22 @@ TEST(SgsConjugateGradient, SolvesWholeAndSplitSystems) {
     }
 }
 
+// A solve started from the answer takes no iteration: the start's transform into the scaled,
+// preconditioned unknowns (x^ = E^T G^T x, the separator's rows after both parts') and the
+// answer's way back are exact inverses, whole and split.
+TEST(SgsConjugateGradient, StartedFromTheAnswerItTakesNoIteration) {
+    for (const int n : {32, 64}) {
+        const test::ImplicitSystem system = test::clothSystem(n);
+        SgsConjugateGradient solver;
+        VecX answer;
+        ASSERT_TRUE(solver.solve(system.J, system.mass, system.fixed, system.rhs, answer, CgSettings{1e-12, 2000}).converged);
+        VecX x = answer;
+        const CgResult again = solver.solve(system.J, system.mass, system.fixed, system.rhs, x, CgSettings{1e-8, 2000});
+        EXPECT_TRUE(again.converged) << n;
+        EXPECT_EQ(again.iterations, 0) << n;
+        EXPECT_LT((x - answer).norm(), 1e-12 * answer.norm()) << n;
+    }
+}
+
 }  // namespace
 }  // namespace tinkerbox
