@@ -17,8 +17,13 @@ Simulation::Simulation(const SimulationSettings& settings) : settings_(settings)
     drag_ = &static_cast<ViscousDrag&>(world_.addForce(std::make_unique<ViscousDrag>(settings.drag)));
     world_.setConstraintSettings(settings.constraints);
     world_.setPlanar(settings.planar);
-    integrator_ = makeIntegrator(settings.integrator, settings.solver);
+    install(makeIntegrator(settings.integrator, settings.solver));
     contact_ = makeContactModel(settings.contactModel, settings.contact);
+}
+
+void Simulation::install(std::unique_ptr<Integrator> integrator) {
+    integrator_ = std::move(integrator);
+    world_.shareThreads(integrator_->parallel());
 }
 
 void Simulation::setContactModel(const std::string& name) {
@@ -34,7 +39,7 @@ void Simulation::setContactModelSettings(const ContactModelSettings& contact) {
 }
 
 void Simulation::setIntegrator(const std::string& name) {
-    integrator_ = makeIntegrator(name, settings_.solver);  // throws before anything changes
+    install(makeIntegrator(name, settings_.solver));  // throws before anything changes
     settings_.integrator = name;
     endFrameEarly();
 }
@@ -77,7 +82,7 @@ void Simulation::setPlanar(bool planar) {
 
 void Simulation::setSolverSettings(const IntegratorSettings& solver) {
     settings_.solver = solver;
-    integrator_ = makeIntegrator(settings_.integrator, solver);
+    install(makeIntegrator(settings_.integrator, solver));
     endFrameEarly();
 }
 
@@ -106,7 +111,7 @@ void Simulation::restoreFrame(const SimulationFrame& frame) {
     contact_->reset();
     world_.setParticleContacts({});
     world_.constraintSolver().forgetWarmStarts();
-    integrator_ = makeIntegrator(settings_.integrator, settings_.solver);
+    install(makeIntegrator(settings_.integrator, settings_.solver));
     if (frame.integrator == settings_.integrator) integrator_->restoreMemory(frame.integratorMemory);
 }
 

@@ -147,6 +147,8 @@ private:
     // Ends the frame in progress at the current state: time and state stay, and the
     // clock starts again from them at the next frame (its time is no longer t0 + n dt).
     void endFrameEarly();
+    // Steps with this integrator from now on; the world's force passes share its helper thread.
+    void install(std::unique_ptr<Integrator> integrator);
 
     World world_;
     Gravity* gravity_;

@@ -541,8 +541,8 @@ void World::constrainPositions(double h) {
 
 void World::appliedForces(VecX& f) {
     f.setZero(velocityDimension());
-    springs_.accumulate(*this, f);
-    for (const auto& force : forces_) force->accumulate(*this, f);
+    springs_.accumulate(*this, f, threads_);
+    for (const auto& force : forces_) force->accumulate(*this, f, threads_);
     beads_.addVelocityTerms(f.tail(3 * beadCount()));
 }
 
@@ -558,7 +558,7 @@ void World::forcesOutsideProjectiveTerms(VecX& f) {
     springs_.accumulateOutsideProjectiveTerm(*this, f);
     for (const auto& force : forces_) {
         if (force->projectiveTerm()) force->accumulateOutsideProjectiveTerm(*this, f);
-        else force->accumulate(*this, f);
+        else force->accumulate(*this, f, threads_);
     }
     beads_.addVelocityTerms(f.tail(3 * beadCount()));
 }

@@ -137,6 +137,11 @@ public:
     // of the forces' energies (Force::potentialEnergyHalf) on two threads at once: the same
     // bits either way.
     double potentialEnergy(TwoWayParallel* parallel = nullptr) const;
+    // The helper thread on which the force passes without Jacobians (derivative,
+    // accelerations, appliedForces) run a big force's two parts at once (Force::accumulate):
+    // the stepping integrator's, which the Simulation shares; none unless given. The numbers
+    // do not depend on it.
+    void shareThreads(TwoWayParallel* parallel) { threads_ = parallel; }
     double totalEnergy() const { return kineticEnergy() + potentialEnergy(); }
     Vec3 linearMomentum() const;
     Vec3 angularMomentum() const;  // about the origin
@@ -211,6 +216,7 @@ private:
     double t_ = 0.0;
     DampedSpringSet springs_;
     std::vector<std::unique_ptr<Force>> forces_;
+    TwoWayParallel* threads_ = nullptr;  // shareThreads
     std::vector<Plane> planes_;
     struct ParticleContact {
         Index particle, body;

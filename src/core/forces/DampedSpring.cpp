@@ -100,15 +100,26 @@ void DampedSpringSet::endBlocks(const World& world, const DampedSpring& s, Index
     b = world.velocityBlock(s.b.body);
 }
 
-void DampedSpringSet::accumulate(const World& world, VecX& f) const {
+void DampedSpringSet::accumulate(const World& world, VecX& f, TwoWayParallel* parallel) const {
     const VecX& x = world.positions();
     const VecX& v = world.velocities();
-    for (const ParticlePair& p : particlePairs_) {
+    pairPartition(world).forEach(parallel, [&](Index k) {
+        const ParticlePair& p = particlePairs_[k];
         const Vec3 fa = dampedSpringForce(p, block3(x, p.a), block3(x, p.b), block3(v, p.a), block3(v, p.b));
         block3(f, p.a) += fa;
         block3(f, p.b) -= fa;
-    }
+    });
     accumulateOutsideProjectiveTerm(world, f);
+}
+
+const ElementPartition& DampedSpringSet::pairPartition(const World& world) const {
+    if (partitionRevision_ != revision_) {
+        pairPartition_.assign<2>(static_cast<Index>(particlePairs_.size()), world.particleCount(), [&](Index p) {
+            return std::array<Index, 2>{particlePairs_[p].a, particlePairs_[p].b};
+        });
+        partitionRevision_ = revision_;
+    }
+    return pairPartition_;
 }
 
 void DampedSpringSet::accumulateOutsideProjectiveTerm(const World& world, VecX& f) const {
@@ -226,9 +237,6 @@ void DampedSpringSet::bindPattern(const World& world, const BlockSparseMatrix& p
         blocks_[k] = {pattern.find(a, a), a == b ? -1 : pattern.find(a, b), a == b ? -1 : pattern.find(b, a),
                       pattern.find(b, b)};
     }
-    pairPartition_.assign<2>(static_cast<Index>(particlePairs_.size()), world.particleCount(), [&](Index p) {
-        return std::array<Index, 2>{particlePairs_[p].a, particlePairs_[p].b};
-    });
 }
 
 namespace {
@@ -337,7 +345,7 @@ void DampedSpringSet::accumulateWithJacobians(const World& world, const Jacobian
     const VecX& x = world.positions();
     const VecX& v = world.velocities();
     const auto pairs = static_cast<Index>(particlePairs_.size());
-    pairPartition_.forEach(request.parallel, [&](Index k) {
+    pairPartition(world).forEach(request.parallel, [&](Index k) {
         // The diagonal block of the later end of the pair kPrefetchAhead on, asked for now: on
         // a cloth of 128 x 128 the matrix outgrows the caches, and that block (up to two rows of
         // particles on) missed them; the pair's other blocks are in the rows the loop is at.

@@ -74,7 +74,7 @@ public:
     const std::vector<DampedSpring>& springs() const { return springs_; }
     const DampedSpring& operator[](Index k) const { return springs_[k]; }
 
-    void accumulate(const World& world, VecX& f) const override;
+    void accumulate(const World& world, VecX& f, TwoWayParallel* parallel) const override;
     double potentialEnergy(const World& world) const override {
         return potentialEnergyHalf(world, 0) + potentialEnergyHalf(world, 1);
     }
@@ -109,6 +109,9 @@ private:
     void endBlocks(const World& world, const DampedSpring& s, Index& a, Index& b) const;
     // J (and dF/dx v) += spring k's blocks G^T K G for a spring with a body point at an end.
     void addAnchoredJacobians(const World& world, const JacobianRequest& request, Index k, BlockSparseMatrix& J) const;
+    // The particle pairs' partition, made again on first use after the springs changed: the
+    // force passes without a Jacobian need it as well.
+    const ElementPartition& pairPartition(const World& world) const;
 
     std::vector<DampedSpring> springs_;
     std::vector<ParticlePair> particlePairs_;  // the particle-particle springs, packed
@@ -121,8 +124,9 @@ private:
     std::vector<LaneBlock> laneBlocks_;
     std::vector<Index> anchoredSprings_;       // the others
     std::vector<std::array<Index, 4>> blocks_;  // per spring: blocks aa, ab, ba, bb in the bound pattern
-    ElementPartition pairPartition_;            // of particlePairs_, made with blocks_
     std::uint64_t revision_ = 0;                // counts the changes of the springs
+    mutable ElementPartition pairPartition_;    // of particlePairs_
+    mutable std::uint64_t partitionRevision_ = ~std::uint64_t{0};  // revision_ it was made at
 };
 
 }  // namespace tinkerbox

@@ -36,8 +36,10 @@ class Force {
 public:
     virtual ~Force() = default;
 
-    // f += this force, evaluated at the system's current positions and velocities.
-    virtual void accumulate(const World& world, VecX& f) const = 0;
+    // f += this force, evaluated at the system's current positions and velocities. When
+    // parallel is given, a big force may add the two parts of its elements at once on it
+    // (ElementPartition.h); the numbers are the same without it.
+    virtual void accumulate(const World& world, VecX& f, TwoWayParallel* parallel) const = 0;
     virtual double potentialEnergy(const World&) const { return 0.0; }
     // The potential energy of the first (half 0) or the second half (1) of the force's
     // elements, so that two threads can share a big force's energy: potentialEnergy() is
@@ -58,7 +60,7 @@ public:
     // where a force shares their work; the same numbers as the two calls.
     virtual void accumulateWithJacobians(const World& world, const JacobianRequest& request, VecX& f,
                                          BlockSparseMatrix& J) const {
-        accumulate(world, f);
+        accumulate(world, f, request.parallel);
         addJacobians(world, request, J);
     }
 

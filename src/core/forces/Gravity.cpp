@@ -4,7 +4,7 @@
 
 namespace tinkerbox {
 
-void Gravity::accumulate(const World& world, VecX& f) const {
+void Gravity::accumulate(const World& world, VecX& f, TwoWayParallel*) const {
     for (Index i = 0; i < world.particleCount(); ++i) block3(f, i) += world.mass(i) * g_;
     const RigidBodies& bodies = world.rigidBodies();
     for (Index k = 0; k < bodies.count(); ++k) block3(f, world.rigidBlock(k)) += bodies.mass(k) * g_;

@@ -13,7 +13,7 @@ public:
     const Vec3& acceleration() const { return g_; }
     void setAcceleration(const Vec3& g) { g_ = g; }
 
-    void accumulate(const World& world, VecX& f) const override;
+    void accumulate(const World& world, VecX& f, TwoWayParallel* parallel) const override;
     // U = -sum m g.x over free particles, bodies and beads (fixed ones cannot exchange energy).
     double potentialEnergy(const World& world) const override;
     // A bead's generalized gravity depends on its angle (the definite part only).

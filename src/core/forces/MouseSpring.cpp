@@ -18,7 +18,7 @@ Vec3 MouseSpring::force(const Vec3& x, const Vec3& v) const {
     return magnitude > maxForce_ ? Vec3(g * (maxForce_ / magnitude)) : g;
 }
 
-void MouseSpring::accumulate(const World& world, VecX& f) const {
+void MouseSpring::accumulate(const World& world, VecX& f, TwoWayParallel*) const {
     world.applyForce(anchor_, force(world.anchorPosition(anchor_), world.anchorVelocity(anchor_)), f);
 }
 

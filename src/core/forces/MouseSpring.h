@@ -28,7 +28,7 @@ public:
     // The force at position x, velocity v (capped).
     Vec3 force(const Vec3& x, const Vec3& v) const;
 
-    void accumulate(const World& world, VecX& f) const override;
+    void accumulate(const World& world, VecX& f, TwoWayParallel* parallel) const override;
     // Energy of the capped spring: ks L^2/2 while ks L <= cap, then grows linearly.
     double potentialEnergy(const World& world) const override;
     // Uncapped: -ks I and -kd I. Capped (f = c g/|g|): both scaled by c/|g| (I - g g^T/|g|^2).

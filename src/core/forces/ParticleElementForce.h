@@ -112,10 +112,11 @@ public:
     Index elementCount() const { return static_cast<Index>(elements_.size()); }
     const Element& element(Index e) const { return elements_[e]; }
 
-    void accumulate(const World& world, VecX& f) const override {
+    // The two parts of the elements at once when parallel is given (ElementPartition.h).
+    void accumulate(const World& world, VecX& f, TwoWayParallel* parallel) const override {
         const VecX& positions = world.positions();
         const VecX& velocities = world.velocities();
-        for (Index e = 0; e < elementCount(); ++e) accumulateElement(world, positions, velocities, e, f);
+        partition(world).forEach(parallel, [&](Index e) { accumulateElement(world, positions, velocities, e, f); });
     }
 
     double potentialEnergy(const World& world) const override {
@@ -135,12 +136,11 @@ public:
                 for (int n = m + 1; n < N; ++n) out.emplace_back(el[m], el[n]);
     }
 
-    void bindPattern(const World& world, const BlockSparseMatrix& pattern) override {
+    void bindPattern(const World&, const BlockSparseMatrix& pattern) override {
         blocks_.resize(elements_.size());
         for (std::size_t e = 0; e < elements_.size(); ++e)
             for (int m = 0; m < N; ++m)
                 for (int n = 0; n < N; ++n) blocks_[e][N * m + n] = pattern.find(elements_[e][m], elements_[e][n]);
-        partition_.assign<N>(elementCount(), world.particleCount(), [&](Index e) { return elements_[e]; });
     }
 
     void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override {
@@ -169,7 +169,7 @@ public:
         if (blocks_.size() != elements_.size()) throw std::logic_error("ParticleElementForce: Jacobian pattern not bound");
         const VecX& positions = world.positions();
         const VecX& velocities = world.velocities();
-        partition_.forEach(request.parallel, [&](Index e) {
+        partition(world).forEach(request.parallel, [&](Index e) {
             Vector x, v, fe = Vector::Zero(), KxV = Vector::Zero();
             gather(positions, velocities, e, x, v);
             Blocks blocks(blocks_[e], J);
@@ -237,8 +237,19 @@ private:
     }
 
     std::vector<Element> elements_;
+    // The elements' partition, made on first use after elements were added (they are only
+    // ever added): the force passes without a Jacobian need it as well.
+    const ElementPartition& partition(const World& world) const {
+        if (partitioned_ != elementCount()) {
+            partition_.assign<N>(elementCount(), world.particleCount(), [&](Index e) { return elements_[e]; });
+            partitioned_ = elementCount();
+        }
+        return partition_;
+    }
+
     std::vector<std::array<Index, N * N>> blocks_;  // per element, block (m, n) in the bound pattern
-    ElementPartition partition_;                    // made with blocks_
+    mutable ElementPartition partition_;
+    mutable Index partitioned_ = -1;  // how many elements partition_ was made for
 };
 
 }  // namespace tinkerbox

@@ -4,7 +4,7 @@
 
 namespace tinkerbox {
 
-void ViscousDrag::accumulate(const World& world, VecX& f) const {
+void ViscousDrag::accumulate(const World& world, VecX& f, TwoWayParallel*) const {
     if (kd_ == 0.0) return;  // a scene without drag: nothing to add, and a pile's inertias are not cheap
     const Index n3 = 3 * world.particleCount();
     f.head(n3).noalias() -= kd_ * world.velocities().head(n3);

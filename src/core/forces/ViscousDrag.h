@@ -14,7 +14,7 @@ public:
     double coefficient() const { return kd_; }
     void setCoefficient(double kd) { kd_ = kd; }
 
-    void accumulate(const World& world, VecX& f) const override;
+    void accumulate(const World& world, VecX& f, TwoWayParallel* parallel) const override;
     // dF/dv = -kd I on every particle's block, -(kd / m) I_world on a body's angular one; dF/dx = 0.
     void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override;
 

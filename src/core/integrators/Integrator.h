@@ -8,8 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/math/ConjugateGradient.h"
 #include "core/integrators/MechanicalSystem.h"
+#include "core/math/ConjugateGradient.h"
+#include "core/math/TwoWayParallel.h"
 
 namespace tinkerbox {
 
@@ -44,9 +45,13 @@ public:
     // taken from it the first time (Simulation::restoreFrame). Nothing for most methods.
     virtual void saveMemory(VecX& memory) const { memory.resize(0); }
     virtual void restoreMemory(const VecX&) {}
-    // The helper thread the method keeps for its solves, if it keeps one: work between steps
-    // (the energy reading) can share it instead of starting another.
-    virtual TwoWayParallel* parallel() { return nullptr; }
+    // The helper thread the method's work shares: a big model's force passes
+    // (World::shareThreads) and the work between steps (the energy reading). A method with
+    // solves of its own gives its solver's.
+    virtual TwoWayParallel* parallel() { return &threads_; }
+
+private:
+    TwoWayParallel threads_;  // its thread starts on first use
 };
 
 // Methods that need nothing but Witkin's interface, and so work on any OdeSystem.

@@ -450,7 +450,7 @@ TEST(Simulation, SetTimeMovesTheClock) {
 class EnergyCounter final : public Force {
 public:
     explicit EnergyCounter(int& reads) : reads_(reads) {}
-    void accumulate(const World&, VecX&) const override {}
+    void accumulate(const World&, VecX&, TwoWayParallel*) const override {}
     double potentialEnergy(const World&) const override {
         ++reads_;
         return 0.0;

@@ -8,6 +8,7 @@
 
 #include "core/TestSystems.h"
 #include "core/forces/Cloth.h"
+#include "core/forces/ElementPartition.h"
 #include "core/forces/Gravity.h"
 #include "core/forces/MouseSpring.h"
 #include "core/forces/ViscousDrag.h"
@@ -175,6 +176,62 @@ TEST(World, ForcesJacobiansAndEnergyOnTwoThreadsAddUpTheSame) {
     const double energy = world.potentialEnergy();
     ASSERT_NE(energy, 0.0);
     for (int repeat = 0; repeat < 20; ++repeat) ASSERT_EQ(world.potentialEnergy(&parallel), energy) << repeat;
+}
+
+// A cloth of triangles and springs, each force big enough to come in two parts and a band
+// (ElementPartition.h); its stretch force is given back to add triangles to.
+TriangleStretchShear& addBigCloth(World& world, int n) {
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            world.addParticle(Vec3(0.02 * j, 0.004 * std::sin(i + 2.0 * j), 0.02 * i), Vec3(0.3 * std::cos(i * j), 0.1, -0.2),
+                              0.001);
+    auto& stretch = static_cast<TriangleStretchShear&>(
+        world.addForce(makeStretchShear(gridTriangles(0, n, n, 0.78, 0.78), ClothMaterial{})));
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j + 1 < n; ++j) {
+            world.addSpring({i * n + j, i * n + j + 1, 40.0, 0.2, 0.02});
+            world.addSpring({j * n + i, (j + 1) * n + i, 40.0, 0.2, 0.02});
+        }
+    world.addForce(std::make_unique<Gravity>(Vec3(0.0, -9.81, 0.0)));
+    return stretch;
+}
+
+// The force passes without Jacobians (appliedForces, derivative) on the helper thread the
+// world is given: the same bits as on one thread. Elements added after a pass are in the next.
+TEST(World, ForcePassesOnSharedThreadsGiveTheSameBits) {
+    const int n = 40;
+    World world;
+    TriangleStretchShear& stretch = addBigCloth(world, n);
+    ASSERT_GT(stretch.elementCount(), ElementPartition::kSplitElements);
+    ASSERT_GT(world.springs().size(), ElementPartition::kSplitElements);
+
+    VecX fOne, fTwo, rateOne, rateTwo;
+    world.appliedForces(fOne);
+    world.derivative(rateOne);
+    TwoWayParallel parallel;
+    world.shareThreads(&parallel);
+    world.appliedForces(fTwo);
+    world.derivative(rateTwo);
+    ASSERT_GT(fOne.norm(), 0.0);
+    EXPECT_TRUE(fTwo == fOne);
+    EXPECT_TRUE(rateTwo == rateOne);
+
+    // A spring and a triangle across the two halves, added after those passes: the next pass
+    // adds them (with the partition of the new elements) as a world built with them does.
+    const auto addAcross = [&](World& w, TriangleStretchShear& s) {
+        w.addSpring({0, n * n - 1, 40.0, 0.2, 0.5});
+        StretchShearTriangle t = s.triangle(0);
+        t.particles = {0, n * n - 2, n * n - 1};
+        s.add(t);
+    };
+    addAcross(world, stretch);
+    world.appliedForces(fTwo);
+    World fresh;
+    addAcross(fresh, addBigCloth(fresh, n));
+    VecX fFresh;
+    fresh.appliedForces(fFresh);
+    EXPECT_TRUE(fTwo == fFresh);
+    EXPECT_GT((fTwo - fOne).norm(), 1.0);
 }
 
 class ParticleSystemEveryIntegrator : public ::testing::TestWithParam<std::string_view> {};

@@ -184,7 +184,7 @@ TEST(DihedralBending, HingesWithoutARestShapeStayOutsideTheProjectiveSolve) {
         const Force& force = world.addForce(std::move(bending));
         ASSERT_NE(force.projectiveTerm(), nullptr);
         VecX all = VecX::Zero(12), outside = VecX::Zero(12);
-        force.accumulate(world, all);
+        force.accumulate(world, all, nullptr);
         force.accumulateOutsideProjectiveTerm(world, outside);
         EXPECT_GT(all.norm(), 0.1);
         EXPECT_EQ(outside, withRestShape ? VecX(VecX::Zero(12)) : all);
