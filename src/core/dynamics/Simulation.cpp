@@ -196,10 +196,10 @@ FrameReport Simulation::advance(int maxSubsteps) {
     const Index configuration = world_.configurationDimension();
     const int last = substepsDone_ + std::min(maxSubsteps, substepCount - substepsDone_);
     for (; substepsDone_ < last; ++substepsDone_) {
-        world_.getState(substepStart_);
+        if (substepsDone_ > 0) world_.getState(substepStart_);  // the first starts at frameStart_
+        const VecX& start = substepsDone_ == 0 ? frameStart_ : substepStart_;
         integrator_->step(world_, h, report.integrator);
-        world_.getState(substepEnd_);
-        const bool finite = substepEnd_.allFinite();
+        const bool finite = world_.stateIsFinite();
         if (!report.integrator.failure.empty() || !finite) {
             divergence(report.integrator.failure.empty() ? "the state became non-finite" : report.integrator.failure);
             world_.setState(frameStart_, frameStartTime_);
@@ -208,8 +208,8 @@ FrameReport Simulation::advance(int maxSubsteps) {
             return std::exchange(frame_, {});
         }
         ContactReport contact;
-        contact.contacts = world_.resolveContacts(substepStart_.head(n3), substepStart_.segment(configuration, n3), h);
-        contact_->afterStep(world_, substepStart_, h, contact);
+        contact.contacts = world_.resolveContacts(start.head(n3), start.segment(configuration, n3), h);
+        contact_->afterStep(world_, start, h, contact);
         world_.setParticleContacts(contact_->manifolds());  // for the next implicit step's filter
         report.contact.add(contact);
     }

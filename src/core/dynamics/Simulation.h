@@ -169,7 +169,7 @@ private:
     // steps. It starts again whenever the time or dt was changed from outside.
     double clockStart_ = 0.0;
     long frames_ = 0;
-    VecX frameStart_, substepStart_, substepEnd_;
+    VecX frameStart_, substepStart_;
     // The frame in progress: its start time, substeps done and sums so far.
     double frameStartTime_ = 0.0;
     int substepsDone_ = 0;

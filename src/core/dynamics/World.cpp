@@ -416,6 +416,16 @@ void World::getState(VecX& x) const {
     x.tail(velocityDimension()) = velocities();
 }
 
+bool World::stateIsFinite() const {
+    if (!x_.allFinite() || !v_.allFinite() || !beads_.angles().allFinite() || !beads_.angularVelocities().allFinite())
+        return false;
+    if (rigidBodyCount() == 0) return true;
+    VecX configuration(7 * rigidBodyCount()), momenta(6 * rigidBodyCount());
+    bodies_.getConfiguration(configuration);
+    bodies_.getMomenta(momenta);
+    return configuration.allFinite() && momenta.allFinite();
+}
+
 void World::setState(const VecX& x, double t) {
     if (x.size() != dimension()) throw std::invalid_argument("World::setState: wrong state size");
     setConfiguration(x.head(configurationDimension()));

@@ -149,6 +149,8 @@ public:
     // OdeSystem
     Index dimension() const override { return configurationDimension() + velocityDimension(); }
     void getState(VecX& x) const override;
+    // Whether every number of the state is finite (getState's, without the copy).
+    bool stateIsFinite() const;
     void setState(const VecX& x, double t) override;
     void derivative(VecX& xdot) override;
     double time() const override { return t_; }

@@ -178,6 +178,32 @@ TEST(World, ForcesJacobiansAndEnergyOnTwoThreadsAddUpTheSame) {
     for (int repeat = 0; repeat < 20; ++repeat) ASSERT_EQ(world.potentialEnergy(&parallel), energy) << repeat;
 }
 
+// stateIsFinite reads the state in place: false exactly when getState's copy has a number
+// that is not finite, whichever part of the state (particle, body, bead) holds it.
+TEST(World, StateIsFiniteWhereverANumberIsNot) {
+    World world;
+    world.addParticle(Vec3(0.0, 1.0, 0.0), Vec3(0.5, 0.0, 0.0), 1.0);
+    world.addParticle(Vec3(1.0, 1.0, 0.0), Vec3::Zero(), 1.0);
+    world.addRigidBody(test::unitCube(0.5, 0.0));
+    world.addBead(ParametricBead{Vec3::Zero(), 1.0, Vec3::UnitZ(), 1.0, 0.0, 0.0});
+    VecX state;
+    world.getState(state);
+    ASSERT_TRUE(world.stateIsFinite());
+    for (Index k = 0; k < state.size(); ++k) {
+        for (const double bad : {NAN, INFINITY}) {
+            VecX broken = state;
+            broken[k] = bad;
+            world.setState(broken, 0.0);
+            VecX copy;
+            world.getState(copy);
+            EXPECT_EQ(world.stateIsFinite(), copy.allFinite()) << k;
+            EXPECT_FALSE(world.stateIsFinite()) << k;
+        }
+    }
+    world.setState(state, 0.0);
+    EXPECT_TRUE(world.stateIsFinite());
+}
+
 // A cloth of triangles and springs, each force big enough to come in two parts and a band
 // (ElementPartition.h); its stretch force is given back to add triangles to.
 TriangleStretchShear& addBigCloth(World& world, int n) {
