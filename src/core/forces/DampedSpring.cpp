@@ -103,11 +103,41 @@ void DampedSpringSet::endBlocks(const World& world, const DampedSpring& s, Index
 void DampedSpringSet::accumulate(const World& world, VecX& f, TwoWayParallel* parallel) const {
     const VecX& x = world.positions();
     const VecX& v = world.velocities();
-    pairPartition(world).forEach(parallel, [&](Index k) {
-        const ParticlePair& p = particlePairs_[k];
-        const Vec3 fa = dampedSpringForce(p, block3(x, p.a), block3(x, p.b), block3(v, p.a), block3(v, p.b));
+    const auto add = [&](const ParticlePair& p, const Vec3& fa) {
         block3(f, p.a) += fa;
         block3(f, p.b) -= fa;
+    };
+    pairPartition(world).forEachPart(parallel, [&](const std::vector<Index>& pairs) {
+        // Four springs at once (Lanes.h), dampedSpringForce's operations lane by lane: each
+        // lane's force is its spring's to the bit, and they are added in the pairs' order.
+        const auto count = static_cast<Index>(pairs.size());
+        Index k = 0;
+        for (; k + kLanes <= count; k += kLanes) {
+            std::array<const ParticlePair*, kLanes> p;
+            std::array<std::int32_t, kLanes> a, b;
+            for (std::size_t j = 0; j < kLanes; ++j) {
+                p[j] = &particlePairs_[static_cast<std::size_t>(pairs[static_cast<std::size_t>(k) + j])];
+                a[j] = static_cast<std::int32_t>(p[j]->a);
+                b[j] = static_cast<std::int32_t>(p[j]->b);
+            }
+            const LaneVec3 l = laneVectors(x, a) - laneVectors(x, b);
+            const Lanes L = dot(l, l).sqrt();
+            const LaneVec3 n{l.x / L, l.y / L, l.z / L};
+            const Lanes stiffness = lanes([&](int j) { return p[static_cast<std::size_t>(j)]->stiffness; });
+            const Lanes damping = lanes([&](int j) { return p[static_cast<std::size_t>(j)]->damping; });
+            const Lanes rest = lanes([&](int j) { return p[static_cast<std::size_t>(j)]->restLength; });
+            const Lanes magnitude = -(stiffness * (L - rest) + damping * dot(laneVectors(v, a) - laneVectors(v, b), n));
+            for (std::size_t j = 0; j < kLanes; ++j) {
+                const auto lane = static_cast<Index>(j);
+                add(*p[j], L[lane] < kDegenerateSpringLength
+                               ? Vec3::Zero()
+                               : Vec3(magnitude[lane] * n.x[lane], magnitude[lane] * n.y[lane], magnitude[lane] * n.z[lane]));
+            }
+        }
+        for (; k < count; ++k) {
+            const ParticlePair& p = particlePairs_[static_cast<std::size_t>(pairs[static_cast<std::size_t>(k)])];
+            add(p, dampedSpringForce(p, block3(x, p.a), block3(x, p.b), block3(v, p.a), block3(v, p.b)));
+        }
     });
     accumulateOutsideProjectiveTerm(world, f);
 }

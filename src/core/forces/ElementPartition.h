@@ -28,6 +28,10 @@ public:
     // without it), then the band.
     template <class Task>
     void forEach(TwoWayParallel* parallel, Task&& task) const;
+    // The same with task(elements) given each part's list of elements, for a task that takes
+    // them a few at a time.
+    template <class Task>
+    void forEachPart(TwoWayParallel* parallel, Task&& task) const;
 
     const std::vector<Index>& first() const { return parts_[0]; }
     const std::vector<Index>& second() const { return parts_[1]; }
@@ -60,15 +64,19 @@ void ElementPartition::assign(Index elements, Index particles, Element&& element
 
 template <class Task>
 void ElementPartition::forEach(TwoWayParallel* parallel, Task&& task) const {
-    const auto part = [&](int k) {
-        for (const Index e : parts_[k]) task(e);
-    };
-    if (parallel && !parts_[1].empty()) parallel->run([&] { part(0); }, [&] { part(1); });
+    forEachPart(parallel, [&](const std::vector<Index>& elements) {
+        for (const Index e : elements) task(e);
+    });
+}
+
+template <class Task>
+void ElementPartition::forEachPart(TwoWayParallel* parallel, Task&& task) const {
+    if (parallel && !parts_[1].empty()) parallel->run([&] { task(parts_[0]); }, [&] { task(parts_[1]); });
     else {
-        part(0);
-        part(1);
+        task(parts_[0]);
+        task(parts_[1]);
     }
-    part(2);
+    task(parts_[2]);
 }
 
 }  // namespace tinkerbox

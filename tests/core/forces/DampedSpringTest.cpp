@@ -118,5 +118,31 @@ TEST(DampedSpring, ForcesOfARandomNetworkSumToZero) {
     EXPECT_LT(torque.norm(), 1e-14 * magnitude);
 }
 
+// The force pass takes four springs at a time: to the bit the forces of dampedSpringForce
+// added spring by spring, with springs that share particles within a block of four, one of
+// no length (no force) and a last block that is not full.
+TEST(DampedSpring, SpringsFourAtATimeAddUpAsOneByOne) {
+    World ps;
+    test::addRandomSpringNetwork(ps, 12, 1001, 11u);
+    const Index a = ps.addParticle(Vec3(0.1, 0.2, 0.3), Vec3(1.0, 0.0, 0.0), 1.0);
+    const Index b = ps.addParticle(Vec3(0.1, 0.2, 0.3), Vec3(0.0, 1.0, 0.0), 1.0);
+    ps.addSpring({a, b, 5.0, 0.5, 0.1});
+    test::addRandomSpringNetwork(ps, 12, 1001, 12u);
+    ASSERT_LT(ps.springs().size(), ElementPartition::kSplitElements);  // one part, in the springs' order
+    ASSERT_NE(ps.springs().size() % kLanes, 0);
+
+    VecX f;
+    ps.appliedForces(f);
+    VecX expected = VecX::Zero(f.size());
+    for (const DampedSpring& s : ps.springs().springs()) {
+        const Index i = s.a.index(), j = s.b.index();
+        const Vec3 fa = dampedSpringForce(s, ps.position(i), ps.position(j), ps.velocity(i), ps.velocity(j));
+        block3(expected, i) += fa;
+        block3(expected, j) -= fa;
+    }
+    EXPECT_TRUE(f == expected);
+    EXPECT_GT(f.norm(), 1.0);
+}
+
 }  // namespace
 }  // namespace tinkerbox
