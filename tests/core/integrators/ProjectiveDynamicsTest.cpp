@@ -228,6 +228,18 @@ std::vector<double> errorsAgainstImplicitEuler(const std::function<World()>& mak
     return errors;
 }
 
+// Stretch 500 and shear 50 with the given dampings, no bending: the triangle cloths of the
+// convergence tests.
+ClothMaterial stretchShearMaterial(double stretchDamping, double shearDamping) {
+    ClothMaterial material;
+    material.stretch = 500.0;
+    material.shear = 50.0;
+    material.bend = 0.0;
+    material.stretchDamping = stretchDamping;
+    material.shearDamping = shearDamping;
+    return material;
+}
+
 // A triangle cloth with stretch and shear (no bending), every triangle stretched by 1e-5 (no
 // gravity): one step's error against implicit-euler's (tight CG), relative to the step's
 // displacement, falls as the iterations grow (0.19, 0.03, 3e-3, 5e-6 at 1, 5, 20, 100),
@@ -235,12 +247,7 @@ std::vector<double> errorsAgainstImplicitEuler(const std::function<World()>& mak
 // step of it (4.5e-6). With stretch alone the cloth's in-plane shear costs nothing, and the
 // iterations reach those modes slowly (0.13 after 100, 6e-3 after 1000).
 TEST(ProjectiveDynamics, TriangleClothConvergesToImplicitEulerAsIterationsGrow) {
-    ClothMaterial material;
-    material.stretch = 500.0;
-    material.shear = 50.0;
-    material.bend = 0.0;
-    material.stretchDamping = 0.01;
-    material.shearDamping = 0.0;
+    const ClothMaterial material = stretchShearMaterial(0.01, 0.0);
     const std::vector<double> errors = errorsAgainstImplicitEuler([&] { return triangleCloth(8, 1.00001, material); },
                                                                   [](const World& w) { return VecX(w.positions()); }, 1.0 / 60.0);
     for (std::size_t k = 1; k < errors.size(); ++k) EXPECT_LT(errors[k], 0.5 * errors[k - 1]) << k;
@@ -255,12 +262,7 @@ TEST(ProjectiveDynamics, TriangleClothConvergesToImplicitEulerAsIterationsGrow) 
 // the shear damping's direction taken the wrong way round it stalls at 0.04), and the damping
 // is what slows the shear: the same step without it ends faster.
 TEST(ProjectiveDynamics, ShearDampedTriangleClothConvergesToImplicitEuler) {
-    ClothMaterial material;
-    material.stretch = 500.0;
-    material.shear = 50.0;
-    material.bend = 0.0;
-    material.stretchDamping = 0.0;
-    material.shearDamping = 0.05;
+    const ClothMaterial material = stretchShearMaterial(0.0, 0.05);
     const double h = 1.0 / 60.0, rate = 0.05;
     const auto sheared = [&](const ClothMaterial& m) {
         World world = triangleCloth(8, 1.0, m);
@@ -273,9 +275,7 @@ TEST(ProjectiveDynamics, ShearDampedTriangleClothConvergesToImplicitEuler) {
     for (std::size_t k = 1; k < errors.size(); ++k) EXPECT_LT(errors[k], errors[k - 1]) << k;
     EXPECT_LT(errors.back(), 1e-3);
 
-    ClothMaterial undamped = material;
-    undamped.shearDamping = 0.0;
-    World free = sheared(undamped), damped = sheared(material);
+    World free = sheared(stretchShearMaterial(0.0, 0.0)), damped = sheared(material);
     StepReport report;
     for (World* w : {&free, &damped}) makeIntegrator("projective", withIterations(100))->step(*w, h, report);
     EXPECT_LT(damped.kineticEnergy(), free.kineticEnergy());
