@@ -30,7 +30,8 @@ void World::addParticles(const std::vector<ParticleInit>& particles) {
             particleInverseMass_[3 * i + 2] = 0.0;
         }
     }
-    patternDirty_ = constraintLayoutDirty_ = true;
+    elementsChanged();
+    constraintLayoutDirty_ = true;
 }
 
 void World::setMass(Index i, double m) {
@@ -57,13 +58,15 @@ Index World::addRigidBody(const RigidBodySpec& spec, const RigidBodyMass& mass) 
         x.z() = 0.0;
         bodies_.setPosition(k, x);
     }
-    patternDirty_ = constraintLayoutDirty_ = true;
+    elementsChanged();
+    constraintLayoutDirty_ = true;
     return k;
 }
 
 void World::addBead(const ParametricBead& bead) {
     beads_.addBead(bead);
-    patternDirty_ = constraintLayoutDirty_ = true;
+    elementsChanged();
+    constraintLayoutDirty_ = true;
 }
 
 void World::setPlanar(bool planar) {
@@ -138,19 +141,19 @@ void World::setSpring(Index k, const DampedSpring& s) {
     if (!hasAnchor(s.a) || !hasAnchor(s.b) || s.a == s.b)
         throw std::invalid_argument("a spring must join two different existing anchors");
     springs_.set(k, s);
-    patternDirty_ = true;
+    elementsChanged();
 }
 
 Index World::addSpring(const DampedSpring& s) {
     if (!hasAnchor(s.a) || !hasAnchor(s.b) || s.a == s.b)
         throw std::invalid_argument("a spring must join two different existing anchors");
-    patternDirty_ = true;
+    elementsChanged();
     return springs_.add(s);
 }
 
 Force& World::addForce(std::unique_ptr<Force> force) {
     forces_.push_back(std::move(force));
-    patternDirty_ = true;
+    elementsChanged();
     return *forces_.back();
 }
 
@@ -164,7 +167,7 @@ void World::addPlane(const Plane& plane) {
 
 void World::removeForce(const Force* force) {
     std::erase_if(forces_, [force](const std::unique_ptr<Force>& f) { return f.get() == force; });
-    patternDirty_ = true;
+    elementsChanged();
 }
 
 Constraint& World::addConstraint(std::unique_ptr<Constraint> constraint) {
@@ -573,12 +576,21 @@ void World::forcesOutsideProjectiveTerms(VecX& f) {
     beads_.addVelocityTerms(f.tail(3 * beadCount()));
 }
 
+void World::couplings(std::vector<std::pair<Index, Index>>& out) const {
+    springs_.appendCouplings(*this, out);
+    for (const auto& f : forces_) f->appendCouplings(*this, out);
+}
+
+void World::elementsChanged() {
+    patternDirty_ = true;
+    ++elementsRevision_;
+}
+
 void World::bindJacobianPattern(BlockSparseMatrix::Storage storage) {
     if (!patternDirty_ && pattern_.storage() == storage && pattern_.blockRows() == velocityBlocks()) return;
-    std::vector<std::pair<Index, Index>> couplings;
-    springs_.appendCouplings(*this, couplings);
-    for (const auto& f : forces_) f->appendCouplings(*this, couplings);
-    pattern_.setPattern(velocityBlocks(), couplings, storage);
+    std::vector<std::pair<Index, Index>> pairs;
+    couplings(pairs);
+    pattern_.setPattern(velocityBlocks(), pairs, storage);
     springs_.bindPattern(*this, pattern_);
     for (const auto& f : forces_) f->bindPattern(*this, pattern_);
     patternDirty_ = false;

@@ -16,7 +16,9 @@
 // is (F, tau), a body's velocity (v, omega).
 // Fixed particles and bodies have W = 0: no integrator moves them, and their velocity is
 // whatever the controller moving them says (zero when they stay put).
+#include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "core/bodies/Anchor.h"
@@ -183,6 +185,12 @@ public:
     void filterImpulses(const std::vector<VelocityFilter>& filters, const std::vector<Vec3>& impulses) override;
     void projectiveTerms(std::vector<const ProjectiveTerm*>& terms) const override;
     void forcesOutsideProjectiveTerms(VecX& f) override;
+    // The pairs of velocity blocks whose forces depend on each other: those a spring or a
+    // force's element joins (Force::appendCouplings), in no particular order, repeats kept.
+    void couplings(std::vector<std::pair<Index, Index>>& out) const;
+    // Counts the changes that can change couplings(): particles, bodies, beads, springs or
+    // forces added, set or removed.
+    std::uint64_t elementsRevision() const { return elementsRevision_; }
     // dF/dx and dF/dv apart (Exact: full storage; Definite: Upper storage).
     void forceJacobians(JacobianForm form, BlockSparseMatrix& dFdx, BlockSparseMatrix& dFdv);
     // W over the velocity blocks, at the current orientations.
@@ -192,6 +200,8 @@ public:
     const VecX& generalizedVelocities() const;
 
 private:
+    // The Jacobian pattern must be made again, and elementsRevision() moves on.
+    void elementsChanged();
     // Exact Jacobians need full storage; definite ones are symmetric and use half.
     void bindJacobianPattern(BlockSparseMatrix::Storage storage);
     void addJacobians(const JacobianRequest& request, BlockSparseMatrix& J);
@@ -237,6 +247,7 @@ private:
     mutable InverseMass inverseMass_;
     BlockSparseMatrix pattern_;  // the pattern the forces are bound to
     bool patternDirty_ = true;
+    std::uint64_t elementsRevision_ = 0;
 };
 
 }  // namespace tinkerbox
