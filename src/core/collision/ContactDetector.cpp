@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "core/collision/NarrowPhase.h"
+#include "core/collision/ParticleCollisions.h"
 #include "core/collision/SortAndSweep.h"
 #include "core/constraints/Constraint.h"
 #include "core/dynamics/World.h"
@@ -136,6 +137,9 @@ struct ContactDetector::Cache {
     // The pairs of colliders a constraint joins (sorted, a < b), and the constraints they
     // were read from.
     std::vector<PairKey> joined;
+    // The pairs of particles a constraint joins (a < b): they do not collide with each other either.
+    std::vector<std::pair<Index, Index>> joinedParticles;
+    ParticleCollisions particles;
     std::vector<const Constraint*> constraintsSeen;
     std::vector<ContactPoint> planePoints;
 
@@ -157,27 +161,30 @@ struct ContactDetector::Cache {
         }
     }
 
-    void updateJoined(const World& world) {
+    // Returns whether the constraints changed since the last call.
+    bool updateJoined(const World& world) {
         const auto& constraints = world.constraints();
         const auto isSeen = [](const std::unique_ptr<Constraint>& c, const Constraint* seen) { return c.get() == seen; };
         const bool same = constraints.size() == constraintsSeen.size() &&
                           std::equal(constraints.begin(), constraints.end(), constraintsSeen.begin(), isSeen);
-        if (same) return;
+        if (same) return false;
         constraintsSeen.clear();
         joined.clear();
+        joinedParticles.clear();
         for (const std::unique_ptr<Constraint>& constraint : constraints) {
             constraintsSeen.push_back(constraint.get());
             const std::vector<Anchor> anchors = constraint->anchors();
             for (std::size_t i = 0; i < anchors.size(); ++i)
                 for (std::size_t j = i + 1; j < anchors.size(); ++j) {
-                    // Particles meet only bodies here: a rod between two particles joins nothing.
                     const ColliderRef a = colliderOf(anchors[i]), b = colliderOf(anchors[j]);
-                    if (a != b && (anchors[i].isRigid() || anchors[j].isRigid()))
-                        joined.push_back(orderedPair(a, b));
+                    if (a == b) continue;
+                    if (anchors[i].isRigid() || anchors[j].isRigid()) joined.push_back(orderedPair(a, b));
+                    else joinedParticles.emplace_back(std::min(a.index, b.index), std::max(a.index, b.index));
                 }
         }
         std::sort(joined.begin(), joined.end());
         joined.erase(std::unique(joined.begin(), joined.end()), joined.end());
+        return true;
     }
 
     bool areJoined(const ColliderRef& a, const ColliderRef& b) const {
@@ -203,17 +210,25 @@ ContactDetector::~ContactDetector() = default;
 ContactDetector::ContactDetector(ContactDetector&&) noexcept = default;
 ContactDetector& ContactDetector::operator=(ContactDetector&&) noexcept = default;
 
-void ContactDetector::detect(const World& world, double margin, std::vector<ContactManifold>& out) {
+void ContactDetector::detect(const World& world, double margin, std::vector<ContactManifold>& out,
+                             double particleThickness) {
     out.clear();
     stats_ = {};
     Cache& cache = *cache_;
     const RigidBodies& bodies = world.rigidBodies();
     const Index bodyCount = bodies.count();
     cache.updateColliders(bodies);
-    // Without rigid bodies there is nothing to detect: particles meet planes in
+    const bool constraintsChanged = cache.updateJoined(world);
+    if (particleThickness > 0.0) {
+        cache.particles.detect(world, particleThickness, margin, cache.joinedParticles, constraintsChanged, out);
+        stats_.candidatePairs = cache.particles.candidatePairs();
+    }
+    // Without rigid bodies there is nothing more to detect: particles meet planes in
     // World::resolveContacts, and a cloth of thousands of particles costs nothing here.
-    if (bodyCount == 0) return;
-    cache.updateJoined(world);
+    if (bodyCount == 0) {
+        stats_.manifolds = static_cast<long>(out.size());
+        return;
+    }
 
     // The shapes' poses (world = R shapePoint + worldPoint(k, 0)) and bounds, and the broad phase.
     cache.poses.resize(static_cast<std::size_t>(bodyCount));
@@ -228,7 +243,7 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
     cache.particlePositions.resize(static_cast<std::size_t>(world.particleCount()));
     for (Index p = 0; p < world.particleCount(); ++p) cache.particlePositions[p] = world.position(p);
     cache.broadPhase.pointsInBoxes(cache.particlePositions, cache.particlePairs);
-    stats_.candidatePairs = static_cast<long>(cache.bodyPairs.size() + cache.particlePairs.size());
+    stats_.candidatePairs += static_cast<long>(cache.bodyPairs.size() + cache.particlePairs.size());
 
     // In the order of (a, b): particles (a point against a body: a sphere of radius 0), then
     // each body against the bodies after it, then against the planes.

@@ -2,7 +2,8 @@
 // Contact detection over a whole world (Baraff, Rigid Body Simulation II: Nonpenetration
 // Constraints, SIGGRAPH 2001 notes, sections 8 and 9): a broad phase finds the pairs whose
 // bounding boxes overlap, a narrow phase their contact manifolds. Rigid bodies meet rigid
-// bodies, planes and particles; particles meet planes only through World::resolveContacts.
+// bodies, planes and particles; particles meet planes only through World::resolveContacts,
+// and each other when given a thickness (ParticleCollisions.h).
 // Bodies joined by a constraint do not collide with each other, nor does a fixed body with
 // a fixed body or a plane, nor a nailed particle with a fixed body.
 #include <memory>
@@ -30,7 +31,9 @@ public:
     // separation is below margin (> 0: speculative contacts, found before they touch).
     // Keeps what it learns between calls (sorted bounds, separating axes), so that a world
     // that moves a little costs little.
-    void detect(const World& world, double margin, std::vector<ContactManifold>& out);
+    // With a particleThickness (metres), particles collide with each other as spheres of
+    // that diameter; with 0, they do not.
+    void detect(const World& world, double margin, std::vector<ContactManifold>& out, double particleThickness = 0.0);
     const DetectionStats& stats() const { return stats_; }
 
 private:

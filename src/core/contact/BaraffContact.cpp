@@ -16,7 +16,7 @@ double gravityMagnitude(const World& world) {
 
 void BaraffContact::afterStep(World& world, const VecX& start, double h, ContactReport& report) {
     const auto begin = std::chrono::steady_clock::now();
-    detector_.detect(world, kMargin, manifolds_);
+    detector_.detect(world, kMargin, manifolds_, settings_.selfCollisionThickness);
     ContactStep step;
     step.h = h;
     step.gravity = gravityMagnitude(world);

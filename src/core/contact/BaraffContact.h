@@ -20,10 +20,13 @@ public:
     void afterStep(World& world, const VecX& start, double h, ContactReport& report) override;
     const std::vector<ContactManifold>& manifolds() const override { return manifolds_; }
     void reset() override;
-    void setSettings(const ContactModelSettings&) override {}  // none applies to baraff
+    explicit BaraffContact(const ContactModelSettings& settings = {}) : settings_(settings) {}
+    // Of them, baraff uses selfCollisionThickness.
+    void setSettings(const ContactModelSettings& settings) override { settings_ = settings; }
     bool isFrozen(Index) const override { return false; }
 
 private:
+    ContactModelSettings settings_;
     ContactDetector detector_;
     ContactSolver solver_;
     std::vector<ContactManifold> manifolds_;

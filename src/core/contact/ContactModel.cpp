@@ -16,7 +16,7 @@ void ContactReport::add(const ContactReport& r) {
 }
 
 std::unique_ptr<ContactModel> makeContactModel(const std::string& name, const ContactModelSettings& settings) {
-    if (name == BaraffContact::kName) return std::make_unique<BaraffContact>();
+    if (name == BaraffContact::kName) return std::make_unique<BaraffContact>(settings);
     if (name == ObaContact::kName) return std::make_unique<ObaContact>(settings);
     throw std::invalid_argument("unknown contact model '" + name + "'");
 }

@@ -31,6 +31,10 @@ struct ContactModelSettings {
     // oba: normal impulses first, then friction with them held, so that a box sliding fast
     // does not hop (the one impulse program of the thesis makes it hop).
     bool hopFix = true;
+    // Both: particles collide with each other (a cloth with itself, hair with hair) as
+    // spheres of this diameter, in metres, except those an element or a constraint joins
+    // (ParticleCollisions.h); 0: they pass through each other.
+    double selfCollisionThickness = 0.0;
 
     bool operator==(const ContactModelSettings&) const = default;
 };

@@ -69,7 +69,9 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
         const Vec3 originA = rigidA ? world.rigidBodies().position(m.a.index) : world.position(m.a.index);
         const Vec3 wLinearA = linearA < 0 ? Vec3::Zero() : Vec3(block3(W.diagonal, linearA));
         const Vec3 wLinearB = linearB < 0 ? Vec3::Zero() : Vec3(block3(W.diagonal, linearB));
-        const double heldImpulse = m.a.kind == ColliderKind::Particle ? world.heldImpulse(m.a.index, -m.normal) : 0.0;
+        // The filter holds particles on planes and fixed bodies only, never on each other.
+        const bool particleOnSurface = m.a.kind == ColliderKind::Particle && m.b.kind != ColliderKind::Particle;
+        const double heldImpulse = particleOnSurface ? world.heldImpulse(m.a.index, -m.normal) : 0.0;
         for (int i = 0; i < m.count; ++i) {
             const ContactPoint& p = m.points[static_cast<std::size_t>(i)];
             Row& row = rows_.emplace_back();

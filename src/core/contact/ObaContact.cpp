@@ -499,7 +499,7 @@ double ObaContact::updatePositions(World& world, double margin, ContactReport& r
     undo_.clear();
     double worst = 0.0;
     for (int iteration = 0;; ++iteration) {
-        detector_.detect(world, margin, manifolds_);
+        detector_.detect(world, margin, manifolds_, settings_.selfCollisionThickness);
         buildRows(world, false);
         worst = 0.0;
         for (const Row& row : rows_)
