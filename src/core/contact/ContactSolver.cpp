@@ -695,13 +695,14 @@ void ContactSolver::projectPositions(double h) {
     // contact forces above may have lifted it, and a corner that carries no load in an
     // indeterminate support must not let its box rock); the others are only pushed. Points
     // that collided were already put where they bounced to.
-    for (Row& row : rows_) row.held = row.separation <= 0.0 && velocityAlong(row.normal, row) * h < kSlop;
+    for (Row& row : rows_)
+        row.held = !row.collided && row.separation <= 0.0 && velocityAlong(row.normal, row) * h < kSlop;
     for (int iteration = 0; iteration < kPositionIterations; ++iteration) {
         double worst = 0.0;
         const bool backwards = iteration % 2 == 1;
         for (std::size_t i = 0; i < rows_.size(); ++i) {
             Row& row = rows_[backwards ? rows_.size() - 1 - i : i];
-            if (row.collided || row.normal.inverseMass == 0.0) continue;
+            if (row.normal.inverseMass == 0.0) continue;
             // The separation now and its correction, with one read and one write of the
             // row's four displacement blocks.
             const Axis& n = row.normal;
