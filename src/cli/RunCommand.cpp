@@ -55,6 +55,7 @@ int runScene(const RunOptions& o) {
     if (o.contactModel) scene.settings.contactModel = *o.contactModel;
     if (o.obaFreezing) scene.settings.contact.freezing = *o.obaFreezing;
     if (o.obaHopFix) scene.settings.contact.hopFix = *o.obaHopFix;
+    if (o.selfCollision) scene.settings.contact.selfCollisionThickness = *o.selfCollision;
     if (const std::string why = inapplicableOption(o, scene.settings.integrator); !why.empty()) {
         std::cerr << "error: " << why << ", but this run uses " << scene.settings.integrator
                   << " (for the constraint multipliers' solve use --constraint-tolerance)\n";

@@ -9,6 +9,7 @@ struct RunOptions {
     std::optional<std::string> integrator;
     std::optional<std::string> contactModel;
     std::optional<bool> obaFreezing, obaHopFix;  // the contact model oba's choices
+    std::optional<double> selfCollision;          // particles' thickness, m; 0: off
     std::optional<double> dt;
     std::optional<int> substeps;
     std::optional<double> cgTolerance;

@@ -82,6 +82,10 @@ int main(int argc, char** argv) {
                        "oba: freeze bodies at rest on fixed or frozen ones, true or false (default: the scene's)");
     runCmd->add_option("--oba-hop-fix", run.obaHopFix,
                        "oba: normal impulses before friction, so a sliding box does not hop, true or false (default: the scene's)");
+    runCmd->add_option("--self-collision", run.selfCollision,
+                       "Particles collide with each other as spheres of this diameter in metres, except those an "
+                       "element or a constraint joins; 0: not at all (default: the scene's)")
+        ->check(CLI::NonNegativeNumber);
     runCmd->add_option("--dt", run.dt, "Frame time step in seconds (default: the scene's)")->check(CLI::PositiveNumber);
     runCmd->add_option("--substeps", run.substeps, "Integrator steps per frame (default: the scene's)")
         ->check(CLI::Range(1, SimulationSettings::kMaxSubsteps));

@@ -248,10 +248,13 @@ std::string integratorList() {
 
 void readSettings(const Node& s, SimulationSettings& out) {
     s.expectObject({"gravity", "drag", "integrator", "dt", "substeps", "integrator_substeps", "implicit", "adaptive",
-                    "projective", "constraints", "planar", "contact_model", "oba_freezing", "oba_hop_fix"});
+                    "projective", "constraints", "planar", "contact_model", "oba_freezing", "oba_hop_fix",
+                    "self_collision_thickness"});
     if (s.has("planar")) out.planar = s["planar"].boolean();
     if (s.has("oba_freezing")) out.contact.freezing = s["oba_freezing"].boolean();
     if (s.has("oba_hop_fix")) out.contact.hopFix = s["oba_hop_fix"].boolean();
+    if (s.has("self_collision_thickness"))
+        out.contact.selfCollisionThickness = s["self_collision_thickness"].numberAtLeast(0.0);
     if (s.has("gravity")) out.gravity = s["gravity"].vec3();
     if (s.has("drag")) out.drag = s["drag"].numberAtLeast(0.0);
     if (s.has("integrator")) {
@@ -819,6 +822,8 @@ std::string serializeScene(const Scene& scene) {
     // The contact model's choices, where they differ from the defaults.
     if (!s.contact.freezing) root["settings"]["oba_freezing"] = false;
     if (!s.contact.hopFix) root["settings"]["oba_hop_fix"] = false;
+    if (s.contact.selfCollisionThickness > 0.0)
+        root["settings"]["self_collision_thickness"] = s.contact.selfCollisionThickness;
     if (!s.solver.contactFilter) root["settings"]["implicit"]["contact_filter"] = false;  // on by default
     ordered_json& constraints = root["settings"]["constraints"];
     constraints = {{"ks", s.constraints.ks}, {"kd", s.constraints.kd}};

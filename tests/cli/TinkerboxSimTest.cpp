@@ -335,6 +335,36 @@ TEST_F(TinkerboxSim, RunChoosesTheContactModelAndReportsContacts) {
     EXPECT_NE(help.out.find("--contact"), std::string::npos) << help.out;
 }
 
+// Two particles closing at 3 m/s along x: with --self-collision they stop a thickness apart
+// (columns p0_x and p1_x) and the contacts column counts them; with 0, the scene's setting
+// is turned off and they pass through each other.
+TEST_F(TinkerboxSim, SelfCollisionOptionOverridesTheScene) {
+    const fs::path scene = dir_ / "approach.json";
+    std::ofstream(scene) << R"({"format": "tinkerbox-scene", "version": 2, "name": "approach",
+        "settings": {"gravity": [0, 0, 0], "integrator": "symplectic-euler", "substeps": 4,
+                     "self_collision_thickness": 0.1},
+        "particles": [{"position": [-0.3, 0, 0], "velocity": [2, 0, 0], "mass": 1},
+                      {"position": [0.3, 0, 0], "velocity": [-1, 0, 0], "mass": 3}]})";
+    const std::size_t p0x = 5, p1x = 8, contacts = 11;
+    for (const std::string option : {"", " --self-collision 0.1"}) {
+        const Result r = sim("run " + scene.string() + option + " --steps 30");
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        const auto rows = lines(r.out);
+        ASSERT_EQ(rows.size(), 1u + 31u);
+        const auto last = fields(rows.back());
+        EXPECT_NEAR(last[p1x] - last[p0x], 0.1, 1e-4) << option;
+        double touching = 0.0;
+        for (std::size_t i = 1; i < rows.size(); ++i) touching += fields(rows[i])[contacts];
+        EXPECT_GT(touching, 0.0) << option;
+    }
+    const Result off = sim("run " + scene.string() + " --self-collision 0 --steps 30");
+    ASSERT_EQ(off.exitCode, 0) << off.err;
+    const auto last = fields(lines(off.out).back());
+    EXPECT_LT(last[p1x], last[p0x]);  // passed through
+    EXPECT_EQ(last[contacts], 0.0);
+    EXPECT_EQ(sim("run " + scene.string() + " --self-collision -0.1 --steps 1").exitCode, 2);
+}
+
 TEST_F(TinkerboxSim, ExampleWritesALoadableScene) {
     const Result list = sim("examples");
     EXPECT_NE(list.out.find("cloth"), std::string::npos);

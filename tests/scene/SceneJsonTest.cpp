@@ -531,6 +531,17 @@ TEST(SceneJson, ContactModelAndSurfacesRoundTripAndAreValidated) {
     EXPECT_EQ(buildSimulation(oba)->contactModel().name(), "oba");
     EXPECT_EQ(errorOf(sceneWith("[]", "[]", R"( "settings": {"oba_freezing": 1},)")).path(), "settings.oba_freezing");
 
+    // Self collision: off (0) by default and not written then; a thickness, written and read back.
+    EXPECT_EQ(defaults.settings.contact.selfCollisionThickness, 0.0);
+    EXPECT_EQ(serializeScene(defaults).find("self_collision"), std::string::npos);
+    const Scene self = parseScene(bodyScene("[]", "[]", "[]", R"( "settings": {"self_collision_thickness": 0.025},)"));
+    EXPECT_EQ(self.settings.contact.selfCollisionThickness, 0.025);
+    EXPECT_EQ(parseScene(serializeScene(self)), self);
+    EXPECT_EQ(buildSimulation(self)->settings().contact.selfCollisionThickness, 0.025);
+    const SceneError negative = errorOf(sceneWith("[]", "[]", R"( "settings": {"self_collision_thickness": -1},)"));
+    EXPECT_EQ(negative.path(), "settings.self_collision_thickness");
+    EXPECT_NE(std::string(negative.what()).find("must be at least 0"), std::string::npos) << negative.what();
+
     // implicit-euler's contact filter: on by default and not written then; off, written and read back.
     EXPECT_TRUE(defaults.settings.solver.contactFilter);
     EXPECT_EQ(serializeScene(defaults).find("contact_filter"), std::string::npos);
