@@ -694,7 +694,9 @@ void ContactSolver::projectPositions(double h) {
     // step is held at the slop from both sides: it stays in touch (the displacements for the
     // contact forces above may have lifted it, and a corner that carries no load in an
     // indeterminate support must not let its box rock); the others are only pushed. Points
-    // that collided were already put where they bounced to.
+    // that collided were already put where they bounced to, which leaves them apart unless
+    // they were found deeper than a step's approach (the impact time is capped at the step):
+    // then they are pushed out too, never held.
     for (Row& row : rows_)
         row.held = !row.collided && row.separation <= 0.0 && velocityAlong(row.normal, row) * h < kSlop;
     for (int iteration = 0; iteration < kPositionIterations; ++iteration) {
