@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <iomanip>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -352,7 +353,10 @@ void App::onKey(int key, int action, int mods) {
             break;
         case GLFW_KEY_HOME: frameView(); break;
         case GLFW_KEY_A: viewOptions_.bodyAxes = !viewOptions_.bodyAxes; break;
-        case GLFW_KEY_K: viewOptions_.contacts = !viewOptions_.contacts; break;
+        case GLFW_KEY_K:  // with Shift, self collision
+            if (shift) toggleSelfCollision();
+            else viewOptions_.contacts = !viewOptions_.contacts;
+            break;
         case GLFW_KEY_F1: panels_.toggleHelp(); break;
         case GLFW_KEY_F12: screenshot(""); break;
         case GLFW_KEY_ESCAPE:
@@ -484,6 +488,15 @@ void App::chooseContactModel(const std::string& name) {
     notice_.show("Contact model: " + name, glfwGetTime(), 2.0);
 }
 
+void App::toggleSelfCollision() {
+    const double thickness = editor_.toggleSelfCollision();
+    std::ostringstream text;
+    text << "Self collision ";
+    if (thickness > 0.0) text << "on: particles " << std::setprecision(3) << 1e3 * thickness << " mm thick";
+    else text << "off";
+    notice_.show(text.str(), glfwGetTime(), 2.5);
+}
+
 void App::quit() {
     if (quitRequested_) return;
     quitRequested_ = true;
@@ -533,6 +546,7 @@ bool App::writeStatus() const {
         << editor_.selection().bodies.size() << "\nparticles " << system.particleCount() << "\nbodies " << system.rigidBodyCount() << "\nsprings " << system.springs().size() << "\nconstraints "
         << system.constraints().size() << "\nnailed " << nailed << "\nintegrator " << sim.settings().integrator
         << "\ncontact_model " << sim.settings().contactModel << "\ncontacts " << stepper_.stats().last.contact.contacts
+        << "\nself_collision " << sim.settings().contact.selfCollisionThickness
         << "\nsubsteps " << sim.substeps() << "\nview " << (camera_.mode() == Camera::Mode::TwoD ? "2D" : "3D")
         << "\ndocument " << document_.label() << "\nmodified " << editor_.modified() << "\nundo " << editor_.undoSteps()
         << "\nautosave " << (document_.autosaveCurrent() ? "current" : "pending")

@@ -78,6 +78,7 @@ public:
     // Actions of the keys and the panels alike.
     void chooseIntegrator(const std::string& name);
     void chooseContactModel(const std::string& name);
+    void toggleSelfCollision();  // at the editor's suggested thickness, with a notice
     void save();  // to the document's file, or through the save dialog
     void screenshot(const std::filesystem::path& path);  // empty: a name from the time
     void toggleRecording();  // a video of the view (ViewRecording), at the run's frame rate

@@ -124,6 +124,8 @@ void Panels::drawMenu() {
         if (ImGui::MenuItem(editor_.playing() ? "Pause" : "Play", "Space")) editor_.togglePlaying();
         if (ImGui::MenuItem("Step", ".", false, !editor_.playing())) stepper_.requestStep();
         if (ImGui::MenuItem("Back to before play", "Backspace", false, editor_.canRewind())) editor_.rewind();
+        if (ImGui::MenuItem("Self collision", "Shift+K", editor_.simulation().settings().contact.selfCollisionThickness > 0.0))
+            app_.toggleSelfCollision();
         ImGui::Separator();
         int key = 1;
         for (std::string_view name : integratorNames()) {
@@ -207,6 +209,21 @@ void Panels::drawSolverPanel() {
         ImGui::EndCombo();
     }
     itemTooltip("How bodies are kept from passing through each other and through planes; K shows the contacts.");
+    bool selfCollision = s.contact.selfCollisionThickness > 0.0;
+    if (ImGui::Checkbox("self collision", &selfCollision)) app_.toggleSelfCollision();
+    itemTooltip("Shift+K. Particles collide with each other, a cloth with itself and hair with hair, as spheres of "
+                "the thickness below, except those a spring, a triangle, a hinge or a constraint joins. On, it starts "
+                "at 0.8 of the distance between neighbouring particles.");
+    if (selfCollision) {
+        ContactModelSettings contact = s.contact;
+        double millimetres = 1e3 * contact.selfCollisionThickness;
+        if (inputDouble("thickness (mm)", millimetres, 1.0, "%.1f") && millimetres > 0.0) {
+            contact.selfCollisionThickness = 1e-3 * millimetres;
+            editor_.setContactModelSettings(contact);
+        }
+        itemTooltip("The particles' diameter in self collision. About a cloth's spacing keeps its layers apart; much "
+                    "less lets a particle slip through the gaps between others.");
+    }
     if (s.contactModel == "oba") {
         ContactModelSettings contact = s.contact;
         if (ImGui::Checkbox("freezing", &contact.freezing)) editor_.setContactModelSettings(contact);
@@ -678,7 +695,8 @@ void Panels::drawHelp() {
     ImGui::TextUnformatted("View and files");
     line("Wheel zooms about the cursor, middle-drag pans, right-drag grabs with any tool");
     line("C  2D / 3D view; in 3D, left-drag on empty space (or Alt+drag) orbits   Home  frame the model");
-    line("A  each body's axes and angular velocity   K  contact points and normals   F1  this window");
+    line("A  each body's axes and angular velocity   K  contact points and normals   Shift+K  self collision on / "
+         "off   F1  this window");
     line("Ctrl+N new   Ctrl+O open (or drop a .json file)   Ctrl+S save   Ctrl+Shift+S save as   F12 screenshot   "
          "Ctrl+R start / stop a video of the view   Ctrl+Q quit");
     line("Springs, rods, nails and chains attach to the clicked point of a body");

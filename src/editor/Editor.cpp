@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/bodies/MassProperties.h"
+#include "core/collision/ParticleCollisions.h"
 #include "core/dynamics/GrabSpring.h"
 #include "scene/SceneBuilder.h"
 
@@ -944,6 +945,18 @@ void Editor::setContactModel(const std::string& name) {
 void Editor::setContactModelSettings(const ContactModelSettings& contact) {
     simulation_->setContactModelSettings(contact);
     scene_.settings = simulation_->settings();
+}
+
+double Editor::toggleSelfCollision() {
+    ContactModelSettings contact = simulation_->settings().contact;
+    if (contact.selfCollisionThickness > 0.0) {
+        contact.selfCollisionThickness = 0.0;
+    } else {
+        const double suggested = suggestedThickness(simulation_->world());
+        contact.selfCollisionThickness = suggested > 0.0 ? suggested : kLooseParticleThickness;
+    }
+    setContactModelSettings(contact);
+    return contact.selfCollisionThickness;
 }
 
 void Editor::setTimeStep(double dt, int substeps) {

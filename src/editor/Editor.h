@@ -142,7 +142,11 @@ public:
     // Live settings (not part of the undo history)
     void setIntegrator(const std::string& name);
     void setContactModel(const std::string& name);  // throws std::invalid_argument on an unknown name
-    void setContactModelSettings(const ContactModelSettings& contact);  // oba's freezing and hop fix
+    void setContactModelSettings(const ContactModelSettings& contact);  // oba's freezing and hop fix, self collision
+    // Self collision off if on; else on, at the model's suggestedThickness (2 cm when no
+    // element joins two particles). Returns the thickness now, 0 when off.
+    double toggleSelfCollision();
+    static constexpr double kLooseParticleThickness = 0.02;  // m
     void setTimeStep(double dt, int substeps);
     void setGravity(const Vec3& g);
     void setDrag(double kd);

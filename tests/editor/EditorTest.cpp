@@ -351,6 +351,27 @@ TEST(Editor, UndoKeepsTheLiveSettings) {
     EXPECT_EQ(e.simulation().substeps(), 3);
 }
 
+// Self collision toggled on takes 0.8 of a cloth's spacing (its particles' nearest joined
+// neighbours), goes into the scene the editor saves, and toggles off again; loose particles
+// get 2 cm.
+TEST(Editor, SelfCollisionTogglesAtTheClothsSuggestedThickness) {
+    Editor cloth(findExampleScene("cloth-heap")->make());
+    const double spacing = 1.2 / 39.0;
+    ContactModelSettings off = cloth.simulation().settings().contact;
+    off.selfCollisionThickness = 0.0;
+    cloth.setContactModelSettings(off);
+    // (The heap's waves lengthen some rows' edges by less than 1 %.)
+    const double thickness = cloth.toggleSelfCollision();
+    EXPECT_NEAR(thickness, 0.8 * spacing, 0.01 * spacing);
+    EXPECT_EQ(cloth.scene().settings.contact.selfCollisionThickness, thickness);
+    EXPECT_EQ(parseScene(serializeScene(cloth.currentScene())).settings.contact.selfCollisionThickness, thickness);
+    EXPECT_EQ(cloth.toggleSelfCollision(), 0.0);
+    EXPECT_EQ(cloth.simulation().settings().contact.selfCollisionThickness, 0.0);
+
+    Editor loose = threeParticles();
+    EXPECT_EQ(loose.toggleSelfCollision(), Editor::kLooseParticleThickness);
+}
+
 // "Double the substeps" pressed once too often, or a huge number typed: the editor keeps to
 // the most a scene file may hold, so what it saves opens again.
 TEST(Editor, SubstepsStayWithinWhatASceneFileMayHold) {

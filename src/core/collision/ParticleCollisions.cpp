@@ -33,6 +33,24 @@ std::size_t bucketOf(const Cell& c, std::size_t buckets) {
 
 }  // namespace
 
+double suggestedThickness(const World& world) {
+    const Index n = world.particleCount();
+    std::vector<std::pair<Index, Index>> pairs;
+    world.couplings(pairs);
+    std::vector<double> nearest(static_cast<std::size_t>(n), std::numeric_limits<double>::infinity());
+    for (const auto& [a, b] : pairs) {
+        if (a >= n || b >= n || a == b) continue;
+        const double distance = (world.position(a) - world.position(b)).norm();
+        nearest[static_cast<std::size_t>(a)] = std::min(nearest[static_cast<std::size_t>(a)], distance);
+        nearest[static_cast<std::size_t>(b)] = std::min(nearest[static_cast<std::size_t>(b)], distance);
+    }
+    std::erase_if(nearest, [](double d) { return !std::isfinite(d); });
+    if (nearest.empty()) return 0.0;
+    const auto middle = nearest.begin() + static_cast<std::ptrdiff_t>(nearest.size() / 2);
+    std::nth_element(nearest.begin(), middle, nearest.end());
+    return 0.8 * *middle;
+}
+
 void ParticleCollisions::updateJoined(const World& world,
                                       const std::vector<std::pair<Index, Index>>& constraintPairs) {
     const Index n = world.particleCount();

@@ -22,6 +22,12 @@ namespace tinkerbox {
 
 class World;
 
+// A thickness for a world's self collision: 0.8 times the median, over the particles an
+// element joins to another, of the distance to the nearest such partner (a cloth's spacing,
+// a strand's segment), so that the particles' spheres leave gaps narrower than themselves
+// and their neighbours out of reach; 0 when no element joins two particles.
+double suggestedThickness(const World& world);
+
 class ParticleCollisions {
 public:
     // A particle meets at most this many partners of higher index, the nearest: equal
