@@ -1,6 +1,7 @@
 #include "core/collision/ParticleCollisions.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -10,25 +11,33 @@
 namespace tinkerbox {
 namespace {
 
-using Cell = std::array<std::int64_t, 3>;
+// A cell's three coordinates packed into one key, 21 bits each (offset by 2^20): cells of a
+// centimetre span +-10 km. A particle beyond shares the outermost cells, which costs speed,
+// never a pair.
+constexpr std::int64_t kCellLimit = (std::int64_t{1} << 20) - 1;  // the largest |coordinate|
+constexpr std::uint64_t kNoCell = ~std::uint64_t{0};  // a particle whose position is not finite
 
-// A particle whose position is not finite has this cell, which no finite one's neighbour is.
-constexpr Cell kNoCell{std::numeric_limits<std::int64_t>::min(), 0, 0};
-
-Cell cellOf(const Vec3& x, double size) {
-    if (!x.allFinite()) return kNoCell;
-    Cell c;
-    // Far beyond any scene, coordinates share the outermost cells rather than overflow.
-    for (int k = 0; k < 3; ++k) c[k] = static_cast<std::int64_t>(std::clamp(std::floor(x[k] / size), -1e15, 1e15));
-    return c;
+std::uint64_t packCell(std::int64_t x, std::int64_t y, std::int64_t z) {
+    const auto field = [](std::int64_t c) { return static_cast<std::uint64_t>(c + kCellLimit + 1); };
+    return (field(x) << 42) | (field(y) << 21) | field(z);
 }
 
-// Teschner et al. 2003, section 4.1: the cell's coordinates times three large primes, XORed.
-std::size_t bucketOf(const Cell& c, std::size_t buckets) {
-    const std::uint64_t h = (static_cast<std::uint64_t>(c[0]) * 73856093u) ^
-                            (static_cast<std::uint64_t>(c[1]) * 19349663u) ^
-                            (static_cast<std::uint64_t>(c[2]) * 83492791u);
-    return static_cast<std::size_t>(h % buckets);
+std::int64_t cellCoordinate(std::uint64_t key, int shift) {
+    return static_cast<std::int64_t>((key >> shift) & ((std::uint64_t{1} << 21) - 1)) - (kCellLimit + 1);
+}
+
+std::uint64_t cellOf(const Vec3& x, double size) {
+    if (!x.allFinite()) return kNoCell;
+    const auto coordinate = [&](int k) {
+        const double limit = static_cast<double>(kCellLimit);
+        return static_cast<std::int64_t>(std::clamp(std::floor(x[k] / size), -limit, limit));
+    };
+    return packCell(coordinate(0), coordinate(1), coordinate(2));
+}
+
+// Knuth's multiplicative hash: the key times 2^64 over the golden ratio, its top bits.
+std::size_t bucketOf(std::uint64_t key, int bits) {
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15u) >> (64 - bits));
 }
 
 }  // namespace
@@ -89,33 +98,37 @@ void ParticleCollisions::detect(const World& world, double thickness, double mar
 
     // Centres closer than the reach have spheres closer than the margin.
     const double reach = thickness + margin;
-    const std::size_t count = static_cast<std::size_t>(n), buckets = 2 * count;
+    const std::size_t count = static_cast<std::size_t>(n);
+    const int bits = std::bit_width(2 * count - 1);  // a table of at least twice the particles
+    const std::size_t buckets = std::size_t{1} << bits;
     cell_.resize(count);
     bucketStart_.assign(buckets + 1, 0);
     for (std::size_t i = 0; i < count; ++i) {
         cell_[i] = cellOf(world.position(static_cast<Index>(i)), reach);
-        ++bucketStart_[bucketOf(cell_[i], buckets) + 1];
+        ++bucketStart_[bucketOf(cell_[i], bits) + 1];
     }
     for (std::size_t b = 0; b < buckets; ++b) bucketStart_[b + 1] += bucketStart_[b];
     // A counting sort, stable: each bucket's particles in index order.
     bucketParticles_.resize(count);
     {
         std::vector<Index> next(bucketStart_.begin(), bucketStart_.end() - 1);
-        for (std::size_t i = 0; i < count; ++i) bucketParticles_[next[bucketOf(cell_[i], buckets)]++] = static_cast<Index>(i);
+        for (std::size_t i = 0; i < count; ++i) bucketParticles_[next[bucketOf(cell_[i], bits)]++] = static_cast<Index>(i);
     }
 
     const double radius = 0.5 * thickness;
     ContactManifold manifold;
     for (Index a = 0; a < n; ++a) {
-        const Cell& home = cell_[static_cast<std::size_t>(a)];
+        const std::uint64_t home = cell_[static_cast<std::size_t>(a)];
         if (home == kNoCell) continue;
+        const std::int64_t hx = cellCoordinate(home, 42), hy = cellCoordinate(home, 21), hz = cellCoordinate(home, 0);
         const Vec3 xa = world.position(a);
         partners_.clear();
-        for (std::int64_t dx = -1; dx <= 1; ++dx)
-            for (std::int64_t dy = -1; dy <= 1; ++dy)
-                for (std::int64_t dz = -1; dz <= 1; ++dz) {
-                    const Cell c{home[0] + dx, home[1] + dy, home[2] + dz};
-                    const std::size_t bucket = bucketOf(c, buckets);
+        for (std::int64_t x = hx - 1; x <= hx + 1; ++x)
+            for (std::int64_t y = hy - 1; y <= hy + 1; ++y)
+                for (std::int64_t z = hz - 1; z <= hz + 1; ++z) {
+                    if (std::max({std::abs(x), std::abs(y), std::abs(z)}) > kCellLimit) continue;  // no particle there
+                    const std::uint64_t c = packCell(x, y, z);
+                    const std::size_t bucket = bucketOf(c, bits);
                     for (Index k = bucketStart_[bucket]; k < bucketStart_[bucket + 1]; ++k) {
                         const Index b = bucketParticles_[static_cast<std::size_t>(k)];
                         // Each partner counted once: in its own cell, not in another hashed alike.

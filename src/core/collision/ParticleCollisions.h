@@ -5,13 +5,12 @@
 // World::couplings) or a constraint joins never collide with each other: their rest shape
 // decides how close they are. Neither do two nailed particles.
 // The candidates come from a uniform grid of cells of side thickness + margin, hashed into
-// a table of about twice as many entries as particles (Teschner et al., Optimized Spatial
+// a table of two to four times as many entries as particles (Teschner et al., Optimized Spatial
 // Hashing for Collision Detection of Deformable Objects, VMV 2003): a particle's partners
 // lie in its own cell or in the 26 around it, whatever the particles' spread, in O(n).
 // A point against a point stops a particle only while the gaps between its neighbours are
 // narrower than the thickness: a thickness of about the elements' length keeps a cloth's
 // layers apart.
-#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -56,7 +55,7 @@ private:
     // joinedStart_[a + 1] - 1].
     std::vector<Index> joinedStart_, joined_;
     // The grid: each particle's cell, and the particles of each hash bucket in index order.
-    std::vector<std::array<std::int64_t, 3>> cell_;
+    std::vector<std::uint64_t> cell_;  // packed coordinates
     std::vector<Index> bucketStart_, bucketParticles_;
     std::vector<std::pair<double, Index>> partners_;  // squared distance, particle
     long candidates_ = 0;
