@@ -699,6 +699,19 @@ Scene flag() {
     return s;
 }
 
+// A cotton cloth standing in the z = 0 plane, width x height, centred on x = 0 with its
+// lower edge at height `bottom`.
+TriangleClothOptions uprightCotton(int columns, int rows, double width, double height, double bottom) {
+    TriangleClothOptions o;
+    o.columns = columns;
+    o.rows = rows;
+    o.corner = Vec3(-0.5 * width, bottom, 0.0);
+    o.u = Vec3(width, 0.0, 0.0);
+    o.v = Vec3(0.0, height, 0.0);
+    o.material = cotton();
+    return o;
+}
+
 Scene curtain() {
     Scene s;
     s.name = "Curtain";
@@ -707,14 +720,8 @@ Scene curtain() {
         "width, and bending keeps the folds soft. A light breeze stirs it.";
     useClothSettings(s, 2);
     s.planes.push_back(ground());
-    TriangleClothOptions o;
-    o.columns = 48;
-    o.rows = 40;
-    constexpr double kWidth = 2.0, kHeight = 1.8;
-    o.corner = Vec3(-0.5 * kWidth, 2.0 - kHeight, 0.0);
-    o.u = Vec3(kWidth, 0.0, 0.0);
-    o.v = Vec3(0.0, kHeight, 0.0);
-    o.material = cotton();
+    constexpr double kHeight = 1.8;
+    const TriangleClothOptions o = uprightCotton(48, 40, 2.0, kHeight, 2.0 - kHeight);
     const Index first = addTriangleCloth(s, o);
     // Gathered: every column at 60 % of its x, in waves of 8 columns along z.
     for (int j = 0; j < o.rows; ++j)
@@ -742,17 +749,11 @@ Scene clothHeap() {
     s.description =
         "A 40 x 40 triangle cloth let fall from upright onto the ground: it folds onto itself in layers, kept "
         "apart by self collision (its particles collide as spheres 2.5 cm across, except those a triangle or a "
-        "hinge joins). Turn self collision off in the Contact panel to see the layers pass through each other.";
+        "hinge joins). Turn self collision off (Shift+K, or the Solver panel) to see the layers pass through each other.";
     useClothSettings(s, 4);
     s.settings.contact.selfCollisionThickness = 0.025;
     s.planes.push_back(ground());
-    TriangleClothOptions o;
-    o.columns = o.rows = 40;
-    constexpr double kSide = 1.2;
-    o.corner = Vec3(-0.5 * kSide, 0.02, 0.0);
-    o.u = Vec3(kSide, 0.0, 0.0);
-    o.v = Vec3(0.0, kSide, 0.0);
-    o.material = cotton();
+    const TriangleClothOptions o = uprightCotton(40, 40, 1.2, 1.2, 0.02);
     const Index first = addTriangleCloth(s, o);
     // Waves across it, deeper towards the top, so that it buckles and folds as it lands.
     for (int j = 0; j < o.rows; ++j)
