@@ -747,13 +747,13 @@ Scene clothHeap() {
     Scene s;
     s.name = "Cloth heap";
     s.description =
-        "A 40 x 40 triangle cloth let fall from upright onto the ground: it folds onto itself in layers, kept "
-        "apart by self collision (its particles collide as spheres 2.5 cm across, except those a triangle or a "
+        "A 32 x 32 triangle cloth let fall from upright onto the ground: it folds onto itself in layers, kept "
+        "apart by self collision (its particles collide as spheres 3 cm across, except those a triangle or a "
         "hinge joins). Turn self collision off (Shift+K, or the Solver panel) to see the layers pass through each other.";
     useClothSettings(s, 4);
-    s.settings.contact.selfCollisionThickness = 0.025;
+    s.settings.contact.selfCollisionThickness = 0.03;
     s.planes.push_back(ground());
-    const TriangleClothOptions o = uprightCotton(40, 40, 1.2, 1.2, 0.02);
+    const TriangleClothOptions o = uprightCotton(32, 32, 1.2, 1.2, 0.02);
     const Index first = addTriangleCloth(s, o);
     // Waves across it, deeper towards the top, so that it buckles and folds as it lands.
     for (int j = 0; j < o.rows; ++j)

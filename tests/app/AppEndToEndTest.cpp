@@ -646,18 +646,18 @@ TEST_F(App, AContactSceneReportsItsContactModelAndContacts) {
 
 // Shift+K with real input: the cloth heap runs with its own thickness; off, the status reads
 // 0; on again, the thickness is 0.8 of the distance between neighbouring particles (the
-// spacing, 1.2 m / 39, give or take what the falling cloth stretches).
+// spacing, 1.2 m / 31, give or take what the falling cloth stretches).
 TEST_F(App, ShiftKTurnsSelfCollisionOffAndOn) {
     start({(kScenes / "cloth-heap.json").string(), "--play", "--width", "1280", "--height", "800"});
     const std::string w = appWindow();
     if (HasFailure()) return;
-    waitFor([](const Status& s) { return s.number("time") >= 0.5 && s.number("self_collision") == 0.025; },
+    waitFor([](const Status& s) { return s.number("time") >= 0.5 && s.number("self_collision") == 0.03; },
             "half a second of the heap");
     xdotool("key" + w + "shift+k", [](const Status& s) {
         return s.number("self_collision") == 0.0 && s.text("message") == "Self collision off";
     });
     const Status on = xdotool("key" + w + "shift+k", [](const Status& s) { return s.number("self_collision") > 0.0; });
-    EXPECT_NEAR(on.number("self_collision"), 0.8 * 1.2 / 39.0, 0.1 * 0.8 * 1.2 / 39.0);
+    EXPECT_NEAR(on.number("self_collision"), 0.8 * 1.2 / 31.0, 0.1 * 0.8 * 1.2 / 31.0);
     EXPECT_EQ(on.text("message").rfind("Self collision on: particles ", 0), 0u) << on.text("message");
     EXPECT_GT(on.number("contacts"), 0.0);
 }

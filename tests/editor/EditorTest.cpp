@@ -356,7 +356,7 @@ TEST(Editor, UndoKeepsTheLiveSettings) {
 // get 2 cm.
 TEST(Editor, SelfCollisionTogglesAtTheClothsSuggestedThickness) {
     Editor cloth(findExampleScene("cloth-heap")->make());
-    const double spacing = 1.2 / 39.0;
+    const double spacing = 1.2 / 31.0;
     ContactModelSettings off = cloth.simulation().settings().contact;
     off.selfCollisionThickness = 0.0;
     cloth.setContactModelSettings(off);

@@ -1,8 +1,8 @@
 // Particles colliding with each other: the spatial hash finds what a search of every pair
 // finds; pairs an element or a constraint joins, and two nailed particles, never collide;
 // a pile on one spot stays bounded; and the contact model's response: an inelastic head-on
-// collision conserves momentum, and a particle rests on a bed of particles it would fall
-// through without the thickness.
+// collision conserves momentum, a pair found deep in each other ends its step apart, and a
+// particle rests on a bed of particles it would fall through without the thickness.
 #include "core/collision/ParticleCollisions.h"
 
 #include <gtest/gtest.h>
@@ -208,6 +208,21 @@ TEST(ParticleCollisions, HeadOnParticlesCollideInelasticallyAndKeepTheirMomentum
     for (int frame = 0; frame < 30; ++frame) passing.step();
     EXPECT_EQ(passing.world().velocity(0), Vec3(2.0, 0.0, 0.0));
     EXPECT_GT(passing.world().position(0).x(), passing.world().position(1).x());
+}
+
+// Found 2 cm deep in each other and closing at 1 m/s: the collision stops them, but its
+// bounce moves them apart by no more than the step's length times their change of velocity
+// (1/60 s * 1 m/s). The position pass pushes them the rest of the way in the same step.
+TEST(ParticleCollisions, APairFoundDeeperThanAStepsApproachEndsTheStepApart) {
+    SimulationSettings settings = selfColliding(0.1, Vec3::Zero());
+    settings.substeps = 1;
+    Simulation simulation(settings);
+    World& world = simulation.world();
+    world.addParticle(Vec3(-0.04, 0.0, 0.0), Vec3(0.5, 0.0, 0.0), 1.0);
+    world.addParticle(Vec3(0.04, 0.0, 0.0), Vec3(-0.5, 0.0, 0.0), 1.0);
+    simulation.step();
+    EXPECT_LT(world.velocity(0).norm(), 1e-9);  // inelastic: both at rest
+    EXPECT_GE((world.position(1) - world.position(0)).norm(), 0.1 - 2.0 * ContactSolver::kSlop);
 }
 
 TEST(ParticleCollisions, ParticleRestsOnABedOfNailedParticlesItWouldFallThrough) {
