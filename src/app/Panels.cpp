@@ -218,11 +218,11 @@ void Panels::drawSolverPanel() {
         ContactModelSettings contact = s.contact;
         double millimetres = 1e3 * contact.selfCollisionThickness;
         if (inputDouble("thickness (mm)", millimetres, 1.0, "%.1f") && millimetres > 0.0) {
-            contact.selfCollisionThickness = 1e-3 * millimetres;
+            contact.selfCollisionThickness = std::min(1e-3 * millimetres, ContactModelSettings::kMaxSelfCollisionThickness);
             editor_.setContactModelSettings(contact);
         }
-        itemTooltip("The particles' diameter in self collision. About a cloth's spacing keeps its layers apart; much "
-                    "less lets a particle slip through the gaps between others.");
+        itemTooltip("The particles' diameter in self collision, at most 1000 mm. About a cloth's spacing keeps its "
+                    "layers apart; much less lets a particle slip through the gaps between others.");
     }
     if (s.contactModel == "oba") {
         ContactModelSettings contact = s.contact;

@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     runCmd->add_option("--self-collision", run.selfCollision,
                        "Particles collide with each other as spheres of this diameter in metres, except those an "
                        "element or a constraint joins; 0: not at all (default: the scene's)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(0.0, ContactModelSettings::kMaxSelfCollisionThickness));
     runCmd->add_option("--dt", run.dt, "Frame time step in seconds (default: the scene's)")->check(CLI::PositiveNumber);
     runCmd->add_option("--substeps", run.substeps, "Integrator steps per frame (default: the scene's)")
         ->check(CLI::Range(1, SimulationSettings::kMaxSubsteps));

@@ -253,8 +253,13 @@ void readSettings(const Node& s, SimulationSettings& out) {
     if (s.has("planar")) out.planar = s["planar"].boolean();
     if (s.has("oba_freezing")) out.contact.freezing = s["oba_freezing"].boolean();
     if (s.has("oba_hop_fix")) out.contact.hopFix = s["oba_hop_fix"].boolean();
-    if (s.has("self_collision_thickness"))
-        out.contact.selfCollisionThickness = s["self_collision_thickness"].numberAtLeast(0.0);
+    if (s.has("self_collision_thickness")) {
+        const Node n = s["self_collision_thickness"];
+        out.contact.selfCollisionThickness = n.numberAtLeast(0.0);
+        if (out.contact.selfCollisionThickness > ContactModelSettings::kMaxSelfCollisionThickness)
+            n.fail("must be at most " + formatNumber(ContactModelSettings::kMaxSelfCollisionThickness) + " m (got " +
+                   formatNumber(out.contact.selfCollisionThickness) + ")");
+    }
     if (s.has("gravity")) out.gravity = s["gravity"].vec3();
     if (s.has("drag")) out.drag = s["drag"].numberAtLeast(0.0);
     if (s.has("integrator")) {

@@ -363,6 +363,7 @@ TEST_F(TinkerboxSim, SelfCollisionOptionOverridesTheScene) {
     EXPECT_LT(last[p1x], last[p0x]);  // passed through
     EXPECT_EQ(last[contacts], 0.0);
     EXPECT_EQ(sim("run " + scene.string() + " --self-collision -0.1 --steps 1").exitCode, 2);
+    EXPECT_EQ(sim("run " + scene.string() + " --self-collision 2 --steps 1").exitCode, 2);  // over a metre
 }
 
 TEST_F(TinkerboxSim, ExampleWritesALoadableScene) {

@@ -541,6 +541,9 @@ TEST(SceneJson, ContactModelAndSurfacesRoundTripAndAreValidated) {
     const SceneError negative = errorOf(sceneWith("[]", "[]", R"( "settings": {"self_collision_thickness": -1},)"));
     EXPECT_EQ(negative.path(), "settings.self_collision_thickness");
     EXPECT_NE(std::string(negative.what()).find("must be at least 0"), std::string::npos) << negative.what();
+    const SceneError thick = errorOf(sceneWith("[]", "[]", R"( "settings": {"self_collision_thickness": 1.5},)"));
+    EXPECT_EQ(thick.path(), "settings.self_collision_thickness");
+    EXPECT_NE(std::string(thick.what()).find("must be at most 1 m (got 1.5)"), std::string::npos) << thick.what();
 
     // implicit-euler's contact filter: on by default and not written then; off, written and read back.
     EXPECT_TRUE(defaults.settings.solver.contactFilter);

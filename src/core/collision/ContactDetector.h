@@ -16,7 +16,7 @@ namespace tinkerbox {
 class World;
 
 struct DetectionStats {
-    long candidatePairs = 0;  // broad-phase overlaps in the last detect()
+    long candidatePairs = 0;  // broad-phase overlaps in the last detect(), particle pairs included
     long manifolds = 0;
 };
 

@@ -7,7 +7,8 @@
 // The candidates come from a uniform grid of cells of side thickness + margin, hashed into
 // a table of two to four times as many entries as particles (Teschner et al., Optimized Spatial
 // Hashing for Collision Detection of Deformable Objects, VMV 2003): a particle's partners
-// lie in its own cell or in the 26 around it, whatever the particles' spread, in O(n).
+// lie in its own cell or in the 26 around it, found in O(n) wherever the particles are, as
+// long as each cell holds a few.
 // A point against a point stops a particle only while the gaps between its neighbours are
 // narrower than the thickness: a thickness of about the elements' length keeps a cloth's
 // layers apart.
@@ -42,7 +43,8 @@ public:
     void detect(const World& world, double thickness, double margin,
                 const std::vector<std::pair<Index, Index>>& constraintPairs, bool constraintsChanged,
                 std::vector<ContactManifold>& out);
-    // Pairs closer than the cell size tested in the last detect().
+    // The pairs of the last detect() whose centres were closer than thickness + margin,
+    // before the partner cap and the joined and nailed pairs were left out.
     long candidatePairs() const { return candidates_; }
 
 private:

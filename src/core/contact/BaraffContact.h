@@ -16,12 +16,13 @@ public:
     static constexpr const char* kName = "baraff";
     static constexpr double kMargin = 0.005;  // metres: how far apart points are found
 
+    explicit BaraffContact(const ContactModelSettings& settings = {}) : settings_(settings) {}
+
     std::string name() const override { return kName; }
     void afterStep(World& world, const VecX& start, double h, ContactReport& report) override;
     const std::vector<ContactManifold>& manifolds() const override { return manifolds_; }
     void reset() override;
-    explicit BaraffContact(const ContactModelSettings& settings = {}) : settings_(settings) {}
-    // Of them, baraff uses selfCollisionThickness.
+    // Of the settings, baraff uses selfCollisionThickness.
     void setSettings(const ContactModelSettings& settings) override { settings_ = settings; }
     bool isFrozen(Index) const override { return false; }
 

@@ -33,8 +33,11 @@ struct ContactModelSettings {
     bool hopFix = true;
     // Both: particles collide with each other (a cloth with itself, hair with hair) as
     // spheres of this diameter, in metres, except those an element or a constraint joins
-    // (ParticleCollisions.h); 0: they pass through each other.
+    // (ParticleCollisions.h); 0: they pass through each other. At most a metre: thicker,
+    // every particle of a model touches every other, and the scene files, the command line
+    // and the app refuse or clamp it.
     double selfCollisionThickness = 0.0;
+    static constexpr double kMaxSelfCollisionThickness = 1.0;
 
     bool operator==(const ContactModelSettings&) const = default;
 };
