@@ -115,24 +115,26 @@ TEST(ParticleCollisions, ParticlesATriangleAHingeOrARodJoinsNeverCollide) {
         for (int i = 0; i < 2; ++i)
             EXPECT_TRUE(pairs.contains({j * kSide + i, j * kSide + 5 - i})) << "row " << j << ", column " << i;
 
-    // A rod between one such pair, and bending, which joins the corners across each edge:
-    // the same detector leaves out what they join from the next call on.
-    const Index a = 0, b = 5;
-    ASSERT_TRUE(pairs.contains({a, b}));
-    world.addConstraint(std::make_unique<RodConstraint>(RodSpec{a, b, 0.05}));
+    // Bending, which joins the corners across each edge (column 1 to column 3 across the
+    // fold), then a rod between one pair: the same detector leaves out what each joins from
+    // the next call on.
     world.addForce(makeBending(triangles, material));
     std::vector<std::pair<Index, Index>> couplings;
     world.couplings(couplings);
     std::set<std::pair<Index, Index>> joined;
     for (auto [p, q] : couplings) joined.emplace(std::min(p, q), std::max(p, q));
-    detector.detect(world, kMargin, folded, kThickness);
-    const std::set<std::pair<Index, Index>> after = pairsOf(folded);
-    EXPECT_FALSE(after.contains({a, b}));
-    for (const auto& pair : after) EXPECT_FALSE(joined.contains(pair));
     std::set<std::pair<Index, Index>> expected = pairs;
-    expected.erase({a, b});
     std::erase_if(expected, [&](const std::pair<Index, Index>& p) { return joined.contains(p); });
-    EXPECT_EQ(after, expected);
+    ASSERT_LT(expected.size(), pairs.size());
+    detector.detect(world, kMargin, folded, kThickness);
+    EXPECT_EQ(pairsOf(folded), expected);
+
+    const Index a = 0, b = 5;
+    ASSERT_TRUE(expected.contains({a, b}));
+    world.addConstraint(std::make_unique<RodConstraint>(RodSpec{a, b, 0.05}));
+    expected.erase({a, b});
+    detector.detect(world, kMargin, folded, kThickness);
+    EXPECT_EQ(pairsOf(folded), expected);
 }
 
 TEST(ParticleCollisions, TwoNailedParticlesDoNotCollideAndOneFreeDoes) {
