@@ -422,11 +422,11 @@ void World::getState(VecX& x) const {
 bool World::stateIsFinite() const {
     if (!x_.allFinite() || !v_.allFinite() || !beads_.angles().allFinite() || !beads_.angularVelocities().allFinite())
         return false;
-    if (rigidBodyCount() == 0) return true;
-    VecX configuration(7 * rigidBodyCount()), momenta(6 * rigidBodyCount());
-    bodies_.getConfiguration(configuration);
-    bodies_.getMomenta(momenta);
-    return configuration.allFinite() && momenta.allFinite();
+    for (Index k = 0; k < rigidBodyCount(); ++k)
+        if (!bodies_.position(k).allFinite() || !bodies_.orientation(k).coeffs().allFinite() ||
+            !bodies_.momentum(k).allFinite() || !bodies_.angularMomentum(k).allFinite())
+            return false;
+    return true;
 }
 
 void World::setState(const VecX& x, double t) {
