@@ -41,15 +41,21 @@ std::size_t bucketOf(std::uint64_t key, int bits) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15u) >> (64 - bits));
 }
 
-}  // namespace
-
-double suggestedThickness(const World& world) {
+// The pairs of two different particles that an element joins (World::couplings lists
+// velocity blocks: below particleCount() the particles, then the bodies' and beads').
+std::vector<std::pair<Index, Index>> particleCouplings(const World& world) {
     const Index n = world.particleCount();
     std::vector<std::pair<Index, Index>> pairs;
     world.couplings(pairs);
-    std::vector<double> nearest(static_cast<std::size_t>(n), std::numeric_limits<double>::infinity());
-    for (const auto& [a, b] : pairs) {
-        if (a >= n || b >= n || a == b) continue;
+    std::erase_if(pairs, [n](const std::pair<Index, Index>& p) { return p.first >= n || p.second >= n || p.first == p.second; });
+    return pairs;
+}
+
+}  // namespace
+
+double suggestedThickness(const World& world) {
+    std::vector<double> nearest(static_cast<std::size_t>(world.particleCount()), std::numeric_limits<double>::infinity());
+    for (const auto& [a, b] : particleCouplings(world)) {
         const double distance = (world.position(a) - world.position(b)).norm();
         nearest[static_cast<std::size_t>(a)] = std::min(nearest[static_cast<std::size_t>(a)], distance);
         nearest[static_cast<std::size_t>(b)] = std::min(nearest[static_cast<std::size_t>(b)], distance);
@@ -64,11 +70,8 @@ double suggestedThickness(const World& world) {
 void ParticleCollisions::updateJoined(const World& world,
                                       const std::vector<std::pair<Index, Index>>& constraintPairs) {
     const Index n = world.particleCount();
-    std::vector<std::pair<Index, Index>> pairs;
-    world.couplings(pairs);
+    std::vector<std::pair<Index, Index>> pairs = particleCouplings(world);
     pairs.insert(pairs.end(), constraintPairs.begin(), constraintPairs.end());
-    // Velocity blocks below particleCount() are the particles; the others are bodies' and beads'.
-    std::erase_if(pairs, [n](const std::pair<Index, Index>& p) { return p.first >= n || p.second >= n || p.first == p.second; });
     for (auto& [a, b] : pairs)
         if (b < a) std::swap(a, b);
     std::sort(pairs.begin(), pairs.end());
@@ -102,19 +105,18 @@ void ParticleCollisions::detect(const World& world, double thickness, double mar
     const std::size_t count = static_cast<std::size_t>(n);
     const int bits = std::bit_width(2 * count - 1);  // a table of at least twice the particles
     const std::size_t buckets = std::size_t{1} << bits;
+    // A counting sort, stable: each bucket's particles in index order. bucketStart_[b] counts
+    // bucket b, then sums to its end, then (filled from the last particle down) to its start.
     cell_.resize(count);
     bucketStart_.assign(buckets + 1, 0);
     for (std::size_t i = 0; i < count; ++i) {
         cell_[i] = cellOf(world.position(static_cast<Index>(i)), reach);
-        ++bucketStart_[bucketOf(cell_[i], bits) + 1];
+        ++bucketStart_[bucketOf(cell_[i], bits)];
     }
-    for (std::size_t b = 0; b < buckets; ++b) bucketStart_[b + 1] += bucketStart_[b];
-    // A counting sort, stable: each bucket's particles in index order.
+    for (std::size_t b = 1; b <= buckets; ++b) bucketStart_[b] += bucketStart_[b - 1];
     bucketParticles_.resize(count);
-    {
-        std::vector<Index> next(bucketStart_.begin(), bucketStart_.end() - 1);
-        for (std::size_t i = 0; i < count; ++i) bucketParticles_[next[bucketOf(cell_[i], bits)]++] = static_cast<Index>(i);
-    }
+    for (std::size_t i = count; i-- > 0;)
+        bucketParticles_[static_cast<std::size_t>(--bucketStart_[bucketOf(cell_[i], bits)])] = static_cast<Index>(i);
 
     const double radius = 0.5 * thickness;
     ContactManifold manifold;
