@@ -261,6 +261,25 @@ TEST_F(TinkerboxSim, BenchPrintsTheDocumentedCsv) {
     EXPECT_EQ(rows[1].rfind("cloth-32,implicit-euler,baraff,,1024,0,5826,0.016666666666666666,", 0), 0u) << rows[1];
 }
 
+// The cells of a CSV row.
+std::vector<std::string> cells(const std::string& line) {
+    std::vector<std::string> out;
+    std::istringstream in(line);
+    for (std::string cell; std::getline(in, cell, ',');) out.push_back(cell);
+    return out;
+}
+
+// The example cloth heap (self collision on) at its own 4 substeps of a 1/60 s frame: 32 x 32
+// particles, no springs (triangle energies), every column of the header.
+TEST_F(TinkerboxSim, BenchMeasuresTheClothHeap) {
+    const Result r = sim("bench --scene cloth-heap --integrator implicit-euler --contact baraff --seconds 0.05");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_EQ(rows.size(), 2u) << r.out;
+    EXPECT_EQ(rows[1].rfind("cloth-heap,implicit-euler,baraff,,1024,0,0,0.004166666666666667,", 0), 0u) << rows[1];
+    EXPECT_EQ(cells(rows[1]).size(), cells(rows[0]).size()) << rows[1];
+}
+
 // The contact scenes: 10 unit cubes and 5,050 in a planar world at 4 substeps of a 1/60 s
 // frame, 210 at one step per frame (as the game engines it is compared with step it); a row
 // per contact model asked for.
@@ -507,13 +526,6 @@ TEST_F(TinkerboxSim, RunsTooLongToCountAreRefused) {
 }
 
 // compare: one row per integrator, in the documented columns.
-std::vector<std::string> cells(const std::string& line) {
-    std::vector<std::string> out;
-    std::istringstream in(line);
-    for (std::string cell; std::getline(in, cell, ',');) out.push_back(cell);
-    return out;
-}
-
 constexpr const char* kCompareHeader =
     "integrator,dt,substeps,steps,ms_per_step,max_energy_drift,max_constraint_error,max_position_error_vs_finest";
 

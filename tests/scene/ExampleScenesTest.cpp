@@ -163,6 +163,19 @@ TEST(ExampleScenes, ClothHeapKeepsItsLayersApart) {
     EXPECT_LT(closestUnjoined(scene), 0.2 * thickness);
 }
 
+// tinkerbox-sim bench's cloth-heap is the example as it is, self collision on, at its own 4
+// substeps of a frame.
+TEST(ExampleScenes, ClothHeapBenchmarkIsTheExample) {
+    const Scene example = findExampleScene("cloth-heap")->make();
+    Scene bench = makeBenchmarkScene("cloth-heap");
+    const auto row = std::ranges::find(benchmarkScenes(), std::string_view("cloth-heap"), &BenchmarkScene::name);
+    ASSERT_NE(row, benchmarkScenes().end());
+    EXPECT_EQ(row->substeps, example.settings.substeps);
+    bench.settings.substeps = row->substeps;  // makeBenchmarkScene leaves the step to the bench
+    EXPECT_EQ(bench, example);
+    EXPECT_GT(bench.settings.contact.selfCollisionThickness, 0.0);
+}
+
 // The triangle cloths of the benchmark are the spring cloths' particles with triangle
 // energies instead of springs, and implicit Euler takes them a frame per step.
 TEST(ExampleScenes, TriangleClothBenchmarksAreTheSpringClothsWithEnergies) {
