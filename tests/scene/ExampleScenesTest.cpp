@@ -168,8 +168,9 @@ TEST(ExampleScenes, ClothHeapKeepsItsLayersApart) {
 TEST(ExampleScenes, ClothHeapBenchmarkIsTheExample) {
     const Scene example = findExampleScene("cloth-heap")->make();
     Scene bench = makeBenchmarkScene("cloth-heap");
-    const auto row = std::ranges::find(benchmarkScenes(), std::string_view("cloth-heap"), &BenchmarkScene::name);
-    ASSERT_NE(row, benchmarkScenes().end());
+    const auto scenes = benchmarkScenes();
+    const auto row = std::ranges::find(scenes, std::string_view("cloth-heap"), &BenchmarkScene::name);
+    ASSERT_NE(row, scenes.end());
     EXPECT_EQ(row->substeps, example.settings.substeps);
     bench.settings.substeps = row->substeps;  // makeBenchmarkScene leaves the step to the bench
     EXPECT_EQ(bench, example);
