@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <utility>
@@ -139,6 +140,7 @@ struct ContactDetector::Cache {
     std::vector<PairKey> joined;
     // The pairs of particles a constraint joins (a < b): they do not collide with each other either.
     std::vector<std::pair<Index, Index>> joinedParticles;
+    std::uint64_t joinedRevision = 0;  // moves on whenever the constraints change
     ParticleCollisions particles;
     std::vector<const Constraint*> constraintsSeen;
     std::vector<ContactPoint> planePoints;
@@ -161,13 +163,13 @@ struct ContactDetector::Cache {
         }
     }
 
-    // Returns whether the constraints changed since the last call.
-    bool updateJoined(const World& world) {
+    void updateJoined(const World& world) {
         const auto& constraints = world.constraints();
         const auto isSeen = [](const std::unique_ptr<Constraint>& c, const Constraint* seen) { return c.get() == seen; };
         const bool same = constraints.size() == constraintsSeen.size() &&
                           std::equal(constraints.begin(), constraints.end(), constraintsSeen.begin(), isSeen);
-        if (same) return false;
+        if (same) return;
+        ++joinedRevision;
         constraintsSeen.clear();
         joined.clear();
         joinedParticles.clear();
@@ -184,7 +186,6 @@ struct ContactDetector::Cache {
         }
         std::sort(joined.begin(), joined.end());
         joined.erase(std::unique(joined.begin(), joined.end()), joined.end());
-        return true;
     }
 
     bool areJoined(const ColliderRef& a, const ColliderRef& b) const {
@@ -218,9 +219,9 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
     const RigidBodies& bodies = world.rigidBodies();
     const Index bodyCount = bodies.count();
     cache.updateColliders(bodies);
-    const bool constraintsChanged = cache.updateJoined(world);
+    cache.updateJoined(world);
     if (particleThickness > 0.0) {
-        cache.particles.detect(world, particleThickness, margin, cache.joinedParticles, constraintsChanged, out);
+        cache.particles.detect(world, particleThickness, margin, cache.joinedParticles, cache.joinedRevision, out);
         stats_.candidatePairs = cache.particles.candidatePairs();
     }
     // Without rigid bodies there is nothing more to detect: particles meet planes in

@@ -92,13 +92,16 @@ bool ParticleCollisions::areJoined(Index a, Index b) const {
 }
 
 void ParticleCollisions::detect(const World& world, double thickness, double margin,
-                                const std::vector<std::pair<Index, Index>>& constraintPairs, bool constraintsChanged,
-                                std::vector<ContactManifold>& out) {
+                                const std::vector<std::pair<Index, Index>>& constraintPairs,
+                                std::uint64_t constraintPairsRevision, std::vector<ContactManifold>& out) {
     candidates_ = 0;
     const Index n = world.particleCount();
     if (n < 2 || !(thickness > 0.0)) return;
-    if (constraintsChanged || joinedRevision_ != world.elementsRevision() || joinedParticles_ != n)
+    if (constraintPairsRevision_ != constraintPairsRevision || joinedRevision_ != world.elementsRevision() ||
+        joinedParticles_ != n) {
         updateJoined(world, constraintPairs);
+        constraintPairsRevision_ = constraintPairsRevision;
+    }
 
     // Centres closer than the reach have spheres closer than the margin.
     const double reach = thickness + margin;

@@ -38,10 +38,10 @@ public:
     // Appends to out a one-point manifold (normal from the lower index a to the higher b)
     // for every pair of particles whose spheres are closer than margin, in order of (a, b).
     // `constraintPairs` are the particle pairs the world's constraints join (a < b), read
-    // again only when constraintsChanged; the elements' pairs are read again when the
-    // world's elementsRevision() moves.
+    // again when constraintPairsRevision (the caller's count of their changes) moves; the
+    // elements' pairs are read again when the world's elementsRevision() moves.
     void detect(const World& world, double thickness, double margin,
-                const std::vector<std::pair<Index, Index>>& constraintPairs, bool constraintsChanged,
+                const std::vector<std::pair<Index, Index>>& constraintPairs, std::uint64_t constraintPairsRevision,
                 std::vector<ContactManifold>& out);
     // The pairs of the last detect() whose centres were closer than thickness + margin,
     // before the partner cap and the joined and nailed pairs were left out.
@@ -51,7 +51,7 @@ private:
     void updateJoined(const World& world, const std::vector<std::pair<Index, Index>>& constraintPairs);
     bool areJoined(Index a, Index b) const;  // a < b
 
-    std::uint64_t joinedRevision_ = ~std::uint64_t{0};
+    std::uint64_t joinedRevision_ = ~std::uint64_t{0}, constraintPairsRevision_ = ~std::uint64_t{0};
     Index joinedParticles_ = -1;
     // Per particle a, the particles b > a joined to it, sorted: joined_[joinedStart_[a] ..
     // joinedStart_[a + 1] - 1].

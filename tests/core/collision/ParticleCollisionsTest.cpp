@@ -137,6 +137,23 @@ TEST(ParticleCollisions, ParticlesATriangleAHingeOrARodJoinsNeverCollide) {
     EXPECT_EQ(pairsOf(folded), expected);
 }
 
+// A rod added while self collision is off (the detector still runs, for planes and bodies)
+// joins its particles once self collision is back on.
+TEST(ParticleCollisions, ARodAddedWhileSelfCollisionIsOffStillJoins) {
+    World world;
+    world.addParticle(Vec3::Zero(), Vec3::Zero(), 1.0);
+    world.addParticle(Vec3(0.01, 0.0, 0.0), Vec3::Zero(), 1.0);
+    ContactDetector detector;
+    std::vector<ContactManifold> out;
+    detector.detect(world, kMargin, out, 0.02);
+    EXPECT_EQ(out.size(), 1u);
+    world.addConstraint(std::make_unique<RodConstraint>(RodSpec{0, 1, 0.01}));
+    detector.detect(world, kMargin, out, 0.0);
+    EXPECT_TRUE(out.empty());
+    detector.detect(world, kMargin, out, 0.02);
+    EXPECT_TRUE(out.empty()) << "the rod's particles collide";
+}
+
 TEST(ParticleCollisions, TwoNailedParticlesDoNotCollideAndOneFreeDoes) {
     World world;
     world.addParticle(Vec3::Zero(), Vec3::Zero(), 1.0, true);
