@@ -77,6 +77,28 @@ struct BodyInstance {
     bool fixed = false;         // darker and hatched
 };
 
+// A cloth drawn as a surface: triangles between its particles in the world, shaded from
+// both sides with smooth normals, the front (the side a triangle's normal (b - a) x (c - a)
+// faces) and the back in their own colours. Opaque and depth tested; in 2D over the bodies
+// and under the springs.
+struct SurfaceInstance {
+    std::vector<Vec3> vertices;
+    std::vector<std::array<int, 3>> triangles;  // indices into vertices
+    std::vector<Vec3> normals;                   // per vertex (vertexNormals)
+    // World: its depth is taken this much nearer the viewer, on the same pixels. The flat
+    // triangles of a cloth lying on a curved body cut into it between the particles (by
+    // l^2 / 8R for edges l on a radius R), and would show the body through the cloth.
+    // Particles are drawn that much nearer too, so that they stay over the surface.
+    double lift = 0.0;
+    Color front{0.86f, 0.47f, 0.33f, 1.0f};
+    Color back{0.80f, 0.70f, 0.52f, 1.0f};
+};
+
+// Each vertex's unit normal: the sum of its triangles' (b - a) x (c - a), which weighs each
+// by its area, normalized. A vertex of no triangle, or where the sum vanishes, gets zero and
+// is lit by the ambient light alone. Throws std::invalid_argument for an index out of range.
+std::vector<Vec3> vertexNormals(const std::vector<Vec3>& vertices, const std::vector<std::array<int, 3>>& triangles);
+
 struct RenderFrame {
     Color background{0.09f, 0.10f, 0.12f, 1.0f};
     bool grid = true;  // the z = 0 plane in 2D, a horizontal ground at groundLevel in 3D
@@ -86,6 +108,7 @@ struct RenderFrame {
     std::vector<CircleInstance> circles;
     std::vector<SegmentInstance> segments;
     std::vector<BodyInstance> bodies;  // opaque, depth tested in both views
+    std::vector<SurfaceInstance> surfaces;
     std::vector<DiscInstance> discs;   // over the bodies in 2D, depth tested in 3D
     // Markers seen through the bodies in both views, drawn last: centres of mass, body
     // axes, angular velocities (BodyOverlays.h makes them).
@@ -97,6 +120,7 @@ struct RenderFrame {
         circles.clear();
         segments.clear();
         bodies.clear();
+        surfaces.clear();
         discs.clear();
         overlaySegments.clear();
         overlayDiscs.clear();

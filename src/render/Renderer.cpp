@@ -92,6 +92,11 @@ struct MeshVertex {  // hull triangles, in the world
     float flags[2];
 };
 
+struct SurfaceVertex {  // cloth surfaces, in the world
+    float position[3];
+    float normal[3];
+};
+
 struct SphereVertex {  // one per sphere
     float center[3];
     float radius;
@@ -145,6 +150,14 @@ std::vector<float> unitCubeFaces() {
             }
         }
     return out;
+}
+
+// A light over the viewer's right shoulder, fixed to the view so that 2D and 3D look alike.
+Eigen::Vector3f viewLight(const Camera& camera) {
+    const Mat4 view = camera.view();
+    const Vec3 right = view.block<1, 3>(0, 0).transpose(), up = view.block<1, 3>(1, 0).transpose(),
+               back = view.block<1, 3>(2, 0).transpose();
+    return (0.35 * right + 0.75 * up + 0.55 * back).normalized().cast<float>();
 }
 
 constexpr Color kSelectedOutline{1.00f, 0.90f, 0.20f, 1.0f};
@@ -288,10 +301,12 @@ void addPlane(const Camera& camera, const PlaneInstance& plane, AddSegment&& add
 }  // namespace
 
 struct Renderer::Impl {
-    GLuint discProgram = 0, segmentProgram = 0, flatProgram = 0, boxProgram = 0, meshProgram = 0, sphereProgram = 0;
-    GLuint discVao = 0, segmentVao = 0, flatVao = 0, boxVao = 0, meshVao = 0, sphereVao = 0;
+    GLuint discProgram = 0, segmentProgram = 0, flatProgram = 0, boxProgram = 0, meshProgram = 0, sphereProgram = 0,
+           surfaceProgram = 0;
+    GLuint discVao = 0, segmentVao = 0, flatVao = 0, boxVao = 0, meshVao = 0, sphereVao = 0, surfaceVao = 0;
     GLuint quadBuffer = 0, segmentQuadBuffer = 0, discInstances = 0, segmentInstances = 0, flatVertices = 0,
-           cubeBuffer = 0, boxInstances = 0, meshVertices = 0, sphereInstances = 0;
+           cubeBuffer = 0, boxInstances = 0, meshVertices = 0, sphereInstances = 0, surfaceVertices = 0,
+           surfaceIndices = 0;
     GLsizei cubeVertexCount = 0;
     std::vector<DiscVertex> discs;
     std::vector<SegmentVertex> segments;
@@ -302,15 +317,28 @@ struct Renderer::Impl {
     std::vector<SphereVertex> spheres;
     std::vector<SegmentVertex> bodyEdges;
     std::vector<FlatVertex> bodyLines;
+    std::vector<SurfaceVertex> surfaceData;
+    std::vector<GLuint> surfaceElements;
 
     ~Impl() {
-        for (GLuint program : {discProgram, segmentProgram, flatProgram, boxProgram, meshProgram, sphereProgram})
+        for (GLuint program :
+             {discProgram, segmentProgram, flatProgram, boxProgram, meshProgram, sphereProgram, surfaceProgram})
             glDeleteProgram(program);
-        const GLuint arrays[] = {discVao, segmentVao, flatVao, boxVao, meshVao, sphereVao};
-        glDeleteVertexArrays(6, arrays);
-        const GLuint buffers[] = {quadBuffer,   segmentQuadBuffer, discInstances, segmentInstances, flatVertices,
-                                  cubeBuffer,   boxInstances,      meshVertices,  sphereInstances};
-        glDeleteBuffers(9, buffers);
+        const GLuint arrays[] = {discVao, segmentVao, flatVao, boxVao, meshVao, sphereVao, surfaceVao};
+        glDeleteVertexArrays(static_cast<GLsizei>(std::size(arrays)), arrays);
+        const GLuint buffers[] = {quadBuffer,   segmentQuadBuffer, discInstances,   segmentInstances, flatVertices,
+                                  cubeBuffer,   boxInstances,      meshVertices,    sphereInstances,  surfaceVertices,
+                                  surfaceIndices};
+        glDeleteBuffers(static_cast<GLsizei>(std::size(buffers)), buffers);
+    }
+
+    // The eye, the view direction and whether the view is 2D (orthographic), for shaders
+    // that work out depths or rays in the world.
+    static void setViewUniforms(GLuint program, const Camera& camera) {
+        const Eigen::Vector3f eye = camera.eye().cast<float>(), forward = camera.forward().cast<float>();
+        glUniform3fv(glGetUniformLocation(program, "eye"), 1, eye.data());
+        glUniform3fv(glGetUniformLocation(program, "forward"), 1, forward.data());
+        glUniform1f(glGetUniformLocation(program, "orthographic"), camera.mode() == Camera::Mode::TwoD ? 1.0f : 0.0f);
     }
 
     // 1-pixel lines, two vertices each.
@@ -339,7 +367,9 @@ struct Renderer::Impl {
         glDrawArraysInstanced(GL_TRIANGLES, 0, 6, static_cast<GLsizei>(list.size()));
     }
 
-    void drawDiscs(const std::vector<DiscInstance>& list, const Eigen::Matrix4f& viewProjection, const float viewport[2]) {
+    // surfaceLift: how much nearer the viewer the frame's surfaces are drawn (disc.vert).
+    void drawDiscs(const std::vector<DiscInstance>& list, const Camera& camera, double surfaceLift,
+                   const Eigen::Matrix4f& viewProjection, const float viewport[2]) {
         if (list.empty()) return;
         discs.clear();
         for (const DiscInstance& d : list) {
@@ -354,6 +384,11 @@ struct Renderer::Impl {
         glUseProgram(discProgram);
         glUniformMatrix4fv(glGetUniformLocation(discProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
         glUniform2fv(glGetUniformLocation(discProgram, "viewport"), 1, viewport);
+        setViewUniforms(discProgram, camera);
+        glUniform1f(glGetUniformLocation(discProgram, "pixelSize"), static_cast<float>(camera.pixelSize()));
+        glUniform1f(glGetUniformLocation(discProgram, "pixelSizePerDistance"),
+                    static_cast<float>(camera.pixelSizePerDistance()));
+        glUniform1f(glGetUniformLocation(discProgram, "surfaceLift"), static_cast<float>(surfaceLift));
         glBindBuffer(GL_ARRAY_BUFFER, discInstances);
         glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(discs.size() * sizeof(DiscVertex)), discs.data(),
                      GL_STREAM_DRAW);
@@ -363,7 +398,52 @@ struct Renderer::Impl {
 
     void drawBodies(const std::vector<BodyInstance>& bodies, const Camera& camera, const Eigen::Matrix4f& viewProjection,
                     const float viewport[2]);
+    void drawSurfaces(const std::vector<SurfaceInstance>& surfaces, const Camera& camera,
+                      const Eigen::Matrix4f& viewProjection);
 };
+
+// Opaque and depth tested, as bodies are. A surface whose normals do not match its vertices
+// has nothing to light it by and is left out, as is a triangle with an index out of range.
+void Renderer::Impl::drawSurfaces(const std::vector<SurfaceInstance>& surfaces, const Camera& camera,
+                                  const Eigen::Matrix4f& viewProjection) {
+    if (surfaces.empty()) return;
+    const Eigen::Vector3f light = viewLight(camera);
+    glEnable(GL_DEPTH_TEST);
+    glDisable(GL_BLEND);
+    glUseProgram(surfaceProgram);
+    glUniformMatrix4fv(glGetUniformLocation(surfaceProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
+    glUniform3fv(glGetUniformLocation(surfaceProgram, "lightDirection"), 1, light.data());
+    setViewUniforms(surfaceProgram, camera);
+    glBindVertexArray(surfaceVao);
+    for (const SurfaceInstance& surface : surfaces) {
+        if (surface.normals.size() != surface.vertices.size() || surface.triangles.empty()) continue;
+        surfaceData.clear();
+        for (std::size_t i = 0; i < surface.vertices.size(); ++i) {
+            SurfaceVertex v;
+            put(v.position, surface.vertices[i]);
+            put(v.normal, surface.normals[i]);
+            surfaceData.push_back(v);
+        }
+        surfaceElements.clear();
+        const int count = static_cast<int>(surface.vertices.size());
+        for (const auto& t : surface.triangles)
+            if (std::all_of(t.begin(), t.end(), [&](int i) { return i >= 0 && i < count; }))
+                surfaceElements.insert(surfaceElements.end(), t.begin(), t.end());
+        float front[4], back[4];
+        put(front, surface.front);
+        put(back, surface.back);
+        glUniform4fv(glGetUniformLocation(surfaceProgram, "frontColor"), 1, front);
+        glUniform4fv(glGetUniformLocation(surfaceProgram, "backColor"), 1, back);
+        glUniform1f(glGetUniformLocation(surfaceProgram, "lift"), static_cast<float>(surface.lift));
+        glBindBuffer(GL_ARRAY_BUFFER, surfaceVertices);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(surfaceData.size() * sizeof(SurfaceVertex)),
+                     surfaceData.data(), GL_STREAM_DRAW);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(surfaceElements.size() * sizeof(GLuint)),
+                     surfaceElements.data(), GL_STREAM_DRAW);
+        glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(surfaceElements.size()), GL_UNSIGNED_INT, nullptr);
+    }
+    glEnable(GL_BLEND);
+}
 
 // Boxes and spheres are instanced and draw their own outlines (a box's per face, 5,000 boxes'
 // 60,000 edges as quads would cost llvmpipe more than their faces). Hull triangles and
@@ -449,13 +529,7 @@ void Renderer::Impl::drawBodies(const std::vector<BodyInstance>& bodies, const C
         }
     }
 
-    // A light over the viewer's right shoulder, fixed to the view so that 2D and 3D look alike.
-    const Mat4 view = camera.view();
-    const Vec3 right = view.block<1, 3>(0, 0).transpose(), up = view.block<1, 3>(1, 0).transpose(),
-               back = view.block<1, 3>(2, 0).transpose();
-    const Eigen::Vector3f light = (0.35 * right + 0.75 * up + 0.55 * back).normalized().cast<float>();
-    const bool twoD = camera.mode() == Camera::Mode::TwoD;
-    const Eigen::Vector3f eye = camera.eye().cast<float>(), forward = camera.forward().cast<float>();
+    const Eigen::Vector3f light = viewLight(camera);
 
     glEnable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
@@ -464,9 +538,7 @@ void Renderer::Impl::drawBodies(const std::vector<BodyInstance>& bodies, const C
         glUseProgram(boxProgram);
         glUniformMatrix4fv(glGetUniformLocation(boxProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
         glUniform3fv(glGetUniformLocation(boxProgram, "lightDirection"), 1, light.data());
-        glUniform3fv(glGetUniformLocation(boxProgram, "eye"), 1, eye.data());
-        glUniform3fv(glGetUniformLocation(boxProgram, "forward"), 1, forward.data());
-        glUniform1f(glGetUniformLocation(boxProgram, "orthographic"), twoD ? 1.0f : 0.0f);
+        setViewUniforms(boxProgram, camera);
         glBindBuffer(GL_ARRAY_BUFFER, boxInstances);
         glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(boxes.size() * sizeof(BoxVertex)), boxes.data(),
                      GL_STREAM_DRAW);
@@ -490,9 +562,7 @@ void Renderer::Impl::drawBodies(const std::vector<BodyInstance>& bodies, const C
     if (!spheres.empty()) {
         glUseProgram(sphereProgram);
         glUniformMatrix4fv(glGetUniformLocation(sphereProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
-        glUniform3fv(glGetUniformLocation(sphereProgram, "eye"), 1, eye.data());
-        glUniform3fv(glGetUniformLocation(sphereProgram, "forward"), 1, forward.data());
-        glUniform1f(glGetUniformLocation(sphereProgram, "orthographic"), twoD ? 1.0f : 0.0f);
+        setViewUniforms(sphereProgram, camera);
         glUniform1f(glGetUniformLocation(sphereProgram, "pixelSize"), static_cast<float>(camera.pixelSize()));
         glUniform1f(glGetUniformLocation(sphereProgram, "pixelSizePerDistance"),
                     static_cast<float>(camera.pixelSizePerDistance()));
@@ -526,6 +596,7 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     r.boxProgram = link(shaders::kBoxVert, shaders::kBoxFrag, "box");
     r.meshProgram = link(shaders::kMeshVert, shaders::kBodyFrag, "mesh");
     r.sphereProgram = link(shaders::kSphereVert, shaders::kSphereFrag, "sphere");
+    r.surfaceProgram = link(shaders::kSurfaceVert, shaders::kSurfaceFrag, "surface");
 
     const float quad[] = {-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1};
     const float segmentQuad[] = {0, -1, 1, -1, 1, 1, 0, -1, 1, 1, 0, 1};
@@ -544,6 +615,9 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     glGenBuffers(1, &r.boxInstances);
     glGenBuffers(1, &r.meshVertices);
     glGenBuffers(1, &r.sphereInstances);
+    glGenVertexArrays(1, &r.surfaceVao);
+    glGenBuffers(1, &r.surfaceVertices);
+    glGenBuffers(1, &r.surfaceIndices);
 
     bindInstancedQuad(r.discVao, r.quadBuffer, quad, r.discInstances);
     constexpr GLsizei discStride = sizeof(DiscVertex);
@@ -609,6 +683,17 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     instanceAttribute(5, 4, sphereStride, offsetof(SphereVertex, outline));
     instanceAttribute(6, 1, sphereStride, offsetof(SphereVertex, outlineWidth));
     instanceAttribute(7, 2, sphereStride, offsetof(SphereVertex, flags));
+
+    // The element buffer is part of the vertex array's state.
+    glBindVertexArray(r.surfaceVao);
+    glBindBuffer(GL_ARRAY_BUFFER, r.surfaceVertices);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r.surfaceIndices);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(SurfaceVertex),
+                          reinterpret_cast<const void*>(offsetof(SurfaceVertex, position)));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(SurfaceVertex),
+                          reinterpret_cast<const void*>(offsetof(SurfaceVertex, normal)));
     glBindVertexArray(0);
 }
 
@@ -625,10 +710,13 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDepthFunc(GL_LEQUAL);
-    // 3D: the opaque bodies first, so that the translucent planes and the grid drawn after
-    // them blend over what they hide.
-    if (!twoD) r.drawBodies(frame.bodies, camera, viewProjection, viewport);
-    // 2D draws in order (planes, grid, bodies, wires, springs, particles); 3D tests depth.
+    // 3D: the opaque bodies and cloths first, so that the translucent planes and the grid
+    // drawn after them blend over what they hide.
+    if (!twoD) {
+        r.drawBodies(frame.bodies, camera, viewProjection, viewport);
+        r.drawSurfaces(frame.surfaces, camera, viewProjection);
+    }
+    // 2D draws in order (planes, grid, bodies and cloths, wires, springs, particles); 3D tests depth.
     glEnable(GL_BLEND);
     if (twoD) glDisable(GL_DEPTH_TEST);
     else glEnable(GL_DEPTH_TEST);
@@ -689,9 +777,10 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
         glDepthMask(GL_TRUE);
     }
     if (twoD) {
-        // The grid and plane edges under the bodies, the model's segments over them.
+        // The grid and plane edges under the bodies and cloths, the model's segments over them.
         drawGathered();
         r.drawBodies(frame.bodies, camera, viewProjection, viewport);
+        r.drawSurfaces(frame.surfaces, camera, viewProjection);
         glDisable(GL_DEPTH_TEST);
     }
 
@@ -712,11 +801,13 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
 
     // Particles on top (in 3D, of what is nearer than them), then the bodies' markers on
     // top of everything.
-    r.drawDiscs(frame.discs, viewProjection, viewport);
+    double surfaceLift = 0.0;
+    for (const SurfaceInstance& surface : frame.surfaces) surfaceLift = std::max(surfaceLift, surface.lift);
+    r.drawDiscs(frame.discs, camera, surfaceLift, viewProjection, viewport);
     glDisable(GL_DEPTH_TEST);
     for (const SegmentInstance& s : frame.overlaySegments) addSegment(s.a, s.b, s.width, s.color, s.dashed);
     drawGathered();
-    r.drawDiscs(frame.overlayDiscs, viewProjection, viewport);
+    r.drawDiscs(frame.overlayDiscs, camera, 0.0, viewProjection, viewport);
     glBindVertexArray(0);
     glUseProgram(0);
 }

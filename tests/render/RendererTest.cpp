@@ -320,6 +320,88 @@ TEST_F(RendererTest, OverlaysShowThroughBodies) {
     EXPECT_GT(image.at(view.project(Vec3::Zero())).brightness(), 200.0);  // the white centre of mass
 }
 
+// A square cloth of 5 x 5 vertices around `centre`, spanned by the unit vectors u and w
+// (side 2 size), turning counter-clockwise seen from u x w.
+SurfaceInstance squareCloth(const Vec3& centre, const Vec3& u, const Vec3& w, double size) {
+    SurfaceInstance cloth;
+    for (int j = -2; j <= 2; ++j)
+        for (int i = -2; i <= 2; ++i) cloth.vertices.push_back(centre + 0.5 * size * (i * u + j * w));
+    for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 4; ++i) {
+            const int a = 5 * j + i;
+            cloth.triangles.push_back({a, a + 1, a + 6});
+            cloth.triangles.push_back({a, a + 6, a + 5});
+        }
+    cloth.normals = vertexNormals(cloth.vertices, cloth.triangles);
+    cloth.front = kSand;
+    cloth.back = kGreen;
+    return cloth;
+}
+
+// Facing the viewer, a cloth shows its front lit as a face of its normal; turned round (its
+// triangles the other way), its back in the back colour, lit as the side seen: in both views.
+TEST_F(RendererTest, ClothSurfacesShowTheSideThatFacesTheViewerInItsColour) {
+    const Camera view3D = camera(Camera::Mode::ThreeD, Vec3(-1, -1, -1), Vec3(1, 1, 1));
+    const Camera view2D = camera(Camera::Mode::TwoD, Vec3(-1, -1, 0), Vec3(1, 1, 0));
+    for (const Camera* view : {&view3D, &view2D}) {
+        const bool twoD = view == &view2D;
+        const Vec3 towardEye = twoD ? Vec3(Vec3::UnitZ()) : Vec3((view->eye() - view->target()).normalized());
+        const Vec3 u = towardEye.cross(Vec3::UnitY()).normalized(), w = towardEye.cross(u);
+        for (bool turned : {false, true}) {
+            RenderFrame frame = emptyFrame();
+            // u x w = towardEye: the triangles turn counter-clockwise seen from the viewer, unless turned round.
+            SurfaceInstance cloth = squareCloth(Vec3::Zero(), turned ? w : u, turned ? u : w, 0.6);
+            frame.surfaces.push_back(cloth);
+            const std::string name = std::string("cloth-") + (turned ? "back" : "front") + (twoD ? "-2d" : "-3d");
+            const Image image = draw(frame, *view, name);
+            const Rgb expected = litFace(turned ? cloth.back : cloth.front, towardEye, *view);
+            for (const Vec3& p : {Vec3(Vec3::Zero()), Vec3(0.4 * u + 0.3 * w), Vec3(-0.35 * u - 0.4 * w)})
+                EXPECT_LT(image.at(view->project(p)).distance(expected), 4.0) << name << ' ' << p.transpose();
+            EXPECT_LT(image.at(view->project(0.8 * u)).distance(rgb(kBackground)), 4.0) << name << ": outside";
+        }
+    }
+}
+
+// A cloth lying on a sphere, its vertices on the surface: its flat triangles cut into the
+// sphere between them. Drawn nearer the viewer by a quarter of its spacing, it hides the
+// sphere everywhere it covers; not lifted, the sphere shows through the triangles' middles.
+// A particle on the cloth shows whole over it.
+TEST_F(RendererTest, ALiftedClothShowsOverTheSphereItLiesOnAndItsParticlesOverIt) {
+    const Camera view = camera(Camera::Mode::ThreeD, Vec3(-1, -1, -1), Vec3(1, 1, 1));
+    const Vec3 towardEye = (view.eye() - view.target()).normalized();
+    const Vec3 u = towardEye.cross(Vec3::UnitY()).normalized(), w = u.cross(towardEye);
+    constexpr double kRadius = 1.0, kSpacing = 0.25;
+    SurfaceInstance cloth = squareCloth(Vec3::Zero(), u, w, 4 * kSpacing);
+    for (Vec3& v : cloth.vertices) v = kRadius * (towardEye + v).normalized();  // onto the sphere
+    cloth.normals = vertexNormals(cloth.vertices, cloth.triangles);
+    const Vec3 middle = cloth.vertices[12];
+    for (double lift : {0.0, 0.25 * kSpacing}) {
+        RenderFrame frame = emptyFrame();
+        frame.bodies.push_back(sphere(Vec3::Zero(), kRadius, kRed));
+        cloth.lift = lift;
+        frame.surfaces.push_back(cloth);
+        frame.discs.push_back({middle, 5.0f, kBlue, kBlue, 1.0f});
+        const Image image = draw(frame, view, lift > 0.0 ? "cloth-on-sphere-lifted-3d" : "cloth-on-sphere-3d");
+        int sphereSeen = 0;
+        for (const auto& t : cloth.triangles) {
+            const Vec3 centroid = (cloth.vertices[t[0]] + cloth.vertices[t[1]] + cloth.vertices[t[2]]) / 3.0;
+            const Rgb seen = image.at(view.project(centroid));
+            if (seen.r > seen.g + 60.0) ++sphereSeen;  // red, not sand
+        }
+        if (lift > 0.0) {
+            EXPECT_EQ(sphereSeen, 0) << "the sphere shows through the lifted cloth";
+            // The particle: blue at its centre and 3 pixels out, in front of the lifted cloth.
+            const Vec3 centre = view.project(middle);
+            for (const Vec3& offset : {Vec3(0, 0, 0), Vec3(3, 0, 0), Vec3(0, -3, 0)}) {
+                const Rgb seen = image.at(centre + offset);
+                EXPECT_GT(seen.b, seen.r + 60.0) << offset.transpose();
+            }
+        } else {
+            EXPECT_GT(sphereSeen, static_cast<int>(cloth.triangles.size()) / 2) << "the test's premise";
+        }
+    }
+}
+
 // A scene of every shape and marker, in both views, to look at; and the draw time of 5,000 boxes.
 TEST_F(RendererTest, ShowcaseInBothViews) {
     RenderFrame frame;
