@@ -5,6 +5,7 @@
 
 #include "core/bodies/ConvexHull.h"
 #include "core/bodies/ShapeGeometry.h"
+#include "core/forces/Cloth.h"
 #include "render/BodyOverlays.h"
 
 namespace tinkerbox {
@@ -140,7 +141,24 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
         frame.segments.push_back({s.position(a), s.position(b), 1.0f, strainColor(strain)});
     };
     const Scene& scene = editor.scene();
+    std::vector<char> onSurface(s.particleCount(), 0);  // particles drawn as a cloth's surface
     for (const ClothSpec& c : scene.cloths) {
+        const Index count = static_cast<Index>(c.columns) * c.rows;
+        if (c.firstParticle < 0 || c.firstParticle + count > s.particleCount()) continue;
+        if (options.clothSurfaces) {
+            // The triangles the cloth's energies act on, numbered within the cloth.
+            SurfaceInstance surface;
+            surface.vertices.reserve(count);
+            for (Index p = 0; p < count; ++p) surface.vertices.push_back(s.position(c.firstParticle + p));
+            for (const ClothTriangle& t : gridTriangles(0, c.columns, c.rows, c.width, c.height))
+                surface.triangles.push_back(
+                    {static_cast<int>(t.particles[0]), static_cast<int>(t.particles[1]), static_cast<int>(t.particles[2])});
+            surface.normals = vertexNormals(surface.vertices, surface.triangles);
+            surface.lift = 0.25 * std::min(c.width / (c.columns - 1), c.height / (c.rows - 1));
+            frame.surfaces.push_back(std::move(surface));
+            std::fill_n(onSurface.begin() + c.firstParticle, count, 1);
+            continue;
+        }
         const double du = c.width / (c.columns - 1), dv = c.height / (c.rows - 1);
         for (int j = 0; j < c.rows; ++j)
             for (int i = 0; i < c.columns; ++i) {
@@ -251,6 +269,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
         const bool selected = selection.particles.count(i) > 0;
         const bool isHovered = hovered && *hovered == i;
         const bool nailed = s.isNailed(i) || held[i];
+        if (onSurface[i] && !selected && !isHovered && !nailed) continue;
         DiscInstance disc{s.position(i), nailed ? radius + 1.0f : radius, nailed ? kNailed : kParticle, kOutline, 1.0f};
         if (selected) {
             disc.outline = kSelected;

@@ -1,7 +1,8 @@
 #pragma once
 // What the scene looks like: turns the editor's model into a RenderFrame. Springs are
-// coloured by strain (blue compressed, grey at rest, red stretched); nailed, hovered and
-// selected particles are told apart; gestures draw their rubber band, wire or mouse spring.
+// coloured by strain (blue compressed, grey at rest, red stretched); cloths are surfaces
+// (or grid lines); nailed, hovered and selected particles are told apart; gestures draw
+// their rubber band, wire or mouse spring.
 #include "editor/Editor.h"
 #include "render/RenderFrame.h"
 
@@ -17,6 +18,9 @@ Color strainColor(double strain);
 struct SceneViewOptions {
     bool bodyAxes = false;  // each body's axes and angular velocity
     bool contacts = false;  // the contact model's points and normals of the last step
+    // Cloths as shaded surfaces, their particles shown only where nailed, hovered or
+    // selected; else as grid lines coloured by strain, with every particle.
+    bool clothSurfaces = true;
 };
 
 // Bodies are drawn shaded with their centres of mass marked.

@@ -663,6 +663,33 @@ TEST_F(App, ShiftKTurnsSelfCollisionOffAndOn) {
     EXPECT_GT(on.number("contacts"), 0.0);
 }
 
+// Pixels in the cloth's warm colours, front or back, lit or in shade: nothing else in the
+// drape (a blue sphere, grey lines, a dark ground) is that red.
+int clothColouredPixels(const Image& a) {
+    int count = 0;
+    for (int y = kTop; y < kBottom; ++y)
+        for (int x = kLeft; x < kRight; ++x) {
+            const unsigned char* p = a.at(x, y);
+            if (p[0] > 90 && p[0] > p[2] + 25) ++count;
+        }
+    return count;
+}
+
+// F, typed in an input script: the drape's cloth, a shaded surface when the app opens, becomes
+// grid lines, and the status file says which.
+TEST_F(App, FTurnsClothSurfacesIntoGridLines) {
+    const std::string drape = (kScenes / "cloth-drape.json").string();
+    const fs::path surface = dir_ / "surface.png", lines = dir_ / "lines.png";
+    ASSERT_EQ(run(withWindow({drape, "--screenshot", surface.string(), "--frames", "3"})), 0);
+    EXPECT_EQ(readStatus(status_).text("cloth_surfaces"), "1");
+    const std::string script = writeFile(dir_ / "input.txt", "1 key F\n");
+    ASSERT_EQ(run(withWindow({drape, "--script", script, "--screenshot", lines.string(), "--frames", "3"})), 0);
+    EXPECT_EQ(readStatus(status_).text("cloth_surfaces"), "0");
+    EXPECT_GT(clothColouredPixels(load(surface)), 5000);
+    EXPECT_LT(clothColouredPixels(load(lines)), 50);
+    EXPECT_GT(brightPixels(load(lines)), 2000) << "the grid lines are drawn";
+}
+
 // Five particles added, the app killed once the autosave has them: the next start offers the
 // autosave (Enter restores it) and all five are back.
 TEST_F(App, ACrashLosesNoEditOnceTheAutosaveIsCurrent) {
