@@ -6,6 +6,7 @@
 
 #include "core/bodies/ShapeGeometry.h"
 #include "core/constraints/RodConstraint.h"
+#include "core/forces/Cloth.h"
 
 namespace tinkerbox {
 
@@ -63,6 +64,48 @@ std::optional<Index> pickParticle(const Simulation& simulation, const Ray& ray, 
         best.offer(i, d, t, tolerance);
     }
     return best.index;
+}
+
+namespace {
+
+// How far along the ray it meets the triangle abc, if it does (Moller & Trumbore, Fast,
+// Minimum Storage Ray/Triangle Intersection, J. Graphics Tools 2(1), 1997).
+std::optional<double> rayTriangle(const Ray& ray, const Vec3& a, const Vec3& b, const Vec3& c) {
+    const Vec3 e1 = b - a, e2 = c - a;
+    const Vec3 p = ray.direction.cross(e2);
+    const double determinant = e1.dot(p);
+    if (std::abs(determinant) < 1e-14 * e1.norm() * e2.norm()) return std::nullopt;  // parallel, or degenerate
+    const Vec3 s = ray.origin - a;
+    const double u = s.dot(p) / determinant;  // barycentric coordinate of b
+    if (u < 0.0 || u > 1.0) return std::nullopt;
+    const Vec3 q = s.cross(e1);
+    const double v = ray.direction.dot(q) / determinant;  // of c
+    if (v < 0.0 || u + v > 1.0) return std::nullopt;
+    const double t = e2.dot(q) / determinant;
+    if (t < 0.0) return std::nullopt;
+    return t;
+}
+
+}  // namespace
+
+std::optional<ClothHit> pickCloth(const Scene& scene, const Simulation& simulation, const Ray& ray) {
+    const World& s = simulation.world();
+    std::optional<ClothHit> best;
+    for (const ClothSpec& c : scene.cloths) {
+        if (c.firstParticle + static_cast<Index>(c.columns) * c.rows > s.particleCount()) continue;
+        for (const ClothTriangle& t : gridTriangles(c.firstParticle, c.columns, c.rows, c.width, c.height)) {
+            const std::array<Index, 3>& corner = t.particles;
+            const std::optional<double> along =
+                rayTriangle(ray, s.position(corner[0]), s.position(corner[1]), s.position(corner[2]));
+            if (!along || (best && *along >= best->along)) continue;
+            const Vec3 point = ray.origin + *along * ray.direction;
+            const auto nearer = [&](Index a, Index b) {
+                return (s.position(a) - point).squaredNorm() < (s.position(b) - point).squaredNorm();
+            };
+            best = ClothHit{*std::min_element(corner.begin(), corner.end(), nearer), *along};
+        }
+    }
+    return best;
 }
 
 std::optional<Index> pickSpring(const Simulation& simulation, const Ray& ray, const PickTolerance& tolerance) {

@@ -42,6 +42,15 @@ struct BodyHit {
 };
 std::optional<BodyHit> pickBody(const Simulation& simulation, const Ray& ray);
 
+// Where the ray first meets a triangle of one of the scene's cloths (the triangles their
+// energies act on): the corner of that triangle nearest the point, and how far along the
+// ray the point is. A cloth is then grabbed wherever it is seen, not only at its particles.
+struct ClothHit {
+    Index particle;
+    double along;
+};
+std::optional<ClothHit> pickCloth(const Scene& scene, const Simulation& simulation, const Ray& ray);
+
 // Shortest distance between the ray and the segment ab, and the distance along the ray.
 double segmentDistanceToRay(const Ray& ray, const Vec3& a, const Vec3& b, double* along = nullptr);
 

@@ -663,6 +663,37 @@ TEST_F(App, ShiftKTurnsSelfCollisionOffAndOn) {
     EXPECT_GT(on.number("contacts"), 0.0);
 }
 
+// A left drag with the grab tool on a cloth's surface between its particles (a 4 x 4 cloth,
+// its particles much farther apart on screen than the pick radius) takes the cloth instead
+// of orbiting the view: paused, it moves the particle nearest the press, an edit to undo.
+TEST_F(App, ALeftDragOnAClothBetweenItsParticlesTakesTheCloth) {
+    Scene scene;
+    scene.name = "coarse cloth";
+    scene.settings.gravity = Vec3::Zero();
+    TriangleClothOptions cloth;
+    cloth.columns = cloth.rows = 4;
+    cloth.corner = Vec3(-1, 0, -1);
+    cloth.u = Vec3(2, 0, 0);
+    cloth.v = Vec3(0, 0, 2);
+    addTriangleCloth(scene, cloth);
+    const fs::path file = dir_ / "cloth.json", saved = dir_ / "saved.json";
+    saveScene(scene, file);
+    // The view's middle, where the cloth's middle is framed: 0.47 m from its nearest particles.
+    const std::string script =
+        writeFile(dir_ / "input.txt", "2 key G\n3 move 640 410\n4 button left press\n5 move 640 370\n"
+                                      "6 move 640 350\n7 button left release\n9 key Q ctrl\n");
+    ASSERT_EQ(run(withWindow({file.string(), "--script", script, "--save-on-exit", saved.string()})), 0);
+    const Status status = readStatus(status_);
+    EXPECT_EQ(status.text("view"), "3D");
+    EXPECT_EQ(status.text("undo"), "1") << "the drag orbited the view instead of taking the cloth";
+    const Scene after = loadScene(saved);
+    ASSERT_EQ(after.particles.size(), scene.particles.size());
+    int moved = 0;
+    for (std::size_t k = 0; k < scene.particles.size(); ++k)
+        moved += (after.particles[k].position - scene.particles[k].position).norm() > 1e-3 ? 1 : 0;
+    EXPECT_EQ(moved, 1);
+}
+
 // Pixels in the cloth's warm colours, front or back, lit or in shade: nothing else in the
 // drape (a blue sphere, grey lines, a dark ground) is that red.
 int clothColouredPixels(const Image& a) {

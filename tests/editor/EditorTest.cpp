@@ -171,6 +171,46 @@ TEST(Editor, GrabPullsWithAMouseSpringWhileRunning) {
     EXPECT_FALSE(e.canUndo() && e.scene().particles[1].position.y() > 1.0);  // a grab is not an edit
 }
 
+// A cloth is grabbed where it is seen: a press on its surface beyond the pick tolerance
+// of every particle grabs the corner of the triangle there nearest the press, and
+// pointing there hovers that particle; a body in front of the cloth hides it, one behind
+// does not.
+TEST(Editor, AClothIsGrabbedAnywhereOnItsSurfaceUnlessABodyHidesIt) {
+    Scene scene = zeroGravity();
+    TriangleClothOptions cloth;
+    cloth.columns = cloth.rows = 3;
+    cloth.corner = Vec3::Zero();
+    cloth.u = Vec3(2, 0, 0);
+    cloth.v = Vec3(0, 2, 0);
+    const Index first = addTriangleCloth(scene, cloth);
+    // (0.7, 0.35) is in the triangle (0, 0), (1, 0), (1, 1), 0.46 m from (1, 0), the cloth's second particle.
+    const Index nearest = first + 1;
+    {
+        Editor e(scene);
+        e.setTool(Tool::Grab);
+        e.pointerMove(at(0.7, 0.35), kTolerance);
+        EXPECT_EQ(e.hovered(), nearest);
+        e.pointerMove(at(2.5, 0.5), kTolerance);  // off the cloth
+        EXPECT_EQ(e.hovered(), std::nullopt);
+        e.setPlaying(true);
+        e.pointerDown(at(0.7, 0.35), kTolerance, PointerButton::Left);
+        EXPECT_EQ(e.gesture().kind, Gesture::Kind::Grab);
+        EXPECT_EQ(e.gesture().anchor, Anchor(nearest));
+        e.pointerUp(at(0.7, 0.35), kTolerance);
+    }
+    for (double z : {1.0, -1.0}) {  // the rays come down from z = 10
+        Scene covered = scene;
+        RigidBodySpec box;
+        box.shape = BoxShape{Vec3(0.4, 0.4, 0.4)};
+        box.position = Vec3(0.7, 0.35, z);
+        box.fixed = true;
+        covered.bodies.push_back(box);
+        Editor e(covered);
+        e.pointerMove(at(0.7, 0.35), kTolerance);
+        EXPECT_EQ(e.hovered(), z > 0.0 ? std::nullopt : std::optional<Index>(nearest)) << z;
+    }
+}
+
 TEST(Editor, RightDragGrabsWithAnyTool) {
     Editor e = threeParticles();
     e.setPlaying(true);
