@@ -60,7 +60,7 @@ void drawBuildingMenuItems(Editor& editor) {
 }
 
 void drawBuildingSettings(Editor& editor) {
-    if (!ImGui::CollapsingHeader("grid and chain")) return;
+    if (!ImGui::CollapsingHeader("grid, chain and cloth")) return;
     SnapGrid& grid = editor.grid();
     ImGui::Checkbox("snap to grid", &grid.enabled);
     itemTooltip("Ctrl+G. New particles, the ends of new springs, rods and chains, bodies, and whatever a drag moves "
@@ -83,6 +83,29 @@ void drawBuildingSettings(Editor& editor) {
     itemTooltip("The rope's length over the distance between the two clicks: 1 is taut; above 1 it hangs as a "
             "catenary, and starts at rest in that shape.");
     chain.slack = std::clamp(chain.slack, 1.0, 10.0);
+    ClothSettings& cloth = editor.cloth();
+    ImGui::InputInt("cloth particles", &cloth.particles);
+    itemTooltip("How many particles the cloth tool (T) puts along the longer side of the rectangle; the cells are as "
+                "square as whole counts allow.");
+    cloth.particles = std::clamp(cloth.particles, 2, ClothSettings::kMaxParticles);
+    ImGui::InputDouble("clicked cloth (m)", &cloth.size, 0.1, 1.0, "%.2f");
+    itemTooltip("The side of the square cloth a click (not a drag) lays, centred where you clicked.");
+    cloth.size = std::clamp(cloth.size, 0.05, 100.0);
+    ImGui::InputDouble("cloth density", &cloth.density, 0.01, 0.1, "%.3f");
+    itemTooltip("kg/m^2: a third of each triangle's mass goes to each of its corners.");
+    cloth.density = std::clamp(cloth.density, 1e-4, 1e3);
+    ClothMaterial& m = cloth.material;
+    ImGui::InputDouble("stretch", &m.stretch, 10.0, 100.0, "%.1f");
+    itemTooltip("N/m: the energy stretch/2 (S_u^2 + S_v^2) per unit area, S the strain along the cloth's two "
+                "directions (Baraff & Witkin 1998). Cotton 200.");
+    ImGui::InputDouble("shear", &m.shear, 1.0, 10.0, "%.1f");
+    itemTooltip("N/m: the energy shear/2 (w_u . w_v)^2 per unit area. Cotton 20.");
+    ImGui::InputDouble("bend", &m.bend, 1e-5, 1e-4, "%.1e");
+    itemTooltip("N m: the energy bend/2 kappa^2 per unit area across each inner edge. Cotton 2e-4; more is stiffer, "
+                "like leather.");
+    m.stretch = std::max(m.stretch, 0.0);
+    m.shear = std::max(m.shear, 0.0);
+    m.bend = std::max(m.bend, 0.0);
 }
 
 }  // namespace tinkerbox

@@ -678,8 +678,8 @@ void Panels::drawHelp() {
          "rectangle (Shift+drag adds), and a drag on the selection moves it");
     line("Ctrl+A select all   Ctrl+C copy   Ctrl+X cut   Ctrl+V paste (at the pointer)   Delete  remove the "
          "selection and what hangs on it");
-    line("Ctrl+G  snap to grid on / off (its spacing, and the chain's settings, under 'grid and chain' in the "
-         "Solver panel)");
+    line("Ctrl+G  snap to grid on / off (its spacing, and the chain's and cloth's settings, under 'grid, chain and "
+         "cloth' in the Solver panel)");
     line("Ctrl+Z undo   Ctrl+Shift+Z / Ctrl+Y redo   Escape  drop a chain waiting for its second click, dismiss "
          "the divergence banner");
     ImGui::Separator();

@@ -244,6 +244,22 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
                     frame.segments.push_back({corners[k], corners[(k + 1) % corners.size()], 1.5f, kGesture, true});
             }
             break;
+        case Gesture::Kind::ClothSize:
+            // The cloth it would lay: its grid lines, thin, inside its outline.
+            if (const auto cloth = editor.clothBeingLaid()) {
+                const Vec3 du = cloth->u / (cloth->columns - 1), dv = cloth->v / (cloth->rows - 1);
+                for (int i = 0; i < cloth->columns; ++i) {
+                    const bool edge = i == 0 || i + 1 == cloth->columns;
+                    frame.segments.push_back({cloth->corner + i * du, cloth->corner + i * du + cloth->v, edge ? 1.5f : 1.0f,
+                                              kGesture, edge});
+                }
+                for (int j = 0; j < cloth->rows; ++j) {
+                    const bool edge = j == 0 || j + 1 == cloth->rows;
+                    frame.segments.push_back({cloth->corner + j * dv, cloth->corner + j * dv + cloth->u, edge ? 1.5f : 1.0f,
+                                              kGesture, edge});
+                }
+            }
+            break;
         case Gesture::Kind::Chain: {
             // The rope as it would drop now: its links and its joints.
             const std::vector<Vec3> rope = editor.chainBeingLaid();

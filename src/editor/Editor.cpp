@@ -20,7 +20,8 @@ constexpr double kSmallestBodySize = 0.05;
 // Gestures whose pointer places what they make (a body's corner, a wire's radius, a chain's
 // end), which lands on the grid; a move snaps what it drags instead (moveTo).
 bool madeAtPointer(Gesture::Kind kind) {
-    return kind == Gesture::Kind::BodySize || kind == Gesture::Kind::WireRadius || kind == Gesture::Kind::Chain;
+    return kind == Gesture::Kind::BodySize || kind == Gesture::Kind::WireRadius || kind == Gesture::Kind::Chain ||
+           kind == Gesture::Kind::ClothSize;
 }
 
 }  // namespace
@@ -353,6 +354,11 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
             gesture_ = {Gesture::Kind::BodySize, tool_, -1, snap(*point), snap(*point), Anchor()};
             gesturePlanePoint_ = gesture_.start;
             return;
+        case Tool::Cloth:
+            if (particle || !point || pickBody(*simulation_, ray)) return;
+            gesture_ = {Gesture::Kind::ClothSize, tool_, -1, snap(*point), snap(*point), Anchor()};
+            gesturePlanePoint_ = gesture_.start;
+            return;
         case Tool::Chain: {
             // As a spring's: from what is under the pointer, else from a new particle there.
             const std::optional<Anchor> from = pickAnchor(ray, tolerance);
@@ -453,6 +459,17 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
             gesture_ = {};
             const auto [shape, at] = sizedBody(gesture.tool, gesture.start, gesture.current, dragged);
             addBody(shape, at);
+            return;
+        }
+        case Gesture::Kind::ClothSize: {
+            gesture_ = {};
+            const TriangleClothOptions cloth = sizedCloth(gesture.start, gesture.current, dragged);
+            edit([&](Scene& scene) { addTriangleCloth(scene, cloth); });
+            status_ = "Cloth: " + std::to_string(cloth.columns) + " x " + std::to_string(cloth.rows) + " particles.";
+            if (const std::string& integrator = simulation_->settings().integrator;
+                integrator != "implicit-euler" && integrator != "projective")
+                status_ += " It is stiff: implicit-euler and projective run it at this dt, " + integrator +
+                           " only with many substeps.";
             return;
         }
         case Gesture::Kind::WireRadius: {
@@ -675,6 +692,22 @@ std::pair<Shape, Vec3> Editor::sizedBody(Tool tool, const Vec3& start, const Vec
     workNormal_.cwiseAbs().maxCoeff(&across);
     size[across] = newElements_.boxSize;
     return {BoxShape{size}, 0.5 * (start + end)};
+}
+
+TriangleClothOptions Editor::sizedCloth(const Vec3& start, const Vec3& end, bool dragged) const {
+    ClothSettings settings = cloth_;
+    settings.particles = std::clamp(settings.particles, 2, ClothSettings::kMaxParticles);
+    PlaneRectangle rectangle{start, end, workNormal_};
+    const std::array<Vec3, 4> corners = rectangle.corners();
+    // A click, or a drag along one axis only, lays the default square.
+    if (!dragged || (corners[1] - corners[0]).norm() < kSmallestBodySize || (corners[3] - corners[0]).norm() < kSmallestBodySize)
+        rectangle = squareAround(start, workNormal_, std::max(settings.size, kSmallestBodySize));
+    return clothOver(rectangle, settings);
+}
+
+std::optional<TriangleClothOptions> Editor::clothBeingLaid() const {
+    if (gesture_.kind != Gesture::Kind::ClothSize) return std::nullopt;
+    return sizedCloth(gesture_.start, gesture_.current, (gesture_.current - gesture_.start).norm() > 0.0);
 }
 
 std::optional<std::pair<Shape, Vec3>> Editor::bodyBeingSized() const {

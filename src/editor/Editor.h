@@ -18,6 +18,7 @@
 #include "core/dynamics/Simulation.h"
 #include "editor/Chain.h"
 #include "editor/Clipboard.h"
+#include "editor/ClothTool.h"
 #include "editor/Picking.h"
 #include "editor/RubberBand.h"
 #include "editor/Selection.h"
@@ -33,12 +34,12 @@ enum class PointerButton { Left, Right, Middle };
 
 // What the pointer is in the middle of, for drawing.
 struct Gesture {
-    enum class Kind { None, Connect, WireRadius, Grab, Move, BodySize, RubberBand, Chain };
+    enum class Kind { None, Connect, WireRadius, Grab, Move, BodySize, RubberBand, Chain, ClothSize };
     Kind kind = Kind::None;
     Tool tool = Tool::Select;   // Connect: Spring or Rod
     Index particle = -1;        // Connect, Chain: where it starts; Grab, Move: the particle under the pointer
     Vec3 start = Vec3::Zero();  // WireRadius: the centre; BodySize: a box's corner, a sphere's centre;
-                                // RubberBand: a corner; Chain: where it starts
+                                // RubberBand, ClothSize: a corner; Chain: where it starts
     Vec3 current = Vec3::Zero();
     Anchor anchor;  // Connect, Chain: where it starts; Grab: what the mouse spring holds (a particle or a body point)
 };
@@ -111,6 +112,8 @@ public:
     // The rope the chain tool would drop now, from its start to the pointer (both ends
     // included); empty when no chain is being laid.
     std::vector<Vec3> chainBeingLaid() const;
+    // The cloth the cloth tool would lay now, while its rectangle is being dragged.
+    std::optional<TriangleClothOptions> clothBeingLaid() const;
     // Drops a chain waiting for its second click, or a rubber band being drawn.
     void cancelGesture();
 
@@ -142,6 +145,8 @@ public:
     const SnapGrid& grid() const { return grid_; }
     ChainSettings& chain() { return chain_; }
     const ChainSettings& chain() const { return chain_; }
+    ClothSettings& cloth() { return cloth_; }
+    const ClothSettings& cloth() const { return cloth_; }
 
     // Live settings (not part of the undo history)
     void setIntegrator(const std::string& name);
@@ -208,6 +213,8 @@ private:
     // and where: a box with corners start and end in the work plane, a sphere centred at
     // start through end.
     std::pair<Shape, Vec3> sizedBody(Tool tool, const Vec3& start, const Vec3& end, bool dragged) const;
+    // The cloth tool's cloth from a drag between two corners, or a click at `start`.
+    TriangleClothOptions sizedCloth(const Vec3& start, const Vec3& end, bool dragged) const;
     void updateGrab(double dt);
     void endGrab();
     void beginMove(const Anchor& pressed, const Vec3& at);
@@ -233,6 +240,7 @@ private:
     NewElementSettings newElements_;
     SnapGrid grid_;
     ChainSettings chain_;
+    ClothSettings cloth_;
     SceneFragment clipboard_;
     int pastes_ = 0;  // since the last copy, for the offset of the next paste
     bool modified_ = false;

@@ -5,18 +5,12 @@
 
 namespace tinkerbox {
 
-namespace {
-
-// The plane's axes: world x projected onto the plane (world y when the normal is near x),
-// and the normal's cross product with it.
 void planeAxes(const Vec3& normal, Vec3& u, Vec3& v) {
     const Vec3 n = normal.normalized();
     const Vec3 reference = std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
     u = (reference - reference.dot(n) * n).normalized();
     v = n.cross(u);
 }
-
-}  // namespace
 
 bool PlaneRectangle::contains(const Vec3& p) const {
     Vec3 u, v;

@@ -9,6 +9,10 @@
 
 namespace tinkerbox {
 
+// A plane's axes: world x projected onto the plane (world y when the normal is near x),
+// and the normal's cross product with it.
+void planeAxes(const Vec3& normal, Vec3& u, Vec3& v);
+
 // A rectangle in the plane through `from` with unit normal `normal`, with corners `from`
 // and `to` and edges along the plane's axes (x and y in the 2D view, where the normal is z).
 // A point is inside when its projection onto the plane along the normal is.

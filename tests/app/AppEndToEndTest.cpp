@@ -694,6 +694,26 @@ TEST_F(App, ALeftDragOnAClothBetweenItsParticlesTakesTheCloth) {
     EXPECT_EQ(moved, 1);
 }
 
+// In a new scene, T and a drag lay a cloth over the dragged rectangle, in one edit: 300 x 200
+// pixels, so 16 particles along it and 11 (15 cells x 2/3 + 1) across. Dragged down to the
+// right, its columns run down so that its front faces the viewer.
+TEST_F(App, TheClothToolLaysAClothWithRealInput) {
+    const std::string script = writeFile(dir_ / "input.txt",
+                                         "1 key N ctrl\n3 key T\n4 move 500 250\n5 button left press\n"
+                                         "7 move 700 350\n9 move 800 450\n10 button left release\n12 key Q ctrl\n");
+    const fs::path saved = dir_ / "saved.json";
+    ASSERT_EQ(run(withWindow({"--script", script, "--save-on-exit", saved.string()})), 0);
+    const Status status = readStatus(status_);
+    EXPECT_EQ(status.text("tool"), "Cloth");
+    EXPECT_EQ(status.text("undo"), "1");
+    const Scene scene = loadScene(saved);
+    ASSERT_EQ(scene.cloths.size(), 1u);
+    EXPECT_EQ(scene.cloths[0].columns, 11);
+    EXPECT_EQ(scene.cloths[0].rows, 16);
+    EXPECT_EQ(scene.particles.size(), 176u);
+    for (const ParticleInit& p : scene.particles) EXPECT_EQ(p.position.z(), 0.0);  // the 2D view's plane
+}
+
 // Pixels in the cloth's warm colours, front or back, lit or in shade: nothing else in the
 // drape (a blue sphere, grey lines, a dark ground) is that red.
 int clothColouredPixels(const Image& a) {

@@ -1,11 +1,12 @@
 // Building by hand with synthetic input in world coordinates: rubber-band selection, copy
-// and paste with what joins the copied items, snapping to the grid and the chain tool,
-// each undoable.
+// and paste with what joins the copied items, snapping to the grid, the chain and cloth
+// tools, each undoable.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "core/constraints/RodConstraint.h"
+#include "editor/ClothTool.h"
 #include "editor/Editor.h"
 #include "editor/PointerInput.h"
 
@@ -380,6 +381,74 @@ TEST(EditorBuilding, AChainHangsFromWhatItsEndsWereClickedOn) {
     EXPECT_TRUE(e.scene().springs[0].a.isRigid());
     EXPECT_EQ(e.scene().springs[0].a.index(), 0);
     EXPECT_EQ(e.scene().springs[2].b, 0);
+}
+
+// The cloth tool's grid: settings.particles along the longer side, the other side's count
+// rounded to keep the cells square, at least 2 each way, the front toward the normal; a
+// clicked cloth is a square centred where it was clicked.
+TEST(EditorBuilding, AClothOverARectangleHasSquareCells) {
+    ClothSettings settings;
+    settings.particles = 16;
+    const TriangleClothOptions wide = clothOver({Vec3(0, 0, 0), Vec3(2, 1, 0), Vec3::UnitZ()}, settings);
+    EXPECT_EQ(wide.columns, 16);
+    EXPECT_EQ(wide.rows, 9);  // 15 cells x 1/2 = 7.5, rounded to 8
+    EXPECT_EQ(wide.corner, Vec3::Zero());
+    EXPECT_EQ(wide.u, Vec3(2, 0, 0));
+    EXPECT_EQ(wide.v, Vec3(0, 1, 0));
+    const TriangleClothOptions sliver = clothOver({Vec3(0, 0, 0), Vec3(-0.01, -3, 0), Vec3::UnitZ()}, settings);
+    EXPECT_EQ(sliver.columns, 2);
+    EXPECT_EQ(sliver.rows, 16);
+    // Dragged down to the right, the first edge and the normal would make the back face the
+    // viewer: the edges trade places.
+    const TriangleClothOptions down = clothOver({Vec3(0, 0, 0), Vec3(2, -1, 0), Vec3::UnitZ()}, settings);
+    EXPECT_EQ(down.u, Vec3(0, -1, 0));
+    EXPECT_EQ(down.v, Vec3(2, 0, 0));
+    EXPECT_EQ(down.columns, 9);
+    EXPECT_EQ(down.rows, 16);
+    EXPECT_GT(down.u.cross(down.v).z(), 0.0);
+    const PlaneRectangle square = squareAround(Vec3(5, 5, 0), Vec3::UnitZ(), 1.0);
+    EXPECT_TRUE(square.from.isApprox(Vec3(4.5, 4.5, 0)));
+    EXPECT_TRUE(square.to.isApprox(Vec3(5.5, 5.5, 0)));
+}
+
+// A drag lays a cloth over the rectangle, its mass density x area, in one undoable edit; a
+// click lays the default square around the click; a press on a particle lays nothing.
+TEST(EditorBuilding, TheClothToolLaysAClothOfTriangleEnergies) {
+    Editor e;
+    e.setTool(Tool::Cloth);
+    e.cloth().particles = 16;
+    drag(e, Vec3(0, 0, 0), Vec3(2, 1, 0));
+    ASSERT_EQ(e.scene().cloths.size(), 1u);
+    const ClothSpec cloth = e.scene().cloths[0];
+    EXPECT_EQ(cloth.columns, 16);
+    EXPECT_EQ(cloth.rows, 9);
+    EXPECT_DOUBLE_EQ(cloth.width, 2.0);
+    EXPECT_DOUBLE_EQ(cloth.height, 1.0);
+    EXPECT_EQ(cloth.material, e.cloth().material);
+    ASSERT_EQ(e.scene().particles.size(), 16u * 9u);
+    double mass = 0.0;
+    for (const ParticleInit& p : e.scene().particles) mass += p.mass;
+    EXPECT_NEAR(mass, e.cloth().density * 2.0, 1e-12);
+    EXPECT_EQ(e.scene().particles[cloth.firstParticle + 15].position, Vec3(2, 0, 0));
+    EXPECT_EQ(e.scene().particles[cloth.firstParticle + 16 * 9 - 1].position, Vec3(2, 1, 0));
+    EXPECT_EQ(e.status().rfind("Cloth: 16 x 9 particles.", 0), 0u) << e.status();
+    EXPECT_NE(e.status().find("stiff"), std::string::npos) << "the default integrator, rk4, is told about";
+    e.undo();
+    EXPECT_TRUE(e.scene().cloths.empty());
+    EXPECT_TRUE(e.scene().particles.empty());
+    e.redo();
+    ASSERT_EQ(e.scene().cloths.size(), 1u);
+
+    click(e, 5, 5);
+    ASSERT_EQ(e.scene().cloths.size(), 2u);
+    const ClothSpec clicked = e.scene().cloths[1];
+    EXPECT_EQ(clicked.columns, 16);
+    EXPECT_EQ(clicked.rows, 16);
+    EXPECT_TRUE(e.scene().particles[clicked.firstParticle].position.isApprox(Vec3(4.5, 4.5, 0)));
+
+    const std::size_t particles = e.scene().particles.size();
+    drag(e, Vec3(0, 0, 0), Vec3(-1, -1, 0));  // from the first cloth's corner particle
+    EXPECT_EQ(e.scene().particles.size(), particles);
 }
 
 }  // namespace
