@@ -967,6 +967,23 @@ void Editor::setSpring(Index spring, double stiffness, double damping, double re
     });
 }
 
+std::optional<Index> Editor::clothOf(Index particle) const {
+    for (std::size_t k = 0; k < scene_.cloths.size(); ++k) {
+        const ClothSpec& c = scene_.cloths[k];
+        if (particle >= c.firstParticle && particle < c.firstParticle + static_cast<Index>(c.columns) * c.rows)
+            return static_cast<Index>(k);
+    }
+    return std::nullopt;
+}
+
+void Editor::setClothMaterial(Index cloth, const ClothMaterial& material) {
+    const ClothMaterial& m = material;
+    if (cloth < 0 || cloth >= static_cast<Index>(scene_.cloths.size()) || m.stretch < 0.0 || m.shear < 0.0 ||
+        m.bend < 0.0 || m.stretchDamping < 0.0 || m.shearDamping < 0.0 || m.bendDamping < 0.0)
+        return;
+    edit([&](Scene& scene) { scene.cloths[cloth].material = material; });
+}
+
 void Editor::setRodLength(Index constraint, double length) {
     if (!(length > 0.0) || !std::holds_alternative<RodSpec>(scene_.constraints[constraint])) return;
     edit([&](Scene& scene) { std::get<RodSpec>(scene.constraints[constraint]).length = length; });

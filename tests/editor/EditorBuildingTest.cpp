@@ -451,5 +451,36 @@ TEST(EditorBuilding, TheClothToolLaysAClothOfTriangleEnergies) {
     EXPECT_EQ(e.scene().particles.size(), particles);
 }
 
+// The inspector's cloth: the cloth a particle belongs to, and its material set in one
+// undoable edit that the simulation takes (its energy changes); a negative constant is
+// refused.
+TEST(EditorBuilding, AClothsMaterialIsSetInOneEdit) {
+    Scene scene;
+    TriangleClothOptions cloth;
+    cloth.columns = cloth.rows = 4;
+    addTriangleCloth(scene, cloth);
+    scene.particles.push_back({Vec3(5, 5, 5), Vec3::Zero(), 1.0, false});  // not of the cloth
+    scene.particles[5].position += Vec3(0.0, 0.05, 0.0);  // a stretch, so that the energy depends on the material
+    Editor e(scene);
+    EXPECT_EQ(e.clothOf(0), Index(0));
+    EXPECT_EQ(e.clothOf(15), Index(0));
+    EXPECT_EQ(e.clothOf(16), std::nullopt);
+    const double before = e.simulation().world().potentialEnergy();
+    ClothMaterial stiffer = e.scene().cloths[0].material;
+    stiffer.stretch *= 2.0;
+    stiffer.shear *= 2.0;
+    stiffer.bend *= 2.0;
+    e.setClothMaterial(0, stiffer);
+    EXPECT_EQ(e.scene().cloths[0].material, stiffer);
+    EXPECT_GT(e.simulation().world().potentialEnergy(), before + 1e-9);
+    ClothMaterial negative = stiffer;
+    negative.shearDamping = -1.0;
+    e.setClothMaterial(0, negative);
+    EXPECT_EQ(e.scene().cloths[0].material, stiffer);
+    e.undo();
+    EXPECT_EQ(e.scene().cloths[0].material, cloth.material);
+    EXPECT_DOUBLE_EQ(e.simulation().world().potentialEnergy(), before);
+}
+
 }  // namespace
 }  // namespace tinkerbox
