@@ -401,24 +401,24 @@ void Panels::drawInspector() {
     } else if (sel.particles.size() > 1) {
         ImGui::Text("%zu particles selected", sel.particles.size());
     }
-    // The cloth of the selected particles, when they are all of one.
-    std::optional<Index> cloth = sel.particles.empty() ? std::nullopt : editor_.clothOf(*sel.particles.begin());
-    for (Index i : sel.particles)
-        if (editor_.clothOf(i) != cloth) {
-            cloth.reset();
-            break;
-        }
-    if (cloth) {
+    // The cloth or the hair of the selected particles, when they are all of one.
+    const auto commonGroup = [&](auto&& groupOf) {
+        std::optional<Index> group = sel.particles.empty() ? std::nullopt : groupOf(*sel.particles.begin());
+        for (Index i : sel.particles)
+            if (groupOf(i) != group) return std::optional<Index>();
+        return group;
+    };
+    bool done = false;
+    const auto field = [&](const char* label, double& value, double step, const char* format, const char* tip) {
+        inputDouble(label, value, step, format);
+        done |= ImGui::IsItemDeactivatedAfterEdit();
+        itemTooltip(tip);
+    };
+    if (const std::optional<Index> cloth = commonGroup([&](Index i) { return editor_.clothOf(i); })) {
         const ClothSpec& c = scene.cloths[*cloth];
         ClothMaterial m = c.material;
         ImGui::Text("Cloth %ld (%d x %d particles, %.3g x %.3g m)", static_cast<long>(*cloth), c.columns, c.rows, c.width,
                     c.height);
-        bool done = false;
-        const auto field = [&](const char* label, double& value, double step, const char* format, const char* tip) {
-            inputDouble(label, value, step, format);
-            done |= ImGui::IsItemDeactivatedAfterEdit();
-            itemTooltip(tip);
-        };
         field("stretch", m.stretch, 10.0, "%.1f", "N/m: the energy stretch/2 (S_u^2 + S_v^2) per unit area.");
         field("shear", m.shear, 1.0, "%.2f", "N/m: the energy shear/2 (w_u . w_v)^2 per unit area.");
         field("bend", m.bend, 1e-5, "%.2e", "N m: the energy bend/2 kappa^2 per unit area across each inner edge.");
@@ -426,6 +426,17 @@ void Panels::drawInspector() {
         field("shear damp.", m.shearDamping, 0.01, "%.3f", "kg/s per unit area, on the shear condition's rate.");
         field("bend damp.", m.bendDamping, 1e-6, "%.2e", "kg m^2/s, on the bending angle's rate.");
         if (done) editor_.setClothMaterial(*cloth, m);
+    }
+    if (const std::optional<Index> hair = commonGroup([&](Index i) { return editor_.hairOf(i); })) {
+        const HairSpec& h = scene.hair[*hair];
+        HairMaterial m = h.material;
+        ImGui::Text("Hair %ld (%d strands of %d particles)", static_cast<long>(*hair), h.strands, h.length);
+        field("stretch", m.stretch, 1.0, "%.2f", "N: a segment of rest length l is a spring of stiffness stretch / l.");
+        field("bend", m.bend, 1e-6, "%.2e", "N m^2: a joint between segments of mean length l has k = bend / l.");
+        field("twist", m.twist, 1e-6, "%.2e", "N m^2: the spring holding the plane of a curl, k = twist / l.");
+        field("stretch damp.", m.stretchDamping, 0.001, "%.4f", "kg m/s: a segment's damping is this over its length.");
+        field("bend damp.", m.bendDamping, 1e-8, "%.2e", "kg m^3/s: likewise, for the joints and the twist.");
+        if (done) editor_.setHairMaterial(*hair, m);
     }
     if (sel.springs.size() + sel.constraints.size() + sel.bodies.size() + sel.wires.size() > 1)
         ImGui::Text("%zu springs, %zu constraints, %zu bodies, %zu wires selected", sel.springs.size(),

@@ -967,13 +967,25 @@ void Editor::setSpring(Index spring, double stiffness, double damping, double re
     });
 }
 
-std::optional<Index> Editor::clothOf(Index particle) const {
-    for (std::size_t k = 0; k < scene_.cloths.size(); ++k) {
-        const ClothSpec& c = scene_.cloths[k];
-        if (particle >= c.firstParticle && particle < c.firstParticle + static_cast<Index>(c.columns) * c.rows)
+namespace {
+
+// The group (a cloth, a hair) whose particles, first .. first + size - 1, include `particle`.
+template <class Group, class Size>
+std::optional<Index> groupOf(const std::vector<Group>& groups, Index particle, Size&& size) {
+    for (std::size_t k = 0; k < groups.size(); ++k)
+        if (particle >= groups[k].firstParticle && particle < groups[k].firstParticle + size(groups[k]))
             return static_cast<Index>(k);
-    }
     return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Index> Editor::clothOf(Index particle) const {
+    return groupOf(scene_.cloths, particle, [](const ClothSpec& c) { return static_cast<Index>(c.columns) * c.rows; });
+}
+
+std::optional<Index> Editor::hairOf(Index particle) const {
+    return groupOf(scene_.hair, particle, [](const HairSpec& h) { return static_cast<Index>(h.strands) * h.length; });
 }
 
 void Editor::setClothMaterial(Index cloth, const ClothMaterial& material) {
@@ -982,6 +994,14 @@ void Editor::setClothMaterial(Index cloth, const ClothMaterial& material) {
         m.bend < 0.0 || m.stretchDamping < 0.0 || m.shearDamping < 0.0 || m.bendDamping < 0.0)
         return;
     edit([&](Scene& scene) { scene.cloths[cloth].material = material; });
+}
+
+void Editor::setHairMaterial(Index hair, const HairMaterial& material) {
+    const HairMaterial& m = material;
+    if (hair < 0 || hair >= static_cast<Index>(scene_.hair.size()) || m.stretch < 0.0 || m.bend < 0.0 || m.twist < 0.0 ||
+        m.stretchDamping < 0.0 || m.bendDamping < 0.0)
+        return;
+    edit([&](Scene& scene) { scene.hair[hair].material = material; });
 }
 
 void Editor::setRodLength(Index constraint, double length) {

@@ -135,10 +135,13 @@ public:
     void setParticleMass(Index particle, double mass);
     void setSpring(Index spring, double stiffness, double damping, double restLength);
     void setRodLength(Index constraint, double length);
-    // The cloth whose particles include `particle`, if any (an index into scene().cloths).
+    // The cloth (the hair) whose particles include `particle`, if any: an index into
+    // scene().cloths (scene().hair).
     std::optional<Index> clothOf(Index particle) const;
+    std::optional<Index> hairOf(Index particle) const;
     // Ignored for a negative constant, which no scene file holds.
     void setClothMaterial(Index cloth, const ClothMaterial& material);
+    void setHairMaterial(Index hair, const HairMaterial& material);
     void setBodyMass(Index body, double mass);
     void setBodyFixed(Index body, bool fixed);
     void setBodyShape(Index body, const Shape& shape);  // ignored when the shape has no volume

@@ -9,6 +9,7 @@
 #include "editor/ClothTool.h"
 #include "editor/Editor.h"
 #include "editor/PointerInput.h"
+#include "scene/ExampleScenes.h"
 
 namespace tinkerbox {
 namespace {
@@ -480,6 +481,28 @@ TEST(EditorBuilding, AClothsMaterialIsSetInOneEdit) {
     e.undo();
     EXPECT_EQ(e.scene().cloths[0].material, cloth.material);
     EXPECT_DOUBLE_EQ(e.simulation().world().potentialEnergy(), before);
+}
+
+// Likewise for hair: the strands a particle belongs to, and their material in one edit.
+TEST(EditorBuilding, AHairsMaterialIsSetInOneEdit) {
+    Scene scene = findExampleScene("curly-hair")->make();
+    ASSERT_EQ(scene.hair.size(), 1u);
+    const HairSpec hair = scene.hair[0];
+    Editor e(scene);
+    EXPECT_EQ(e.hairOf(hair.firstParticle), Index(0));
+    EXPECT_EQ(e.hairOf(hair.firstParticle + hair.strands * hair.length - 1), Index(0));
+    EXPECT_EQ(e.hairOf(hair.firstParticle + hair.strands * hair.length), std::nullopt);
+    EXPECT_EQ(e.clothOf(hair.firstParticle), std::nullopt);
+    HairMaterial softer = hair.material;
+    softer.bend *= 0.5;
+    e.setHairMaterial(0, softer);
+    EXPECT_EQ(e.scene().hair[0].material, softer);
+    HairMaterial negative = softer;
+    negative.twist = -1.0;
+    e.setHairMaterial(0, negative);
+    EXPECT_EQ(e.scene().hair[0].material, softer);
+    e.undo();
+    EXPECT_EQ(e.scene().hair[0].material, hair.material);
 }
 
 }  // namespace
