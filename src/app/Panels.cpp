@@ -304,6 +304,46 @@ void Panels::drawSolverPanel() {
         if (changed && c.ks >= 0.0 && c.kd >= 0.0 && c.solver.tolerance >= 0.0 && c.solver.maxIterations > 0)
             editor_.setConstraintSettings(c);
     }
+    if (ImGui::CollapsingHeader("wind")) {
+        const std::optional<WindSettings>& current = editor_.scene().wind;
+        bool on = current.has_value();
+        if (ImGui::Checkbox("wind on cloths", &on)) {
+            // A breeze along x with gusts, as a start to change.
+            WindSettings breeze;
+            breeze.velocity = Vec3(5.0, 0.0, 0.0);
+            breeze.turbulence = 2.0;
+            breeze.tangentialDrag = 0.3;
+            editor_.setWind(on ? std::optional<WindSettings>(breeze) : std::nullopt);
+        }
+        itemTooltip("Air moving past every cloth's triangles, with gusts: a drag along each triangle's normal and a "
+                    "weaker one along its face. An undoable edit of the scene.");
+        if (current) {
+            WindSettings w = *current;
+            bool done = false;
+            float velocity[3] = {static_cast<float>(w.velocity.x()), static_cast<float>(w.velocity.y()),
+                                 static_cast<float>(w.velocity.z())};
+            ImGui::InputFloat3("velocity (m/s)", velocity, "%.2f");
+            done |= ImGui::IsItemDeactivatedAfterEdit();
+            itemTooltip("The mean wind.");
+            w.velocity = Vec3(velocity[0], velocity[1], velocity[2]);
+            inputDouble("gusts (m/s)", w.turbulence, 0.5, "%.2f");
+            done |= ImGui::IsItemDeactivatedAfterEdit();
+            itemTooltip("The gusts' amplitude: 8 travelling waves of air, the same every run.");
+            inputDouble("gust size (m)", w.scale, 0.1, "%.2f");
+            done |= ImGui::IsItemDeactivatedAfterEdit();
+            itemTooltip("The gusts' length scale.");
+            inputDouble("gust rate (Hz)", w.frequency, 0.1, "%.2f");
+            done |= ImGui::IsItemDeactivatedAfterEdit();
+            itemTooltip("The gusts' mean frequency.");
+            inputDouble("drag", w.drag, 0.1, "%.2f");
+            done |= ImGui::IsItemDeactivatedAfterEdit();
+            itemTooltip("kg/(m^2 s): the force per unit area and speed of air across a triangle, along its normal.");
+            inputDouble("face drag", w.tangentialDrag, 0.05, "%.2f");
+            done |= ImGui::IsItemDeactivatedAfterEdit();
+            itemTooltip("kg/(m^2 s): likewise along the face (skin friction, what holds a flag out).");
+            if (done) editor_.setWind(w);
+        }
+    }
     if (ImGui::CollapsingHeader("new springs and particles")) {
         NewElementSettings& n = editor_.newElements();
         inputDouble("particle mass", n.particleMass, 0.1, "%.3f");

@@ -1004,6 +1004,14 @@ void Editor::setHairMaterial(Index hair, const HairMaterial& material) {
     edit([&](Scene& scene) { scene.hair[hair].material = material; });
 }
 
+void Editor::setWind(const std::optional<WindSettings>& wind) {
+    if (wind && (!wind->velocity.allFinite() || !(wind->turbulence >= 0.0) || !(wind->drag >= 0.0) ||
+                 !(wind->tangentialDrag >= 0.0) || !(wind->scale > 0.0) || !(wind->frequency >= 0.0)))
+        return;
+    if (wind == scene_.wind) return;
+    edit([&](Scene& scene) { scene.wind = wind; });
+}
+
 void Editor::setRodLength(Index constraint, double length) {
     if (!(length > 0.0) || !std::holds_alternative<RodSpec>(scene_.constraints[constraint])) return;
     edit([&](Scene& scene) { std::get<RodSpec>(scene.constraints[constraint]).length = length; });

@@ -142,6 +142,10 @@ public:
     // Ignored for a negative constant, which no scene file holds.
     void setClothMaterial(Index cloth, const ClothMaterial& material);
     void setHairMaterial(Index hair, const HairMaterial& material);
+    // The wind on the cloths' triangles (none: off). Ignored for a negative speed of the
+    // gusts or drag, a scale that is not positive or a negative frequency, which no scene
+    // file holds.
+    void setWind(const std::optional<WindSettings>& wind);
     void setBodyMass(Index body, double mass);
     void setBodyFixed(Index body, bool fixed);
     void setBodyShape(Index body, const Shape& shape);  // ignored when the shape has no volume

@@ -714,6 +714,22 @@ TEST_F(App, TheClothToolLaysAClothWithRealInput) {
     for (const ParticleInit& p : scene.particles) EXPECT_EQ(p.position.z(), 0.0);  // the 2D view's plane
 }
 
+// The flag's wind, off from the Solver panel: scrolled down, the wind header opened and its
+// checkbox clicked, the saved scene has no wind, and that was one edit.
+TEST_F(App, TheWindIsTurnedOffInTheSolverPanel) {
+    const std::string script = writeFile(dir_ / "input.txt",
+                                         "2 move 150 300\n3 scroll 0 -10\n5 scroll 0 -10\n7 move 150 385\n"
+                                         "8 button left press\n9 button left release\n10 move 150 300\n"
+                                         "11 scroll 0 -10\n12 scroll 0 -10\n14 move 17 247\n15 button left press\n"
+                                         "16 button left release\n18 key Q ctrl\n");
+    const fs::path saved = dir_ / "saved.json";
+    ASSERT_TRUE(loadScene(kScenes / "flag.json").wind.has_value());
+    ASSERT_EQ(run(withWindow({(kScenes / "flag.json").string(), "--script", script, "--save-on-exit", saved.string()})),
+              0);
+    EXPECT_EQ(readStatus(status_).text("undo"), "1");
+    EXPECT_FALSE(loadScene(saved).wind.has_value());
+}
+
 // Pixels in the cloth's warm colours, front or back, lit or in shade: nothing else in the
 // drape (a blue sphere, grey lines, a dark ground) is that red.
 int clothColouredPixels(const Image& a) {

@@ -505,5 +505,29 @@ TEST(EditorBuilding, AHairsMaterialIsSetInOneEdit) {
     EXPECT_EQ(e.scene().hair[0].material, hair.material);
 }
 
+// The wind is set, changed and taken off in undoable edits; a gust scale that is not
+// positive is refused.
+TEST(EditorBuilding, TheWindIsAnEdit) {
+    Editor e(findExampleScene("flag")->make());
+    ASSERT_TRUE(e.scene().wind.has_value());
+    const WindSettings before = *e.scene().wind;
+    WindSettings calm = before;
+    calm.velocity = Vec3(1.0, 0.0, 0.5);
+    e.setWind(calm);
+    EXPECT_EQ(e.scene().wind, calm);
+    WindSettings bad = calm;
+    bad.scale = 0.0;
+    e.setWind(bad);
+    EXPECT_EQ(e.scene().wind, calm);
+    e.setWind(std::nullopt);
+    EXPECT_FALSE(e.scene().wind.has_value());
+    const std::size_t forces = e.simulation().world().forces().size();
+    e.undo();
+    EXPECT_EQ(e.scene().wind, calm);
+    EXPECT_EQ(e.simulation().world().forces().size(), forces + 1);  // the wind's force is back
+    e.undo();
+    EXPECT_EQ(e.scene().wind, before);
+}
+
 }  // namespace
 }  // namespace tinkerbox
