@@ -41,6 +41,14 @@ bool inputDouble(const char* label, double& value, double step, const char* form
     return ImGui::InputDouble(label, &value, step, step * 10.0, format);
 }
 
+// A number field of an edit made when the user leaves the field: whether that happened now.
+bool editField(const char* label, double& value, double step, const char* format, const char* tooltip) {
+    inputDouble(label, value, step, format);
+    const bool done = ImGui::IsItemDeactivatedAfterEdit();
+    itemTooltip(tooltip);
+    return done;
+}
+
 // An example's description for its tooltip, read off the scene the first time it is asked for.
 const std::string& exampleDescription(const ExampleScene& example) {
     static std::map<std::string_view, std::string> descriptions;
@@ -326,21 +334,14 @@ void Panels::drawSolverPanel() {
             done |= ImGui::IsItemDeactivatedAfterEdit();
             itemTooltip("The mean wind.");
             w.velocity = Vec3(velocity[0], velocity[1], velocity[2]);
-            inputDouble("gusts (m/s)", w.turbulence, 0.5, "%.2f");
-            done |= ImGui::IsItemDeactivatedAfterEdit();
-            itemTooltip("The gusts' amplitude: 8 travelling waves of air, the same every run.");
-            inputDouble("gust size (m)", w.scale, 0.1, "%.2f");
-            done |= ImGui::IsItemDeactivatedAfterEdit();
-            itemTooltip("The gusts' length scale.");
-            inputDouble("gust rate (Hz)", w.frequency, 0.1, "%.2f");
-            done |= ImGui::IsItemDeactivatedAfterEdit();
-            itemTooltip("The gusts' mean frequency.");
-            inputDouble("drag", w.drag, 0.1, "%.2f");
-            done |= ImGui::IsItemDeactivatedAfterEdit();
-            itemTooltip("kg/(m^2 s): the force per unit area and speed of air across a triangle, along its normal.");
-            inputDouble("face drag", w.tangentialDrag, 0.05, "%.2f");
-            done |= ImGui::IsItemDeactivatedAfterEdit();
-            itemTooltip("kg/(m^2 s): likewise along the face (skin friction, what holds a flag out).");
+            done |= editField("gusts (m/s)", w.turbulence, 0.5, "%.2f",
+                              "The gusts' amplitude: 8 travelling waves of air, the same every run.");
+            done |= editField("gust size (m)", w.scale, 0.1, "%.2f", "The gusts' length scale.");
+            done |= editField("gust rate (Hz)", w.frequency, 0.1, "%.2f", "The gusts' mean frequency.");
+            done |= editField("drag", w.drag, 0.1, "%.2f",
+                              "kg/(m^2 s): the force per unit area and speed of air across a triangle, along its normal.");
+            done |= editField("face drag", w.tangentialDrag, 0.05, "%.2f",
+                              "kg/(m^2 s): likewise along the face (skin friction, what holds a flag out).");
             if (done) editor_.setWind(w);
         }
     }
@@ -450,9 +451,7 @@ void Panels::drawInspector() {
     };
     bool done = false;
     const auto field = [&](const char* label, double& value, double step, const char* format, const char* tip) {
-        inputDouble(label, value, step, format);
-        done |= ImGui::IsItemDeactivatedAfterEdit();
-        itemTooltip(tip);
+        done |= editField(label, value, step, format, tip);
     };
     if (const std::optional<Index> cloth = commonGroup([&](Index i) { return editor_.clothOf(i); })) {
         const ClothSpec& c = scene.cloths[*cloth];

@@ -452,6 +452,19 @@ TEST(EditorBuilding, TheClothToolLaysAClothOfTriangleEnergies) {
     EXPECT_EQ(e.scene().particles.size(), particles);
 }
 
+// A group's material (a cloth's, a hair's) set to `changed`, then to one with a negative
+// constant, which is refused, then undone back to `original`.
+template <class Material, class Get, class Set>
+void expectMaterialEdit(Editor& e, const Material& original, const Material& changed, const Material& negative, Get get,
+                        Set set) {
+    set(changed);
+    EXPECT_EQ(get(), changed);
+    set(negative);
+    EXPECT_EQ(get(), changed);
+    e.undo();
+    EXPECT_EQ(get(), original);
+}
+
 // The inspector's cloth: the cloth a particle belongs to, and its material set in one
 // undoable edit that the simulation takes (its energy changes); a negative constant is
 // refused.
@@ -467,20 +480,19 @@ TEST(EditorBuilding, AClothsMaterialIsSetInOneEdit) {
     EXPECT_EQ(e.clothOf(15), Index(0));
     EXPECT_EQ(e.clothOf(16), std::nullopt);
     const double before = e.simulation().world().potentialEnergy();
-    ClothMaterial stiffer = e.scene().cloths[0].material;
+    ClothMaterial stiffer = cloth.material;
     stiffer.stretch *= 2.0;
     stiffer.shear *= 2.0;
     stiffer.bend *= 2.0;
     e.setClothMaterial(0, stiffer);
-    EXPECT_EQ(e.scene().cloths[0].material, stiffer);
     EXPECT_GT(e.simulation().world().potentialEnergy(), before + 1e-9);
+    e.undo();
+    EXPECT_DOUBLE_EQ(e.simulation().world().potentialEnergy(), before);
     ClothMaterial negative = stiffer;
     negative.shearDamping = -1.0;
-    e.setClothMaterial(0, negative);
-    EXPECT_EQ(e.scene().cloths[0].material, stiffer);
-    e.undo();
-    EXPECT_EQ(e.scene().cloths[0].material, cloth.material);
-    EXPECT_DOUBLE_EQ(e.simulation().world().potentialEnergy(), before);
+    expectMaterialEdit(
+        e, cloth.material, stiffer, negative, [&] { return e.scene().cloths[0].material; },
+        [&](const ClothMaterial& m) { e.setClothMaterial(0, m); });
 }
 
 // Likewise for hair: the strands a particle belongs to, and their material in one edit.
@@ -495,14 +507,11 @@ TEST(EditorBuilding, AHairsMaterialIsSetInOneEdit) {
     EXPECT_EQ(e.clothOf(hair.firstParticle), std::nullopt);
     HairMaterial softer = hair.material;
     softer.bend *= 0.5;
-    e.setHairMaterial(0, softer);
-    EXPECT_EQ(e.scene().hair[0].material, softer);
     HairMaterial negative = softer;
     negative.twist = -1.0;
-    e.setHairMaterial(0, negative);
-    EXPECT_EQ(e.scene().hair[0].material, softer);
-    e.undo();
-    EXPECT_EQ(e.scene().hair[0].material, hair.material);
+    expectMaterialEdit(
+        e, hair.material, softer, negative, [&] { return e.scene().hair[0].material; },
+        [&](const HairMaterial& m) { e.setHairMaterial(0, m); });
 }
 
 // The wind is set, changed and taken off in undoable edits; a gust scale that is not
