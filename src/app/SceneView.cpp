@@ -150,9 +150,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
             SurfaceInstance surface;
             surface.vertices.reserve(count);
             for (Index p = 0; p < count; ++p) surface.vertices.push_back(s.position(c.firstParticle + p));
-            for (const ClothTriangle& t : gridTriangles(0, c.columns, c.rows, c.width, c.height))
-                surface.triangles.push_back(
-                    {static_cast<int>(t.particles[0]), static_cast<int>(t.particles[1]), static_cast<int>(t.particles[2])});
+            forEachGridTriangle(c.columns, c.rows, [&](int a, int b, int d) { surface.triangles.push_back({a, b, d}); });
             surface.normals = vertexNormals(surface.vertices, surface.triangles);
             surface.lift = 0.25 * std::min(c.width / (c.columns - 1), c.height / (c.rows - 1));
             frame.surfaces.push_back(std::move(surface));

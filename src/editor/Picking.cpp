@@ -93,17 +93,17 @@ std::optional<ClothHit> pickCloth(const Scene& scene, const Simulation& simulati
     std::optional<ClothHit> best;
     for (const ClothSpec& c : scene.cloths) {
         if (c.firstParticle + static_cast<Index>(c.columns) * c.rows > s.particleCount()) continue;
-        for (const ClothTriangle& t : gridTriangles(c.firstParticle, c.columns, c.rows, c.width, c.height)) {
-            const std::array<Index, 3>& corner = t.particles;
+        forEachGridTriangle(c.columns, c.rows, [&](int a, int b, int d) {
+            const std::array<Index, 3> corner = {c.firstParticle + a, c.firstParticle + b, c.firstParticle + d};
             const std::optional<double> along =
                 rayTriangle(ray, s.position(corner[0]), s.position(corner[1]), s.position(corner[2]));
-            if (!along || (best && *along >= best->along)) continue;
+            if (!along || (best && *along >= best->along)) return;
             const Vec3 point = ray.origin + *along * ray.direction;
-            const auto nearer = [&](Index a, Index b) {
-                return (s.position(a) - point).squaredNorm() < (s.position(b) - point).squaredNorm();
+            const auto nearer = [&](Index p, Index q) {
+                return (s.position(p) - point).squaredNorm() < (s.position(q) - point).squaredNorm();
             };
             best = ClothHit{*std::min_element(corner.begin(), corner.end(), nearer), *along};
-        }
+        });
     }
     return best;
 }

@@ -72,28 +72,12 @@ std::unique_ptr<DihedralBending> makeBending(const std::vector<ClothTriangle>& t
 std::vector<ClothTriangle> gridTriangles(Index firstParticle, int columns, int rows, double width, double height) {
     if (columns < 2 || rows < 2) throw std::invalid_argument("a cloth grid needs at least 2 x 2 particles");
     const double du = width / (columns - 1), dv = height / (rows - 1);
-    const auto uv = [&](int i, int j) { return Eigen::Vector2d(i * du, j * dv); };
-    const auto index = [&](int i, int j) { return firstParticle + static_cast<Index>(j) * columns + i; };
+    const auto uv = [&](int k) { return Eigen::Vector2d((k % columns) * du, (k / columns) * dv); };
     std::vector<ClothTriangle> out;
     out.reserve(2 * static_cast<std::size_t>(columns - 1) * (rows - 1));
-    for (int j = 0; j + 1 < rows; ++j)
-        for (int i = 0; i + 1 < columns; ++i) {
-            const int corners[4][2] = {{i, j}, {i + 1, j}, {i + 1, j + 1}, {i, j + 1}};
-            const auto tri = [&](int p, int q, int r) {
-                out.push_back({{index(corners[p][0], corners[p][1]), index(corners[q][0], corners[q][1]),
-                                index(corners[r][0], corners[r][1])},
-                               {uv(corners[p][0], corners[p][1]), uv(corners[q][0], corners[q][1]),
-                                uv(corners[r][0], corners[r][1])}});
-            };
-            // Alternating diagonals, so the mesh has no preferred shear direction.
-            if ((i + j) % 2 == 0) {
-                tri(0, 1, 2);
-                tri(0, 2, 3);
-            } else {
-                tri(0, 1, 3);
-                tri(1, 2, 3);
-            }
-        }
+    forEachGridTriangle(columns, rows, [&](int a, int b, int c) {
+        out.push_back({{firstParticle + a, firstParticle + b, firstParticle + c}, {uv(a), uv(b), uv(c)}});
+    });
     return out;
 }
 

@@ -48,6 +48,25 @@ std::unique_ptr<DihedralBending> makeBending(const std::vector<ClothTriangle>& t
 // grid position times the spacing (width / (columns - 1), height / (rows - 1)).
 std::vector<ClothTriangle> gridTriangles(Index firstParticle, int columns, int rows, double width, double height);
 
+// The same triangles without their rest shape, for those that only need the mesh (drawing,
+// picking): f(a, b, c) for each, in gridTriangles' order, with its corners' places in the
+// grid (column i of row j is j columns + i), counter-clockwise in (u, v).
+template <class F>
+void forEachGridTriangle(int columns, int rows, F&& f) {
+    for (int j = 0; j + 1 < rows; ++j)
+        for (int i = 0; i + 1 < columns; ++i) {
+            const int corner[4] = {j * columns + i, j * columns + i + 1, (j + 1) * columns + i + 1, (j + 1) * columns + i};
+            // Alternating diagonals, so the mesh has no preferred shear direction.
+            if ((i + j) % 2 == 0) {
+                f(corner[0], corner[1], corner[2]);
+                f(corner[0], corner[2], corner[3]);
+            } else {
+                f(corner[0], corner[1], corner[3]);
+                f(corner[1], corner[2], corner[3]);
+            }
+        }
+}
+
 struct HairMaterial {
     double stretch = 10.0;       // N: a segment of rest length l is a spring of stiffness stretch / l
     double bend = 1e-5;          // N m^2: a joint between segments of mean length l has k = bend / l
