@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <vector>
 
 #include "core/bodies/MassProperties.h"
@@ -988,25 +989,34 @@ std::optional<Index> Editor::hairOf(Index particle) const {
     return groupOf(scene_.hair, particle, [](const HairSpec& h) { return static_cast<Index>(h.strands) * h.length; });
 }
 
+namespace {
+
+// Finite and not negative (a typed "nan" is neither).
+bool allNonNegative(std::initializer_list<double> values) {
+    return std::all_of(values.begin(), values.end(), [](double x) { return x >= 0.0 && std::isfinite(x); });
+}
+
+}  // namespace
+
 void Editor::setClothMaterial(Index cloth, const ClothMaterial& material) {
     const ClothMaterial& m = material;
-    if (cloth < 0 || cloth >= static_cast<Index>(scene_.cloths.size()) || m.stretch < 0.0 || m.shear < 0.0 ||
-        m.bend < 0.0 || m.stretchDamping < 0.0 || m.shearDamping < 0.0 || m.bendDamping < 0.0)
+    if (cloth < 0 || cloth >= static_cast<Index>(scene_.cloths.size()) ||
+        !allNonNegative({m.stretch, m.shear, m.bend, m.stretchDamping, m.shearDamping, m.bendDamping}))
         return;
     edit([&](Scene& scene) { scene.cloths[cloth].material = material; });
 }
 
 void Editor::setHairMaterial(Index hair, const HairMaterial& material) {
     const HairMaterial& m = material;
-    if (hair < 0 || hair >= static_cast<Index>(scene_.hair.size()) || m.stretch < 0.0 || m.bend < 0.0 || m.twist < 0.0 ||
-        m.stretchDamping < 0.0 || m.bendDamping < 0.0)
+    if (hair < 0 || hair >= static_cast<Index>(scene_.hair.size()) ||
+        !allNonNegative({m.stretch, m.bend, m.twist, m.stretchDamping, m.bendDamping}))
         return;
     edit([&](Scene& scene) { scene.hair[hair].material = material; });
 }
 
 void Editor::setWind(const std::optional<WindSettings>& wind) {
-    if (wind && (!wind->velocity.allFinite() || !(wind->turbulence >= 0.0) || !(wind->drag >= 0.0) ||
-                 !(wind->tangentialDrag >= 0.0) || !(wind->scale > 0.0) || !(wind->frequency >= 0.0)))
+    if (wind && (!wind->velocity.allFinite() || !(wind->scale > 0.0) ||
+                 !allNonNegative({wind->turbulence, wind->drag, wind->tangentialDrag, wind->scale, wind->frequency})))
         return;
     if (wind == scene_.wind) return;
     edit([&](Scene& scene) { scene.wind = wind; });

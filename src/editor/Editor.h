@@ -139,12 +139,12 @@ public:
     // scene().cloths (scene().hair).
     std::optional<Index> clothOf(Index particle) const;
     std::optional<Index> hairOf(Index particle) const;
-    // Ignored for a negative constant, which no scene file holds.
+    // Ignored for a negative or non-finite constant, which no scene file holds.
     void setClothMaterial(Index cloth, const ClothMaterial& material);
     void setHairMaterial(Index hair, const HairMaterial& material);
-    // The wind on the cloths' triangles (none: off). Ignored for a negative speed of the
-    // gusts or drag, a scale that is not positive or a negative frequency, which no scene
-    // file holds.
+    // The wind on the cloths' triangles (none: off). Ignored for a velocity that is not
+    // finite, negative or non-finite gusts, drags or frequency, or a scale that is not
+    // positive and finite, which no scene file holds.
     void setWind(const std::optional<WindSettings>& wind);
     void setBodyMass(Index body, double mass);
     void setBodyFixed(Index body, bool fixed);

@@ -489,7 +489,7 @@ TEST(EditorBuilding, AClothsMaterialIsSetInOneEdit) {
     e.undo();
     EXPECT_DOUBLE_EQ(e.simulation().world().potentialEnergy(), before);
     ClothMaterial negative = stiffer;
-    negative.shearDamping = -1.0;
+    negative.shearDamping = std::nan("");  // as refused as a negative one
     expectMaterialEdit(
         e, cloth.material, stiffer, negative, [&] { return e.scene().cloths[0].material; },
         [&](const ClothMaterial& m) { e.setClothMaterial(0, m); });
@@ -515,7 +515,7 @@ TEST(EditorBuilding, AHairsMaterialIsSetInOneEdit) {
 }
 
 // The wind is set, changed and taken off in undoable edits; a gust scale that is not
-// positive is refused.
+// positive, or not a number, is refused.
 TEST(EditorBuilding, TheWindIsAnEdit) {
     Editor e(findExampleScene("flag")->make());
     ASSERT_TRUE(e.scene().wind.has_value());
@@ -524,10 +524,12 @@ TEST(EditorBuilding, TheWindIsAnEdit) {
     calm.velocity = Vec3(1.0, 0.0, 0.5);
     e.setWind(calm);
     EXPECT_EQ(e.scene().wind, calm);
-    WindSettings bad = calm;
-    bad.scale = 0.0;
-    e.setWind(bad);
-    EXPECT_EQ(e.scene().wind, calm);
+    for (double scale : {0.0, std::nan("")}) {
+        WindSettings bad = calm;
+        bad.scale = scale;
+        e.setWind(bad);
+        EXPECT_EQ(e.scene().wind, calm) << scale;
+    }
     e.setWind(std::nullopt);
     EXPECT_FALSE(e.scene().wind.has_value());
     const std::size_t forces = e.simulation().world().forces().size();
