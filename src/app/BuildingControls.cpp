@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "app/Tooltip.h"
@@ -19,6 +20,9 @@ std::string gridLine(const Editor& editor) {
                   editor.grid().spacing);
     return line;
 }
+
+// A typed number brought into [low, high]; one that is not a number (a typed "nan") becomes low.
+double clampTyped(double x, double low, double high) { return std::isnan(x) ? low : std::clamp(x, low, high); }
 
 }  // namespace
 
@@ -90,10 +94,10 @@ void drawBuildingSettings(Editor& editor) {
     cloth.particles = std::clamp(cloth.particles, 2, ClothSettings::kMaxParticles);
     ImGui::InputDouble("clicked cloth (m)", &cloth.size, 0.1, 1.0, "%.2f");
     itemTooltip("The side of the square cloth a click (not a drag) lays, centred where you clicked.");
-    cloth.size = std::clamp(cloth.size, 0.05, 100.0);
+    cloth.size = clampTyped(cloth.size, 0.05, 100.0);
     ImGui::InputDouble("cloth density", &cloth.density, 0.01, 0.1, "%.3f");
     itemTooltip("kg/m^2: a third of each triangle's mass goes to each of its corners.");
-    cloth.density = std::clamp(cloth.density, 1e-4, 1e3);
+    cloth.density = clampTyped(cloth.density, 1e-4, 1e3);
     ClothMaterial& m = cloth.material;
     ImGui::InputDouble("stretch", &m.stretch, 10.0, 100.0, "%.1f");
     itemTooltip("N/m: the energy stretch/2 (S_u^2 + S_v^2) per unit area, S the strain along the cloth's two "
@@ -103,9 +107,7 @@ void drawBuildingSettings(Editor& editor) {
     ImGui::InputDouble("bend", &m.bend, 1e-5, 1e-4, "%.1e");
     itemTooltip("N m: the energy bend/2 kappa^2 per unit area across each inner edge. Cotton 2e-4; more is stiffer, "
                 "like leather.");
-    m.stretch = std::max(m.stretch, 0.0);
-    m.shear = std::max(m.shear, 0.0);
-    m.bend = std::max(m.bend, 0.0);
+    for (double* constant : {&m.stretch, &m.shear, &m.bend}) *constant = clampTyped(*constant, 0.0, 1e9);
 }
 
 }  // namespace tinkerbox
