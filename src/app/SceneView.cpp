@@ -143,7 +143,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
     const Scene& scene = editor.scene();
     std::vector<char> onSurface(s.particleCount(), 0);  // particles drawn as a cloth's surface
     for (const ClothSpec& c : scene.cloths) {
-        const Index count = static_cast<Index>(c.columns) * c.rows;
+        const Index count = c.particleCount();
         if (c.firstParticle < 0 || c.firstParticle + count > s.particleCount()) continue;
         if (options.clothSurfaces) {
             // The triangles the cloth's energies act on, numbered within the cloth.

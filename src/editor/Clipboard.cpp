@@ -56,9 +56,9 @@ SceneFragment copyItems(const Scene& scene, const Selection& selection) {
         return true;
     };
     for (ClothSpec c : scene.cloths)
-        if (renumberRange(c.firstParticle, static_cast<Index>(c.columns) * c.rows)) fragment.cloths.push_back(c);
+        if (renumberRange(c.firstParticle, c.particleCount())) fragment.cloths.push_back(c);
     for (HairSpec h : scene.hair)
-        if (renumberRange(h.firstParticle, static_cast<Index>(h.strands) * h.length)) fragment.hair.push_back(h);
+        if (renumberRange(h.firstParticle, h.particleCount())) fragment.hair.push_back(h);
     return fragment;
 }
 

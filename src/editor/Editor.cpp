@@ -943,11 +943,11 @@ void Editor::deleteSelection() {
         };
         std::vector<ClothSpec> cloths;
         for (ClothSpec c : scene.cloths)
-            if (renumberRange(c.firstParticle, static_cast<Index>(c.columns) * c.rows)) cloths.push_back(c);
+            if (renumberRange(c.firstParticle, c.particleCount())) cloths.push_back(c);
         scene.cloths = std::move(cloths);
         std::vector<HairSpec> hair;
         for (HairSpec h : scene.hair)
-            if (renumberRange(h.firstParticle, static_cast<Index>(h.strands) * h.length)) hair.push_back(h);
+            if (renumberRange(h.firstParticle, h.particleCount())) hair.push_back(h);
         scene.hair = std::move(hair);
     });
     selection_.clear();
@@ -970,11 +970,11 @@ void Editor::setSpring(Index spring, double stiffness, double damping, double re
 
 namespace {
 
-// The group (a cloth, a hair) whose particles, first .. first + size - 1, include `particle`.
-template <class Group, class Size>
-std::optional<Index> groupOf(const std::vector<Group>& groups, Index particle, Size&& size) {
+// The group (a cloth, a hair) whose particles include `particle`.
+template <class Group>
+std::optional<Index> groupOf(const std::vector<Group>& groups, Index particle) {
     for (std::size_t k = 0; k < groups.size(); ++k)
-        if (particle >= groups[k].firstParticle && particle < groups[k].firstParticle + size(groups[k]))
+        if (particle >= groups[k].firstParticle && particle < groups[k].firstParticle + groups[k].particleCount())
             return static_cast<Index>(k);
     return std::nullopt;
 }
@@ -982,11 +982,11 @@ std::optional<Index> groupOf(const std::vector<Group>& groups, Index particle, S
 }  // namespace
 
 std::optional<Index> Editor::clothOf(Index particle) const {
-    return groupOf(scene_.cloths, particle, [](const ClothSpec& c) { return static_cast<Index>(c.columns) * c.rows; });
+    return groupOf(scene_.cloths, particle);
 }
 
 std::optional<Index> Editor::hairOf(Index particle) const {
-    return groupOf(scene_.hair, particle, [](const HairSpec& h) { return static_cast<Index>(h.strands) * h.length; });
+    return groupOf(scene_.hair, particle);
 }
 
 namespace {

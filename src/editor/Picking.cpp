@@ -92,7 +92,7 @@ std::optional<ClothHit> pickCloth(const Scene& scene, const Simulation& simulati
     const World& s = simulation.world();
     std::optional<ClothHit> best;
     for (const ClothSpec& c : scene.cloths) {
-        if (c.firstParticle + static_cast<Index>(c.columns) * c.rows > s.particleCount()) continue;
+        if (c.firstParticle + c.particleCount() > s.particleCount()) continue;
         forEachGridTriangle(c.columns, c.rows, [&](int a, int b, int d) {
             const std::array<Index, 3> corner = {c.firstParticle + a, c.firstParticle + b, c.firstParticle + d};
             const std::optional<double> along =

@@ -36,6 +36,7 @@ struct ClothSpec {
     double width = 1.0, height = 1.0;  // m
     ClothMaterial material;
 
+    Index particleCount() const { return static_cast<Index>(columns) * rows; }
     bool operator==(const ClothSpec&) const = default;
 };
 
@@ -49,6 +50,7 @@ struct HairSpec {
     HairMaterial material;
     std::vector<Vec3> restShape;
 
+    Index particleCount() const { return static_cast<Index>(strands) * length; }
     bool operator==(const HairSpec&) const = default;
 };
 

@@ -59,7 +59,7 @@ Scene captureScene(const Simulation& simulation, const Scene& base) {
     // The strands' rest shape is the one they were built with, not where they hang now.
     for (HairSpec& h : scene.hair)
         if (h.restShape.empty())
-            for (Index i = h.firstParticle; i < h.firstParticle + static_cast<Index>(h.strands) * h.length; ++i)
+            for (Index i = h.firstParticle; i < h.firstParticle + h.particleCount(); ++i)
                 h.restShape.push_back(base.particles[i].position);
     scene.wind = base.wind;
     scene.compare = base.compare;

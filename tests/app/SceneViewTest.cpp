@@ -14,7 +14,7 @@ namespace {
 int clothDiscs(const RenderFrame& frame, const World& world, const ClothSpec& cloth) {
     int count = 0;
     for (const DiscInstance& d : frame.discs)
-        for (Index p = cloth.firstParticle; p < cloth.firstParticle + cloth.columns * cloth.rows; ++p)
+        for (Index p = cloth.firstParticle; p < cloth.firstParticle + cloth.particleCount(); ++p)
             if (d.center == world.position(p)) {
                 ++count;
                 break;
@@ -31,7 +31,7 @@ TEST(SceneView, AClothIsASurfaceOfItsTrianglesShowingOnlyItsMarkedParticles) {
     ASSERT_EQ(editor.scene().cloths.size(), 1u);
     const ClothSpec cloth = editor.scene().cloths[0];
     const World& world = editor.simulation().world();
-    const Index count = static_cast<Index>(cloth.columns) * cloth.rows;
+    const Index count = cloth.particleCount();
     Index nailed = 0;
     for (Index p = cloth.firstParticle; p < cloth.firstParticle + count; ++p) nailed += world.isNailed(p) ? 1 : 0;
     ASSERT_GT(nailed, 0);
