@@ -4,10 +4,10 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
 #include "app/Tooltip.h"
+#include "app/TypedNumber.h"
 #include "core/integrators/Integrator.h"
 
 namespace tinkerbox {
@@ -20,9 +20,6 @@ std::string gridLine(const Editor& editor) {
                   editor.grid().spacing);
     return line;
 }
-
-// A typed number brought into [low, high]; one that is not a number (a typed "nan") becomes low.
-double clampTyped(double x, double low, double high) { return std::isnan(x) ? low : std::clamp(x, low, high); }
 
 }  // namespace
 
@@ -71,7 +68,7 @@ void drawBuildingSettings(Editor& editor) {
             "land on grid points; the 2D view draws the grid.");
     ImGui::InputDouble("grid spacing (m)", &grid.spacing, 0.05, 0.5, "%.3f");
     itemTooltip("The distance between grid points.");
-    grid.spacing = std::max(grid.spacing, 1e-3);
+    grid.spacing = clampTyped(grid.spacing, 1e-3, 1e3);
     ChainSettings& chain = editor.chain();
     ImGui::InputInt("chain particles", &chain.particles);
     itemTooltip("How many particles the chain tool (L) puts between the two ends; the links are one more.");
@@ -86,7 +83,7 @@ void drawBuildingSettings(Editor& editor) {
     ImGui::InputDouble("chain slack", &chain.slack, 0.05, 0.5, "%.2f");
     itemTooltip("The rope's length over the distance between the two clicks: 1 is taut; above 1 it hangs as a "
             "catenary, and starts at rest in that shape.");
-    chain.slack = std::clamp(chain.slack, 1.0, 10.0);
+    chain.slack = clampTyped(chain.slack, 1.0, 10.0);
     ClothSettings& cloth = editor.cloth();
     ImGui::InputInt("cloth particles", &cloth.particles);
     itemTooltip("How many particles the cloth tool (T) puts along the longer side of the rectangle; the cells are as "

@@ -14,6 +14,7 @@
 #include "app/BuildingControls.h"
 #include "app/Tooltip.h"
 #include "app/TimelineBar.h"
+#include "app/TypedNumber.h"
 #include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "scene/BenchmarkScenes.h"
@@ -359,12 +360,12 @@ void Panels::drawSolverPanel() {
         itemTooltip("The edge (m) of a box made by a click (a drag sizes it instead).");
         inputDouble("sphere radius", n.sphereRadius, 0.05, "%.3f");
         itemTooltip("The radius (m) of a sphere made by a click (a drag sizes it instead).");
-        n.particleMass = std::max(n.particleMass, 1e-6);
-        n.springStiffness = std::max(n.springStiffness, 0.0);
-        n.springDamping = std::max(n.springDamping, 0.0);
-        n.bodyMass = std::max(n.bodyMass, 1e-6);
-        n.boxSize = std::max(n.boxSize, 1e-3);
-        n.sphereRadius = std::max(n.sphereRadius, 1e-3);
+        n.particleMass = clampTyped(n.particleMass, 1e-6, 1e9);
+        n.springStiffness = clampTyped(n.springStiffness, 0.0, 1e12);
+        n.springDamping = clampTyped(n.springDamping, 0.0, 1e12);
+        n.bodyMass = clampTyped(n.bodyMass, 1e-6, 1e9);
+        n.boxSize = clampTyped(n.boxSize, 1e-3, 1e3);
+        n.sphereRadius = clampTyped(n.sphereRadius, 1e-3, 1e3);
     }
     drawBuildingSettings(editor_);
     ImGui::PopItemWidth();
