@@ -297,7 +297,7 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
     if (gesture_.kind != Gesture::Kind::None || button == PointerButton::Middle) return;
     status_.clear();
     pressRay_ = ray;
-    const std::optional<Index> particle = particleUnder(ray, tolerance);
+    const std::optional<Index> particle = pickParticleOrCloth(scene_, *simulation_, ray, tolerance);
     const std::optional<Vec3> point = onPlane(ray);
 
     // Right-drag grabs whatever the tool; so does the grab tool. Paused, a grab moves.
@@ -412,17 +412,8 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
     }
 }
 
-std::optional<Index> Editor::particleUnder(const Ray& ray, const PickTolerance& tolerance) const {
-    if (const std::optional<Index> particle = pickParticle(*simulation_, ray, tolerance)) return particle;
-    const std::optional<ClothHit> cloth = pickCloth(scene_, *simulation_, ray);
-    if (!cloth) return std::nullopt;
-    const std::optional<BodyHit> body = pickBody(*simulation_, ray);
-    if (body && (body->point - ray.origin).dot(ray.direction) < cloth->along) return std::nullopt;  // hidden
-    return cloth->particle;
-}
-
 void Editor::pointerMove(const Ray& ray, const PickTolerance& tolerance) {
-    hovered_ = particleUnder(ray, tolerance);
+    hovered_ = pickParticleOrCloth(scene_, *simulation_, ray, tolerance);
     if (gesture_.kind == Gesture::Kind::None) return;
     const std::optional<Vec3> point = onPlane(ray);
     if (!point) return;
@@ -563,7 +554,8 @@ void Editor::cancelGesture() {
 }
 
 std::optional<Anchor> Editor::pickAnchor(const Ray& ray, const PickTolerance& tolerance) const {
-    if (const std::optional<Index> particle = particleUnder(ray, tolerance)) return Anchor(*particle);
+    if (const std::optional<Index> particle = pickParticleOrCloth(scene_, *simulation_, ray, tolerance))
+        return Anchor(*particle);
     const std::optional<BodyHit> hit = pickBody(*simulation_, ray);
     if (!hit) return std::nullopt;
     const RigidBodySpec spec = simulation_->world().rigidBodies().currentSpec(hit->body);

@@ -100,11 +100,7 @@ public:
     void pointerMove(const Ray& ray, const PickTolerance& tolerance);
     void pointerUp(const Ray& ray, const PickTolerance& tolerance);
     const Gesture& gesture() const { return gesture_; }
-    std::optional<Index> hovered() const { return hovered_; }
-    // The particle under the pointer: the one nearest the ray within the tolerance, else
-    // the particle of a cloth's surface where the ray meets it before any body (pickCloth).
-    // What the tools grab, connect and hover.
-    std::optional<Index> particleUnder(const Ray& ray, const PickTolerance& tolerance) const;
+    std::optional<Index> hovered() const { return hovered_; }  // pickParticleOrCloth
     // The body the box or sphere tool's gesture makes so far (for drawing it).
     std::optional<std::pair<Shape, Vec3>> bodyBeingSized() const;
     // The select tool's rectangle, while a drag on empty space draws it.

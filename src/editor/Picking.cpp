@@ -108,6 +108,16 @@ std::optional<ClothHit> pickCloth(const Scene& scene, const Simulation& simulati
     return best;
 }
 
+std::optional<Index> pickParticleOrCloth(const Scene& scene, const Simulation& simulation, const Ray& ray,
+                                         const PickTolerance& tolerance) {
+    if (const std::optional<Index> particle = pickParticle(simulation, ray, tolerance)) return particle;
+    const std::optional<ClothHit> cloth = pickCloth(scene, simulation, ray);
+    if (!cloth) return std::nullopt;
+    const std::optional<BodyHit> body = pickBody(simulation, ray);
+    if (body && (body->point - ray.origin).dot(ray.direction) < cloth->along) return std::nullopt;  // hidden
+    return cloth->particle;
+}
+
 std::optional<Index> pickSpring(const Simulation& simulation, const Ray& ray, const PickTolerance& tolerance) {
     const World& s = simulation.world();
     Best best;

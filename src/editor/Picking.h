@@ -50,6 +50,11 @@ struct ClothHit {
     double along;
 };
 std::optional<ClothHit> pickCloth(const Scene& scene, const Simulation& simulation, const Ray& ray);
+// The particle under the pointer: the one nearest the ray within the tolerance
+// (pickParticle), else the particle of a cloth's surface where the ray meets it before any
+// body (pickCloth). What the tools and compare mode's pull take, and what is hovered.
+std::optional<Index> pickParticleOrCloth(const Scene& scene, const Simulation& simulation, const Ray& ray,
+                                         const PickTolerance& tolerance);
 
 // Shortest distance between the ray and the segment ab, and the distance along the ray.
 double segmentDistanceToRay(const Ray& ray, const Vec3& a, const Vec3& b, double* along = nullptr);

@@ -663,22 +663,29 @@ TEST_F(App, ShiftKTurnsSelfCollisionOffAndOn) {
     EXPECT_GT(on.number("contacts"), 0.0);
 }
 
-// A left drag with the grab tool on a cloth's surface between its particles (a 4 x 4 cloth,
-// its particles much farther apart on screen than the pick radius) takes the cloth instead
-// of orbiting the view: paused, it moves the particle nearest the press, an edit to undo.
-TEST_F(App, ALeftDragOnAClothBetweenItsParticlesTakesTheCloth) {
+// A 4 x 4 cloth without gravity, its particles much farther apart on screen than the pick
+// radius: the view's middle, where the cloth's middle is framed, is 0.47 m from its nearest
+// particles.
+Scene coarseCloth() {
     Scene scene;
     scene.name = "coarse cloth";
     scene.settings.gravity = Vec3::Zero();
+    scene.settings.integrator = "implicit-euler";  // stable for a pulled cloth at one step a frame
     TriangleClothOptions cloth;
     cloth.columns = cloth.rows = 4;
     cloth.corner = Vec3(-1, 0, -1);
     cloth.u = Vec3(2, 0, 0);
     cloth.v = Vec3(0, 0, 2);
     addTriangleCloth(scene, cloth);
+    return scene;
+}
+
+// A left drag with the grab tool on a cloth's surface between its particles takes the cloth
+// instead of orbiting the view: paused, it moves the particle nearest the press, an edit to undo.
+TEST_F(App, ALeftDragOnAClothBetweenItsParticlesTakesTheCloth) {
+    const Scene scene = coarseCloth();
     const fs::path file = dir_ / "cloth.json", saved = dir_ / "saved.json";
     saveScene(scene, file);
-    // The view's middle, where the cloth's middle is framed: 0.47 m from its nearest particles.
     const std::string script =
         writeFile(dir_ / "input.txt", "2 key G\n3 move 640 410\n4 button left press\n5 move 640 370\n"
                                       "6 move 640 350\n7 button left release\n9 key Q ctrl\n");
@@ -692,6 +699,21 @@ TEST_F(App, ALeftDragOnAClothBetweenItsParticlesTakesTheCloth) {
     for (std::size_t k = 0; k < scene.particles.size(); ++k)
         moved += (after.particles[k].position - scene.particles[k].position).norm() > 1e-3 ? 1 : 0;
     EXPECT_EQ(moved, 1);
+}
+
+// The same drag in compare mode pulls the cloth in every run instead of orbiting the view:
+// the first run's cloth, without gravity, moves only when pulled.
+TEST_F(App, CompareModePullsAClothBetweenItsParticles) {
+    const fs::path file = dir_ / "cloth.json";
+    saveScene(coarseCloth(), file);
+    const std::string script =
+        writeFile(dir_ / "input.txt", "2 key K ctrl\n3 move 640 410\n4 button left press\n6 move 640 370\n"
+                                      "8 move 640 350\n20 button left release\n22 key Q ctrl\n");
+    ASSERT_EQ(run(withWindow({file.string(), "--script", script})), 0);
+    const Status status = readStatus(status_);
+    EXPECT_EQ(status.text("compare"), "on");
+    EXPECT_GT(status.number("compare_moved"), 0.01) << "the drag orbited the view instead of pulling the cloth\n"
+                                                     << status.describe();
 }
 
 // In a new scene, T and a drag lay a cloth over the dragged rectangle, in one edit: 300 x 200
