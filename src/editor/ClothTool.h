@@ -12,8 +12,7 @@ struct ClothSettings {
     int particles = 16;     // along the longer side
     double size = 1.0;      // m: the side of a clicked (not dragged) cloth
     double density = 0.2;   // kg/m^2
-    // Cotton, as the example scenes' cloths: stiff in stretch, soft in shear and bending.
-    ClothMaterial material{200.0, 20.0, 2e-4, 0.5, 0.05, 2e-5};
+    ClothMaterial material = cotton();
 
     static constexpr int kMaxParticles = 256;
 };

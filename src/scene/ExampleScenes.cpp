@@ -628,16 +628,6 @@ Scene tinkertoyCar() {
 // Witkin, Large Steps in Cloth Simulation), strands with angular springs. A cloth's
 // material constants are per unit area, so the same material at another resolution
 // behaves the same.
-ClothMaterial cotton() {
-    ClothMaterial m;
-    m.stretch = 200.0;
-    m.shear = 20.0;
-    m.bend = 2e-4;
-    m.stretchDamping = 0.5;
-    m.shearDamping = 0.05;
-    m.bendDamping = 2e-5;
-    return m;
-}
 
 void useClothSettings(Scene& s, int substeps) {
     s.settings.integrator = "implicit-euler";
@@ -913,6 +903,17 @@ Scene makeCloth(const ClothOptions& o) {
             if (j + 2 < o.n) addSpring(s, id(i, j), id(i, j + 2), o.bendStiffness, o.damping);
         }
     return s;
+}
+
+ClothMaterial cotton() {
+    ClothMaterial m;
+    m.stretch = 200.0;
+    m.shear = 20.0;
+    m.bend = 2e-4;
+    m.stretchDamping = 0.5;
+    m.shearDamping = 0.05;
+    m.bendDamping = 2e-5;
+    return m;
 }
 
 Index addTriangleCloth(Scene& s, const TriangleClothOptions& o) {

@@ -31,6 +31,10 @@ struct ClothOptions {
 };
 Scene makeCloth(const ClothOptions& options);
 
+// Cotton, the examples' cloth and the cloth tool's: stiff in stretch, soft in shear and
+// bending (per unit area, ClothMaterial).
+ClothMaterial cotton();
+
 // A rectangular cloth of triangle energies (Cloth.h): columns x rows particles from
 // `corner` along the sides `u` (the columns) and `v` (the rows), which should be
 // perpendicular, with lumped masses from the density (a third of each triangle's mass on
