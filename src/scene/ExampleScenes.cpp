@@ -906,14 +906,7 @@ Scene makeCloth(const ClothOptions& o) {
 }
 
 ClothMaterial cotton() {
-    ClothMaterial m;
-    m.stretch = 200.0;
-    m.shear = 20.0;
-    m.bend = 2e-4;
-    m.stretchDamping = 0.5;
-    m.shearDamping = 0.05;
-    m.bendDamping = 2e-5;
-    return m;
+    return {.stretch = 200.0, .shear = 20.0, .bend = 2e-4, .stretchDamping = 0.5, .shearDamping = 0.05, .bendDamping = 2e-5};
 }
 
 Index addTriangleCloth(Scene& s, const TriangleClothOptions& o) {
