@@ -1,6 +1,9 @@
 #version 330 core
 // A spring, rod or rubber band: an instanced quad between two projected points, its width
 // in pixels. Endpoints behind the camera are first moved along the segment to the near plane.
+// A piece of a hair strand (fibre = 1) is lit by its tangent t as a thin fibre (Kajiya & Kay,
+// Rendering Fur with Three Dimensional Textures, SIGGRAPH 1989): diffuse sin(t, light), and a
+// highlight sin(t, half vector)^64.
 layout(location = 0) in vec2 corner;  // x: 0 at a, 1 at b; y: -1 .. 1 across
 layout(location = 1) in vec3 pointA;
 layout(location = 2) in vec3 pointB;
@@ -10,6 +13,11 @@ layout(location = 5) in float dashed;
 
 uniform mat4 viewProjection;
 uniform vec2 viewport;
+uniform float fibre;
+uniform vec3 lightDirection;  // unit, toward the light
+uniform vec3 eye;
+uniform vec3 forward;
+uniform float orthographic;  // 1 in the 2D view
 
 out float across;      // pixels from the centre line
 out float along;       // pixels from a
@@ -42,5 +50,15 @@ void main() {
     across = corner.y * extent;
     along = corner.x * pixels;
     colorOut = lineColor;
+    if (fibre > 0.5) {
+        vec3 t = pointB - pointA;
+        t = length(t) > 0.0 ? normalize(t) : vec3(0.0);
+        vec3 towardEye = orthographic > 0.5 ? -forward : normalize(eye - 0.5 * (pointA + pointB));
+        float tl = dot(t, lightDirection);
+        float th = dot(t, normalize(lightDirection + towardEye));
+        float diffuse = sqrt(max(1.0 - tl * tl, 0.0));
+        float highlight = pow(sqrt(max(1.0 - th * th, 0.0)), 64.0);
+        colorOut.rgb = lineColor.rgb * (0.35 + 0.65 * diffuse) + vec3(0.3 * highlight);
+    }
     dash = dashed;
 }

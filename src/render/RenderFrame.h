@@ -94,6 +94,18 @@ struct SurfaceInstance {
     Color back{0.80f, 0.70f, 0.52f, 1.0f};
 };
 
+// A hair strand: a polyline through its particles, root first, drawn as a band of a pixel
+// width lit as a thin fibre by its tangent t (Kajiya & Kay, Rendering Fur with Three
+// Dimensional Textures, SIGGRAPH 1989: diffuse in proportion to sin(t, light), a highlight
+// where t is normal to the half vector). Its colour goes from root to tip along its points.
+// Depth tested in 3D; in 2D over the bodies, with the springs.
+struct StrandInstance {
+    std::vector<Vec3> points;
+    float width = 2.0f;  // pixels
+    Color root{0.50f, 0.33f, 0.20f, 1.0f};
+    Color tip{0.85f, 0.68f, 0.45f, 1.0f};
+};
+
 // Each vertex's unit normal: the sum of its triangles' (b - a) x (c - a), which weighs each
 // by its area, normalized. A vertex of no triangle, or where the sum vanishes, gets zero and
 // is lit by the ambient light alone. Throws std::invalid_argument for an index out of range.
@@ -109,6 +121,7 @@ struct RenderFrame {
     std::vector<SegmentInstance> segments;
     std::vector<BodyInstance> bodies;  // opaque, depth tested in both views
     std::vector<SurfaceInstance> surfaces;
+    std::vector<StrandInstance> strands;
     std::vector<DiscInstance> discs;   // over the bodies in 2D, depth tested in 3D
     // Markers seen through the bodies in both views, drawn last: centres of mass, body
     // axes, angular velocities (BodyOverlays.h makes them).
@@ -121,6 +134,7 @@ struct RenderFrame {
         segments.clear();
         bodies.clear();
         surfaces.clear();
+        strands.clear();
         discs.clear();
         overlaySegments.clear();
         overlayDiscs.clear();

@@ -353,13 +353,20 @@ struct Renderer::Impl {
         glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(list.size()));
     }
 
-    // Instanced quads of a pixel width (segment.vert), depth tested where the caller enabled it.
+    // Instanced quads of a pixel width (segment.vert), depth tested where the caller enabled it;
+    // lit as fibres by their tangents when the camera is given (hair strands).
     void drawSegments(const std::vector<SegmentVertex>& list, const Eigen::Matrix4f& viewProjection,
-                      const float viewport[2]) {
+                      const float viewport[2], const Camera* fibresSeenBy = nullptr) {
         if (list.empty()) return;
         glUseProgram(segmentProgram);
         glUniformMatrix4fv(glGetUniformLocation(segmentProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
         glUniform2fv(glGetUniformLocation(segmentProgram, "viewport"), 1, viewport);
+        glUniform1f(glGetUniformLocation(segmentProgram, "fibre"), fibresSeenBy ? 1.0f : 0.0f);
+        if (fibresSeenBy) {
+            const Eigen::Vector3f light = viewLight(*fibresSeenBy);
+            glUniform3fv(glGetUniformLocation(segmentProgram, "lightDirection"), 1, light.data());
+            setViewUniforms(segmentProgram, *fibresSeenBy);
+        }
         glBindBuffer(GL_ARRAY_BUFFER, segmentInstances);
         glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(list.size() * sizeof(SegmentVertex)), list.data(),
                      GL_STREAM_DRAW);
@@ -798,6 +805,23 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
     }
     for (const SegmentInstance& s : frame.segments) addSegment(s.a, s.b, s.width, s.color, s.dashed);
     drawGathered();
+    // Hair strands: each piece in the colour of its middle, between root and tip.
+    for (const StrandInstance& strand : frame.strands)
+        for (std::size_t k = 0; k + 1 < strand.points.size(); ++k) {
+            const float along = (static_cast<float>(k) + 0.5f) / static_cast<float>(strand.points.size() - 1);
+            SegmentVertex v;
+            put(v.a, strand.points[k]);
+            put(v.b, strand.points[k + 1]);
+            v.width = strand.width;
+            put(v.color, Color{strand.root.r + (strand.tip.r - strand.root.r) * along,
+                               strand.root.g + (strand.tip.g - strand.root.g) * along,
+                               strand.root.b + (strand.tip.b - strand.root.b) * along,
+                               strand.root.a + (strand.tip.a - strand.root.a) * along});
+            v.dashed = 0.0f;
+            r.segments.push_back(v);
+        }
+    r.drawSegments(r.segments, viewProjection, viewport, &camera);
+    r.segments.clear();
 
     // Particles on top (in 3D, of what is nearer than them), then the bodies' markers on
     // top of everything.

@@ -1,7 +1,8 @@
 #pragma once
 // The OpenGL 3.3 core renderer: draws a RenderFrame as seen by a Camera. Particles are
-// instanced, antialiased discs, depth tested in 3D as balls of their radius; springs, rods and gestures are instanced quads of a given
-// pixel width; wires are circles; planes and the ground grid fade out with distance.
+// instanced, antialiased discs, depth tested in 3D as balls of their radius; springs, rods
+// and gestures are instanced quads of a given pixel width, and so are hair strands, lit as
+// fibres; wires are circles; planes and the ground grid fade out with distance.
 // Rigid bodies are opaque and depth tested in both views, lit by a light fixed to the view:
 // boxes are instanced cubes, spheres instanced squares ray cast per pixel, hulls flat-shaded
 // triangles; all are outlined in pixels along their feature edges. Cloth surfaces are opaque

@@ -402,6 +402,61 @@ TEST_F(RendererTest, ALiftedClothShowsOverTheSphereItLiesOnAndItsParticlesOverIt
     }
 }
 
+// A hair strand as a fibre of tangent t (Kajiya & Kay 1989), as segment.vert lights it: ambient
+// 0.35 and diffuse 0.65 sin(t, light), plus a white highlight 0.3 sin(t, half vector)^64.
+Rgb litFibre(const Color& base, const Vec3& t, const Vec3& towardEye, const Camera& camera) {
+    const Vec3 light = lightDirection(camera);
+    const double tl = t.dot(light), th = t.dot((light + towardEye).normalized());
+    const double diffuse = std::sqrt(std::max(1.0 - tl * tl, 0.0));
+    const double highlight = 0.3 * std::pow(std::sqrt(std::max(1.0 - th * th, 0.0)), 64.0);
+    const Rgb lit = rgb(base, 0.35 + 0.65 * diffuse);
+    return {std::min(255.0, lit.r + 255.0 * highlight), std::min(255.0, lit.g + 255.0 * highlight),
+            std::min(255.0, lit.b + 255.0 * highlight)};
+}
+
+// Two strands of one colour in both views: one across the light and the view, fully lit with
+// its highlight, the other along the light, in the ambient light alone. Each is its fibre
+// colour at its middle; a strand's colour goes from its root's to its tip's.
+TEST_F(RendererTest, HairStrandsAreLitAsFibresByTheirTangents) {
+    constexpr Color kHair{0.40f, 0.30f, 0.20f, 1.0f};
+    const Camera view3D = camera(Camera::Mode::ThreeD, Vec3(-1, -1, -1), Vec3(1, 1, 1));
+    const Camera view2D = camera(Camera::Mode::TwoD, Vec3(-1, -1, 0), Vec3(1, 1, 0));
+    for (const Camera* view : {&view3D, &view2D}) {
+        const bool twoD = view == &view2D;
+        const Vec3 light = lightDirection(*view);
+        const Vec3 across = (twoD ? Vec3(light.cross(Vec3::UnitZ())) : Vec3(light.cross(view->eye() - view->target()))).normalized();
+        // Along the light, as seen on the screen: in 2D the light's part in the plane.
+        const Vec3 along = twoD ? Vec3(light.x(), light.y(), 0.0).normalized() : light;
+        RenderFrame frame = emptyFrame();
+        const Vec3 acrossMiddle(-0.5, 0.0, 0.0), alongMiddle(0.5, 0.0, 0.0);
+        for (const auto& [middle, t] : {std::pair{acrossMiddle, across}, std::pair{alongMiddle, along}}) {
+            StrandInstance strand;
+            strand.points = {middle - 0.3 * t, middle + 0.3 * t};
+            strand.width = 7.0f;
+            strand.root = strand.tip = kHair;
+            frame.strands.push_back(strand);
+        }
+        StrandInstance graded;  // root red, tip blue, along the bottom
+        graded.points = {Vec3(-0.6, -0.6, 0.0), Vec3(-0.2, -0.6, 0.0), Vec3(0.2, -0.6, 0.0), Vec3(0.6, -0.6, 0.0)};
+        graded.width = 7.0f;
+        graded.root = kRed;
+        graded.tip = kBlue;
+        frame.strands.push_back(graded);
+        const std::string name = twoD ? "hair-2d" : "hair-3d";
+        const Image image = draw(frame, *view, name);
+        const auto towardEye = [&](const Vec3& p) {
+            return twoD ? Vec3(Vec3::UnitZ()) : Vec3((view->eye() - p).normalized());
+        };
+        const Rgb acrossSeen = image.at(view->project(acrossMiddle)), alongSeen = image.at(view->project(alongMiddle));
+        EXPECT_LT(acrossSeen.distance(litFibre(kHair, across, towardEye(acrossMiddle), *view)), 5.0) << name;
+        EXPECT_LT(alongSeen.distance(litFibre(kHair, along, towardEye(alongMiddle), *view)), 5.0) << name;
+        EXPECT_GT(acrossSeen.brightness(), alongSeen.brightness() + 60.0) << name;
+        const Rgb rootEnd = image.at(view->project(Vec3(-0.4, -0.6, 0.0))), tipEnd = image.at(view->project(Vec3(0.4, -0.6, 0.0)));
+        EXPECT_GT(rootEnd.r, rootEnd.b + 30.0) << name << ": the root's piece is reddish";
+        EXPECT_GT(tipEnd.b, tipEnd.r + 30.0) << name << ": the tip's piece is bluish";
+    }
+}
+
 // A scene of every shape and marker, in both views, to look at; and the draw time of 5,000 boxes.
 TEST_F(RendererTest, ShowcaseInBothViews) {
     RenderFrame frame;
