@@ -353,7 +353,7 @@ void App::onKey(int key, int action, int mods) {
             break;
         case GLFW_KEY_HOME: frameView(); break;
         case GLFW_KEY_A: viewOptions_.bodyAxes = !viewOptions_.bodyAxes; break;
-        case GLFW_KEY_F: viewOptions_.clothSurfaces = !viewOptions_.clothSurfaces; break;
+        case GLFW_KEY_F: viewOptions_.shadedClothAndHair = !viewOptions_.shadedClothAndHair; break;
         case GLFW_KEY_K:  // with Shift, self collision
             if (shift) toggleSelfCollision();
             else viewOptions_.contacts = !viewOptions_.contacts;
@@ -549,7 +549,7 @@ bool App::writeStatus() const {
         << "\ncontact_model " << sim.settings().contactModel << "\ncontacts " << stepper_.stats().last.contact.contacts
         << "\nself_collision " << sim.settings().contact.selfCollisionThickness
         << "\nsubsteps " << sim.substeps() << "\nview " << (camera_.mode() == Camera::Mode::TwoD ? "2D" : "3D")
-        << "\ncloth_surfaces " << viewOptions_.clothSurfaces
+        << "\nshaded_cloth_hair " << viewOptions_.shadedClothAndHair
         << "\ndocument " << document_.label() << "\nmodified " << editor_.modified() << "\nundo " << editor_.undoSteps()
         << "\nautosave " << (document_.autosaveCurrent() ? "current" : "pending")
         << "\nmessage " << oneLine(notice_.text)

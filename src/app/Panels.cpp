@@ -149,8 +149,8 @@ void Panels::drawMenu() {
             camera_.setMode(camera_.mode() == Camera::Mode::TwoD ? Camera::Mode::ThreeD : Camera::Mode::TwoD);
         if (ImGui::MenuItem("Frame the model", "Home")) app_.frameView();
         if (ImGui::MenuItem("Body axes and spin", "A", viewOptions_.bodyAxes)) viewOptions_.bodyAxes = !viewOptions_.bodyAxes;
-        if (ImGui::MenuItem("Cloth surfaces", "F", viewOptions_.clothSurfaces))
-            viewOptions_.clothSurfaces = !viewOptions_.clothSurfaces;
+        if (ImGui::MenuItem("Shaded cloth and hair", "F", viewOptions_.shadedClothAndHair))
+            viewOptions_.shadedClothAndHair = !viewOptions_.shadedClothAndHair;
         if (ImGui::MenuItem("Contact points and normals", "K", viewOptions_.contacts))
             viewOptions_.contacts = !viewOptions_.contacts;
         if (ImGui::MenuItem("Keys and mouse", "F1", showHelp_)) showHelp_ = !showHelp_;
@@ -774,7 +774,7 @@ void Panels::drawHelp() {
     ImGui::TextUnformatted("View and files");
     line("Wheel zooms about the cursor, middle-drag pans, right-drag grabs with any tool");
     line("C  2D / 3D view; in 3D, left-drag on empty space (or Alt+drag) orbits   Home  frame the model");
-    line("A  each body's axes and angular velocity   K  contact points and normals   F  cloths as surfaces / grid "
+    line("A  each body's axes and angular velocity   K  contact points and normals   F  cloth and hair shaded / as "
          "lines   Shift+K  self collision on / off   F1  this window");
     line("Ctrl+N new   Ctrl+O open (or drop a .json file)   Ctrl+S save   Ctrl+Shift+S save as   F12 screenshot   "
          "Ctrl+R start / stop a video of the view   Ctrl+Q quit");

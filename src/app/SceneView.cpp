@@ -134,18 +134,19 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
         const bool selected = selection.springs.count(static_cast<Index>(k)) > 0;
         frame.segments.push_back({a, b, selected ? 3.5f : 1.5f, selected ? kSelected : strainColor(strain)});
     }
-    // Cloths' grid lines and hair strands, coloured by their strain like springs.
+    // Cloths' grid lines and hair strands as lines, coloured by their strain like springs.
     const auto addEdge = [&](Index a, Index b, double rest) {
         if (a >= s.particleCount() || b >= s.particleCount()) return;
         const double strain = rest > 0.0 ? (s.position(a) - s.position(b)).norm() / rest - 1.0 : 0.0;
         frame.segments.push_back({s.position(a), s.position(b), 1.0f, strainColor(strain)});
     };
     const Scene& scene = editor.scene();
-    std::vector<char> onSurface(s.particleCount(), 0);  // particles drawn as a cloth's surface
+    std::vector<char> onSurface(s.particleCount(), 0);  // particles drawn as a cloth's surface or a strand
+    std::vector<char> strandRoot(s.particleCount(), 0);  // the nailed particles a strand starts with
     for (const ClothSpec& c : scene.cloths) {
         const Index count = c.particleCount();
         if (c.firstParticle < 0 || c.firstParticle + count > s.particleCount()) continue;
-        if (options.clothSurfaces) {
+        if (options.shadedClothAndHair) {
             // The triangles the cloth's energies act on, numbered within the cloth.
             SurfaceInstance surface;
             surface.vertices.reserve(count);
@@ -165,13 +166,26 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
                 if (j + 1 < c.rows) addEdge(p, p + c.columns, dv);
             }
     }
-    for (const HairSpec& h : scene.hair)
+    for (const HairSpec& h : scene.hair) {
+        if (h.firstParticle < 0 || h.firstParticle + h.particleCount() > s.particleCount()) continue;
+        if (options.shadedClothAndHair) {
+            for (int strand = 0; strand < h.strands; ++strand) {
+                const Index root = h.firstParticle + static_cast<Index>(strand) * h.length;
+                StrandInstance instance;
+                for (Index p = root; p < root + h.length; ++p) instance.points.push_back(s.position(p));
+                frame.strands.push_back(std::move(instance));
+                for (Index p = root; p < root + h.length && s.isNailed(p); ++p) strandRoot[p] = 1;
+            }
+            std::fill_n(onSurface.begin() + h.firstParticle, h.particleCount(), 1);
+            continue;
+        }
         for (int strand = 0; strand < h.strands; ++strand)
             for (int k = 0; k + 1 < h.length; ++k) {
                 const Index p = h.firstParticle + static_cast<Index>(strand) * h.length + k;
                 if (p + 1 < static_cast<Index>(scene.particles.size()))
                     addEdge(p, p + 1, (scene.particles[p + 1].position - scene.particles[p].position).norm());
             }
+    }
     const auto& constraints = s.constraints();
     for (std::size_t k = 0; k < constraints.size(); ++k) {
         const bool selected = selection.constraints.count(static_cast<Index>(k)) > 0;
@@ -283,7 +297,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
         const bool selected = selection.particles.count(i) > 0;
         const bool isHovered = hovered && *hovered == i;
         const bool nailed = s.isNailed(i) || held[i];
-        if (onSurface[i] && !selected && !isHovered && !nailed) continue;
+        if (onSurface[i] && !selected && !isHovered && (!nailed || strandRoot[i])) continue;
         DiscInstance disc{s.position(i), nailed ? radius + 1.0f : radius, nailed ? kNailed : kParticle, kOutline, 1.0f};
         if (selected) {
             disc.outline = kSelected;

@@ -1,7 +1,7 @@
 #pragma once
 // What the scene looks like: turns the editor's model into a RenderFrame. Springs are
 // coloured by strain (blue compressed, grey at rest, red stretched); cloths are surfaces
-// (or grid lines); nailed, hovered and selected particles are told apart; gestures draw
+// and hair strands (or both lines coloured by strain); nailed, hovered and selected particles are told apart; gestures draw
 // their rubber band, wire or mouse spring.
 #include "editor/Editor.h"
 #include "render/RenderFrame.h"
@@ -18,9 +18,10 @@ Color strainColor(double strain);
 struct SceneViewOptions {
     bool bodyAxes = false;  // each body's axes and angular velocity
     bool contacts = false;  // the contact model's points and normals of the last step
-    // Cloths as shaded surfaces, their particles shown only where nailed, hovered or
-    // selected; else as grid lines coloured by strain, with every particle.
-    bool clothSurfaces = true;
+    // Cloths as shaded surfaces and hair as lit strands, their particles shown only where
+    // nailed (but not a strand's root, the nailed particles it starts with), hovered or
+    // selected; else both as lines coloured by strain, with every particle.
+    bool shadedClothAndHair = true;
 };
 
 // Bodies are drawn shaded with their centres of mass marked.

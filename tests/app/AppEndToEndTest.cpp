@@ -752,9 +752,10 @@ TEST_F(App, TheWindIsTurnedOffInTheSolverPanel) {
     EXPECT_FALSE(loadScene(saved).wind.has_value());
 }
 
-// Pixels in the cloth's warm colours, front or back, lit or in shade: nothing else in the
-// drape (a blue sphere, grey lines, a dark ground) is that red.
-int clothColouredPixels(const Image& a) {
+// Pixels in the warm colours of a cloth (front or back) or of hair, lit or in shade: nothing
+// else in the drape or the hair example (a blue or grey sphere, grey lines, a dark ground) is
+// that red.
+int warmPixels(const Image& a) {
     int count = 0;
     for (int y = kTop; y < kBottom; ++y)
         for (int x = kLeft; x < kRight; ++x) {
@@ -770,13 +771,38 @@ TEST_F(App, FTurnsClothSurfacesIntoGridLines) {
     const std::string drape = (kScenes / "cloth-drape.json").string();
     const fs::path surface = dir_ / "surface.png", lines = dir_ / "lines.png";
     ASSERT_EQ(run(withWindow({drape, "--screenshot", surface.string(), "--frames", "3"})), 0);
-    EXPECT_EQ(readStatus(status_).text("cloth_surfaces"), "1");
+    EXPECT_EQ(readStatus(status_).text("shaded_cloth_hair"), "1");
     const std::string script = writeFile(dir_ / "input.txt", "1 key F\n");
     ASSERT_EQ(run(withWindow({drape, "--script", script, "--screenshot", lines.string(), "--frames", "3"})), 0);
-    EXPECT_EQ(readStatus(status_).text("cloth_surfaces"), "0");
-    EXPECT_GT(clothColouredPixels(load(surface)), 5000);
-    EXPECT_LT(clothColouredPixels(load(lines)), 50);
+    EXPECT_EQ(readStatus(status_).text("shaded_cloth_hair"), "0");
+    EXPECT_GT(warmPixels(load(surface)), 5000);
+    EXPECT_LT(warmPixels(load(lines)), 50);
     EXPECT_GT(brightPixels(load(lines)), 2000) << "the grid lines are drawn";
+}
+
+// Pixels in hair's colours, from its root's brown to its tip's sand, lit or in shade: warm,
+// but with more blue in them than the orange of nails.
+int hairColouredPixels(const Image& a) {
+    int count = 0;
+    for (int y = kTop; y < kBottom; ++y)
+        for (int x = kLeft; x < kRight; ++x) {
+            const unsigned char* p = a.at(x, y);
+            if (p[0] > 90 && p[0] > p[2] + 25 && p[2] > 0.3 * p[0]) ++count;
+        }
+    return count;
+}
+
+// F again: the hair example's strands, lit in hair's colours when the app opens, become lines
+// coloured by their strain (grey at rest).
+TEST_F(App, FTurnsHairStrandsIntoStrainColouredLines) {
+    const std::string hair = (kScenes / "hair.json").string();
+    const fs::path strands = dir_ / "strands.png", lines = dir_ / "lines.png";
+    ASSERT_EQ(run(withWindow({hair, "--screenshot", strands.string(), "--frames", "3"})), 0);
+    const std::string script = writeFile(dir_ / "input.txt", "1 key F\n");
+    ASSERT_EQ(run(withWindow({hair, "--script", script, "--screenshot", lines.string(), "--frames", "3"})), 0);
+    EXPECT_EQ(readStatus(status_).text("shaded_cloth_hair"), "0");
+    EXPECT_GT(hairColouredPixels(load(strands)), 1500);
+    EXPECT_LT(hairColouredPixels(load(lines)), 50);
 }
 
 // Five particles added, the app killed once the autosave has them: the next start offers the

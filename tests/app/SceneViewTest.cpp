@@ -10,16 +10,20 @@
 namespace tinkerbox {
 namespace {
 
-// Discs drawn at a particle of the cloth.
-int clothDiscs(const RenderFrame& frame, const World& world, const ClothSpec& cloth) {
-    int count = 0;
+// Discs drawn at one of the particles first .. first + count - 1.
+Index discsAt(const RenderFrame& frame, const World& world, Index first, Index count) {
+    Index found = 0;
     for (const DiscInstance& d : frame.discs)
-        for (Index p = cloth.firstParticle; p < cloth.firstParticle + cloth.particleCount(); ++p)
+        for (Index p = first; p < first + count; ++p)
             if (d.center == world.position(p)) {
-                ++count;
+                ++found;
                 break;
             }
-    return count;
+    return found;
+}
+
+Index clothDiscs(const RenderFrame& frame, const World& world, const ClothSpec& cloth) {
+    return discsAt(frame, world, cloth.firstParticle, cloth.particleCount());
 }
 
 // The flag, nailed along one edge: its cloth is one surface of the triangles its energies act
@@ -59,12 +63,62 @@ TEST(SceneView, AClothIsASurfaceOfItsTrianglesShowingOnlyItsMarkedParticles) {
     EXPECT_EQ(clothDiscs(frame, world, cloth), nailed + 1);
 
     const std::size_t segmentsWithSurface = frame.segments.size();
-    buildRenderFrame(editor, frame, SceneViewOptions{.clothSurfaces = false});
+    buildRenderFrame(editor, frame, SceneViewOptions{.shadedClothAndHair = false});
     EXPECT_TRUE(frame.surfaces.empty());
     EXPECT_EQ(clothDiscs(frame, world, cloth), count);
     // The grid's lines: every row's and every column's.
     EXPECT_EQ(frame.segments.size() - segmentsWithSurface,
               static_cast<std::size_t>(cloth.rows * (cloth.columns - 1) + cloth.columns * (cloth.rows - 1)));
+}
+
+// The hair example: each strand is drawn through its particles, root first. Of the hair's
+// particles only those selected or nailed past a strand's root are drawn: its root, the
+// nailed particles it starts with, is where the strand is drawn from. Unshaded, each strand
+// is lines coloured by strain, with every particle.
+TEST(SceneView, HairIsStrandsThroughItsParticlesShowingOnlyItsMarkedParticles) {
+    Editor editor(findExampleScene("hair")->make());
+    ASSERT_EQ(editor.scene().hair.size(), 1u);
+    const HairSpec hair = editor.scene().hair[0];
+    const World& world = editor.simulation().world();
+    Index nailed = 0;
+    for (Index p = hair.firstParticle; p < hair.firstParticle + hair.particleCount(); ++p)
+        nailed += world.isNailed(p) ? 1 : 0;
+    ASSERT_GT(nailed, 0);
+
+    RenderFrame frame;
+    buildRenderFrame(editor, frame);
+    ASSERT_EQ(static_cast<int>(frame.strands.size()), hair.strands);
+    for (int strand = 0; strand < hair.strands; ++strand) {
+        const StrandInstance& instance = frame.strands[strand];
+        ASSERT_EQ(static_cast<int>(instance.points.size()), hair.length);
+        for (int k = 0; k < hair.length; ++k)
+            EXPECT_EQ(instance.points[k], world.position(hair.firstParticle + strand * hair.length + k)) << strand << ' ' << k;
+    }
+    EXPECT_EQ(discsAt(frame, world, hair.firstParticle, hair.particleCount()), 0);
+
+    const Index tip = hair.firstParticle + hair.length - 1;
+    ASSERT_FALSE(world.isNailed(tip));
+    editor.selectParticle(tip);
+    buildRenderFrame(editor, frame);
+    EXPECT_EQ(discsAt(frame, world, hair.firstParticle, hair.particleCount()), 1);
+    editor.selectParticle(hair.firstParticle);  // a root, selected
+    buildRenderFrame(editor, frame);
+    EXPECT_EQ(discsAt(frame, world, hair.firstParticle, hair.particleCount()), 1);
+    EXPECT_EQ(discsAt(frame, world, hair.firstParticle, 1), 1);
+
+    // A nail past the root shows.
+    Scene tipNailed = editor.scene();
+    tipNailed.particles[tip].nailed = true;
+    RenderFrame nailedFrame;
+    buildRenderFrame(Editor(tipNailed), nailedFrame);
+    EXPECT_EQ(discsAt(nailedFrame, world, tip, 1), 1);
+    EXPECT_EQ(discsAt(nailedFrame, world, hair.firstParticle, hair.particleCount()), 1);
+
+    const std::size_t segmentsShaded = frame.segments.size();
+    buildRenderFrame(editor, frame, SceneViewOptions{.shadedClothAndHair = false});
+    EXPECT_TRUE(frame.strands.empty());
+    EXPECT_EQ(discsAt(frame, world, hair.firstParticle, hair.particleCount()), hair.particleCount());
+    EXPECT_EQ(frame.segments.size() - segmentsShaded, static_cast<std::size_t>(hair.strands * (hair.length - 1)));
 }
 
 }  // namespace
