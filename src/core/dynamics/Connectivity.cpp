@@ -24,6 +24,12 @@ std::vector<Index> componentLabels(const World& system) {
         const std::vector<Anchor> anchors = c->anchors();
         for (std::size_t k = 1; k < anchors.size(); ++k) join(node(anchors[0]), node(anchors[k]));
     }
+    // The particles each force element joins (a cloth's triangles and hinges, a hair's
+    // joints): their velocity blocks are the particles' own indices.
+    std::vector<std::pair<Index, Index>> couplings;
+    system.couplings(couplings);
+    for (const auto& [a, b] : couplings)
+        if (a < system.particleCount() && b < system.particleCount()) join(a, b);
     std::vector<Index> labels(n);
     Index next = 0;
     for (Index i = 0; i < n; ++i) {

@@ -1,7 +1,8 @@
 #pragma once
 // Which particles and rigid bodies move together: those joined, directly or through
-// others, by springs or constraints. The editor scales a grab to the mass it pulls; the app frames the reach of
-// what swings about a nail.
+// others, by springs, constraints or the elements of forces (a cloth's triangles and
+// hinges, a hair's joints). The editor scales a grab to the mass it pulls; the app frames
+// the reach of what swings about a nail.
 #include <vector>
 
 #include "core/dynamics/World.h"

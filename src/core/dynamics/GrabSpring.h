@@ -1,7 +1,7 @@
 #pragma once
 // How stiff the user's mouse spring (MouseSpring.h) is for what it holds: a spring of
 // 20 rad/s for the whole piece the grabbed particle or body belongs to (everything joined to
-// it by springs or constraints), damped critically for what the grabbed point itself weighs
+// it by springs, constraints or force elements: Connectivity.h), damped critically for what the grabbed point itself weighs
 // (a body's effective mass at that point), its pull capped at 3 g for the piece. The editor's
 // grab and compare mode's pull on every run use the same numbers.
 #include "core/bodies/Anchor.h"
