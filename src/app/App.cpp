@@ -386,7 +386,7 @@ void App::onMouseButton(int button, int action, int mods) {
         if (camera_.mode() == Camera::Mode::ThreeD && button == GLFW_MOUSE_BUTTON_LEFT &&
             ((mods & GLFW_MOD_ALT) ||
              ((editor_.tool() == Tool::Select || editor_.tool() == Tool::Grab) &&
-              !pickParticleOrCloth(editor_.scene(), editor_.simulation(), ray, pickTolerance())))) {
+              !pickParticleClothOrHair(editor_.scene(), editor_.simulation(), ray, pickTolerance())))) {
             orbiting_ = true;
             return;
         }

@@ -275,7 +275,7 @@ bool CompareMode::pointerDown(const Camera& camera, double x, double y, double p
     const PickTolerance tolerance{pickPixels * c.pixelSize(0.0), pickPixels * c.pixelSizePerDistance()};
     std::optional<Anchor> anchor;
     Vec3 point = Vec3::Zero();
-    if (const std::optional<Index> particle = pickParticleOrCloth(comparison_->scene(), simulation, ray, tolerance)) {
+    if (const std::optional<Index> particle = pickParticleClothOrHair(comparison_->scene(), simulation, ray, tolerance)) {
         anchor = Anchor(*particle);
         point = simulation.world().position(*particle);
     } else if (const std::optional<BodyHit> hit = pickBody(simulation, ray)) {

@@ -297,7 +297,7 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
     if (gesture_.kind != Gesture::Kind::None || button == PointerButton::Middle) return;
     status_.clear();
     pressRay_ = ray;
-    const std::optional<Index> particle = pickParticleOrCloth(scene_, *simulation_, ray, tolerance);
+    const std::optional<Index> particle = pickParticleClothOrHair(scene_, *simulation_, ray, tolerance);
     const std::optional<Vec3> point = onPlane(ray);
 
     // Right-drag grabs whatever the tool; so does the grab tool. Paused, a grab moves.
@@ -413,7 +413,7 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
 }
 
 void Editor::pointerMove(const Ray& ray, const PickTolerance& tolerance) {
-    hovered_ = pickParticleOrCloth(scene_, *simulation_, ray, tolerance);
+    hovered_ = pickParticleClothOrHair(scene_, *simulation_, ray, tolerance);
     if (gesture_.kind == Gesture::Kind::None) return;
     const std::optional<Vec3> point = onPlane(ray);
     if (!point) return;
@@ -554,7 +554,7 @@ void Editor::cancelGesture() {
 }
 
 std::optional<Anchor> Editor::pickAnchor(const Ray& ray, const PickTolerance& tolerance) const {
-    if (const std::optional<Index> particle = pickParticleOrCloth(scene_, *simulation_, ray, tolerance))
+    if (const std::optional<Index> particle = pickParticleClothOrHair(scene_, *simulation_, ray, tolerance))
         return Anchor(*particle);
     const std::optional<BodyHit> hit = pickBody(*simulation_, ray);
     if (!hit) return std::nullopt;

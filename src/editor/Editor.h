@@ -100,7 +100,7 @@ public:
     void pointerMove(const Ray& ray, const PickTolerance& tolerance);
     void pointerUp(const Ray& ray, const PickTolerance& tolerance);
     const Gesture& gesture() const { return gesture_; }
-    std::optional<Index> hovered() const { return hovered_; }  // pickParticleOrCloth
+    std::optional<Index> hovered() const { return hovered_; }  // pickParticleClothOrHair
     // The body the box or sphere tool's gesture makes so far (for drawing it).
     std::optional<std::pair<Shape, Vec3>> bodyBeingSized() const;
     // The select tool's rectangle, while a drag on empty space draws it.

@@ -88,9 +88,9 @@ std::optional<double> rayTriangle(const Ray& ray, const Vec3& a, const Vec3& b, 
 
 }  // namespace
 
-std::optional<ClothHit> pickCloth(const Scene& scene, const Simulation& simulation, const Ray& ray) {
+std::optional<ParticleHit> pickCloth(const Scene& scene, const Simulation& simulation, const Ray& ray) {
     const World& s = simulation.world();
-    std::optional<ClothHit> best;
+    std::optional<ParticleHit> best;
     for (const ClothSpec& c : scene.cloths) {
         if (c.firstParticle + c.particleCount() > s.particleCount()) continue;
         forEachGridTriangle(c.columns, c.rows, [&](int a, int b, int d) {
@@ -102,20 +102,42 @@ std::optional<ClothHit> pickCloth(const Scene& scene, const Simulation& simulati
             const auto nearer = [&](Index p, Index q) {
                 return (s.position(p) - point).squaredNorm() < (s.position(q) - point).squaredNorm();
             };
-            best = ClothHit{*std::min_element(corner.begin(), corner.end(), nearer), *along};
+            best = ParticleHit{*std::min_element(corner.begin(), corner.end(), nearer), *along};
         });
     }
     return best;
 }
 
-std::optional<Index> pickParticleOrCloth(const Scene& scene, const Simulation& simulation, const Ray& ray,
-                                         const PickTolerance& tolerance) {
+std::optional<ParticleHit> pickStrand(const Scene& scene, const Simulation& simulation, const Ray& ray,
+                                   const PickTolerance& tolerance) {
+    const World& s = simulation.world();
+    Best best;
+    for (const HairSpec& h : scene.hair) {
+        if (h.firstParticle < 0 || h.firstParticle + h.particleCount() > s.particleCount()) continue;
+        for (int strand = 0; strand < h.strands; ++strand)
+            for (int k = 0; k + 1 < h.length; ++k) {
+                const Index a = h.firstParticle + static_cast<Index>(strand) * h.length + k;
+                double t;
+                const double d = segmentDistanceToRay(ray, s.position(a), s.position(a + 1), &t);
+                best.offer(a, d, t, tolerance);
+            }
+    }
+    if (!best.index) return std::nullopt;
+    const Index a = *best.index;
+    return ParticleHit{distanceToRay(ray, s.position(a + 1)) < distanceToRay(ray, s.position(a)) ? a + 1 : a, best.along};
+}
+
+std::optional<Index> pickParticleClothOrHair(const Scene& scene, const Simulation& simulation, const Ray& ray,
+                                             const PickTolerance& tolerance) {
     if (const std::optional<Index> particle = pickParticle(simulation, ray, tolerance)) return particle;
-    const std::optional<ClothHit> cloth = pickCloth(scene, simulation, ray);
-    if (!cloth) return std::nullopt;
+    std::optional<ParticleHit> hit = pickCloth(scene, simulation, ray);
+    if (const std::optional<ParticleHit> strand = pickStrand(scene, simulation, ray, tolerance);
+        strand && (!hit || strand->along < hit->along))
+        hit = strand;
+    if (!hit) return std::nullopt;
     const std::optional<BodyHit> body = pickBody(simulation, ray);
-    if (body && (body->point - ray.origin).dot(ray.direction) < cloth->along) return std::nullopt;  // hidden
-    return cloth->particle;
+    if (body && (body->point - ray.origin).dot(ray.direction) < hit->along) return std::nullopt;  // hidden
+    return hit->particle;
 }
 
 std::optional<Index> pickSpring(const Simulation& simulation, const Ray& ray, const PickTolerance& tolerance) {

@@ -42,19 +42,28 @@ struct BodyHit {
 };
 std::optional<BodyHit> pickBody(const Simulation& simulation, const Ray& ray);
 
-// Where the ray first meets a triangle of one of the scene's cloths (the triangles their
-// energies act on): the corner of that triangle nearest the point, and how far along the
-// ray the point is. A cloth is then grabbed wherever it is seen, not only at its particles.
-struct ClothHit {
+// A particle taken for a point of a cloth or a strand that the ray passes, and how far
+// along the ray that point is.
+struct ParticleHit {
     Index particle;
     double along;
 };
-std::optional<ClothHit> pickCloth(const Scene& scene, const Simulation& simulation, const Ray& ray);
+// Where the ray first meets a triangle of one of the scene's cloths (the triangles their
+// energies act on): the corner of that triangle nearest the point. A cloth is then grabbed
+// wherever it is seen, not only at its particles.
+std::optional<ParticleHit> pickCloth(const Scene& scene, const Simulation& simulation, const Ray& ray);
+// The hair strand piece (between two of a strand's consecutive particles) passing nearest
+// the ray within the tolerance: the end of it nearer the ray, and how far along the ray the
+// piece's nearest point is. A strand is then grabbed wherever it is seen.
+std::optional<ParticleHit> pickStrand(const Scene& scene, const Simulation& simulation, const Ray& ray,
+                                   const PickTolerance& tolerance);
 // The particle under the pointer: the one nearest the ray within the tolerance
-// (pickParticle), else the particle of a cloth's surface where the ray meets it before any
-// body (pickCloth). What the tools and compare mode's pull take, and what is hovered.
-std::optional<Index> pickParticleOrCloth(const Scene& scene, const Simulation& simulation, const Ray& ray,
-                                         const PickTolerance& tolerance);
+// (pickParticle), else, of a cloth's surface where the ray meets it (pickCloth) and of a
+// hair strand passing within the tolerance (pickStrand), the one the ray reaches first,
+// unless a body comes before it. What the tools and compare mode's pull take, and what is
+// hovered.
+std::optional<Index> pickParticleClothOrHair(const Scene& scene, const Simulation& simulation, const Ray& ray,
+                                             const PickTolerance& tolerance);
 
 // Shortest distance between the ray and the segment ab, and the distance along the ray.
 double segmentDistanceToRay(const Ray& ray, const Vec3& a, const Vec3& b, double* along = nullptr);

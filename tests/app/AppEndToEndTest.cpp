@@ -701,6 +701,34 @@ TEST_F(App, ALeftDragOnAClothBetweenItsParticlesTakesTheCloth) {
     EXPECT_EQ(moved, 1);
 }
 
+// A left drag with the grab tool on a hair strand between its particles takes it too: a
+// strand of four particles 0.87 m apart, without gravity, whose middle piece crosses the
+// view's middle (where the cloth's middle is in the test above), 0.71 m from its ends.
+TEST_F(App, ALeftDragOnAHairStrandBetweenItsParticlesTakesTheStrand) {
+    Scene scene;
+    scene.name = "one strand";
+    scene.settings.gravity = Vec3::Zero();
+    scene.settings.integrator = "implicit-euler";
+    for (int k = 0; k < 4; ++k) scene.particles.push_back({Vec3(k - 1.5, 0.0, k - 1.5), Vec3::Zero(), 1e-3, k == 0});
+    scene.hair.push_back({0, 1, 4, HairMaterial{}, {}});
+    const fs::path file = dir_ / "strand.json", saved = dir_ / "saved.json";
+    saveScene(scene, file);
+    const std::string script =
+        writeFile(dir_ / "input.txt", "2 key G\n3 move 640 410\n4 button left press\n5 move 640 370\n"
+                                      "6 move 640 350\n7 button left release\n9 key Q ctrl\n");
+    ASSERT_EQ(run(withWindow({file.string(), "--script", script, "--save-on-exit", saved.string()})), 0);
+    const Status status = readStatus(status_);
+    EXPECT_EQ(status.text("view"), "3D");
+    EXPECT_EQ(status.text("undo"), "1") << "the drag orbited the view instead of taking the strand";
+    const Scene after = loadScene(saved);
+    ASSERT_EQ(after.particles.size(), scene.particles.size());
+    std::vector<std::size_t> moved;
+    for (std::size_t k = 0; k < scene.particles.size(); ++k)
+        if ((after.particles[k].position - scene.particles[k].position).norm() > 1e-3) moved.push_back(k);
+    ASSERT_EQ(moved.size(), 1u);
+    EXPECT_TRUE(moved[0] == 1 || moved[0] == 2) << moved[0];
+}
+
 // The same drag in compare mode pulls the cloth in every run instead of orbiting the view:
 // the first run's cloth, without gravity, moves only when pulled.
 TEST_F(App, CompareModePullsAClothBetweenItsParticles) {

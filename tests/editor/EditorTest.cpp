@@ -211,6 +211,43 @@ TEST(Editor, AClothIsGrabbedAnywhereOnItsSurfaceUnlessABodyHidesIt) {
     }
 }
 
+// A hair strand is grabbed where it is seen too: a press within the pick tolerance of a
+// piece of it, though beyond that of its particles, grabs the end of the piece nearer the
+// press; a body in front hides it, one behind does not.
+TEST(Editor, AHairStrandIsGrabbedAnywhereAlongItUnlessABodyHidesIt) {
+    Scene scene = zeroGravity();
+    const Index first = static_cast<Index>(scene.particles.size());
+    for (int k = 0; k < 3; ++k) scene.particles.push_back({Vec3(k, 0, 0), Vec3::Zero(), 1e-3, k == 0});
+    scene.hair.push_back({first, 1, 3, HairMaterial{}, {}});
+    const Ray onStrand = at(1.7, 0.05), offStrand = at(1.7, 0.3);  // tolerance 0.1; (2, 0) is 0.3 away
+    {
+        Editor e(scene);
+        e.setTool(Tool::Grab);
+        e.pointerMove(onStrand, kTolerance);
+        EXPECT_EQ(e.hovered(), first + 2);
+        e.pointerMove(offStrand, kTolerance);
+        EXPECT_EQ(e.hovered(), std::nullopt);
+        e.pointerMove(at(0.4, -0.05), kTolerance);  // the first piece, nearer its root
+        EXPECT_EQ(e.hovered(), first);
+        e.setPlaying(true);
+        e.pointerDown(onStrand, kTolerance, PointerButton::Left);
+        EXPECT_EQ(e.gesture().kind, Gesture::Kind::Grab);
+        EXPECT_EQ(e.gesture().anchor, Anchor(first + 2));
+        e.pointerUp(onStrand, kTolerance);
+    }
+    for (double z : {1.0, -1.0}) {  // the rays come down from z = 10
+        Scene covered = scene;
+        RigidBodySpec box;
+        box.shape = BoxShape{Vec3(0.4, 0.4, 0.4)};
+        box.position = Vec3(1.7, 0.0, z);
+        box.fixed = true;
+        covered.bodies.push_back(box);
+        Editor e(covered);
+        e.pointerMove(onStrand, kTolerance);
+        EXPECT_EQ(e.hovered(), z > 0.0 ? std::nullopt : std::optional<Index>(first + 2)) << z;
+    }
+}
+
 TEST(Editor, RightDragGrabsWithAnyTool) {
     Editor e = threeParticles();
     e.setPlaying(true);
