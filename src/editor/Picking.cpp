@@ -167,19 +167,27 @@ std::optional<Index> pickRod(const Simulation& simulation, const Ray& ray, const
 }
 
 namespace {
-// Where the ray (in a body's shape frame) enters the shape, as a distance along it.
-std::optional<double> rayEntry(const Shape& shape, const Vec3& centerOfMass, const Vec3& o, const Vec3& d) {
-    const auto sphere = [&](const Vec3& c, double r) -> std::optional<double> {
+// Where the ray (in a body's shape frame) enters the shape: the distance along it and the
+// shape's outward unit normal there (in the shape frame).
+struct Entry {
+    double along;
+    Vec3 normal;
+};
+std::optional<Entry> rayEntry(const Shape& shape, const Vec3& centerOfMass, const Vec3& o, const Vec3& d) {
+    const auto sphere = [&](const Vec3& c, double r) -> std::optional<Entry> {
         const Vec3 oc = o - c;
         const double b = oc.dot(d), disc = b * b - (oc.squaredNorm() - r * r);
         if (disc < 0.0) return std::nullopt;
         const double t = -b - std::sqrt(disc);
-        return t >= 0.0 ? std::optional<double>(t) : std::nullopt;
+        if (t < 0.0) return std::nullopt;
+        return Entry{t, (oc + t * d) / r};
     };
     if (const auto* s = std::get_if<SphereShape>(&shape)) return sphere(Vec3::Zero(), s->radius);
     if (const auto* box = std::get_if<BoxShape>(&shape)) {
-        // Slabs (Kay and Kajiya, Ray Tracing Complex Scenes, SIGGRAPH 1986).
+        // Slabs (Kay and Kajiya, Ray Tracing Complex Scenes, SIGGRAPH 1986); the normal is the
+        // entering slab's (from inside the box, the face nearest the origin's).
         double near = 0.0, far = INFINITY;
+        Vec3 normal = Vec3::Zero();
         for (Index k = 0; k < 3; ++k) {
             const double half = 0.5 * box->size[k];
             if (std::abs(d[k]) < 1e-300) {
@@ -188,11 +196,20 @@ std::optional<double> rayEntry(const Shape& shape, const Vec3& centerOfMass, con
             }
             double t0 = (-half - o[k]) / d[k], t1 = (half - o[k]) / d[k];
             if (t0 > t1) std::swap(t0, t1);
-            near = std::max(near, t0);
+            if (t0 > near) {
+                near = t0;
+                normal = Vec3::Zero();
+                normal[k] = d[k] > 0.0 ? -1.0 : 1.0;
+            }
             far = std::min(far, t1);
             if (near > far) return std::nullopt;
         }
-        return near;
+        if (normal.isZero()) {
+            Index k = 0;
+            (o.cwiseAbs().cwiseQuotient(box->size)).maxCoeff(&k);
+            normal[k] = o[k] < 0.0 ? -1.0 : 1.0;
+        }
+        return Entry{near, normal};
     }
     return sphere(centerOfMass, boundingRadius(shape, centerOfMass));
 }
@@ -205,11 +222,11 @@ std::optional<BodyHit> pickBody(const Simulation& simulation, const Ray& ray) {
     for (Index k = 0; k < bodies.count(); ++k) {
         const RigidBodySpec spec = bodies.currentSpec(k);
         const Quat toShape = spec.orientation.conjugate();
-        const std::optional<double> t = rayEntry(spec.shape, bodies.centerOfMassInShapeFrame(k),
-                                                 toShape * (ray.origin - spec.position), toShape * ray.direction);
-        if (t && *t < bestT) {
-            bestT = *t;
-            best = BodyHit{k, ray.origin + *t * ray.direction};
+        const std::optional<Entry> entry = rayEntry(spec.shape, bodies.centerOfMassInShapeFrame(k),
+                                                    toShape * (ray.origin - spec.position), toShape * ray.direction);
+        if (entry && entry->along < bestT) {
+            bestT = entry->along;
+            best = BodyHit{k, ray.origin + entry->along * ray.direction, spec.orientation * entry->normal};
         }
     }
     return best;

@@ -34,11 +34,13 @@ std::optional<Index> pickRod(const Simulation& simulation, const Ray& ray, const
 // The wire whose circle passes nearest the point on its plane where the ray meets it.
 std::optional<Index> pickWire(const std::vector<Wire>& wires, const Ray& ray, const PickTolerance& tolerance);
 
-// The rigid body the ray enters first, and the point of its surface where it does (a box
-// and a sphere exactly; a convex hull by its bounding sphere about its centre of mass).
+// The rigid body the ray enters first, the point of its surface where it does and the
+// surface's outward unit normal there (a box and a sphere exactly; a convex hull by its
+// bounding sphere about its centre of mass).
 struct BodyHit {
     Index body;
     Vec3 point;
+    Vec3 normal;
 };
 std::optional<BodyHit> pickBody(const Simulation& simulation, const Ray& ray);
 

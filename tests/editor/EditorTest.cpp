@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <numbers>
 #include <stdexcept>
 
 #include "core/constraints/RodConstraint.h"
@@ -583,6 +584,36 @@ TEST(Picking, SegmentsAndWires) {
     const std::vector<Wire> wires{{Vec3::Zero(), 1.0, Vec3::UnitZ()}};
     EXPECT_EQ(pickWire(wires, at(0, 1.05), kTolerance), std::optional<Index>(0));
     EXPECT_FALSE(pickWire(wires, at(0, 0.5), kTolerance));
+}
+
+// A body is hit where the ray enters it, with the surface's outward normal there: a sphere's
+// radial one, a turned box's face normal in the world.
+TEST(Picking, ABodyIsHitOnItsSurfaceWithItsOutwardNormal) {
+    Scene s = zeroGravity();
+    s.bodies.push_back(RigidBodySpec{.shape = SphereShape{0.5}});
+    RigidBodySpec box;
+    box.shape = BoxShape{Vec3(1.0, 2.0, 0.5)};
+    box.position = Vec3(3, 0, 0);
+    box.orientation = Eigen::Quaterniond(Eigen::AngleAxisd(0.5 * std::numbers::pi, Vec3::UnitX()));  // its y along z
+    s.bodies.push_back(box);
+    Editor e(s);
+    const auto hit = [&](const Ray& ray) {
+        const std::optional<BodyHit> h = pickBody(e.simulation(), ray);
+        EXPECT_TRUE(h.has_value());
+        return h.value_or(BodyHit{-1, Vec3::Zero(), Vec3::Zero()});
+    };
+    const BodyHit onBall = hit(at(0.3, 0.0));
+    EXPECT_EQ(onBall.body, 0);
+    EXPECT_TRUE(onBall.point.isApprox(Vec3(0.3, 0.0, 0.4), 1e-12));
+    EXPECT_TRUE(onBall.normal.isApprox(Vec3(0.6, 0.0, 0.8), 1e-12));
+    const BodyHit onTop = hit(at(3.1, 0.1));
+    EXPECT_EQ(onTop.body, 1);
+    EXPECT_NEAR(onTop.point.z(), 1.0, 1e-12);
+    EXPECT_TRUE(onTop.normal.isApprox(Vec3::UnitZ(), 1e-12));
+    const BodyHit onSide = hit(Ray{Vec3(10, 0.1, 0.3), -Vec3::UnitX()});
+    EXPECT_EQ(onSide.body, 1);
+    EXPECT_NEAR(onSide.point.x(), 3.5, 1e-12);
+    EXPECT_TRUE(onSide.normal.isApprox(Vec3::UnitX(), 1e-12));
 }
 
 TEST(UndoHistory, KeepsWithinItsMemoryBudget) {
