@@ -927,23 +927,31 @@ Index addTriangleCloth(Scene& s, const TriangleClothOptions& o) {
 }
 
 Index addHair(Scene& s, const HairOptions& o) {
-    const Index first = static_cast<Index>(s.particles.size());
+    std::vector<StrandRoot> roots;
     for (int k = 0; k < o.strands; ++k) {
         // A Fibonacci spiral over the cap y > -0.2 r of the sphere.
         const double y = 1.0 - 1.2 * (k + 0.5) / o.strands;
         const double ring = std::sqrt(std::max(0.0, 1.0 - y * y)), angle = 2.39996 * k;
-        const Vec3 normal(ring * std::cos(angle), y, ring * std::sin(angle));
+        roots.push_back({o.center, Vec3(ring * std::cos(angle), y, ring * std::sin(angle)), o.radius + 0.002});
+    }
+    return addStrands(s, roots, o);
+}
+
+Index addStrands(Scene& s, const std::vector<StrandRoot>& roots, const HairOptions& o) {
+    const Index first = static_cast<Index>(s.particles.size());
+    for (const StrandRoot& root : roots) {
+        const Vec3& normal = root.direction;
         // A frame about the normal for the helix.
         const Vec3 side = (std::abs(normal.y()) < 0.9 ? Vec3::UnitY() : Vec3::UnitX()).cross(normal).normalized();
         const Vec3 other = normal.cross(side);
         for (int p = 0; p < o.length; ++p) {
             const double phi = 2.0 * std::numbers::pi * p / o.turn;
             const Vec3 coil = o.curl * (std::cos(phi) * side + std::sin(phi) * other - side);
-            const Vec3 x = o.center + normal * (o.radius + 0.002 + o.segment * p) + coil;
+            const Vec3 x = root.origin + normal * (root.start + o.segment * p) + coil;
             s.particles.push_back({x, Vec3::Zero(), o.particleMass, p < o.rootParticles});
         }
     }
-    s.hair.push_back({first, o.strands, o.length, o.material, {}});
+    s.hair.push_back({first, static_cast<int>(roots.size()), o.length, o.material, {}});
     return first;
 }
 

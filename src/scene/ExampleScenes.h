@@ -67,6 +67,17 @@ struct HairOptions {
 };
 Index addHair(Scene& scene, const HairOptions& options);
 
+// Where a strand grows from: its particle p at origin + direction (start + segment p), plus
+// its curl (direction unit).
+struct StrandRoot {
+    Vec3 origin = Vec3::Zero();
+    Vec3 direction = Vec3::UnitY();
+    double start = 0.0;  // m
+};
+// One hair of strands, one from each root (as addHair's, without its center, radius and
+// strands). Returns the first particle.
+Index addStrands(Scene& scene, const std::vector<StrandRoot>& roots, const HairOptions& options);
+
 // A chain of springs hanging from a nail, released from the horizontal.
 struct ChainOptions {
     int links = 10;
