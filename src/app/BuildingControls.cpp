@@ -61,7 +61,7 @@ void drawBuildingMenuItems(Editor& editor) {
 }
 
 void drawBuildingSettings(Editor& editor) {
-    if (!ImGui::CollapsingHeader("grid, chain and cloth")) return;
+    if (!ImGui::CollapsingHeader("grid, chain, cloth and hair")) return;
     SnapGrid& grid = editor.grid();
     ImGui::Checkbox("snap to grid", &grid.enabled);
     itemTooltip("Ctrl+G. New particles, the ends of new springs, rods and chains, bodies, and whatever a drag moves "
@@ -105,6 +105,31 @@ void drawBuildingSettings(Editor& editor) {
     itemTooltip("N m: the energy bend/2 kappa^2 per unit area across each inner edge. Cotton 2e-4; more is stiffer, "
                 "like leather.");
     for (double* constant : {&m.stretch, &m.shear, &m.bend}) *constant = clampTyped(*constant, 0.0, 1e9);
+    HairSettings& hair = editor.hair();
+    ImGui::InputInt("hair strands", &hair.strands);
+    itemTooltip("How many strands the hair tool (H) grows in a tuft; those whose roots would miss the clicked body "
+                "are left out.");
+    hair.strands = std::clamp(hair.strands, 1, HairSettings::kMaxStrands);
+    ImGui::InputInt("hair particles", &hair.particles);
+    itemTooltip("Particles per strand, the first two held at the root: nailed on a fixed body, pinned to a moving one.");
+    hair.particles = std::clamp(hair.particles, 3, HairSettings::kMaxParticles);
+    ImGui::InputDouble("hair segment (m)", &hair.segment, 0.005, 0.05, "%.3f");
+    itemTooltip("The distance between a strand's particles.");
+    hair.segment = clampTyped(hair.segment, 1e-3, 10.0);
+    ImGui::InputDouble("tuft radius (m)", &hair.radius, 0.01, 0.1, "%.3f");
+    itemTooltip("The tuft's roots spread over a disc of this radius about the click, seen from the view.");
+    hair.radius = clampTyped(hair.radius, 0.0, 100.0);
+    ImGui::InputDouble("hair curl (m)", &hair.curl, 0.005, 0.02, "%.3f");
+    itemTooltip("Each strand a helix of this radius about its root's normal, 8 particles a turn, which it keeps: "
+                "its joints' rest angles are its shape. 0: straight.");
+    hair.curl = clampTyped(hair.curl, 0.0, 10.0);
+    HairMaterial& h = hair.material;
+    ImGui::InputDouble("hair bend", &h.bend, 1e-6, 1e-5, "%.1e");
+    itemTooltip("N m^2: a joint between segments of mean length l is an angular spring of stiffness bend / l "
+                "(E = k/2 theta^2). The examples' hair 1e-5.");
+    ImGui::InputDouble("hair twist", &h.twist, 1e-6, 1e-5, "%.1e");
+    itemTooltip("N m^2: the twist between two consecutive bent joints, k = twist / l; what keeps a curl in its plane.");
+    for (double* constant : {&h.bend, &h.twist}) *constant = clampTyped(*constant, 0.0, 1e9);
 }
 
 }  // namespace tinkerbox

@@ -360,6 +360,10 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
             gesture_ = {Gesture::Kind::ClothSize, tool_, -1, snap(*point), snap(*point), Anchor()};
             gesturePlanePoint_ = gesture_.start;
             return;
+        case Tool::Hair:
+            if (const std::optional<BodyHit> hit = pickBody(*simulation_, ray)) plantHair(ray, *hit);
+            else status_ = "Hair grows on bodies: click on one (add a sphere or a box with O or B).";
+            return;
         case Tool::Chain: {
             // As a spring's: from what is under the pointer, else from a new particle there.
             const std::optional<Anchor> from = pickAnchor(ray, tolerance);
@@ -457,11 +461,8 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
             gesture_ = {};
             const TriangleClothOptions cloth = sizedCloth(gesture.start, gesture.current, dragged);
             edit([&](Scene& scene) { addTriangleCloth(scene, cloth); });
-            status_ = "Cloth: " + std::to_string(cloth.columns) + " x " + std::to_string(cloth.rows) + " particles.";
-            if (const std::string& integrator = simulation_->settings().integrator;
-                integrator != "implicit-euler" && integrator != "projective")
-                status_ += " It is stiff: implicit-euler and projective run it at this dt, " + integrator +
-                           " only with many substeps.";
+            status_ = "Cloth: " + std::to_string(cloth.columns) + " x " + std::to_string(cloth.rows) + " particles." +
+                      stiffnessHint();
             return;
         }
         case Gesture::Kind::WireRadius: {
@@ -528,6 +529,38 @@ void Editor::finishChain(const Ray& ray, const PickTolerance& tolerance) {
             else scene.springs.push_back({rope[k], rope[k + 1], newElements_.springStiffness, newElements_.springDamping, rest});
         }
     });
+}
+
+void Editor::plantHair(const Ray& ray, const BodyHit& hit) {
+    const std::vector<StrandRoot> roots = tuftRoots(*simulation_, ray, hit, hair_);
+    if (roots.empty()) return;
+    HairOptions options = hairOptions(hair_);
+    if (simulation_->world().planar()) options.curl = 0.0;  // a helix would leave the plane
+    const RigidBodies& bodies = simulation_->world().rigidBodies();
+    const bool pinned = !bodies.isFixed(hit.body);
+    const RigidBodySpec spec = bodies.currentSpec(hit.body);
+    edit([&](Scene& scene) {
+        const Index first = addStrands(scene, roots, options);
+        if (!pinned) return;
+        // Held by the moving body instead of nailed: each root particle pinned to the body's
+        // point where it is.
+        for (std::size_t strand = 0; strand < roots.size(); ++strand)
+            for (int k = 0; k < options.rootParticles; ++k) {
+                const Index i = first + static_cast<Index>(strand) * options.length + k;
+                ParticleInit& particle = scene.particles[i];
+                particle.nailed = false;
+                scene.constraints.push_back(PinSpec{
+                    Anchor(i), Anchor::onBody(hit.body, spec.orientation.conjugate() * (particle.position - spec.position))});
+            }
+    });
+    status_ = "Hair: " + std::to_string(roots.size()) + " strands of " + std::to_string(options.length) +
+              " particles." + stiffnessHint();
+}
+
+std::string Editor::stiffnessHint() const {
+    const std::string& integrator = simulation_->settings().integrator;
+    if (integrator == "implicit-euler" || integrator == "projective") return "";
+    return " It is stiff: implicit-euler and projective run it at this dt, " + integrator + " only with many substeps.";
 }
 
 std::vector<Vec3> Editor::chainBeingLaid() const {

@@ -19,6 +19,7 @@
 #include "editor/Chain.h"
 #include "editor/Clipboard.h"
 #include "editor/ClothTool.h"
+#include "editor/HairTool.h"
 #include "editor/Picking.h"
 #include "editor/RubberBand.h"
 #include "editor/Selection.h"
@@ -154,6 +155,8 @@ public:
     const ChainSettings& chain() const { return chain_; }
     ClothSettings& cloth() { return cloth_; }
     const ClothSettings& cloth() const { return cloth_; }
+    HairSettings& hair() { return hair_; }
+    const HairSettings& hair() const { return hair_; }
 
     // Live settings (not part of the undo history)
     void setIntegrator(const std::string& name);
@@ -234,6 +237,12 @@ private:
     std::optional<Anchor> pickAnchor(const Ray& ray, const PickTolerance& tolerance) const;
     void toggleBodyNail(const BodyHit& hit, const PickTolerance& tolerance, const Ray& ray);
     void threadBead(Index particle);
+    // A tuft of hair (the hair tool's settings) on the body the ray hit, rooted there: nailed
+    // on a fixed body, pinned to the body's points on a moving one. Straight in a planar model.
+    void plantHair(const Ray& ray, const BodyHit& hit);
+    // For the status line after a cloth or hair is made: that the integrator is an explicit
+    // one, which runs stiff energies only with many substeps (empty otherwise).
+    std::string stiffnessHint() const;
     void stepFrame(FrameReport& report, int maxSubsteps);
     NailConstraint* nailConstraintOn(Index particle);
 
@@ -248,6 +257,7 @@ private:
     SnapGrid grid_;
     ChainSettings chain_;
     ClothSettings cloth_;
+    HairSettings hair_;
     SceneFragment clipboard_;
     int pastes_ = 0;  // since the last copy, for the offset of the next paste
     bool modified_ = false;

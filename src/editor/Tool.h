@@ -18,6 +18,7 @@ enum class Tool {
     Sphere,    // O: click on empty space adds a sphere (a rigid body)
     Chain,     // L: a rope of particles joined by springs or rods, between two clicks (or a drag)
     Cloth,     // T: drag a rectangle (or click): a cloth of triangle energies in the work plane
+    Hair,      // H: click on a body: a tuft of hair strands grows from its surface there
 };
 
 struct ToolInfo {
@@ -27,7 +28,7 @@ struct ToolInfo {
     std::string_view help;
 };
 
-inline constexpr std::array<ToolInfo, 11> kTools = {{
+inline constexpr std::array<ToolInfo, 12> kTools = {{
     {Tool::Particle, 'P', "Particle", "Click on empty space to add a particle."},
     {Tool::Spring, 'S', "Spring", "Drag from a particle to another (or to empty space for a new one)."},
     {Tool::Rod, 'R', "Rod", "Drag from a particle to another: a rod that never stretches."},
@@ -43,7 +44,9 @@ inline constexpr std::array<ToolInfo, 11> kTools = {{
      "Click (or press) at one end and click (or release) at the other: a rope of particles joined by springs or "
      "rods, hanging from what the ends were on."},
     {Tool::Cloth, 'T', "Cloth",
-     "Drag a rectangle on empty space (or click): a cloth of triangle energies. Settings: grid, chain and cloth."},
+     "Drag a rectangle on empty space (or click): a cloth of triangle energies. Settings: grid, chain, cloth and hair."},
+    {Tool::Hair, 'H', "Hair",
+     "Click on a body: a tuft of hair grows from its surface there, held at the roots. Settings: grid, chain, cloth and hair."},
 }};
 
 inline const ToolInfo& toolInfo(Tool tool) { return kTools[static_cast<std::size_t>(tool)]; }

@@ -764,6 +764,34 @@ TEST_F(App, TheClothToolLaysAClothWithRealInput) {
     for (const ParticleInit& p : scene.particles) EXPECT_EQ(p.position.z(), 0.0);  // the 2D view's plane
 }
 
+// In a new (planar) scene, O and a click add a ball; H and a click on it, up and to the right
+// of its centre, grow a tuft there: 24 strands of 12 particles in the plane, rooted on the
+// ball's outline on that side and pinned to the ball, which moves. Two edits.
+TEST_F(App, TheHairToolGrowsATuftWithRealInput) {
+    const std::string script = writeFile(dir_ / "input.txt",
+                                         "1 key N ctrl\n3 key O\n4 move 640 400\n5 button left press\n"
+                                         "6 button left release\n8 key H\n9 move 655 388\n10 button left press\n"
+                                         "11 button left release\n13 key Q ctrl\n");
+    const fs::path saved = dir_ / "saved.json";
+    ASSERT_EQ(run(withWindow({"--script", script, "--save-on-exit", saved.string()})), 0);
+    const Status status = readStatus(status_);
+    EXPECT_EQ(status.text("tool"), "Hair");
+    EXPECT_EQ(status.text("undo"), "2");
+    const Scene scene = loadScene(saved);
+    ASSERT_EQ(scene.bodies.size(), 1u);
+    ASSERT_EQ(scene.hair.size(), 1u);
+    EXPECT_EQ(scene.hair[0].strands, 24);
+    EXPECT_EQ(scene.hair[0].length, 12);
+    EXPECT_EQ(scene.constraints.size(), 48u);
+    const Vec3 centre = scene.bodies[0].position;
+    for (int strand = 0; strand < 24; ++strand) {
+        const Vec3 root = scene.particles[strand * 12].position - centre;
+        EXPECT_EQ(root.z(), 0.0);
+        EXPECT_GT(root.x(), 0.0) << strand;
+        EXPECT_GT(root.y(), 0.0) << strand;
+    }
+}
+
 // The flag's wind, off from the Solver panel: scrolled down, the wind header opened and its
 // checkbox clicked, the saved scene has no wind, and that was one edit.
 TEST_F(App, TheWindIsTurnedOffInTheSolverPanel) {

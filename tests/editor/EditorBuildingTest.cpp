@@ -1,6 +1,6 @@
 // Building by hand with synthetic input in world coordinates: rubber-band selection, copy
-// and paste with what joins the copied items, snapping to the grid, the chain and cloth
-// tools, each undoable.
+// and paste with what joins the copied items, snapping to the grid, the chain, cloth and
+// hair tools, each undoable.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,6 +8,7 @@
 #include "core/constraints/RodConstraint.h"
 #include "editor/ClothTool.h"
 #include "editor/Editor.h"
+#include "editor/HairTool.h"
 #include "editor/PointerInput.h"
 #include "scene/ExampleScenes.h"
 
@@ -450,6 +451,92 @@ TEST(EditorBuilding, TheClothToolLaysAClothOfTriangleEnergies) {
     const std::size_t particles = e.scene().particles.size();
     drag(e, Vec3(0, 0, 0), Vec3(-1, -1, 0));  // from the first cloth's corner particle
     EXPECT_EQ(e.scene().particles.size(), particles);
+}
+
+// A ball of radius 0.5 at the origin (fixed or not) in gravity, under implicit Euler; the
+// clicks come down from z = 10.
+Scene ballToGrowHairOn(bool fixed) {
+    Scene s;
+    s.settings.integrator = "implicit-euler";
+    RigidBodySpec ball{.shape = SphereShape{0.5}};
+    ball.fixed = fixed;
+    s.bodies.push_back(ball);
+    return s;
+}
+
+// A click on a fixed ball grows a tuft about it, one edit: every strand of the settings' count
+// and length, its first two particles nailed 2 mm off the surface, straight along the
+// surface's normal at its root, the roots within the tuft's radius of the click seen from
+// the view. A click on empty space grows nothing and says why.
+TEST(EditorBuilding, TheHairToolGrowsATuftOnABody) {
+    Editor e(ballToGrowHairOn(true));
+    e.setTool(Tool::Hair);
+    click(e, 2.0, 2.0);
+    EXPECT_TRUE(e.scene().hair.empty());
+    EXPECT_NE(e.status().find("Hair grows on bodies"), std::string::npos) << e.status();
+
+    const HairSettings& settings = e.hair();
+    click(e, 0.1, 0.05);
+    ASSERT_EQ(e.scene().hair.size(), 1u);
+    const HairSpec hair = e.scene().hair[0];
+    EXPECT_EQ(hair.strands, settings.strands);
+    EXPECT_EQ(hair.length, settings.particles);
+    EXPECT_EQ(hair.material, settings.material);
+    ASSERT_EQ(static_cast<Index>(e.scene().particles.size()), hair.particleCount());
+    for (int strand = 0; strand < hair.strands; ++strand) {
+        const auto x = [&](int k) { return e.scene().particles[hair.firstParticle + strand * hair.length + k].position; };
+        const Vec3 normal = x(0).normalized();
+        EXPECT_NEAR(x(0).norm(), 0.502, 1e-12) << strand;
+        EXPECT_LE(std::hypot(x(0).x() - 0.1, x(0).y() - 0.05), settings.radius + 1e-12) << strand;
+        for (int k = 0; k < hair.length; ++k) {
+            EXPECT_TRUE(x(k).isApprox((0.502 + settings.segment * k) * normal, 1e-12)) << strand << ' ' << k;
+            EXPECT_EQ(e.scene().particles[hair.firstParticle + strand * hair.length + k].nailed, k < 2) << strand << ' ' << k;
+        }
+    }
+    EXPECT_EQ(e.status().rfind("Hair: 24 strands of 12 particles.", 0), 0u) << e.status();
+    e.undo();
+    EXPECT_TRUE(e.scene().hair.empty());
+    EXPECT_TRUE(e.scene().particles.empty());
+
+    // At the ball's edge, as seen: only the strands whose roots land on it.
+    click(e, 0.45, 0.0);
+    ASSERT_EQ(e.scene().hair.size(), 1u);
+    EXPECT_GT(e.scene().hair[0].strands, 0);
+    EXPECT_LT(e.scene().hair[0].strands, settings.strands);
+}
+
+// On a ball that moves, the roots are pinned to the ball's points instead of nailed: the
+// ball, thrown spinning without gravity, carries its hair for half a second, the roots where
+// they were on it.
+TEST(EditorBuilding, HairOnAMovingBodyGoesWithIt) {
+    Scene scene = ballToGrowHairOn(false);
+    scene.settings.gravity = Vec3::Zero();
+    scene.bodies[0].velocity = Vec3(1, 0, 0);
+    scene.bodies[0].angularVelocity = Vec3(0, 0, 3);
+    Editor e(scene);
+    e.setTool(Tool::Hair);
+    e.hair().strands = 8;
+    click(e, 0.0, 0.1);
+    ASSERT_EQ(e.scene().hair.size(), 1u);
+    const HairSpec hair = e.scene().hair[0];
+    for (const ParticleInit& p : e.scene().particles) EXPECT_FALSE(p.nailed);
+    ASSERT_EQ(static_cast<int>(e.scene().constraints.size()), 2 * hair.strands);
+    std::vector<Vec3> rootsOnBall;  // in the ball's frame, which starts as the world's
+    for (int strand = 0; strand < hair.strands; ++strand)
+        for (int k = 0; k < 2; ++k) rootsOnBall.push_back(e.scene().particles[hair.firstParticle + strand * hair.length + k].position);
+    e.setPlaying(true);
+    for (int f = 0; f < 30; ++f) e.advance();
+    EXPECT_TRUE(e.divergence().empty()) << e.divergence();
+    const World& world = e.simulation().world();
+    EXPECT_NEAR(world.rigidBodies().position(0).x(), 0.5, 0.01);
+    EXPECT_NEAR(Eigen::AngleAxisd(world.rigidBodies().orientation(0)).angle(), 1.5, 0.02);
+    const Quat turn = world.rigidBodies().orientation(0);
+    std::size_t k = 0;
+    for (int strand = 0; strand < hair.strands; ++strand)
+        for (int j = 0; j < 2; ++j, ++k) {
+            const Vec3 expected = world.rigidBodies().position(0) + turn * rootsOnBall[k];
+            EXPECT_LT((world.position(hair.firstParticle + strand * hair.length + j) - expected).norm(), 1e-3) << strand << ' ' << j;
+        }
 }
 
 // A group's material (a cloth's, a hair's) set to `changed`, then to one with a negative
