@@ -142,7 +142,18 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
     };
     const Scene& scene = editor.scene();
     std::vector<char> onSurface(s.particleCount(), 0);  // particles drawn as a cloth's surface or a strand
-    std::vector<char> strandRoot(s.particleCount(), 0);  // the nailed particles a strand starts with
+    // Particles held in place (nailed, or by a nail constraint), and those pinned to a body.
+    const auto& constraints = s.constraints();
+    std::vector<char> held(s.particleCount(), 0), pinnedToBody(s.particleCount(), 0);
+    for (const auto& c : constraints) {
+        const ConstraintSpec spec = c->spec();
+        if (const auto* nail = std::get_if<NailSpec>(&spec); nail && nail->anchor.isParticle()) held[nail->anchor.index()] = 1;
+        if (const auto* pin = std::get_if<PinSpec>(&spec))
+            for (const auto& [particle, other] : {std::pair{pin->a, pin->b}, std::pair{pin->b, pin->a}})
+                if (particle.isParticle() && other.isRigid()) pinnedToBody[particle.index()] = 1;
+    }
+    // The particles a strand starts with that hold it: nailed, or pinned to the body it grows on.
+    std::vector<char> strandRoot(s.particleCount(), 0);
     for (const ClothSpec& c : scene.cloths) {
         const Index count = c.particleCount();
         if (c.firstParticle < 0 || c.firstParticle + count > s.particleCount()) continue;
@@ -174,7 +185,8 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
                 StrandInstance instance;
                 for (Index p = root; p < root + h.length; ++p) instance.points.push_back(s.position(p));
                 frame.strands.push_back(std::move(instance));
-                for (Index p = root; p < root + h.length && s.isNailed(p); ++p) strandRoot[p] = 1;
+                for (Index p = root; p < root + h.length && (s.isNailed(p) || held[p] || pinnedToBody[p]); ++p)
+                    strandRoot[p] = 1;
             }
             std::fill_n(onSurface.begin() + h.firstParticle, h.particleCount(), 1);
             continue;
@@ -186,10 +198,13 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
                     addEdge(p, p + 1, (scene.particles[p + 1].position - scene.particles[p].position).norm());
             }
     }
-    const auto& constraints = s.constraints();
     for (std::size_t k = 0; k < constraints.size(); ++k) {
         const bool selected = selection.constraints.count(static_cast<Index>(k)) > 0;
         const ConstraintSpec spec = constraints[k]->spec();
+        // A strand's root is drawn as its start, its pins too.
+        if (const auto* pin = std::get_if<PinSpec>(&spec); pin && !selected &&
+            ((pin->a.isParticle() && strandRoot[pin->a.index()]) || (pin->b.isParticle() && strandRoot[pin->b.index()])))
+            continue;
         // Every constraint joining anchors is drawn between them: a rod as a rod, the
         // others (pins, ball joints, hinges) thin.
         std::optional<Vec3> previous;
@@ -287,11 +302,6 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
 
     // Dense models (a cloth) get smaller particles; particles held in place look nailed.
     const float radius = s.particleCount() > 1000 ? 2.0f : s.particleCount() > 100 ? 3.0f : 5.0f;
-    std::vector<char> held(s.particleCount(), 0);
-    for (const auto& c : constraints) {
-        const ConstraintSpec spec = c->spec();
-        if (const auto* nail = std::get_if<NailSpec>(&spec); nail && nail->anchor.isParticle()) held[nail->anchor.index()] = 1;
-    }
     const std::optional<Index> hovered = editor.hovered();
     for (Index i = 0; i < s.particleCount(); ++i) {
         const bool selected = selection.particles.count(i) > 0;

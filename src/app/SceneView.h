@@ -19,8 +19,9 @@ struct SceneViewOptions {
     bool bodyAxes = false;  // each body's axes and angular velocity
     bool contacts = false;  // the contact model's points and normals of the last step
     // Cloths as shaded surfaces and hair as lit strands, their particles shown only where
-    // nailed (but not a strand's root, the nailed particles it starts with), hovered or
-    // selected; else both as lines coloured by strain, with every particle.
+    // nailed (but not a strand's root, the particles it starts with that are nailed or pinned
+    // to a body, nor those pins), hovered or selected; else both as lines coloured by strain,
+    // with every particle.
     bool shadedClothAndHair = true;
 };
 

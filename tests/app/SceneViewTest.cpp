@@ -121,5 +121,29 @@ TEST(SceneView, HairIsStrandsThroughItsParticlesShowingOnlyItsMarkedParticles) {
     EXPECT_EQ(frame.segments.size() - segmentsShaded, static_cast<std::size_t>(hair.strands * (hair.length - 1)));
 }
 
+// A tuft grown on a ball that moves is held by pins at its roots: shaded, neither the
+// pinned roots nor their pins are drawn; unshaded, each pin is drawn, as every particle.
+TEST(SceneView, ATuftsPinnedRootsAreItsStart) {
+    Scene scene;
+    scene.bodies.push_back(RigidBodySpec{.shape = SphereShape{0.5}});
+    Editor editor(scene);
+    editor.setTool(Tool::Hair);
+    editor.pointerDown(Ray{Vec3(0.1, 0.1, 10.0), -Vec3::UnitZ()}, PickTolerance{}, PointerButton::Left);
+    ASSERT_EQ(editor.scene().hair.size(), 1u);
+    const HairSpec hair = editor.scene().hair[0];
+    ASSERT_EQ(static_cast<int>(editor.scene().constraints.size()), 2 * hair.strands);
+    const World& world = editor.simulation().world();
+
+    RenderFrame frame;
+    buildRenderFrame(editor, frame);
+    EXPECT_EQ(static_cast<int>(frame.strands.size()), hair.strands);
+    EXPECT_EQ(discsAt(frame, world, hair.firstParticle, hair.particleCount()), 0);
+    const std::size_t segmentsShaded = frame.segments.size();
+    buildRenderFrame(editor, frame, SceneViewOptions{.shadedClothAndHair = false});
+    EXPECT_EQ(discsAt(frame, world, hair.firstParticle, hair.particleCount()), hair.particleCount());
+    EXPECT_EQ(frame.segments.size() - segmentsShaded,
+              static_cast<std::size_t>(hair.strands * (hair.length - 1) + 2 * hair.strands));
+}
+
 }  // namespace
 }  // namespace tinkerbox
