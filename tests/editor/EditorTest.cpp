@@ -172,6 +172,18 @@ TEST(Editor, GrabPullsWithAMouseSpringWhileRunning) {
     EXPECT_FALSE(e.canUndo() && e.scene().particles[1].position.y() > 1.0);  // a grab is not an edit
 }
 
+// What is hovered at the ray with a fixed 0.4 m box added to the scene at `box`.
+std::optional<Index> hoveredPastABox(Scene scene, const Vec3& box, const Ray& ray) {
+    RigidBodySpec spec;
+    spec.shape = BoxShape{Vec3(0.4, 0.4, 0.4)};
+    spec.position = box;
+    spec.fixed = true;
+    scene.bodies.push_back(spec);
+    Editor e(scene);
+    e.pointerMove(ray, kTolerance);
+    return e.hovered();
+}
+
 // A cloth is grabbed where it is seen: a press on its surface beyond the pick tolerance
 // of every particle grabs the corner of the triangle there nearest the press, and
 // pointing there hovers that particle; a body in front of the cloth hides it, one behind
@@ -199,17 +211,10 @@ TEST(Editor, AClothIsGrabbedAnywhereOnItsSurfaceUnlessABodyHidesIt) {
         EXPECT_EQ(e.gesture().anchor, Anchor(nearest));
         e.pointerUp(at(0.7, 0.35), kTolerance);
     }
-    for (double z : {1.0, -1.0}) {  // the rays come down from z = 10
-        Scene covered = scene;
-        RigidBodySpec box;
-        box.shape = BoxShape{Vec3(0.4, 0.4, 0.4)};
-        box.position = Vec3(0.7, 0.35, z);
-        box.fixed = true;
-        covered.bodies.push_back(box);
-        Editor e(covered);
-        e.pointerMove(at(0.7, 0.35), kTolerance);
-        EXPECT_EQ(e.hovered(), z > 0.0 ? std::nullopt : std::optional<Index>(nearest)) << z;
-    }
+    for (double z : {1.0, -1.0})  // the rays come down from z = 10
+        EXPECT_EQ(hoveredPastABox(scene, Vec3(0.7, 0.35, z), at(0.7, 0.35)),
+                  z > 0.0 ? std::nullopt : std::optional<Index>(nearest))
+            << z;
 }
 
 // A hair strand is grabbed where it is seen too: a press within the pick tolerance of a
@@ -236,17 +241,10 @@ TEST(Editor, AHairStrandIsGrabbedAnywhereAlongItUnlessABodyHidesIt) {
         EXPECT_EQ(e.gesture().anchor, Anchor(first + 2));
         e.pointerUp(onStrand, kTolerance);
     }
-    for (double z : {1.0, -1.0}) {  // the rays come down from z = 10
-        Scene covered = scene;
-        RigidBodySpec box;
-        box.shape = BoxShape{Vec3(0.4, 0.4, 0.4)};
-        box.position = Vec3(1.7, 0.0, z);
-        box.fixed = true;
-        covered.bodies.push_back(box);
-        Editor e(covered);
-        e.pointerMove(onStrand, kTolerance);
-        EXPECT_EQ(e.hovered(), z > 0.0 ? std::nullopt : std::optional<Index>(first + 2)) << z;
-    }
+    for (double z : {1.0, -1.0})  // the rays come down from z = 10
+        EXPECT_EQ(hoveredPastABox(scene, Vec3(1.7, 0.0, z), onStrand),
+                  z > 0.0 ? std::nullopt : std::optional<Index>(first + 2))
+            << z;
 }
 
 TEST(Editor, RightDragGrabsWithAnyTool) {
