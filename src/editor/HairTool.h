@@ -17,8 +17,9 @@ struct HairSettings {
     double curl = 0.0;      // m: the radius of each strand's helix, 0 straight
     HairMaterial material;  // the hair examples'
 
-    static constexpr int kMaxStrands = 1000;
-    static constexpr int kMaxParticles = 256;
+    // At most 64k particles in a tuft, as in the largest cloth the cloth tool lays.
+    static constexpr int kMaxStrands = 512;
+    static constexpr int kMaxParticles = 128;
 };
 
 // The examples' strands with these settings: two particles at each root held, 0.1 g per
