@@ -30,6 +30,13 @@ std::optional<std::string> handleBuildingKey(Editor& editor, int key, int action
         case GLFW_KEY_A:
             editor.selectAll();
             return "Selected everything";
+        case GLFW_KEY_L: {
+            if (editor.selection().empty()) return "Select something first: Ctrl+L adds what is joined to it";
+            editor.selectConnected();
+            const Selection& s = editor.selection();
+            return "Selected what is joined to it: " + std::to_string(s.particles.size()) + " particles, " +
+                   std::to_string(s.bodies.size()) + " bodies";
+        }
         case GLFW_KEY_C:
             if (editor.selection().empty()) return "Nothing selected to copy";
             editor.copySelection();
@@ -57,6 +64,7 @@ void drawBuildingMenuItems(Editor& editor) {
     if (ImGui::MenuItem("Copy", "Ctrl+C", false, selected)) editor.copySelection();
     if (ImGui::MenuItem("Paste", "Ctrl+V", false, editor.canPaste())) editor.paste();
     if (ImGui::MenuItem("Select all", "Ctrl+A")) editor.selectAll();
+    if (ImGui::MenuItem("Select connected", "Ctrl+L", false, selected)) editor.selectConnected();
     if (ImGui::MenuItem("Snap to grid", "Ctrl+G", editor.grid().enabled)) editor.grid().enabled = !editor.grid().enabled;
 }
 

@@ -753,10 +753,10 @@ void Panels::drawHelp() {
     ImGui::TextUnformatted("Editing");
     line("Click selects, Shift+click adds; with the Select tool, a drag on empty space selects what is inside a "
          "rectangle (Shift+drag adds), and a drag on the selection moves it");
-    line("Ctrl+A select all   Ctrl+C copy   Ctrl+X cut   Ctrl+V paste (at the pointer)   Delete  remove the "
-         "selection and what hangs on it");
-    line("Ctrl+G  snap to grid on / off (its spacing, and the chain's and cloth's settings, under 'grid, chain and "
-         "cloth' in the Solver panel)");
+    line("Ctrl+A select all   Ctrl+L select what is joined to the selection (a whole cloth, strand, chain)   "
+         "Ctrl+C copy   Ctrl+X cut   Ctrl+V paste (at the pointer)   Delete  remove the selection and what hangs on it");
+    line("Ctrl+G  snap to grid on / off (its spacing, and the chain's, cloth's and hair's settings, under 'grid, "
+         "chain, cloth and hair' in the Solver panel)");
     line("Ctrl+Z undo   Ctrl+Shift+Z / Ctrl+Y redo   Escape  drop a chain waiting for its second click, dismiss "
          "the divergence banner");
     ImGui::Separator();

@@ -7,6 +7,7 @@
 
 #include "core/bodies/MassProperties.h"
 #include "core/collision/ParticleCollisions.h"
+#include "core/dynamics/Connectivity.h"
 #include "core/dynamics/GrabSpring.h"
 #include "scene/SceneBuilder.h"
 
@@ -871,6 +872,32 @@ void Editor::selectAll() {
     all(selection_.springs, scene_.springs.size());
     all(selection_.constraints, scene_.constraints.size());
     all(selection_.wires, scene_.wires.size());
+}
+
+void Editor::selectConnected() {
+    const World& world = simulation_->world();
+    const std::vector<Index> labels = componentLabels(world);
+    const Index n = world.particleCount();
+    const auto node = [&](const Anchor& a) { return a.isParticle() ? a.index() : n + a.index(); };
+    std::set<Index> pieces;
+    for (const Index i : selection_.particles) pieces.insert(labels[i]);
+    for (const Index k : selection_.bodies) pieces.insert(labels[n + k]);
+    for (const Index k : selection_.springs)
+        for (const Anchor& a : {world.springs()[k].a, world.springs()[k].b}) pieces.insert(labels[node(a)]);
+    for (const Index k : selection_.constraints)
+        forEachAnchor(world.constraints()[k]->spec(), [&](const Anchor& a) { pieces.insert(labels[node(a)]); });
+    const auto inPiece = [&](const Anchor& a) { return pieces.count(labels[node(a)]) > 0; };
+    for (Index i = 0; i < n; ++i)
+        if (pieces.count(labels[i])) selection_.particles.insert(i);
+    for (Index k = 0; k < world.rigidBodyCount(); ++k)
+        if (pieces.count(labels[n + k])) selection_.bodies.insert(k);
+    for (Index k = 0; k < static_cast<Index>(world.springs().size()); ++k)
+        if (inPiece(world.springs()[k].a)) selection_.springs.insert(k);
+    for (Index k = 0; k < static_cast<Index>(world.constraints().size()); ++k) {
+        bool joined = false;
+        forEachAnchor(world.constraints()[k]->spec(), [&](const Anchor& a) { joined = joined || inPiece(a); });
+        if (joined) selection_.constraints.insert(k);
+    }
 }
 
 void Editor::copySelection() {

@@ -118,6 +118,10 @@ public:
     const Selection& selection() const { return selection_; }
     void selectParticle(Index particle, bool add = false);
     void selectAll();
+    // Adds everything joined to the selection (Connectivity.h): the particles and bodies of
+    // the pieces it touches, and their springs and constraints. One particle of a cloth
+    // selects the whole cloth; of a strand, the strand.
+    void selectConnected();
     void deleteSelection();  // and everything that hangs on the deleted particles
     // Copy and paste (Clipboard.h). The clipboard is the editor's and outlives open(), so a
     // piece of one scene can be pasted into another.

@@ -782,6 +782,23 @@ TEST_F(App, TheHairToolGrowsATuftWithRealInput) {
     }
 }
 
+// Ctrl+L after a click on the drape's cloth (flat above the ball) selects all of it, not only
+// the particle clicked; Delete then takes the whole cloth, in one edit, and leaves the ball.
+TEST_F(App, CtrlLSelectsAWholeClothToDelete) {
+    const std::string script = writeFile(dir_ / "input.txt",
+                                         "2 key V\n3 move 630 300\n4 button left press\n5 button left release\n"
+                                         "7 key L ctrl\n9 key DELETE\n11 key Q ctrl\n");
+    const fs::path saved = dir_ / "saved.json";
+    ASSERT_EQ(run(withWindow({(kScenes / "cloth-drape.json").string(), "--script", script, "--save-on-exit",
+                              saved.string()})),
+              0);
+    EXPECT_EQ(readStatus(status_).text("undo"), "1");
+    const Scene scene = loadScene(saved);
+    EXPECT_TRUE(scene.cloths.empty());
+    EXPECT_TRUE(scene.particles.empty());
+    EXPECT_EQ(scene.bodies.size(), 1u);
+}
+
 // The flag's wind, off from the Solver panel: scrolled down, the wind header opened and its
 // checkbox clicked, the saved scene has no wind, and that was one edit.
 TEST_F(App, TheWindIsTurnedOffInTheSolverPanel) {

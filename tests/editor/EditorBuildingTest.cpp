@@ -453,6 +453,39 @@ TEST(EditorBuilding, TheClothToolLaysAClothOfTriangleEnergies) {
     EXPECT_EQ(e.scene().particles.size(), particles);
 }
 
+// Selecting what is joined to the selection: one particle of a triangle cloth (no springs)
+// brings the whole cloth, and nothing else; a spring brings its chain and the body it hangs
+// from, with the chain's nail. Deleted, the cloth goes whole, and the rest stays.
+TEST(EditorBuilding, SelectConnectedTakesTheWholePiece) {
+    Scene scene = workbench();  // 0-1-2-3 joined by springs and rods, 0 to the box; particle 3 too
+    const Index free = static_cast<Index>(scene.particles.size());
+    scene.particles.push_back({Vec3(8, 0, 0), Vec3::Zero(), 1.0, false});
+    TriangleClothOptions options;
+    options.columns = options.rows = 3;
+    options.corner = Vec3(10, 0, 0);
+    const Index cloth = addTriangleCloth(scene, options);
+    Editor e(scene);
+    e.selectParticle(cloth + 4);
+    e.selectConnected();
+    std::set<Index> clothParticles;
+    for (Index i = cloth; i < cloth + 9; ++i) clothParticles.insert(i);
+    EXPECT_EQ(e.selection().particles, clothParticles);
+    EXPECT_TRUE(e.selection().bodies.empty());
+    EXPECT_TRUE(e.selection().springs.empty());
+    e.deleteSelection();
+    EXPECT_TRUE(e.scene().cloths.empty());
+    EXPECT_EQ(static_cast<Index>(e.scene().particles.size()), free + 1);
+
+    e.setTool(Tool::Select);
+    click(e, 0.5, 0.0);  // on the spring 0-1
+    ASSERT_EQ(e.selection().springs, (std::set<Index>{0}));
+    e.selectConnected();
+    EXPECT_EQ(e.selection().particles, (std::set<Index>{0, 1, 2, 3}));
+    EXPECT_EQ(e.selection().bodies, (std::set<Index>{0}));
+    EXPECT_EQ(e.selection().springs, (std::set<Index>{0, 1, 2, 3}));
+    EXPECT_EQ(e.selection().constraints, (std::set<Index>{0, 1, 2, 3}));
+}
+
 // A ball of radius 0.5 at the origin (fixed or not) in gravity, under implicit Euler; the
 // clicks come down from z = 10.
 Scene ballToGrowHairOn(bool fixed) {
