@@ -300,6 +300,14 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
             break;
     }
 
+    // The hair tool's tuft under the pointer: each strand's line from its root, straight.
+    if (editor.tool() == Tool::Hair) {
+        const double length = editor.hair().segment * (editor.hair().particles - 1);
+        for (const StrandRoot& root : editor.tuftUnderPointer())
+            frame.segments.push_back({root.origin + root.start * root.direction,
+                                      root.origin + (root.start + length) * root.direction, 1.0f, kGesture});
+    }
+
     // Dense models (a cloth) get smaller particles; particles held in place look nailed.
     const float radius = s.particleCount() > 1000 ? 2.0f : s.particleCount() > 100 ? 3.0f : 5.0f;
     const std::optional<Index> hovered = editor.hovered();

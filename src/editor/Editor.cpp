@@ -275,6 +275,7 @@ void Editor::setTool(Tool tool) {
     if (chainWaiting_) cancelGesture();
     if (gesture_.kind != Gesture::Kind::None) return;  // not in the middle of a gesture
     tool_ = tool;
+    tuftUnderPointer_.clear();
     toolBeforePlay_.reset();
     status_.clear();
 }
@@ -419,6 +420,9 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
 
 void Editor::pointerMove(const Ray& ray, const PickTolerance& tolerance) {
     hovered_ = pickParticleClothOrHair(scene_, *simulation_, ray, tolerance);
+    tuftUnderPointer_.clear();
+    if (tool_ == Tool::Hair)
+        if (const std::optional<BodyHit> hit = pickBody(*simulation_, ray)) tuftUnderPointer_ = tuftRoots(*simulation_, ray, *hit, hair_);
     if (gesture_.kind == Gesture::Kind::None) return;
     const std::optional<Vec3> point = onPlane(ray);
     if (!point) return;

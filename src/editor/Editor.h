@@ -111,6 +111,9 @@ public:
     std::vector<Vec3> chainBeingLaid() const;
     // The cloth the cloth tool would lay now, while its rectangle is being dragged.
     std::optional<TriangleClothOptions> clothBeingLaid() const;
+    // With the hair tool, the roots of the tuft a click would grow where the pointer last
+    // moved (none off the bodies), for the view to draw.
+    const std::vector<StrandRoot>& tuftUnderPointer() const { return tuftUnderPointer_; }
     // Drops a chain waiting for its second click, or a rubber band being drawn.
     void cancelGesture();
 
@@ -262,6 +265,7 @@ private:
     ChainSettings chain_;
     ClothSettings cloth_;
     HairSettings hair_;
+    std::vector<StrandRoot> tuftUnderPointer_;
     SceneFragment clipboard_;
     int pastes_ = 0;  // since the last copy, for the offset of the next paste
     bool modified_ = false;

@@ -46,7 +46,7 @@ inline constexpr std::array<ToolInfo, 12> kTools = {{
     {Tool::Cloth, 'T', "Cloth",
      "Drag a rectangle on empty space (or click): a cloth of triangle energies. Settings: grid, chain, cloth and hair."},
     {Tool::Hair, 'H', "Hair",
-     "Click on a body: a tuft of hair grows from its surface there, held at the roots. Settings: grid, chain, cloth and hair."},
+     "Click on a body: a tuft of hair grows there. Settings under grid, chain, cloth and hair."},
 }};
 
 inline const ToolInfo& toolInfo(Tool tool) { return kTools[static_cast<std::size_t>(tool)]; }

@@ -121,6 +121,34 @@ TEST(SceneView, HairIsStrandsThroughItsParticlesShowingOnlyItsMarkedParticles) {
     EXPECT_EQ(frame.segments.size() - segmentsShaded, static_cast<std::size_t>(hair.strands * (hair.length - 1)));
 }
 
+// With the hair tool, the pointer over a ball shows the tuft a click would grow there: a line
+// from each root along its strand; off the ball, nothing.
+TEST(SceneView, TheHairToolShowsTheTuftUnderThePointer) {
+    Scene scene;
+    scene.bodies.push_back(RigidBodySpec{.shape = SphereShape{0.5}});
+    Editor editor(scene);
+    RenderFrame frame;
+    buildRenderFrame(editor, frame);
+    const std::size_t without = frame.segments.size();
+    editor.setTool(Tool::Hair);
+    editor.pointerMove(Ray{Vec3(0.1, 0.1, 10.0), -Vec3::UnitZ()}, PickTolerance{});
+    const std::vector<StrandRoot> roots = editor.tuftUnderPointer();
+    ASSERT_EQ(static_cast<int>(roots.size()), editor.hair().strands);
+    buildRenderFrame(editor, frame);
+    ASSERT_EQ(frame.segments.size(), without + roots.size());
+    const double length = editor.hair().segment * (editor.hair().particles - 1);
+    for (std::size_t k = 0; k < roots.size(); ++k) {
+        const SegmentInstance& line = frame.segments[without + k];
+        EXPECT_TRUE(line.a.isApprox(roots[k].origin + roots[k].start * roots[k].direction, 1e-12)) << k;
+        EXPECT_NEAR((line.b - line.a).norm(), length, 1e-12) << k;
+    }
+    editor.pointerMove(Ray{Vec3(3.0, 3.0, 10.0), -Vec3::UnitZ()}, PickTolerance{});
+    EXPECT_TRUE(editor.tuftUnderPointer().empty());
+    buildRenderFrame(editor, frame);
+    EXPECT_EQ(frame.segments.size(), without);
+    EXPECT_TRUE(editor.scene().hair.empty()) << "pointing grows nothing";
+}
+
 // A tuft grown on a ball that moves is held by pins at its roots: shaded, neither the
 // pinned roots nor their pins are drawn; unshaded, each pin is drawn, as every particle.
 TEST(SceneView, ATuftsPinnedRootsAreItsStart) {
