@@ -1,8 +1,9 @@
 #pragma once
 // What the scene looks like: turns the editor's model into a RenderFrame. Springs are
-// coloured by strain (blue compressed, grey at rest, red stretched); cloths are surfaces
-// and hair strands (or both lines coloured by strain); nailed, hovered and selected particles are told apart; gestures draw
-// their rubber band, wire or mouse spring.
+// coloured by strain (blue compressed, grey at rest, red stretched); cloths are surfaces and
+// hair strands (or both lines coloured by strain); nailed, hovered and selected particles
+// are told apart; gestures draw their rubber band, wire, mouse spring, or the tuft the hair
+// tool would grow.
 #include "editor/Editor.h"
 #include "render/RenderFrame.h"
 

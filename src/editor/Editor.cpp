@@ -422,7 +422,8 @@ void Editor::pointerMove(const Ray& ray, const PickTolerance& tolerance) {
     hovered_ = pickParticleClothOrHair(scene_, *simulation_, ray, tolerance);
     tuftUnderPointer_.clear();
     if (tool_ == Tool::Hair)
-        if (const std::optional<BodyHit> hit = pickBody(*simulation_, ray)) tuftUnderPointer_ = tuftRoots(*simulation_, ray, *hit, hair_);
+        if (const std::optional<BodyHit> hit = pickBody(*simulation_, ray))
+            tuftUnderPointer_ = tuftRoots(*simulation_, ray, *hit, hair_);
     if (gesture_.kind == Gesture::Kind::None) return;
     const std::optional<Vec3> point = onPlane(ray);
     if (!point) return;

@@ -1,9 +1,10 @@
 #pragma once
 // How stiff the user's mouse spring (MouseSpring.h) is for what it holds: a spring of
 // 20 rad/s for the whole piece the grabbed particle or body belongs to (everything joined to
-// it by springs, constraints or force elements: Connectivity.h), damped critically for what the grabbed point itself weighs
-// (a body's effective mass at that point), its pull capped at 3 g for the piece. The editor's
-// grab and compare mode's pull on every run use the same numbers.
+// it by springs, constraints or force elements: Connectivity.h), damped critically for what
+// the grabbed point itself weighs (a body's effective mass at that point), its pull capped
+// at 3 g for the piece. The editor's grab and compare mode's pull on every run use the same
+// numbers.
 #include "core/bodies/Anchor.h"
 #include "core/dynamics/World.h"
 
