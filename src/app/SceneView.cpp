@@ -61,14 +61,6 @@ BodyInstance bodyInstance(const RigidBodies& bodies, Index k) {
     return b;
 }
 
-namespace {
-
-Color mix(const Color& a, const Color& b, float t) {
-    return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t, a.a + (b.a - a.a) * t};
-}
-
-}  // namespace
-
 Color strainColor(double strain) {
     constexpr Color compressed{0.25f, 0.55f, 1.00f, 1.0f};
     constexpr Color rest{0.60f, 0.62f, 0.66f, 1.0f};
@@ -178,7 +170,9 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
             }
     }
     for (const HairSpec& h : scene.hair) {
-        if (h.firstParticle < 0 || h.firstParticle + h.particleCount() > s.particleCount()) continue;
+        if (h.firstParticle < 0 || h.firstParticle + h.particleCount() > s.particleCount() ||
+            h.firstParticle + h.particleCount() > static_cast<Index>(scene.particles.size()))
+            continue;
         if (options.shadedClothAndHair) {
             for (int strand = 0; strand < h.strands; ++strand) {
                 const Index root = h.firstParticle + static_cast<Index>(strand) * h.length;
@@ -194,8 +188,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
         for (int strand = 0; strand < h.strands; ++strand)
             for (int k = 0; k + 1 < h.length; ++k) {
                 const Index p = h.firstParticle + static_cast<Index>(strand) * h.length + k;
-                if (p + 1 < static_cast<Index>(scene.particles.size()))
-                    addEdge(p, p + 1, (scene.particles[p + 1].position - scene.particles[p].position).norm());
+                addEdge(p, p + 1, (scene.particles[p + 1].position - scene.particles[p].position).norm());
             }
     }
     for (std::size_t k = 0; k < constraints.size(); ++k) {

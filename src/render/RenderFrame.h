@@ -14,6 +14,11 @@ struct Color {
     float r = 1.0f, g = 1.0f, b = 1.0f, a = 1.0f;
 };
 
+// a at t = 0, b at t = 1, channel by channel.
+inline Color mix(const Color& a, const Color& b, float t) {
+    return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t, a.a + (b.a - a.a) * t};
+}
+
 struct DiscInstance {  // a particle
     Vec3 center = Vec3::Zero();
     float radius = 5.0f;  // pixels

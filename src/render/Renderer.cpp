@@ -813,10 +813,7 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
             put(v.a, strand.points[k]);
             put(v.b, strand.points[k + 1]);
             v.width = strand.width;
-            put(v.color, Color{strand.root.r + (strand.tip.r - strand.root.r) * along,
-                               strand.root.g + (strand.tip.g - strand.root.g) * along,
-                               strand.root.b + (strand.tip.b - strand.root.b) * along,
-                               strand.root.a + (strand.tip.a - strand.root.a) * along});
+            put(v.color, mix(strand.root, strand.tip, along));
             v.dashed = 0.0f;
             r.segments.push_back(v);
         }
