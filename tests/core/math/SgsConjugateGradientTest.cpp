@@ -92,5 +92,27 @@ TEST(SgsConjugateGradient, StartedFromTheAnswerItTakesNoIteration) {
     }
 }
 
+// The solver keeps its vectors from one solve to the next and zeroes them only when their
+// size changes: a solver that has solved another system of the same size, or a larger one,
+// gives the same bits as a new solver, whole and split.
+TEST(SgsConjugateGradient, AUsedSolverGivesTheBitsOfANewOne) {
+    for (const int n : {32, 64}) {
+        const test::ImplicitSystem system = test::clothSystem(n);
+        std::vector<test::ImplicitSystem> before;
+        before.push_back(test::randomSystem(n * n, 3));  // the same size
+        before.push_back(test::clothSystem(n + 8));
+        for (const test::ImplicitSystem& other : before) {
+            SgsConjugateGradient fresh, used;
+            VecX scratch, expected, x;
+            used.solve(other.J, other.mass, other.fixed, other.rhs, scratch, CgSettings{1e-6, 1000});
+            const CgResult a = fresh.solve(system.J, system.mass, system.fixed, system.rhs, expected, CgSettings{1e-6, 1000});
+            const CgResult b = used.solve(system.J, system.mass, system.fixed, system.rhs, x, CgSettings{1e-6, 1000});
+            EXPECT_TRUE(a.converged) << n;
+            EXPECT_EQ(a.iterations, b.iterations) << n;
+            EXPECT_TRUE(x == expected) << n;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace tinkerbox
