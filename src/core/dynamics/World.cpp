@@ -596,10 +596,14 @@ void World::bindJacobianPattern(BlockSparseMatrix::Storage storage) {
     patternDirty_ = false;
 }
 
-void World::prepareJacobian(const JacobianRequest& request, BlockSparseMatrix& J) {
+void World::bindJacobian(const JacobianRequest& request, BlockSparseMatrix& J) {
     bindJacobianPattern(request.form == JacobianForm::Exact ? BlockSparseMatrix::Storage::Full
                                                             : BlockSparseMatrix::Storage::Upper);
     if (!J.samePattern(pattern_)) J.copyPattern(pattern_);
+}
+
+void World::prepareJacobian(const JacobianRequest& request, BlockSparseMatrix& J) {
+    bindJacobian(request, J);
     if (request.parallel) J.setZero(*request.parallel);
     else J.setZero();
 }
@@ -626,8 +630,9 @@ void World::appliedForcesAndCombinedJacobian(VecX& f, double cx, double cv, Bloc
     f.setZero(velocityDimension());
     dFdxTimesVelocity.setZero(velocityDimension());
     const JacobianRequest request{JacobianForm::Definite, cx, cv, &dFdxTimesVelocity, parallel};
-    prepareJacobian(request, J);
-    springs_.accumulateWithJacobians(*this, request, f, J);
+    // The springs set J (zeroing it first would be a pass of its own), then the forces add.
+    bindJacobian(request, J);
+    springs_.accumulateSettingJacobians(*this, request, f, J);
     for (const auto& force : forces_) force->accumulateWithJacobians(*this, request, f, J);
     beads_.addVelocityTerms(f.tail(3 * beadCount()));
 }

@@ -205,7 +205,10 @@ private:
     // Exact Jacobians need full storage; definite ones are symmetric and use half.
     void bindJacobianPattern(BlockSparseMatrix::Storage storage);
     void addJacobians(const JacobianRequest& request, BlockSparseMatrix& J);
-    // Binds the pattern for the request's form and gives J that pattern, zero.
+    // Binds the pattern for the request's form and gives J that pattern (its values as they
+    // were when it had it already).
+    void bindJacobian(const JacobianRequest& request, BlockSparseMatrix& J);
+    // bindJacobian, then J = 0.
     void prepareJacobian(const JacobianRequest& request, BlockSparseMatrix& J);
     // Lays the constraint rows out if they changed and evaluates C, J and their rates.
     void evaluateConstraints();

@@ -62,7 +62,8 @@ Index DampedSpringSet::add(const DampedSpring& s) {
     springs_.push_back(s);
     const Index k = size() - 1;
     if (joinsParticles(s)) {
-        particlePairs_.push_back({s.a.index(), s.b.index(), s.stiffness, s.damping, s.restLength, k});
+        particlePairs_.push_back({static_cast<std::int32_t>(s.a.index()), static_cast<std::int32_t>(s.b.index()),
+                                  s.stiffness, s.damping, s.restLength});
         const std::size_t pair = particlePairs_.size() - 1;
         if (pair % kLanes == 0) laneBlocks_.emplace_back();
         LaneBlock& block = laneBlocks_.back();
@@ -70,11 +71,12 @@ Index DampedSpringSet::add(const DampedSpring& s) {
             block.a[lane] = static_cast<std::int32_t>(s.a.index());
             block.b[lane] = static_cast<std::int32_t>(s.b.index());
             block.restLength[lane] = s.restLength;
+            block.stiffness[lane] = s.stiffness;
         }
     } else {
         anchoredSprings_.push_back(k);
     }
-    blocks_.clear();  // the Jacobian pattern must be rebound
+    patternBound_ = false;  // the Jacobian pattern must be rebound
     ++revision_;
     return k;
 }
@@ -92,6 +94,7 @@ void DampedSpringSet::clear() {
     laneBlocks_.clear();
     anchoredSprings_.clear();
     blocks_.clear();
+    patternBound_ = false;
     ++revision_;
 }
 
@@ -236,8 +239,8 @@ double DampedSpringSet::potentialEnergyHalf(const World& world, int half) const 
         const LaneBlock& springs = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
         const LaneVec3 l = laneVectors(x, springs.a) - laneVectors(x, springs.b);
         const Lanes stretch = dot(l, l).sqrt() - loadLanes(springs.restLength.data());
-        for (int k = 0; k < kLanes && block + k < pairs; ++k)
-            u += 0.5 * particlePairs_[static_cast<std::size_t>(block + k)].stiffness * stretch[k] * stretch[k];
+        const Lanes energy = 0.5 * loadLanes(springs.stiffness.data()) * stretch * stretch;
+        for (int k = 0; k < kLanes && block + k < pairs; ++k) u += energy[k];
     }
     if (half == 0) return u;
     for (const Index k : anchoredSprings_) {
@@ -260,13 +263,51 @@ void DampedSpringSet::appendCouplings(const World& world, std::vector<std::pair<
 }
 
 void DampedSpringSet::bindPattern(const World& world, const BlockSparseMatrix& pattern) {
-    blocks_.resize(springs_.size());
-    for (std::size_t k = 0; k < springs_.size(); ++k) {
+    blocks_.clear();
+    for (const DampedSpring& s : springs_) {
+        if (!joinsParticles(s)) continue;
         Index a, b;
-        endBlocks(world, springs_[k], a, b);
-        blocks_[k] = {pattern.find(a, a), a == b ? -1 : pattern.find(a, b), a == b ? -1 : pattern.find(b, a),
-                      pattern.find(b, b)};
+        endBlocks(world, s, a, b);
+        const auto find = [&](Index i, Index j) { return static_cast<std::int32_t>(pattern.find(i, j)); };
+        blocks_.push_back({find(a, a), a == b ? -1 : find(a, b), a == b ? -1 : find(b, a), find(b, b)});
     }
+    patternBound_ = true;
+    planFirstWrites(world, pattern);
+}
+
+namespace {
+// The blocks a particle pair may be the first to write (DampedSpringSet::firstWrites_).
+constexpr std::uint8_t kSetDiagonalA = 1, kSetDiagonalB = 2, kSetOffDiagonal = 4;
+}  // namespace
+
+void DampedSpringSet::planFirstWrites(const World& world, const BlockSparseMatrix& pattern) {
+    // The pass runs the partition's first part, its second and then its band; the two parts
+    // run at once but share no particle, so no block, and their first writes are the same in
+    // either order. Within a pair: aa, bb, then the off-diagonal block (addDefinitePairJacobian).
+    std::vector<char> written(static_cast<std::size_t>(pattern.storedBlocks()), 0);
+    firstWrites_.assign(particlePairs_.size(), 0);
+    const ElementPartition& partition = pairPartition(world);
+    for (const std::vector<Index>* part : {&partition.first(), &partition.second(), &partition.band()})
+        for (const Index k : *part) {
+            const auto& [aa, ab, ba, bb] = blocks_[k];
+            std::uint8_t& first = firstWrites_[k];
+            const auto claim = [&](Index block, std::uint8_t bit) {
+                if (block < 0 || written[block]) return;
+                written[block] = 1;
+                first |= bit;
+            };
+            claim(aa, kSetDiagonalA);
+            claim(bb, kSetDiagonalB);
+            claim(ab, kSetOffDiagonal);
+            claim(ba, kSetOffDiagonal);
+        }
+    unreached_.clear();
+    for (Index k = 0; k < pattern.storedBlocks(); ++k) {
+        if (written[k]) continue;
+        if (!unreached_.empty() && unreached_.back().second == k) ++unreached_.back().second;
+        else unreached_.emplace_back(k, k + 1);
+    }
+    plannedPattern_ = pattern.patternId();
 }
 
 namespace {
@@ -278,9 +319,11 @@ constexpr Index kPrefetchAhead = 16;
 // length L: in closed form, with t = max(0, 1 - r/L), Kx = -ks ((1 - t) n n^T + t I) and
 // Kv = -kd n n^T (dampedSpringJacobians). K is made in a plain array and added entry by entry
 // (an Eigen 3x3 temporary came back from memory through loads that stalled on its stores).
-template <class Spring>
-void addDefinitePairJacobian(const Spring& s, const std::array<Index, 4>& blocks, Index a, Index b, const Vec3& n,
-                             double L, const Vec3& dv, const JacobianRequest& request, BlockSparseMatrix& J) {
+// The blocks in set (kSetDiagonalA, ...) are taken as zero before.
+template <class Spring, class Blocks>
+void addDefinitePairJacobian(const Spring& s, const Blocks& blocks, std::uint8_t set, Index a, Index b,
+                             const Vec3& n, double L, const Vec3& dv, const JacobianRequest& request,
+                             BlockSparseMatrix& J) {
     const double t = std::max(0.0, 1.0 - s.restLength / L);
     const double along = -(request.cx * s.stiffness * (1.0 - t) + request.cv * s.damping);
     const double diagonal = request.cx * s.stiffness * t;
@@ -288,14 +331,20 @@ void addDefinitePairJacobian(const Spring& s, const std::array<Index, 4>& blocks
     for (int c = 0; c < 3; ++c)
         for (int r = 0; r < 3; ++r) K[3 * c + r] = (along * n[r]) * n[c] - (r == c ? diagonal : 0.0);
     const auto& [aa, ab, ba, bb] = blocks;
-    for (const Index target : {aa, bb}) {
+    for (const auto& [target, bit] : {std::pair{aa, kSetDiagonalA}, std::pair{bb, kSetDiagonalB}}) {
         double* block = J.value(target).data();
-        for (int e = 0; e < 9; ++e) block[e] += K[e];
+        if (set & bit)
+            for (int e = 0; e < 9; ++e) block[e] = 0.0 + K[e];
+        else
+            for (int e = 0; e < 9; ++e) block[e] += K[e];
     }
     for (const Index off : {ab, ba})
         if (off >= 0) {
             double* block = J.value(off).data();
-            for (int e = 0; e < 9; ++e) block[e] -= K[e];
+            if (set & kSetOffDiagonal)
+                for (int e = 0; e < 9; ++e) block[e] = 0.0 - K[e];
+            else
+                for (int e = 0; e < 9; ++e) block[e] -= K[e];
         }
     if (request.dFdxTimesVelocity) {
         const Vec3 product = -s.stiffness * ((1.0 - t) * n.dot(dv) * n + t * dv);
@@ -329,16 +378,18 @@ void DampedSpringSet::addAnchoredJacobians(const World& world, const JacobianReq
 }
 
 void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const {
-    if (blocks_.size() != springs_.size()) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
+    if (!patternBound_) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
     const VecX& x = world.positions();
     const VecX& v = world.velocities();
+    std::size_t pair = 0;  // the particle pairs come in the springs' order
     for (std::size_t k = 0; k < springs_.size(); ++k) {
         const DampedSpring& s = springs_[k];
         if (!joinsParticles(s)) {
             addAnchoredJacobians(world, request, static_cast<Index>(k), J);
             continue;
         }
-        const auto& [aa, ab, ba, bb] = blocks_[k];
+        const PairBlocks& blocks = blocks_[pair++];
+        const auto& [aa, ab, ba, bb] = blocks;
         if (ab < 0 && ba < 0 && aa == bb) continue;  // both ends on one particle: no net force
         const Index a = s.a.index(), b = s.b.index();
         const Vec3 xa = block3(x, a), xb = block3(x, b), va = block3(v, a), vb = block3(v, b);
@@ -346,7 +397,7 @@ void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& re
             const Vec3 l = xa - xb;
             const double L = l.norm();
             if (L < kDegenerateSpringLength) continue;
-            addDefinitePairJacobian(s, blocks_[k], a, b, l / L, L, va - vb, request, J);
+            addDefinitePairJacobian(s, blocks, 0, a, b, l / L, L, va - vb, request, J);
             continue;
         }
         Mat3 Kx, Kv;
@@ -370,7 +421,36 @@ void DampedSpringSet::accumulateWithJacobians(const World& world, const Jacobian
         Force::accumulateWithJacobians(world, request, f, J);
         return;
     }
-    if (blocks_.size() != springs_.size()) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
+    if (!patternBound_) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
+    pairsWithJacobians<false>(world, request, f, J);
+}
+
+void DampedSpringSet::accumulateSettingJacobians(const World& world, const JacobianRequest& request, VecX& f,
+                                                 BlockSparseMatrix& J) const {
+    if (request.form != JacobianForm::Definite || !patternBound_ ||
+        plannedPattern_ != J.patternId())
+        throw std::logic_error("DampedSpringSet: setting the Jacobian needs the Definite form and the bound pattern");
+    // The unreached blocks zeroed first, in two halves at once when they are many.
+    const auto zero = [&](Index from, Index to) {  // the unreached blocks from-th to to-th (exclusive)
+        Index at = 0;
+        for (const auto& [first, last] : unreached_) {
+            const Index lo = first + std::max<Index>(0, from - at), hi = first + std::min(last - first, to - at);
+            if (lo < hi) std::fill(&J.value(lo), &J.value(lo) + (hi - lo), Mat3::Zero());
+            at += last - first;
+        }
+    };
+    Index count = 0;
+    for (const auto& [first, last] : unreached_) count += last - first;
+    if (request.parallel && count >= static_cast<Index>(BlockSparseMatrix::kParallelZeroBlocks))
+        request.parallel->run([&] { zero(0, count / 2); }, [&] { zero(count / 2, count); });
+    else
+        zero(0, count);
+    pairsWithJacobians<true>(world, request, f, J);
+}
+
+template <bool Set>
+void DampedSpringSet::pairsWithJacobians(const World& world, const JacobianRequest& request, VecX& f,
+                                         BlockSparseMatrix& J) const {
     // The particle pairs (in the partition's order), then the others.
     const VecX& x = world.positions();
     const VecX& v = world.velocities();
@@ -381,7 +461,7 @@ void DampedSpringSet::accumulateWithJacobians(const World& world, const Jacobian
         // particles on) missed them; the pair's other blocks are in the rows the loop is at.
         if (k + kPrefetchAhead < pairs) {
             const ParticlePair& ahead = particlePairs_[k + kPrefetchAhead];
-            const std::array<Index, 4>& blocks = blocks_[ahead.spring];
+            const PairBlocks& blocks = blocks_[k + kPrefetchAhead];
             const double* entries = J.value(ahead.a < ahead.b ? blocks[3] : blocks[0]).data();
             __builtin_prefetch(entries, 1);
             __builtin_prefetch(entries + 8, 1);
@@ -390,12 +470,21 @@ void DampedSpringSet::accumulateWithJacobians(const World& world, const Jacobian
         const Vec3 xa = block3(x, p.a), xb = block3(x, p.b), va = block3(v, p.a), vb = block3(v, p.b);
         const Vec3 l = xa - xb;
         const double L = l.norm();
-        if (L < kDegenerateSpringLength) return;  // no direction: no force, no Jacobian
+        const PairBlocks& blocks = blocks_[k];
+        const std::uint8_t set = Set ? firstWrites_[k] : 0;
+        if (L < kDegenerateSpringLength) {  // no direction: no force, no Jacobian
+            const auto& [aa, ab, ba, bb] = blocks;
+            if (set & kSetDiagonalA) J.value(aa).setZero();
+            if (set & kSetDiagonalB) J.value(bb).setZero();
+            for (const Index off : {ab, ba})
+                if (off >= 0 && (set & kSetOffDiagonal)) J.value(off).setZero();
+            return;
+        }
         const Vec3 n = l / L;
         const Vec3 fa = -(p.stiffness * (L - p.restLength) + p.damping * (va - vb).dot(n)) * n;  // dampedSpringForce
         block3(f, p.a) += fa;
         block3(f, p.b) -= fa;
-        addDefinitePairJacobian(p, blocks_[p.spring], p.a, p.b, n, L, va - vb, request, J);
+        addDefinitePairJacobian(p, blocks, set, p.a, p.b, n, L, va - vb, request, J);
     });
     accumulateOutsideProjectiveTerm(world, f);
     for (const Index k : anchoredSprings_) addAnchoredJacobians(world, request, k, J);

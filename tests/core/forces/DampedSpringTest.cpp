@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "core/DenseAlgebra.h"
 #include "core/TestSystems.h"
+#include "core/math/TwoWayParallel.h"
 
 namespace tinkerbox {
 namespace {
@@ -142,6 +145,51 @@ TEST(DampedSpring, SpringsFourAtATimeAddUpAsOneByOne) {
     }
     EXPECT_TRUE(f == expected);
     EXPECT_GT(f.norm(), 1.0);
+}
+
+// The implicit step's pass sets the Jacobian instead of adding to it, so J is not zeroed first:
+// from a J full of NaN it gives, to the bit, what zeroing J and adding gives. On a network in
+// two parts and a band, on one core and on two, with a spring of no length (its blocks set to
+// zero), a spring to a body and particles no spring reaches (blocks the pass zeroes: enough of
+// them for two halves at once).
+TEST(DampedSpring, SettingTheJacobianGivesWhatZeroingAndAddingGives) {
+    World ps;
+    test::addRandomSpringNetwork(ps, 600, 3000, 5u);
+    const Index a = ps.addParticle(Vec3(0.1, 0.2, 0.3), Vec3(1.0, 0.0, 0.0), 1.0);
+    const Index b = ps.addParticle(Vec3(0.1, 0.2, 0.3), Vec3(0.0, 1.0, 0.0), 1.0);
+    ps.addSpring({a, b, 5.0, 0.5, 0.1});
+    Index lone = 0;
+    for (Index k = 0; k < static_cast<Index>(BlockSparseMatrix::kParallelZeroBlocks); ++k)
+        lone = ps.addParticle(Vec3(2.0, 0.0, 0.01 * static_cast<double>(k)), Vec3::Zero(), 1.0);
+    const Index body = ps.addRigidBody(test::unitCube(0.5, 0.0));
+    ps.addSpring({Anchor::onBody(body, Vec3(0.5, 0.5, 0.5)), Anchor(7), 30.0, 0.1, 0.5});
+    TwoWayParallel parallel;
+    for (TwoWayParallel* cores : {static_cast<TwoWayParallel*>(nullptr), &parallel}) {
+        const double h = 1.0 / 60.0;
+        VecX f, dFdxV;
+        BlockSparseMatrix J;
+        ps.appliedForcesAndCombinedJacobian(f, -h * h, -h, J, dFdxV, cores);  // binds J's pattern
+        ASSERT_GT(ps.springs().size(), ElementPartition::kSplitElements);
+
+        BlockSparseMatrix expected = J;
+        expected.setZero();
+        VecX expectedF = VecX::Zero(f.size()), expectedDFdxV = VecX::Zero(f.size());
+        const JacobianRequest request{JacobianForm::Definite, -h * h, -h, &expectedDFdxV, cores};
+        ps.springs().accumulateWithJacobians(ps, request, expectedF, expected);
+
+        for (Index k = 0; k < J.storedBlocks(); ++k) J.value(k).setConstant(std::numeric_limits<double>::quiet_NaN());
+        VecX springF = VecX::Zero(f.size()), springDFdxV = VecX::Zero(f.size());
+        ps.springs().accumulateSettingJacobians(ps, {JacobianForm::Definite, -h * h, -h, &springDFdxV, cores},
+                                                springF, J);
+        for (Index k = 0; k < J.storedBlocks(); ++k) ASSERT_TRUE(J.value(k) == expected.value(k)) << "block " << k;
+        EXPECT_TRUE(springF == expectedF);
+        EXPECT_TRUE(springDFdxV == expectedDFdxV);
+        EXPECT_EQ(J.diagonal(lone), Mat3::Zero());
+        EXPECT_EQ(J.diagonal(a), Mat3::Zero());
+        EXPECT_EQ(J.diagonal(b), Mat3::Zero());
+        EXPECT_GT(J.diagonal(7).norm(), 1e-3);
+        EXPECT_GT(J.diagonal(ps.velocityBlock(ps.springs().springs().back().a.body)).norm(), 1e-3);
+    }
 }
 
 }  // namespace
