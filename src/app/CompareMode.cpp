@@ -79,13 +79,7 @@ void addRun(const Comparison::Run& run, const Scene& scene, const Color& color, 
         if (a < s.particleCount() && b < s.particleCount())
             frame.segments.push_back({s.position(a), s.position(b), 1.0f, line});
     };
-    for (const ClothSpec& c : scene.cloths)
-        for (int j = 0; j < c.rows; ++j)
-            for (int i = 0; i < c.columns; ++i) {
-                const Index p = c.firstParticle + static_cast<Index>(j) * c.columns + i;
-                if (i + 1 < c.columns) edge(p, p + 1);
-                if (j + 1 < c.rows) edge(p, p + c.columns);
-            }
+    for (const ClothSpec& c : scene.cloths) c.forEachGridEdge([&](Index a, Index b, double) { edge(a, b); });
     for (const HairSpec& h : scene.hair)
         for (int strand = 0; strand < h.strands; ++strand)
             for (int k = 0; k + 1 < h.length; ++k) {

@@ -459,6 +459,7 @@ void Panels::drawInspector() {
         ClothMaterial m = c.material;
         ImGui::Text("Cloth %ld (%d x %d particles, %.3g x %.3g m)", static_cast<long>(*cloth), c.columns, c.rows, c.width,
                     c.height);
+        if (!c.missing.empty()) ImGui::Text("%zu of its places deleted", c.missing.size());
         field("stretch", m.stretch, 10.0, "%.1f", "N/m: the energy stretch/2 (S_u^2 + S_v^2) per unit area.");
         field("shear", m.shear, 1.0, "%.2f", "N/m: the energy shear/2 (w_u . w_v)^2 per unit area.");
         field("bend", m.bend, 1e-5, "%.2e", "N m: the energy bend/2 kappa^2 per unit area across each inner edge.");

@@ -153,21 +153,19 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
             // The triangles the cloth's energies act on, numbered within the cloth.
             SurfaceInstance surface;
             surface.vertices.reserve(count);
+            // A particle that holes have cut off from every triangle is drawn as a particle.
             for (Index p = 0; p < count; ++p) surface.vertices.push_back(s.position(c.firstParticle + p));
-            forEachGridTriangle(c.columns, c.rows, [&](int a, int b, int d) { surface.triangles.push_back({a, b, d}); });
+            c.forEachTriangle([&](Index a, Index b, Index d) {
+                surface.triangles.push_back({static_cast<int>(a - c.firstParticle), static_cast<int>(b - c.firstParticle),
+                                             static_cast<int>(d - c.firstParticle)});
+                for (const Index corner : {a, b, d}) onSurface[corner] = 1;
+            });
             surface.normals = vertexNormals(surface.vertices, surface.triangles);
             surface.lift = 0.25 * std::min(c.width / (c.columns - 1), c.height / (c.rows - 1));
             frame.surfaces.push_back(std::move(surface));
-            std::fill_n(onSurface.begin() + c.firstParticle, count, 1);
             continue;
         }
-        const double du = c.width / (c.columns - 1), dv = c.height / (c.rows - 1);
-        for (int j = 0; j < c.rows; ++j)
-            for (int i = 0; i < c.columns; ++i) {
-                const Index p = c.firstParticle + static_cast<Index>(j) * c.columns + i;
-                if (i + 1 < c.columns) addEdge(p, p + 1, du);
-                if (j + 1 < c.rows) addEdge(p, p + c.columns, dv);
-            }
+        c.forEachGridEdge(addEdge);
     }
     for (const HairSpec& h : scene.hair) {
         if (h.firstParticle < 0 || h.firstParticle + h.particleCount() > s.particleCount() ||

@@ -990,18 +990,31 @@ void Editor::deleteSelection() {
         for (std::size_t k = 0; k < scene.wires.size(); ++k)
             if (!doomed.wires.count(static_cast<Index>(k))) wires.push_back(scene.wires[k]);
         scene.wires = std::move(wires);
-        // A cloth or strands of hair that lose a particle go (their other particles stay,
-        // free); the others keep their grids, renumbered (no deletion inside a range keeps it contiguous).
+        // A cloth's deleted particles become holes in its grid: the rest stays cloth, renumbered
+        // (deletions keep its particles contiguous). A cloth left with no triangle goes, its
+        // particles staying, free. Strands of hair that lose a particle go; the others are renumbered.
+        std::vector<ClothSpec> cloths;
+        for (ClothSpec c : scene.cloths) {
+            std::vector<int> missing;
+            Index first = -1;
+            for (int place = 0; place < c.columns * c.rows; ++place) {
+                const Index p = c.particleAt(place);
+                if (p < 0 || renumber[p] < 0) missing.push_back(place);
+                else if (first < 0) first = renumber[p];
+            }
+            c.missing = std::move(missing);
+            c.firstParticle = first;
+            bool anyTriangle = false;
+            if (first >= 0) c.forEachTriangle([&](Index, Index, Index) { anyTriangle = true; });
+            if (anyTriangle) cloths.push_back(std::move(c));
+        }
+        scene.cloths = std::move(cloths);
         const auto renumberRange = [&](Index& first, Index count) {
             for (Index i = first; i < first + count; ++i)
                 if (renumber[i] < 0) return false;
             first = renumber[first];
             return true;
         };
-        std::vector<ClothSpec> cloths;
-        for (ClothSpec c : scene.cloths)
-            if (renumberRange(c.firstParticle, c.particleCount())) cloths.push_back(c);
-        scene.cloths = std::move(cloths);
         std::vector<HairSpec> hair;
         for (HairSpec h : scene.hair)
             if (renumberRange(h.firstParticle, h.particleCount())) hair.push_back(h);

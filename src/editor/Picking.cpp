@@ -93,8 +93,8 @@ std::optional<ParticleHit> pickCloth(const Scene& scene, const Simulation& simul
     std::optional<ParticleHit> best;
     for (const ClothSpec& c : scene.cloths) {
         if (c.firstParticle + c.particleCount() > s.particleCount()) continue;
-        forEachGridTriangle(c.columns, c.rows, [&](int a, int b, int d) {
-            const std::array<Index, 3> corner = {c.firstParticle + a, c.firstParticle + b, c.firstParticle + d};
+        c.forEachTriangle([&](Index a, Index b, Index d) {
+            const std::array<Index, 3> corner = {a, b, d};
             const std::optional<double> along =
                 rayTriangle(ray, s.position(corner[0]), s.position(corner[1]), s.position(corner[2]));
             if (!along || (best && *along >= best->along)) return;

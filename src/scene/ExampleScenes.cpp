@@ -922,7 +922,7 @@ Index addTriangleCloth(Scene& s, const TriangleClothOptions& o) {
     // Lumped masses: a third of each triangle's (density x half a cell) on each corner.
     for (const ClothTriangle& t : gridTriangles(first, o.columns, o.rows, width, height))
         for (const Index p : t.particles) s.particles[p].mass += o.density * 0.5 * cell / 3.0;
-    s.cloths.push_back({first, o.columns, o.rows, width, height, o.material});
+    s.cloths.push_back({first, o.columns, o.rows, width, height, o.material, {}});
     return first;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // A scene: what a scene file holds, and what the editor edits. The core types of
 // the model (particles, springs, planes, settings) are reused as they are.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,16 +28,60 @@ struct Wire {
     bool operator==(const Wire&) const = default;
 };
 
-// A cloth of triangle energies over a grid of the scene's particles: columns x rows
-// particles laid out row by row from firstParticle (gridTriangles, Cloth.h), whose rest
-// shape is a width x height rectangle in (u, v).
+// A cloth of triangle energies over a grid of columns x rows places (column i of row j is
+// place j columns + i), whose rest shape is a width x height rectangle in (u, v). The places
+// in `missing` are holes (particles deleted from the cloth); the particles of the others are
+// the scene's, laid out row by row from firstParticle. The cloth is the grid's triangles
+// (gridTriangles, Cloth.h) whose three corners are all there.
 struct ClothSpec {
     Index firstParticle = 0;
     int columns = 2, rows = 2;
     double width = 1.0, height = 1.0;  // m
     ClothMaterial material;
+    std::vector<int> missing;  // ascending
 
-    Index particleCount() const { return static_cast<Index>(columns) * rows; }
+    Index particleCount() const { return static_cast<Index>(columns) * rows - static_cast<Index>(missing.size()); }
+    // The particle at a grid place, or -1 at a hole.
+    Index particleAt(int place) const {
+        const auto hole = std::lower_bound(missing.begin(), missing.end(), place);
+        if (hole != missing.end() && *hole == place) return -1;
+        return firstParticle + place - static_cast<Index>(hole - missing.begin());
+    }
+    // f(a, b, c) with the particles of each grid triangle whose corners are all there, in
+    // forEachGridTriangle's order.
+    template <class F>
+    void forEachTriangle(F&& f) const {
+        forEachGridTriangle(columns, rows, [&](int a, int b, int c) {
+            const Index pa = particleAt(a), pb = particleAt(b), pc = particleAt(c);
+            if (pa >= 0 && pb >= 0 && pc >= 0) f(pa, pb, pc);
+        });
+    }
+    // f(a, b, rest length) for each edge along a row or a column with both ends there.
+    template <class F>
+    void forEachGridEdge(F&& f) const {
+        const double du = width / (columns - 1), dv = height / (rows - 1);
+        for (int j = 0; j < rows; ++j)
+            for (int i = 0; i < columns; ++i) {
+                const int place = j * columns + i;
+                const Index p = particleAt(place);
+                if (p < 0) continue;
+                if (const Index q = i + 1 < columns ? particleAt(place + 1) : -1; q >= 0) f(p, q, du);
+                if (const Index q = j + 1 < rows ? particleAt(place + columns) : -1; q >= 0) f(p, q, dv);
+            }
+    }
+    // Those triangles with their rest shape, for the cloth's energies.
+    std::vector<ClothTriangle> triangles() const {
+        std::vector<ClothTriangle> out;
+        for (ClothTriangle t : gridTriangles(0, columns, rows, width, height)) {
+            bool there = true;
+            for (Index& p : t.particles) {
+                p = particleAt(static_cast<int>(p));
+                there = there && p >= 0;
+            }
+            if (there) out.push_back(t);
+        }
+        return out;
+    }
     bool operator==(const ClothSpec&) const = default;
 };
 

@@ -15,7 +15,7 @@ void addClothAndHair(const Scene& scene, World& world) {
     };
     std::unique_ptr<Wind> wind = scene.wind ? std::make_unique<Wind>(*scene.wind) : nullptr;
     for (const ClothSpec& c : scene.cloths) {
-        const std::vector<ClothTriangle> triangles = gridTriangles(c.firstParticle, c.columns, c.rows, c.width, c.height);
+        const std::vector<ClothTriangle> triangles = c.triangles();
         add(makeStretchShear(triangles, c.material), "cloth stretch and shear");
         add(makeBending(triangles, c.material), "cloth bending");
         if (wind)

@@ -532,11 +532,28 @@ void expectQuantity(const Node& n, double value, const std::string& what) {
 
 ClothSpec readCloth(const Node& c, const Scene& scene) {
     c.expectObject({"first_particle", "columns", "rows", "width", "height", "stretch", "shear", "bend", "stretch_damping",
-                    "shear_damping", "bend_damping"});
+                    "shear_damping", "bend_damping", "missing"});
     ClothSpec out;
     out.columns = gridCount(c["columns"], 2);
     out.rows = gridCount(c["rows"], 2);
-    out.firstParticle = particleRange(c, static_cast<long long>(out.columns) * out.rows, scene);
+    const long long places = static_cast<long long>(out.columns) * out.rows;
+    if (c.has("missing")) {
+        // The holes: grid places, ascending, leaving at least one particle.
+        const Node missing = c["missing"];
+        if (missing.arraySize() >= static_cast<std::size_t>(places))
+            missing.fail("leaves no particle of the " + std::to_string(places) + " places");
+        for (std::size_t k = 0; k < missing.arraySize(); ++k) {
+            const Node place = missing.element(k);
+            const long long value = place.integer();
+            if (value < 0 || value >= places)
+                place.fail("place " + std::to_string(value) + " is not in the grid (0 to " + std::to_string(places - 1) + ")");
+            if (!out.missing.empty() && value <= out.missing.back())
+                place.fail("places must be in ascending order without repeats (" + std::to_string(value) + " after " +
+                           std::to_string(out.missing.back()) + ")");
+            out.missing.push_back(static_cast<int>(value));
+        }
+    }
+    out.firstParticle = particleRange(c, places - static_cast<long long>(out.missing.size()), scene);
     out.width = c["width"].positive();
     out.height = c["height"].positive();
     ClothMaterial& m = out.material;
@@ -884,6 +901,8 @@ std::string serializeScene(const Scene& scene) {
                                       {"stretch_damping", c.material.stretchDamping},
                                       {"shear_damping", c.material.shearDamping},
                                       {"bend_damping", c.material.bendDamping}});
+        for (std::size_t k = 0; k < scene.cloths.size(); ++k)
+            if (!scene.cloths[k].missing.empty()) root["cloths"][k]["missing"] = scene.cloths[k].missing;
     }
     if (!scene.hair.empty()) {
         root["hair"] = ordered_json::array();

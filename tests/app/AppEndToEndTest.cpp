@@ -799,6 +799,33 @@ TEST_F(App, CtrlLSelectsAWholeClothToDelete) {
     EXPECT_EQ(scene.bodies.size(), 1u);
 }
 
+// Shift+clicks along the drape and Delete cut a slit: the cloth stays, with a hole at each
+// deleted particle's place, and it runs (Space) with the slit; one edit.
+TEST_F(App, ShiftClicksAndDeleteCutASlitInACloth) {
+    std::string input = "2 key V\n";
+    for (int k = 0; k < 8; ++k) {
+        const int frame = 3 + 2 * k, x = 580 + 12 * k;
+        input += std::to_string(frame) + " move " + std::to_string(x) + " 300\n" + std::to_string(frame) +
+                 " button left press shift\n" + std::to_string(frame + 1) + " button left release shift\n";
+    }
+    input += "20 key DELETE\n22 key SPACE\n40 key Q ctrl\n";
+    const std::string script = writeFile(dir_ / "input.txt", input);
+    const fs::path saved = dir_ / "saved.json";
+    ASSERT_EQ(run(withWindow({(kScenes / "cloth-drape.json").string(), "--script", script, "--save-on-exit",
+                              saved.string()})),
+              0);
+    EXPECT_EQ(readStatus(status_).text("undo"), "1");
+    const Scene scene = loadScene(saved);
+    ASSERT_EQ(scene.cloths.size(), 1u);
+    const ClothSpec& cloth = scene.cloths[0];
+    EXPECT_EQ(cloth.missing.size(), 8u);
+    EXPECT_EQ(scene.particles.size(), 4096u - 8u);
+    EXPECT_EQ(cloth.particleCount(), static_cast<Index>(scene.particles.size()));
+    double fastest = 0.0;
+    for (const ParticleInit& p : scene.particles) fastest = std::max(fastest, p.velocity.norm());
+    EXPECT_GT(fastest, 0.1);  // it fell
+}
+
 // The flag's wind, off from the Solver panel: scrolled down, the wind header opened and its
 // checkbox clicked, the saved scene has no wind, and that was one edit.
 TEST_F(App, TheWindIsTurnedOffInTheSolverPanel) {

@@ -71,6 +71,37 @@ TEST(SceneView, AClothIsASurfaceOfItsTrianglesShowingOnlyItsMarkedParticles) {
               static_cast<std::size_t>(cloth.rows * (cloth.columns - 1) + cloth.columns * (cloth.rows - 1)));
 }
 
+// A cloth with holes (a 4 x 4 grid missing places 1 and 4): the surface is the triangles
+// with three corners, numbered within the cloth; the corner particle the holes cut off from
+// every triangle is drawn as a particle. Unshaded, the lines between places that are both there.
+TEST(SceneView, AClothWithHolesIsItsWholeTrianglesAndShowsACutOffParticle) {
+    Scene scene;
+    scene.settings.gravity = Vec3::Zero();
+    for (int place = 0; place < 16; ++place)
+        if (place != 1 && place != 4) scene.particles.push_back({Vec3(place % 4, place / 4, 0), Vec3::Zero(), 1.0, false});
+    scene.cloths.push_back({0, 4, 4, 3.0, 3.0, ClothMaterial{}, {1, 4}});
+    const Editor editor(scene);
+    const World& world = editor.simulation().world();
+    const ClothSpec& cloth = editor.scene().cloths[0];
+
+    RenderFrame frame;
+    buildRenderFrame(editor, frame);
+    ASSERT_EQ(frame.surfaces.size(), 1u);
+    const std::vector<ClothTriangle> triangles = cloth.triangles();
+    ASSERT_EQ(triangles.size(), 14u);  // of 18: (0, 1, 5), (0, 5, 4), (1, 2, 5) and (4, 5, 8) go
+    ASSERT_EQ(frame.surfaces[0].triangles.size(), triangles.size());
+    for (std::size_t t = 0; t < triangles.size(); ++t)
+        for (int k = 0; k < 3; ++k) EXPECT_EQ(frame.surfaces[0].triangles[t][k], triangles[t].particles[k]);
+    EXPECT_EQ(discsAt(frame, world, 0, 1), 1);  // place 0: on no triangle
+    EXPECT_EQ(clothDiscs(frame, world, cloth), 1);
+
+    buildRenderFrame(editor, frame, SceneViewOptions{.shadedClothAndHair = false});
+    EXPECT_TRUE(frame.surfaces.empty());
+    // Of the 24 grid lines, the six with an end at place 1 or 4 (0-1, 1-2, 1-5, 0-4, 4-5, 4-8)
+    // are not drawn.
+    EXPECT_EQ(frame.segments.size(), 18u);
+}
+
 // The hair example: each strand is drawn through its particles, root first. Of the hair's
 // particles only those selected or nailed past a strand's root are drawn: its root, the
 // nailed particles it starts with, is where the strand is drawn from. Unshaded, each strand

@@ -188,7 +188,7 @@ TEST(EditorBuilding, ACopiedClothKeepsItsGrid) {
     scene.particles.push_back({Vec3(-3, 0, 0), Vec3::Zero(), 1.0, false});
     for (int j = 0; j < 2; ++j)
         for (int i = 0; i < 3; ++i) scene.particles.push_back({Vec3(i, j, 0), Vec3::Zero(), 1.0, false});
-    scene.cloths.push_back({1, 3, 2, 2.0, 1.0, ClothMaterial{}});
+    scene.cloths.push_back({1, 3, 2, 2.0, 1.0, ClothMaterial{}, {}});
     Editor e(scene);
     e.setTool(Tool::Select);
     drag(e, {-0.5, -0.5, 0}, {2.5, 1.5, 0});

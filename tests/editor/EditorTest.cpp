@@ -8,8 +8,10 @@
 #include <stdexcept>
 
 #include "core/constraints/RodConstraint.h"
+#include "editor/Picking.h"
 #include "editor/PointerInput.h"
 #include "scene/ExampleScenes.h"
+#include "scene/SceneBuilder.h"
 #include "scene/SceneJson.h"
 
 namespace tinkerbox {
@@ -306,14 +308,15 @@ TEST(Editor, SelectsSpringsRodsAndWires) {
     EXPECT_EQ(e.selection().constraints, std::set<Index>{0});
 }
 
-// A particle deleted before a cloth renumbers the cloth's grid; one deleted from the
-// grid takes the cloth (its energies) away and leaves its other particles free.
+// A particle deleted before a cloth renumbers the cloth's grid; one deleted from a grid of
+// 3 x 2 leaves no triangle, which takes the cloth (its energies) away and leaves its other
+// particles free.
 TEST(Editor, DeletingAParticleRenumbersOrRemovesTheCloth) {
     Scene scene = zeroGravity();
     scene.particles.push_back({Vec3(-3, 0, 0), Vec3::Zero(), 1.0, false});
     for (int j = 0; j < 2; ++j)
         for (int i = 0; i < 3; ++i) scene.particles.push_back({Vec3(i, j, 0), Vec3::Zero(), 1.0, false});
-    scene.cloths.push_back({1, 3, 2, 2.0, 1.0, ClothMaterial{}});
+    scene.cloths.push_back({1, 3, 2, 2.0, 1.0, ClothMaterial{}, {}});
     Editor e(scene);
     e.setTool(Tool::Select);
     click(e, -3, 0);
@@ -324,6 +327,49 @@ TEST(Editor, DeletingAParticleRenumbersOrRemovesTheCloth) {
     e.deleteSelection();
     EXPECT_TRUE(e.scene().cloths.empty());
     EXPECT_EQ(e.scene().particles.size(), 5u);
+}
+
+// A particle deleted from inside a 4 x 4 cloth cuts a hole: the cloth keeps its other 15
+// particles and the 10 of its 18 triangles that do not touch the hole (all 8 of the
+// alternating diagonals' triangles around place 5 go). A ray through the hole meets no cloth,
+// one beside it does. Undo gives the whole cloth back; a corner deleted next is a second hole,
+// the cloth starting at its second place.
+TEST(Editor, DeletingAParticleFromAClothCutsAHoleInIt) {
+    Scene scene = zeroGravity();
+    scene.particles.push_back({Vec3(-3, 0, 0), Vec3::Zero(), 1.0, false});
+    for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 4; ++i) scene.particles.push_back({Vec3(i, j, 0), Vec3::Zero(), 1.0, false});
+    scene.cloths.push_back({1, 4, 4, 3.0, 3.0, ClothMaterial{}, {}});
+    Editor e(scene);
+    e.setTool(Tool::Select);
+    click(e, 1, 1);
+    e.deleteSelection();
+    ASSERT_EQ(e.scene().cloths.size(), 1u);
+    const ClothSpec& cloth = e.scene().cloths[0];
+    EXPECT_EQ(cloth.missing, std::vector<int>{5});
+    EXPECT_EQ(cloth.firstParticle, 1);
+    EXPECT_EQ(cloth.particleCount(), 15);
+    EXPECT_EQ(e.scene().particles.size(), 16u);
+    EXPECT_EQ(cloth.triangles().size(), 10u);
+    const auto sim = buildSimulation(e.scene());
+    const auto through = [&](double x, double y) {
+        return pickCloth(e.scene(), *sim, Ray{Vec3(x, y, 5.0), -Vec3::UnitZ()}).has_value();
+    };
+    EXPECT_FALSE(through(0.9, 1.2));
+    EXPECT_TRUE(through(2.5, 2.4));
+    EXPECT_EQ(e.clothOf(15), std::optional<Index>(0));
+
+    e.undo();
+    EXPECT_TRUE(e.scene().cloths[0].missing.empty());
+    EXPECT_EQ(e.scene().particles.size(), 17u);
+    e.redo();
+    click(e, 0, 0);
+    e.deleteSelection();
+    ASSERT_EQ(e.scene().cloths.size(), 1u);
+    EXPECT_EQ(e.scene().cloths[0].missing, (std::vector<int>{0, 5}));
+    EXPECT_EQ(e.scene().cloths[0].firstParticle, 1);
+    EXPECT_EQ(e.scene().cloths[0].particleAt(1), 1);
+    EXPECT_EQ(e.scene().particles[1].position, Vec3(1, 0, 0));
 }
 
 TEST(Editor, DeleteRemovesTheSelectionAndWhatHangsOnIt) {

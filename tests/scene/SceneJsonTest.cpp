@@ -691,6 +691,39 @@ TEST(SceneJson, ClothsHairAndWindAreValidated) {
     EXPECT_EQ(parseScene(serializeScene(s)), s);
 }
 
+// A cloth with holes: a 3 x 3 grid missing places 2, 4 and 8 lays its other six places on the
+// six particles, in order. The holes round-trip; a hole outside the grid, out of order, repeated,
+// or one too many is reported at its place in the list, and too few holes as a particle range.
+TEST(SceneJson, AClothsHolesRoundTripAndAreValidated) {
+    const Scene s = parseScene(sceneWith(kSixParticles, "[]", R"(
+  "cloths": [{"columns": 3, "rows": 3, "width": 1, "height": 1, "missing": [2, 4, 8]}],)"));
+    ASSERT_EQ(s.cloths.size(), 1u);
+    EXPECT_EQ(s.cloths[0].missing, (std::vector<int>{2, 4, 8}));
+    EXPECT_EQ(s.cloths[0].particleCount(), 6);
+    EXPECT_EQ(s.cloths[0].particleAt(3), 2);  // after the hole at 2
+    EXPECT_EQ(s.cloths[0].particleAt(5), 3);
+    EXPECT_EQ(s.cloths[0].particleAt(4), -1);
+    EXPECT_EQ(parseScene(serializeScene(s)), s);
+    EXPECT_TRUE(serializeScene(s).find("\"missing\"") != std::string::npos);
+
+    const auto error = [](const std::string& missing) {
+        return errorOf(sceneWith(kSixParticles, "[]",
+                                 R"( "cloths": [{"columns": 3, "rows": 3, "width": 1, "height": 1, "missing": )" + missing +
+                                     "}],"));
+    };
+    const SceneError outside = error("[2, 4, 9]");
+    EXPECT_EQ(outside.path(), "cloths[0].missing[2]");
+    EXPECT_EQ(outside.message(), "place 9 is not in the grid (0 to 8)");
+    const SceneError order = error("[4, 2, 8]");
+    EXPECT_EQ(order.path(), "cloths[0].missing[1]");
+    EXPECT_EQ(order.message(), "places must be in ascending order without repeats (2 after 4)");
+    EXPECT_EQ(error("[2, 2, 8]").path(), "cloths[0].missing[1]");
+    EXPECT_EQ(error("[0, 1, 2, 3, 4, 5, 6, 7, 8]").path(), "cloths[0].missing");
+    const SceneError few = error("[4, 8]");  // 7 particles needed
+    EXPECT_EQ(few.path(), "cloths[0]");
+    EXPECT_EQ(few.message(), "needs particles 0 to 6 (6 particles)");
+}
+
 TEST(SceneJson, ConstraintSettingsAreValidated) {
     const auto settingsError = [](const std::string& constraints) {
         return errorOf(sceneWith("[]", "[]", R"( "settings": {"constraints": )" + constraints + "},"));
