@@ -81,11 +81,8 @@ void addRun(const Comparison::Run& run, const Scene& scene, const Color& color, 
     };
     for (const ClothSpec& c : scene.cloths) c.forEachGridEdge([&](Index a, Index b, double) { edge(a, b); });
     for (const HairSpec& h : scene.hair)
-        for (int strand = 0; strand < h.strands; ++strand)
-            for (int k = 0; k + 1 < h.length; ++k) {
-                const Index p = h.firstParticle + static_cast<Index>(strand) * h.length + k;
-                edge(p, p + 1);
-            }
+        for (const StrandRun& run : h.runs())
+            for (Index p = run.first; p + 1 < run.first + run.length; ++p) edge(p, p + 1);
     for (const auto& c : s.constraints()) {
         const ConstraintSpec spec = c->spec();
         const bool rod = std::holds_alternative<RodSpec>(spec);

@@ -459,7 +459,7 @@ void Panels::drawInspector() {
         ClothMaterial m = c.material;
         ImGui::Text("Cloth %ld (%d x %d particles, %.3g x %.3g m)", static_cast<long>(*cloth), c.columns, c.rows, c.width,
                     c.height);
-        if (!c.missing.empty()) ImGui::Text("%zu of its places deleted", c.missing.size());
+        if (!c.missing.empty()) ImGui::Text("holes: %zu of its particles deleted", c.missing.size());
         field("stretch", m.stretch, 10.0, "%.1f", "N/m: the energy stretch/2 (S_u^2 + S_v^2) per unit area.");
         field("shear", m.shear, 1.0, "%.2f", "N/m: the energy shear/2 (w_u . w_v)^2 per unit area.");
         field("bend", m.bend, 1e-5, "%.2e", "N m: the energy bend/2 kappa^2 per unit area across each inner edge.");
@@ -472,6 +472,7 @@ void Panels::drawInspector() {
         const HairSpec& h = scene.hair[*hair];
         HairMaterial m = h.material;
         ImGui::Text("Hair %ld (%d strands of %d particles)", static_cast<long>(*hair), h.strands, h.length);
+        if (!h.missing.empty()) ImGui::Text("cut: %zu of its particles deleted", h.missing.size());
         field("stretch", m.stretch, 1.0, "%.2f", "N: a segment of rest length l is a spring of stiffness stretch / l.");
         field("bend", m.bend, 1e-6, "%.2e", "N m^2: a joint between segments of mean length l has k = bend / l.");
         field("twist", m.twist, 1e-6, "%.2e", "N m^2: the spring holding the plane of a curl, k = twist / l.");

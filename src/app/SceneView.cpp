@@ -172,22 +172,22 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
             h.firstParticle + h.particleCount() > static_cast<Index>(scene.particles.size()))
             continue;
         if (options.shadedClothAndHair) {
-            for (int strand = 0; strand < h.strands; ++strand) {
-                const Index root = h.firstParticle + static_cast<Index>(strand) * h.length;
+            // Each strand, or each piece of a cut one; a particle cut off on both sides is drawn
+            // as a particle.
+            for (const auto& [root, length] : h.runs()) {
+                if (length < 2) continue;
                 StrandInstance instance;
-                for (Index p = root; p < root + h.length; ++p) instance.points.push_back(s.position(p));
+                for (Index p = root; p < root + length; ++p) instance.points.push_back(s.position(p));
                 frame.strands.push_back(std::move(instance));
-                for (Index p = root; p < root + h.length && (s.isNailed(p) || held[p] || pinnedToBody[p]); ++p)
+                std::fill_n(onSurface.begin() + root, length, 1);
+                for (Index p = root; p < root + length && (s.isNailed(p) || held[p] || pinnedToBody[p]); ++p)
                     strandRoot[p] = 1;
             }
-            std::fill_n(onSurface.begin() + h.firstParticle, h.particleCount(), 1);
             continue;
         }
-        for (int strand = 0; strand < h.strands; ++strand)
-            for (int k = 0; k + 1 < h.length; ++k) {
-                const Index p = h.firstParticle + static_cast<Index>(strand) * h.length + k;
+        for (const StrandRun& run : h.runs())
+            for (Index p = run.first; p + 1 < run.first + run.length; ++p)
                 addEdge(p, p + 1, (scene.particles[p + 1].position - scene.particles[p].position).norm());
-            }
     }
     for (std::size_t k = 0; k < constraints.size(); ++k) {
         const bool selected = selection.constraints.count(static_cast<Index>(k)) > 0;

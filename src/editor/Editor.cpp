@@ -990,34 +990,42 @@ void Editor::deleteSelection() {
         for (std::size_t k = 0; k < scene.wires.size(); ++k)
             if (!doomed.wires.count(static_cast<Index>(k))) wires.push_back(scene.wires[k]);
         scene.wires = std::move(wires);
-        // A cloth's deleted particles become holes in its grid: the rest stays cloth, renumbered
-        // (deletions keep its particles contiguous). A cloth left with no triangle goes, its
-        // particles staying, free. Strands of hair that lose a particle go; the others are renumbered.
-        std::vector<ClothSpec> cloths;
-        for (ClothSpec c : scene.cloths) {
+        // A cloth's or a hair's deleted particles become missing places, holes in the cloth's
+        // grid or cuts in the strands: the rest stays, renumbered (deletions keep its particles
+        // contiguous). One left with no element (a triangle, a segment) goes, its particles
+        // staying, free.
+        const auto cut = [&](auto& group, int places) {
             std::vector<int> missing;
             Index first = -1;
-            for (int place = 0; place < c.columns * c.rows; ++place) {
-                const Index p = c.particleAt(place);
+            for (int place = 0; place < places; ++place) {
+                const Index p = group.particleAt(place);
                 if (p < 0 || renumber[p] < 0) missing.push_back(place);
                 else if (first < 0) first = renumber[p];
             }
-            c.missing = std::move(missing);
-            c.firstParticle = first;
+            group.missing = std::move(missing);
+            group.firstParticle = first;
+            return first >= 0;
+        };
+        std::vector<ClothSpec> cloths;
+        for (ClothSpec c : scene.cloths) {
             bool anyTriangle = false;
-            if (first >= 0) c.forEachTriangle([&](Index, Index, Index) { anyTriangle = true; });
+            if (cut(c, c.columns * c.rows)) c.forEachTriangle([&](Index, Index, Index) { anyTriangle = true; });
             if (anyTriangle) cloths.push_back(std::move(c));
         }
         scene.cloths = std::move(cloths);
-        const auto renumberRange = [&](Index& first, Index count) {
-            for (Index i = first; i < first + count; ++i)
-                if (renumber[i] < 0) return false;
-            first = renumber[first];
-            return true;
-        };
         std::vector<HairSpec> hair;
-        for (HairSpec h : scene.hair)
-            if (renumberRange(h.firstParticle, h.particleCount())) hair.push_back(h);
+        for (HairSpec h : scene.hair) {
+            if (!h.restShape.empty()) {  // one point per particle: the deleted ones' go
+                std::vector<Vec3> rest;
+                for (Index k = 0; k < h.particleCount(); ++k)
+                    if (renumber[h.firstParticle + k] >= 0) rest.push_back(h.restShape[k]);
+                h.restShape = std::move(rest);
+            }
+            if (!cut(h, h.strands * h.length)) continue;
+            const std::vector<StrandRun> runs = h.runs();
+            if (std::any_of(runs.begin(), runs.end(), [](const StrandRun& r) { return r.length > 1; }))
+                hair.push_back(std::move(h));
+        }
         scene.hair = std::move(hair);
     });
     selection_.clear();

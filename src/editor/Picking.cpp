@@ -114,9 +114,8 @@ std::optional<ParticleHit> pickStrand(const Scene& scene, const Simulation& simu
     Best best;
     for (const HairSpec& h : scene.hair) {
         if (h.firstParticle < 0 || h.firstParticle + h.particleCount() > s.particleCount()) continue;
-        for (int strand = 0; strand < h.strands; ++strand)
-            for (int k = 0; k + 1 < h.length; ++k) {
-                const Index a = h.firstParticle + static_cast<Index>(strand) * h.length + k;
+        for (const StrandRun& run : h.runs())
+            for (Index a = run.first; a + 1 < run.first + run.length; ++a) {
                 double t;
                 const double d = segmentDistanceToRay(ray, s.position(a), s.position(a + 1), &t);
                 best.offer(a, d, t, tolerance);

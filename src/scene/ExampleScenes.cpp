@@ -951,7 +951,7 @@ Index addStrands(Scene& s, const std::vector<StrandRoot>& roots, const HairOptio
             s.particles.push_back({x, Vec3::Zero(), o.particleMass, p < o.rootParticles});
         }
     }
-    s.hair.push_back({first, static_cast<int>(roots.size()), o.length, o.material, {}});
+    s.hair.push_back({first, static_cast<int>(roots.size()), o.length, o.material, {}, {}});
     return first;
 }
 

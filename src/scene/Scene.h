@@ -28,6 +28,14 @@ struct Wire {
     bool operator==(const Wire&) const = default;
 };
 
+// The particle at a place of a cloth's grid or a hair's strands whose particles are laid out
+// in order from `first`, skipping the places in `missing` (ascending): -1 at those.
+inline Index particleAtPlace(Index first, const std::vector<int>& missing, int place) {
+    const auto hole = std::lower_bound(missing.begin(), missing.end(), place);
+    if (hole != missing.end() && *hole == place) return -1;
+    return first + place - static_cast<Index>(hole - missing.begin());
+}
+
 // A cloth of triangle energies over a grid of columns x rows places (column i of row j is
 // place j columns + i), whose rest shape is a width x height rectangle in (u, v). The places
 // in `missing` are holes (particles deleted from the cloth); the particles of the others are
@@ -42,11 +50,7 @@ struct ClothSpec {
 
     Index particleCount() const { return static_cast<Index>(columns) * rows - static_cast<Index>(missing.size()); }
     // The particle at a grid place, or -1 at a hole.
-    Index particleAt(int place) const {
-        const auto hole = std::lower_bound(missing.begin(), missing.end(), place);
-        if (hole != missing.end() && *hole == place) return -1;
-        return firstParticle + place - static_cast<Index>(hole - missing.begin());
-    }
+    Index particleAt(int place) const { return particleAtPlace(firstParticle, missing, place); }
     // f(a, b, c) with the particles of each grid triangle whose corners are all there, in
     // forEachGridTriangle's order.
     template <class F>
@@ -85,17 +89,36 @@ struct ClothSpec {
     bool operator==(const ClothSpec&) const = default;
 };
 
-// Hair: `strands` strands of `length` particles each, laid out one after another from
-// firstParticle. Their rest shape is restShape (strand after strand), or where the
-// particles are in the scene when it is empty (a scene read back from a running model keeps
-// the rest shape it was built with, not the one gravity has bent).
+// Hair: `strands` strands of `length` places each (place k of strand s is s length + k). The
+// places in `missing` were cut out (particles deleted from the hair); the particles of the
+// others are laid out in order from firstParticle, so that a cut strand is runs of
+// consecutive particles, each its own strand (the forces of makeHair, Cloth.h). Their rest
+// shape is restShape (one point per particle), or where the particles are in the scene when it
+// is empty (a scene read back from a running model keeps the rest shape it was built with,
+// not the one gravity has bent).
 struct HairSpec {
     Index firstParticle = 0;
     int strands = 1, length = 2;
     HairMaterial material;
     std::vector<Vec3> restShape;
+    std::vector<int> missing;  // ascending
 
-    Index particleCount() const { return static_cast<Index>(strands) * length; }
+    Index particleCount() const { return static_cast<Index>(strands) * length - static_cast<Index>(missing.size()); }
+    Index particleAt(int place) const { return particleAtPlace(firstParticle, missing, place); }
+    // The runs of consecutive places there, strand by strand from the root: a strand that was
+    // never cut is one run; a particle cut off on both sides is a run of one.
+    std::vector<StrandRun> runs() const {
+        std::vector<StrandRun> out;
+        for (int s = 0; s < strands; ++s)
+            for (int k = 0; k < length;) {
+                const Index first = particleAt(s * length + k);
+                int n = 0;
+                while (k + n < length && particleAt(s * length + k + n) >= 0) ++n;
+                if (n > 0) out.push_back({first, n});
+                k += std::max(n, 1);
+            }
+        return out;
+    }
     bool operator==(const HairSpec&) const = default;
 };
 

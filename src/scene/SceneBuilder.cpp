@@ -26,7 +26,7 @@ void addClothAndHair(const Scene& scene, World& world) {
     for (const ParticleInit& p : scene.particles) rest.push_back(p.position);
     for (const HairSpec& h : scene.hair) {
         std::copy(h.restShape.begin(), h.restShape.end(), rest.begin() + h.firstParticle);
-        HairForces forces = makeHair(rest, h.firstParticle, h.strands, h.length, h.material);
+        HairForces forces = makeHair(rest, h.runs(), h.material);
         add(std::move(forces.segments), "hair stretch");
         add(std::move(forces.joints), "hair bending");
         if (forces.twist->elementCount() > 0) add(std::move(forces.twist), "hair twist");

@@ -530,6 +530,27 @@ void expectQuantity(const Node& n, double value, const std::string& what) {
         n.fail("gives " + what + " of " + formatNumber(value) + ", above " + formatNumber(kMaxSceneMagnitude));
 }
 
+// A cloth's or a hair's "missing" places (the particles deleted from it): ascending, below
+// `places`, leaving at least one.
+std::vector<int> readMissing(const Node& parent, long long places, const std::string& where) {
+    std::vector<int> out;
+    if (!parent.has("missing")) return out;
+    const Node missing = parent["missing"];
+    if (missing.arraySize() >= static_cast<std::size_t>(places))
+        missing.fail("leaves no particle of the " + std::to_string(places) + " places");
+    for (std::size_t k = 0; k < missing.arraySize(); ++k) {
+        const Node place = missing.element(k);
+        const long long value = place.integer();
+        if (value < 0 || value >= places)
+            place.fail("place " + std::to_string(value) + " is not in " + where + " (0 to " + std::to_string(places - 1) + ")");
+        if (!out.empty() && value <= out.back())
+            place.fail("places must be in ascending order without repeats (" + std::to_string(value) + " after " +
+                       std::to_string(out.back()) + ")");
+        out.push_back(static_cast<int>(value));
+    }
+    return out;
+}
+
 ClothSpec readCloth(const Node& c, const Scene& scene) {
     c.expectObject({"first_particle", "columns", "rows", "width", "height", "stretch", "shear", "bend", "stretch_damping",
                     "shear_damping", "bend_damping", "missing"});
@@ -537,22 +558,7 @@ ClothSpec readCloth(const Node& c, const Scene& scene) {
     out.columns = gridCount(c["columns"], 2);
     out.rows = gridCount(c["rows"], 2);
     const long long places = static_cast<long long>(out.columns) * out.rows;
-    if (c.has("missing")) {
-        // The holes: grid places, ascending, leaving at least one particle.
-        const Node missing = c["missing"];
-        if (missing.arraySize() >= static_cast<std::size_t>(places))
-            missing.fail("leaves no particle of the " + std::to_string(places) + " places");
-        for (std::size_t k = 0; k < missing.arraySize(); ++k) {
-            const Node place = missing.element(k);
-            const long long value = place.integer();
-            if (value < 0 || value >= places)
-                place.fail("place " + std::to_string(value) + " is not in the grid (0 to " + std::to_string(places - 1) + ")");
-            if (!out.missing.empty() && value <= out.missing.back())
-                place.fail("places must be in ascending order without repeats (" + std::to_string(value) + " after " +
-                           std::to_string(out.missing.back()) + ")");
-            out.missing.push_back(static_cast<int>(value));
-        }
-    }
+    out.missing = readMissing(c, places, "the grid");
     out.firstParticle = particleRange(c, places - static_cast<long long>(out.missing.size()), scene);
     out.width = c["width"].positive();
     out.height = c["height"].positive();
@@ -577,13 +583,14 @@ ClothSpec readCloth(const Node& c, const Scene& scene) {
 
 HairSpec readHair(const Node& h, const Scene& scene) {
     h.expectObject({"first_particle", "strands", "length", "stretch", "bend", "twist", "stretch_damping", "bend_damping",
-                    "rest_shape"});
+                    "rest_shape", "missing"});
     HairSpec out;
     const long long strands = h["strands"].integer();
     if (strands < 1 || strands > 100000) h["strands"].fail("must be between 1 and 100000 (got " + std::to_string(strands) + ")");
     out.strands = static_cast<int>(strands);
     out.length = gridCount(h["length"], 2);
-    out.firstParticle = particleRange(h, strands * out.length, scene);
+    out.missing = readMissing(h, strands * out.length, "the strands");
+    out.firstParticle = particleRange(h, out.particleCount(), scene);
     HairMaterial& m = out.material;
     const auto read = [&h](std::string_view key, double& value) {
         if (h.has(key)) value = h[key].numberAtLeast(0.0);
@@ -593,26 +600,28 @@ HairSpec readHair(const Node& h, const Scene& scene) {
     read("twist", m.twist);
     read("stretch_damping", m.stretchDamping);
     read("bend_damping", m.bendDamping);
-    const Index count = static_cast<Index>(strands * out.length);
+    const Index count = out.particleCount();
     if (h.has("rest_shape")) {
         const Node shape = h["rest_shape"];
         if (shape.arraySize() != static_cast<std::size_t>(count))
-            shape.fail("expected " + std::to_string(count) + " points (strands x length), got " +
+            shape.fail("expected " + std::to_string(count) + " points (strands x length" +
+                       (out.missing.empty() ? "" : ", less the missing places") + "), got " +
                        std::to_string(shape.arraySize()));
         for (std::size_t i = 0; i < shape.arraySize(); ++i) out.restShape.push_back(shape.element(i).vec3());
     }
+    // k: the particle's place among the hair's particles.
     const auto rest = [&](Index k) {
         return out.restShape.empty() ? scene.particles[out.firstParticle + k].position : out.restShape[k];
     };
     const double largest = std::max({m.stretch, m.bend, m.twist, m.stretchDamping, m.bendDamping});
-    for (Index k = 0; k + 1 < count; ++k) {
-        if ((k + 1) % out.length == 0) continue;  // the next strand begins
-        const double l = (rest(k + 1) - rest(k)).norm();
-        if (!(l >= 1e-9))
-            h.fail("particles " + std::to_string(out.firstParticle + k) + " and " + std::to_string(out.firstParticle + k + 1) +
-                   " of a strand are at the same place at rest");
-        expectQuantity(h, largest / l, "a segment constant");
-    }
+    for (const StrandRun& run : out.runs())
+        for (Index k = run.first - out.firstParticle; k + 1 < run.first - out.firstParticle + run.length; ++k) {
+            const double l = (rest(k + 1) - rest(k)).norm();
+            if (!(l >= 1e-9))
+                h.fail("particles " + std::to_string(out.firstParticle + k) + " and " +
+                       std::to_string(out.firstParticle + k + 1) + " of a strand are at the same place at rest");
+            expectQuantity(h, largest / l, "a segment constant");
+        }
     return out;
 }
 
@@ -921,6 +930,8 @@ std::string serializeScene(const Scene& scene) {
                 for (const Vec3& x : scene.hair[k].restShape) shape.push_back(toJson(x));
                 root["hair"][k]["rest_shape"] = shape;
             }
+        for (std::size_t k = 0; k < scene.hair.size(); ++k)
+            if (!scene.hair[k].missing.empty()) root["hair"][k]["missing"] = scene.hair[k].missing;
     }
     if (!scene.compare.empty()) root["compare"] = scene.compare;
     if (scene.wind) {

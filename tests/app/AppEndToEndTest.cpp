@@ -688,7 +688,7 @@ Scene oneStrand() {
     scene.settings.gravity = Vec3::Zero();
     scene.settings.integrator = "implicit-euler";
     for (int k = 0; k < 4; ++k) scene.particles.push_back({Vec3(k - 1.5, 0.0, k - 1.5), Vec3::Zero(), 1e-3, k == 0});
-    scene.hair.push_back({0, 1, 4, HairMaterial{}, {}});
+    scene.hair.push_back({0, 1, 4, HairMaterial{}, {}, {}});
     return scene;
 }
 
@@ -824,6 +824,22 @@ TEST_F(App, ShiftClicksAndDeleteCutASlitInACloth) {
     double fastest = 0.0;
     for (const ParticleInit& p : scene.particles) fastest = std::max(fastest, p.velocity.norm());
     EXPECT_GT(fastest, 0.1);  // it fell
+}
+
+// A click on a strand between its particles and Delete cut it: the hair stays, missing the
+// place of the particle the click took (an end of the piece clicked on), one edit.
+TEST_F(App, AClickAndDeleteCutAStrand) {
+    const fs::path file = dir_ / "model.json", saved = dir_ / "saved.json";
+    saveScene(oneStrand(), file);
+    const std::string script = writeFile(dir_ / "input.txt", "2 key V\n3 move 640 410\n4 button left press\n"
+                                                             "5 button left release\n7 key DELETE\n9 key Q ctrl\n");
+    ASSERT_EQ(run(withWindow({file.string(), "--script", script, "--save-on-exit", saved.string()})), 0);
+    EXPECT_EQ(readStatus(status_).text("undo"), "1");
+    const Scene scene = loadScene(saved);
+    ASSERT_EQ(scene.hair.size(), 1u);
+    ASSERT_EQ(scene.hair[0].missing.size(), 1u);
+    EXPECT_TRUE(scene.hair[0].missing[0] == 1 || scene.hair[0].missing[0] == 2) << scene.hair[0].missing[0];
+    EXPECT_EQ(scene.particles.size(), 3u);
 }
 
 // The flag's wind, off from the Solver panel: scrolled down, the wind header opened and its

@@ -102,6 +102,34 @@ TEST(SceneView, AClothWithHolesIsItsWholeTrianglesAndShowsACutOffParticle) {
     EXPECT_EQ(frame.segments.size(), 18u);
 }
 
+// A strand of five places missing its middle one is two strands of two, their particles
+// hidden (unshaded: a line within each piece, none across the cut); missing its second and
+// fourth places, it is three particles on their own, drawn as particles, and no strand.
+TEST(SceneView, ACutStrandIsDrawnPieceByPiece) {
+    Scene scene;
+    scene.settings.gravity = Vec3::Zero();
+    for (int k = 0; k < 4; ++k) scene.particles.push_back({Vec3(k, 0, 0), Vec3::Zero(), 1e-3, false});
+    scene.hair.push_back({0, 1, 5, HairMaterial{}, {}, {2}});
+    const Editor editor(scene);
+    const World& world = editor.simulation().world();
+    RenderFrame frame;
+    buildRenderFrame(editor, frame);
+    ASSERT_EQ(frame.strands.size(), 2u);
+    EXPECT_EQ(frame.strands[0].points, (std::vector<Vec3>{world.position(0), world.position(1)}));
+    EXPECT_EQ(frame.strands[1].points, (std::vector<Vec3>{world.position(2), world.position(3)}));
+    EXPECT_EQ(discsAt(frame, world, 0, 4), 0);
+    buildRenderFrame(editor, frame, SceneViewOptions{.shadedClothAndHair = false});
+    EXPECT_EQ(frame.segments.size(), 2u);
+
+    Scene pieces = scene;
+    pieces.particles.pop_back();
+    pieces.hair[0].missing = {1, 3};
+    const Editor cut(pieces);
+    buildRenderFrame(cut, frame);
+    EXPECT_TRUE(frame.strands.empty());
+    EXPECT_EQ(discsAt(frame, cut.simulation().world(), 0, 3), 3);
+}
+
 // The hair example: each strand is drawn through its particles, root first. Of the hair's
 // particles only those selected or nailed past a strand's root are drawn: its root, the
 // nailed particles it starts with, is where the strand is drawn from. Unshaded, each strand

@@ -226,7 +226,7 @@ TEST(Editor, AHairStrandIsGrabbedAnywhereAlongItUnlessABodyHidesIt) {
     Scene scene = zeroGravity();
     const Index first = static_cast<Index>(scene.particles.size());
     for (int k = 0; k < 3; ++k) scene.particles.push_back({Vec3(k, 0, 0), Vec3::Zero(), 1e-3, k == 0});
-    scene.hair.push_back({first, 1, 3, HairMaterial{}, {}});
+    scene.hair.push_back({first, 1, 3, HairMaterial{}, {}, {}});
     const Ray onStrand = at(1.7, 0.05), offStrand = at(1.7, 0.3);  // tolerance 0.1; (2, 0) is 0.3 away
     {
         Editor e(scene);
@@ -370,6 +370,65 @@ TEST(Editor, DeletingAParticleFromAClothCutsAHoleInIt) {
     EXPECT_EQ(e.scene().cloths[0].firstParticle, 1);
     EXPECT_EQ(e.scene().cloths[0].particleAt(1), 1);
     EXPECT_EQ(e.scene().particles[1].position, Vec3(1, 0, 0));
+}
+
+// A particle deleted from a strand cuts it: the hair keeps its other particles, and the two
+// pieces are strands of their own (segments and joints within each; none across the cut), the
+// rest shape losing the deleted particle's point. A hair left with no segment goes, its
+// particles staying, free.
+TEST(Editor, DeletingAParticleFromAStrandCutsIt) {
+    Scene scene = zeroGravity();
+    for (int strand = 0; strand < 2; ++strand)
+        for (int k = 0; k < 5; ++k) scene.particles.push_back({Vec3(k, strand, 0), Vec3::Zero(), 1e-3, false});
+    std::vector<Vec3> rest;
+    for (const ParticleInit& p : scene.particles) rest.push_back(p.position + Vec3(0, 0, 1));
+    scene.hair.push_back({0, 2, 5, HairMaterial{}, rest, {}});
+    // The built model's segments and joints.
+    const auto forceCount = [](const Scene& s, const std::string& label) {
+        const auto sim = buildSimulation(s);
+        for (const auto& force : sim->world().forces()) {
+            if (force->label() != label) continue;
+            if (const auto* segments = dynamic_cast<const DampedSpringSet*>(force.get())) return segments->size();
+            if (const auto* joints = dynamic_cast<const AngularSpringSet*>(force.get())) return joints->elementCount();
+        }
+        return Index{0};
+    };
+    ASSERT_EQ(forceCount(scene, "hair stretch"), 8);
+    ASSERT_EQ(forceCount(scene, "hair bending"), 6);
+    Editor e(scene);
+    e.setTool(Tool::Select);
+    click(e, 2, 0);
+    e.deleteSelection();
+    ASSERT_EQ(e.scene().hair.size(), 1u);
+    const HairSpec& cut = e.scene().hair[0];
+    EXPECT_EQ(cut.missing, std::vector<int>{2});
+    EXPECT_EQ(cut.particleCount(), 9);
+    ASSERT_EQ(cut.restShape.size(), 9u);
+    EXPECT_EQ(cut.restShape[2], Vec3(3, 0, 1));  // place 3's point, now the third particle's
+    const std::vector<StrandRun> runs = cut.runs();
+    ASSERT_EQ(runs.size(), 3u);
+    EXPECT_EQ(runs[0].first, 0);
+    EXPECT_EQ(runs[0].length, 2);
+    EXPECT_EQ(runs[1].first, 2);
+    EXPECT_EQ(runs[1].length, 2);
+    EXPECT_EQ(runs[2].first, 4);
+    EXPECT_EQ(runs[2].length, 5);
+    EXPECT_EQ(forceCount(e.scene(), "hair stretch"), 1 + 1 + 4);
+    EXPECT_EQ(forceCount(e.scene(), "hair bending"), 0 + 0 + 3);
+    EXPECT_EQ(e.hairOf(8), std::optional<Index>(0));
+
+    // The second strand whole and the first strand's pieces, one particle at a time down to
+    // single particles: the hair goes when no two particles of a strand are left side by side.
+    for (const Vec3& at : {Vec3(0, 1, 0), Vec3(1, 1, 0), Vec3(2, 1, 0), Vec3(3, 1, 0), Vec3(4, 1, 0), Vec3(1, 0, 0)}) {
+        ASSERT_EQ(e.scene().hair.size(), 1u) << at.transpose();
+        click(e, at.x(), at.y());
+        e.deleteSelection();
+    }
+    ASSERT_EQ(e.scene().hair.size(), 1u);  // places 3 and 4 are still a piece
+    click(e, 4, 0);
+    e.deleteSelection();
+    EXPECT_TRUE(e.scene().hair.empty());
+    EXPECT_EQ(e.scene().particles.size(), 2u);
 }
 
 TEST(Editor, DeleteRemovesTheSelectionAndWhatHangsOnIt) {

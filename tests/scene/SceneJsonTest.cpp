@@ -724,6 +724,42 @@ TEST(SceneJson, AClothsHolesRoundTripAndAreValidated) {
     EXPECT_EQ(few.message(), "needs particles 0 to 6 (6 particles)");
 }
 
+// A cut hair: two strands of four places missing places 1 and 6 lay the other six places on the
+// six particles; its rest shape has a point per particle, and the runs are the pieces.
+TEST(SceneJson, AHairsCutsRoundTripAndAreValidated) {
+    const std::string rest = "[[0, 0, 0], [0, 2, 0], [0, 3, 0], [1, 0, 0], [1, 1, 0], [1, 3, 0]]";
+    const Scene s = parseScene(sceneWith(kSixParticles, "[]", R"( "hair": [{"strands": 2, "length": 4, "missing": [1, 6],
+      "rest_shape": )" + rest + "}],"));
+    ASSERT_EQ(s.hair.size(), 1u);
+    EXPECT_EQ(s.hair[0].missing, (std::vector<int>{1, 6}));
+    const std::vector<StrandRun> runs = s.hair[0].runs();
+    ASSERT_EQ(runs.size(), 4u);  // place 0; places 2 and 3; places 4 and 5; place 7
+    EXPECT_EQ(runs[1].first, 1);
+    EXPECT_EQ(runs[1].length, 2);
+    EXPECT_EQ(runs[3].first, 5);
+    EXPECT_EQ(runs[3].length, 1);
+    EXPECT_EQ(parseScene(serializeScene(s)), s);
+    const auto sim = buildSimulation(s);
+    Index segments = -1;
+    for (const auto& force : sim->world().forces())
+        if (force->label() == "hair stretch") segments = dynamic_cast<const DampedSpringSet&>(*force).size();
+    EXPECT_EQ(segments, 2);  // one in each piece of two
+
+    const auto error = [](const std::string& hair) { return errorOf(sceneWith(kSixParticles, "[]", hair)); };
+    const SceneError shape = error(R"( "hair": [{"strands": 2, "length": 4, "missing": [1, 6], "rest_shape": [[0, 0, 0]]}],)");
+    EXPECT_EQ(shape.path(), "hair[0].rest_shape");
+    EXPECT_EQ(shape.message(), "expected 6 points (strands x length, less the missing places), got 1");
+    const SceneError outside = error(R"( "hair": [{"strands": 2, "length": 4, "missing": [1, 8]}],)");
+    EXPECT_EQ(outside.path(), "hair[0].missing[1]");
+    EXPECT_EQ(outside.message(), "place 8 is not in the strands (0 to 7)");
+    // The pieces' segments must have a length at rest; across a cut there is no segment.
+    const SceneError together = error(R"( "hair": [{"strands": 2, "length": 4, "missing": [1, 6],
+      "rest_shape": [[0, 0, 0], [0, 2, 0], [0, 2, 0], [1, 0, 0], [1, 1, 0], [1, 3, 0]]}],)");
+    EXPECT_EQ(together.message(), "particles 1 and 2 of a strand are at the same place at rest");
+    EXPECT_NO_THROW(parseScene(sceneWith(kSixParticles, "[]", R"( "hair": [{"strands": 2, "length": 4, "missing": [1, 6],
+      "rest_shape": [[0, 0, 0], [0, 0, 0], [0, 3, 0], [1, 0, 0], [1, 1, 0], [1, 3, 0]]}],)")));
+}
+
 TEST(SceneJson, ConstraintSettingsAreValidated) {
     const auto settingsError = [](const std::string& constraints) {
         return errorOf(sceneWith("[]", "[]", R"( "settings": {"constraints": )" + constraints + "},"));

@@ -82,11 +82,16 @@ std::vector<ClothTriangle> gridTriangles(Index firstParticle, int columns, int r
 }
 
 HairForces makeHair(const std::vector<Vec3>& x, Index first, int strands, int length, const HairMaterial& material) {
+    std::vector<StrandRun> runs;
+    for (int s = 0; s < strands; ++s) runs.push_back({first + static_cast<Index>(s) * length, length});
+    return makeHair(x, runs, material);
+}
+
+HairForces makeHair(const std::vector<Vec3>& x, const std::vector<StrandRun>& strands, const HairMaterial& material) {
     HairForces out{std::make_unique<DampedSpringSet>(), std::make_unique<AngularSpringSet>(),
                    std::make_unique<DihedralBending>()};
     constexpr double kCurled = 1e-3;  // rad: a joint that bends less has no plane to hold a twist in
-    for (int s = 0; s < strands; ++s) {
-        const Index base = first + static_cast<Index>(s) * length;
+    for (const auto& [base, length] : strands) {
         const auto p = [&](int k) { return x[static_cast<std::size_t>(base + k)]; };
         for (int k = 0; k + 1 < length; ++k) {
             const double l = (p(k + 1) - p(k)).norm();

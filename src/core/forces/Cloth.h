@@ -89,5 +89,13 @@ struct HairForces {
 };
 HairForces makeHair(const std::vector<Vec3>& restPositions, Index firstParticle, int strands, int length,
                     const HairMaterial& material);
+// A strand (or what is left of one that was cut): particles first .. first + length - 1.
+struct StrandRun {
+    Index first = 0;
+    int length = 0;
+};
+// The same forces for strands of their own lengths.
+HairForces makeHair(const std::vector<Vec3>& restPositions, const std::vector<StrandRun>& strands,
+                    const HairMaterial& material);
 
 }  // namespace tinkerbox
