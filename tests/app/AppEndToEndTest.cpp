@@ -141,6 +141,10 @@ protected:
         return wait();
     }
 
+    // Runs the app in the test's window on `args` (a scene file, or none: a new scene) with the
+    // input script `input`, which ends by quitting, and gives the scene it saved on exit.
+    Scene runScript(std::vector<std::string> args, const std::string& input);
+
     // The app's status once `done` holds for it; fails the test if the app exits or hangs first.
     Status waitFor(const std::function<bool(const Status&)>& done, const std::string& what) {
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(kHang);
@@ -223,6 +227,13 @@ const std::vector<std::string> kWindow = {"--width", "1280", "--height", "800"};
 std::vector<std::string> withWindow(std::vector<std::string> args) {
     args.insert(args.end(), kWindow.begin(), kWindow.end());
     return args;
+}
+
+Scene App::runScript(std::vector<std::string> args, const std::string& input) {
+    const fs::path saved = dir_ / "saved.json";
+    args.insert(args.end(), {"--script", writeFile(dir_ / "input.txt", input), "--save-on-exit", saved.string()});
+    EXPECT_EQ(run(withWindow(std::move(args))), 0);
+    return loadScene(saved);
 }
 
 struct Image {
@@ -738,15 +749,11 @@ TEST_F(App, CompareModePullsAClothBetweenItsParticles) {
 // pixels, so 16 particles along it and 11 (15 cells x 2/3 + 1) across. Dragged down to the
 // right, its columns run down so that its front faces the viewer.
 TEST_F(App, TheClothToolLaysAClothWithRealInput) {
-    const std::string script = writeFile(dir_ / "input.txt",
-                                         "1 key N ctrl\n3 key T\n4 move 500 250\n5 button left press\n"
-                                         "7 move 700 350\n9 move 800 450\n10 button left release\n12 key Q ctrl\n");
-    const fs::path saved = dir_ / "saved.json";
-    ASSERT_EQ(run(withWindow({"--script", script, "--save-on-exit", saved.string()})), 0);
+    const Scene scene = runScript({}, "1 key N ctrl\n3 key T\n4 move 500 250\n5 button left press\n"
+                                      "7 move 700 350\n9 move 800 450\n10 button left release\n12 key Q ctrl\n");
     const Status status = readStatus(status_);
     EXPECT_EQ(status.text("tool"), "Cloth");
     EXPECT_EQ(status.text("undo"), "1");
-    const Scene scene = loadScene(saved);
     ASSERT_EQ(scene.cloths.size(), 1u);
     EXPECT_EQ(scene.cloths[0].columns, 11);
     EXPECT_EQ(scene.cloths[0].rows, 16);
@@ -758,16 +765,12 @@ TEST_F(App, TheClothToolLaysAClothWithRealInput) {
 // of its centre, grow a tuft there: 24 strands of 12 particles in the plane, rooted on the
 // ball's outline on that side and pinned to the ball, which moves. Two edits.
 TEST_F(App, TheHairToolGrowsATuftWithRealInput) {
-    const std::string script = writeFile(dir_ / "input.txt",
-                                         "1 key N ctrl\n3 key O\n4 move 640 400\n5 button left press\n"
-                                         "6 button left release\n8 key H\n9 move 655 388\n10 button left press\n"
-                                         "11 button left release\n13 key Q ctrl\n");
-    const fs::path saved = dir_ / "saved.json";
-    ASSERT_EQ(run(withWindow({"--script", script, "--save-on-exit", saved.string()})), 0);
+    const Scene scene = runScript({}, "1 key N ctrl\n3 key O\n4 move 640 400\n5 button left press\n"
+                                      "6 button left release\n8 key H\n9 move 655 388\n10 button left press\n"
+                                      "11 button left release\n13 key Q ctrl\n");
     const Status status = readStatus(status_);
     EXPECT_EQ(status.text("tool"), "Hair");
     EXPECT_EQ(status.text("undo"), "2");
-    const Scene scene = loadScene(saved);
     ASSERT_EQ(scene.bodies.size(), 1u);
     ASSERT_EQ(scene.hair.size(), 1u);
     EXPECT_EQ(scene.hair[0].strands, 24);
@@ -785,15 +788,10 @@ TEST_F(App, TheHairToolGrowsATuftWithRealInput) {
 // Ctrl+L after a click on the drape's cloth (flat above the ball) selects all of it, not only
 // the particle clicked; Delete then takes the whole cloth, in one edit, and leaves the ball.
 TEST_F(App, CtrlLSelectsAWholeClothToDelete) {
-    const std::string script = writeFile(dir_ / "input.txt",
-                                         "2 key V\n3 move 630 300\n4 button left press\n5 button left release\n"
-                                         "7 key L ctrl\n9 key DELETE\n11 key Q ctrl\n");
-    const fs::path saved = dir_ / "saved.json";
-    ASSERT_EQ(run(withWindow({(kScenes / "cloth-drape.json").string(), "--script", script, "--save-on-exit",
-                              saved.string()})),
-              0);
+    const Scene scene = runScript({(kScenes / "cloth-drape.json").string()},
+                                  "2 key V\n3 move 630 300\n4 button left press\n5 button left release\n"
+                                  "7 key L ctrl\n9 key DELETE\n11 key Q ctrl\n");
     EXPECT_EQ(readStatus(status_).text("undo"), "1");
-    const Scene scene = loadScene(saved);
     EXPECT_TRUE(scene.cloths.empty());
     EXPECT_TRUE(scene.particles.empty());
     EXPECT_EQ(scene.bodies.size(), 1u);
@@ -809,13 +807,8 @@ TEST_F(App, ShiftClicksAndDeleteCutASlitInACloth) {
                  " button left press shift\n" + std::to_string(frame + 1) + " button left release shift\n";
     }
     input += "20 key DELETE\n22 key SPACE\n40 key Q ctrl\n";
-    const std::string script = writeFile(dir_ / "input.txt", input);
-    const fs::path saved = dir_ / "saved.json";
-    ASSERT_EQ(run(withWindow({(kScenes / "cloth-drape.json").string(), "--script", script, "--save-on-exit",
-                              saved.string()})),
-              0);
+    const Scene scene = runScript({(kScenes / "cloth-drape.json").string()}, input);
     EXPECT_EQ(readStatus(status_).text("undo"), "1");
-    const Scene scene = loadScene(saved);
     ASSERT_EQ(scene.cloths.size(), 1u);
     const ClothSpec& cloth = scene.cloths[0];
     EXPECT_EQ(cloth.missing.size(), 8u);
@@ -829,13 +822,11 @@ TEST_F(App, ShiftClicksAndDeleteCutASlitInACloth) {
 // A click on a strand between its particles and Delete cut it: the hair stays, missing the
 // place of the particle the click took (an end of the piece clicked on), one edit.
 TEST_F(App, AClickAndDeleteCutAStrand) {
-    const fs::path file = dir_ / "model.json", saved = dir_ / "saved.json";
+    const fs::path file = dir_ / "model.json";
     saveScene(oneStrand(), file);
-    const std::string script = writeFile(dir_ / "input.txt", "2 key V\n3 move 640 410\n4 button left press\n"
-                                                             "5 button left release\n7 key DELETE\n9 key Q ctrl\n");
-    ASSERT_EQ(run(withWindow({file.string(), "--script", script, "--save-on-exit", saved.string()})), 0);
+    const Scene scene = runScript({file.string()}, "2 key V\n3 move 640 410\n4 button left press\n"
+                                                   "5 button left release\n7 key DELETE\n9 key Q ctrl\n");
     EXPECT_EQ(readStatus(status_).text("undo"), "1");
-    const Scene scene = loadScene(saved);
     ASSERT_EQ(scene.hair.size(), 1u);
     ASSERT_EQ(scene.hair[0].missing.size(), 1u);
     EXPECT_TRUE(scene.hair[0].missing[0] == 1 || scene.hair[0].missing[0] == 2) << scene.hair[0].missing[0];

@@ -22,6 +22,15 @@ World makePair(double restLength) {
     return ps;
 }
 
+// Two particles at one place, moving apart, joined by a spring: it has no direction, so no
+// force and no Jacobian. Returns the particles.
+std::pair<Index, Index> addSpringOfNoLength(World& ps) {
+    const Index a = ps.addParticle(Vec3(0.1, 0.2, 0.3), Vec3(1.0, 0.0, 0.0), 1.0);
+    const Index b = ps.addParticle(Vec3(0.1, 0.2, 0.3), Vec3(0.0, 1.0, 0.0), 1.0);
+    ps.addSpring({a, b, 5.0, 0.5, 0.1});
+    return {a, b};
+}
+
 TEST(DampedSpring, ForceMatchesSeedFormula) {
     // Stretched by 1: -(10 * 1 + 4 * 0.5) n = -12 (1, 2, 2)/3.
     World stretched = makePair(2.0);
@@ -127,9 +136,7 @@ TEST(DampedSpring, ForcesOfARandomNetworkSumToZero) {
 TEST(DampedSpring, SpringsFourAtATimeAddUpAsOneByOne) {
     World ps;
     test::addRandomSpringNetwork(ps, 12, 1001, 11u);
-    const Index a = ps.addParticle(Vec3(0.1, 0.2, 0.3), Vec3(1.0, 0.0, 0.0), 1.0);
-    const Index b = ps.addParticle(Vec3(0.1, 0.2, 0.3), Vec3(0.0, 1.0, 0.0), 1.0);
-    ps.addSpring({a, b, 5.0, 0.5, 0.1});
+    addSpringOfNoLength(ps);
     test::addRandomSpringNetwork(ps, 12, 1001, 12u);
     ASSERT_LT(ps.springs().size(), ElementPartition::kSplitElements);  // one part, in the springs' order
     ASSERT_NE(ps.springs().size() % kLanes, 0);
@@ -155,9 +162,7 @@ TEST(DampedSpring, SpringsFourAtATimeAddUpAsOneByOne) {
 TEST(DampedSpring, SettingTheJacobianGivesWhatZeroingAndAddingGives) {
     World ps;
     test::addRandomSpringNetwork(ps, 600, 3000, 5u);
-    const Index a = ps.addParticle(Vec3(0.1, 0.2, 0.3), Vec3(1.0, 0.0, 0.0), 1.0);
-    const Index b = ps.addParticle(Vec3(0.1, 0.2, 0.3), Vec3(0.0, 1.0, 0.0), 1.0);
-    ps.addSpring({a, b, 5.0, 0.5, 0.1});
+    const auto [a, b] = addSpringOfNoLength(ps);
     Index lone = 0;
     for (Index k = 0; k < static_cast<Index>(BlockSparseMatrix::kParallelZeroBlocks); ++k)
         lone = ps.addParticle(Vec3(2.0, 0.0, 0.01 * static_cast<double>(k)), Vec3::Zero(), 1.0);
