@@ -91,7 +91,9 @@ HairForces makeHair(const std::vector<Vec3>& x, const std::vector<StrandRun>& st
     HairForces out{std::make_unique<DampedSpringSet>(), std::make_unique<AngularSpringSet>(),
                    std::make_unique<DihedralBending>()};
     constexpr double kCurled = 1e-3;  // rad: a joint that bends less has no plane to hold a twist in
-    for (const auto& [base, length] : strands) {
+    for (const StrandRun& strand : strands) {
+        const Index base = strand.first;
+        const int length = strand.length;
         const auto p = [&](int k) { return x[static_cast<std::size_t>(base + k)]; };
         for (int k = 0; k + 1 < length; ++k) {
             const double l = (p(k + 1) - p(k)).norm();
