@@ -85,6 +85,7 @@ App::App(AppOptions options)
           frameView();
       }) {
     settings_ = loadAppSettings();
+    editor_.setToolSettings(settings_.tools);
     editor_.setTimelineBudget(static_cast<std::size_t>(settings_.timelineMegabytes) << 20);
     if (!options_.script.empty()) script_ = loadInputScript(options_.script);
     if (!options_.record.empty()) {
@@ -513,6 +514,7 @@ void App::quit() {
     glfwGetWindowSize(window_, &width, &height);
     settings_.windowWidth = width;
     settings_.windowHeight = height;
+    settings_.tools = editor_.toolSettings();
     try {
         saveAppSettings(settings_);
     } catch (const std::exception& e) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "editor/ToolSettings.h"
+
 namespace tinkerbox {
 
 struct AppSettings {
@@ -18,6 +20,7 @@ struct AppSettings {
     std::string integrator;  // the solver last chosen, applied to scenes opened from the list ("" = the scene's own)
     std::vector<std::string> recentFiles;  // newest first
     int timelineMegabytes = 256;  // the memory the timeline's frames may take (Timeline.h)
+    ToolSettings tools;           // what the building tools make, as last set (clamped when read)
 
     void addRecent(const std::string& path);
 };
@@ -25,7 +28,8 @@ struct AppSettings {
 std::filesystem::path configDirectory();
 std::filesystem::path stateDirectory();
 
-// Missing or unreadable settings give the defaults (the app must start regardless).
+// Missing or unreadable settings give the defaults, each missing or unreadable one its default
+// (the app must start regardless).
 AppSettings loadAppSettings();
 void saveAppSettings(const AppSettings& settings);  // throws std::runtime_error
 

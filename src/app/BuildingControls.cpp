@@ -7,7 +7,6 @@
 #include <cstdio>
 
 #include "app/Tooltip.h"
-#include "app/TypedNumber.h"
 #include "core/integrators/Integrator.h"
 
 namespace tinkerbox {
@@ -76,11 +75,10 @@ void drawBuildingSettings(Editor& editor) {
             "land on grid points; the 2D view draws the grid.");
     ImGui::InputDouble("grid spacing (m)", &grid.spacing, 0.05, 0.5, "%.3f");
     itemTooltip("The distance between grid points.");
-    grid.spacing = clampTyped(grid.spacing, 1e-3, 1e3);
+    clampSettings(grid);
     ChainSettings& chain = editor.chain();
     ImGui::InputInt("chain particles", &chain.particles);
     itemTooltip("How many particles the chain tool (L) puts between the two ends; the links are one more.");
-    chain.particles = std::clamp(chain.particles, 1, ChainSettings::kMaxParticles);
     int links = chain.rods ? 1 : 0;
     ImGui::RadioButton("springs", &links, 0);
     itemTooltip("The links are damped springs, with the stiffness and damping of new springs.");
@@ -91,18 +89,15 @@ void drawBuildingSettings(Editor& editor) {
     ImGui::InputDouble("chain slack", &chain.slack, 0.05, 0.5, "%.2f");
     itemTooltip("The rope's length over the distance between the two clicks: 1 is taut; above 1 it hangs as a "
             "catenary, and starts at rest in that shape.");
-    chain.slack = clampTyped(chain.slack, 1.0, 10.0);
+    clampSettings(chain);
     ClothSettings& cloth = editor.cloth();
     ImGui::InputInt("cloth particles", &cloth.particles);
     itemTooltip("How many particles the cloth tool (T) puts along the longer side of the rectangle; the cells are as "
                 "square as whole counts allow.");
-    cloth.particles = std::clamp(cloth.particles, 2, ClothSettings::kMaxParticles);
     ImGui::InputDouble("clicked cloth (m)", &cloth.size, 0.1, 1.0, "%.2f");
     itemTooltip("The side of the square cloth a click (not a drag) lays, centred where you clicked.");
-    cloth.size = clampTyped(cloth.size, 0.05, 100.0);
     ImGui::InputDouble("cloth density", &cloth.density, 0.01, 0.1, "%.3f");
     itemTooltip("kg/m^2: a third of each triangle's mass goes to each of its corners.");
-    cloth.density = clampTyped(cloth.density, 1e-4, 1e3);
     ClothMaterial& m = cloth.material;
     ImGui::InputDouble("stretch", &m.stretch, 10.0, 100.0, "%.1f");
     itemTooltip("N/m: the energy stretch/2 (S_u^2 + S_v^2) per unit area, S the strain along the cloth's two "
@@ -112,32 +107,27 @@ void drawBuildingSettings(Editor& editor) {
     ImGui::InputDouble("bend", &m.bend, 1e-5, 1e-4, "%.1e");
     itemTooltip("N m: the energy bend/2 kappa^2 per unit area across each inner edge. Cotton 2e-4; more is stiffer, "
                 "like leather.");
-    for (double* constant : {&m.stretch, &m.shear, &m.bend}) *constant = clampTyped(*constant, 0.0, 1e9);
+    clampSettings(cloth);
     HairSettings& hair = editor.hair();
     ImGui::InputInt("hair strands", &hair.strands);
     itemTooltip("How many strands the hair tool (H) grows in a tuft; those whose roots would miss the clicked body "
                 "are left out.");
-    hair.strands = std::clamp(hair.strands, 1, HairSettings::kMaxStrands);
     ImGui::InputInt("hair particles", &hair.particles);
     itemTooltip("Particles per strand, the first two held at the root: nailed on a fixed body, pinned to a moving one.");
-    hair.particles = std::clamp(hair.particles, 3, HairSettings::kMaxParticles);
     ImGui::InputDouble("hair segment (m)", &hair.segment, 0.005, 0.05, "%.3f");
     itemTooltip("The distance between a strand's particles.");
-    hair.segment = clampTyped(hair.segment, 1e-3, 10.0);
     ImGui::InputDouble("tuft radius (m)", &hair.radius, 0.01, 0.1, "%.3f");
     itemTooltip("The tuft's roots spread over a disc of this radius about the click, seen from the view.");
-    hair.radius = clampTyped(hair.radius, 0.0, 100.0);
     ImGui::InputDouble("hair curl (m)", &hair.curl, 0.005, 0.02, "%.3f");
     itemTooltip("Each strand a helix of this radius about its root's normal, 8 particles a turn, which it keeps: "
                 "its joints' rest angles are its shape. 0: straight.");
-    hair.curl = clampTyped(hair.curl, 0.0, 10.0);
     HairMaterial& h = hair.material;
     ImGui::InputDouble("hair bend", &h.bend, 1e-6, 1e-5, "%.1e");
     itemTooltip("N m^2: a joint between segments of mean length l is an angular spring of stiffness bend / l "
                 "(E = k/2 theta^2). The examples' hair 1e-5.");
     ImGui::InputDouble("hair twist", &h.twist, 1e-6, 1e-5, "%.1e");
     itemTooltip("N m^2: the twist between two consecutive bent joints, k = twist / l; what keeps a curl in its plane.");
-    for (double* constant : {&h.bend, &h.twist}) *constant = clampTyped(*constant, 0.0, 1e9);
+    clampSettings(hair);
 }
 
 }  // namespace tinkerbox

@@ -14,7 +14,6 @@
 #include "app/BuildingControls.h"
 #include "app/Tooltip.h"
 #include "app/TimelineBar.h"
-#include "app/TypedNumber.h"
 #include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "scene/BenchmarkScenes.h"
@@ -360,12 +359,7 @@ void Panels::drawSolverPanel() {
         itemTooltip("The edge (m) of a box made by a click (a drag sizes it instead).");
         inputDouble("sphere radius", n.sphereRadius, 0.05, "%.3f");
         itemTooltip("The radius (m) of a sphere made by a click (a drag sizes it instead).");
-        n.particleMass = clampTyped(n.particleMass, 1e-6, 1e9);
-        n.springStiffness = clampTyped(n.springStiffness, 0.0, 1e12);
-        n.springDamping = clampTyped(n.springDamping, 0.0, 1e12);
-        n.bodyMass = clampTyped(n.bodyMass, 1e-6, 1e9);
-        n.boxSize = clampTyped(n.boxSize, 1e-3, 1e3);
-        n.sphereRadius = clampTyped(n.sphereRadius, 1e-3, 1e3);
+        clampSettings(n);
     }
     drawBuildingSettings(editor_);
     ImGui::PopItemWidth();

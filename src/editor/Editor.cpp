@@ -1031,6 +1031,15 @@ void Editor::deleteSelection() {
     selection_.clear();
 }
 
+void Editor::setToolSettings(ToolSettings tools) {
+    clampSettings(tools);
+    newElements_ = tools.newElements;
+    grid_ = tools.grid;
+    chain_ = tools.chain;
+    cloth_ = tools.cloth;
+    hair_ = tools.hair;
+}
+
 void Editor::setParticleMass(Index particle, double mass) {
     if (!(mass > 0.0)) return;
     edit([&](Scene& scene) { scene.particles[particle].mass = mass; });

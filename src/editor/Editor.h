@@ -26,6 +26,7 @@
 #include "editor/SnapGrid.h"
 #include "editor/Timeline.h"
 #include "editor/Tool.h"
+#include "editor/ToolSettings.h"
 #include "editor/UndoHistory.h"
 #include "scene/Scene.h"
 
@@ -43,16 +44,6 @@ struct Gesture {
                                 // RubberBand, ClothSize: a corner; Chain: where it starts
     Vec3 current = Vec3::Zero();
     Anchor anchor;  // Connect, Chain: where it starts; Grab: what the mouse spring holds (a particle or a body point)
-};
-
-// Parameters of what the tools create.
-struct NewElementSettings {
-    double particleMass = 1.0;
-    double springStiffness = 100.0;  // N/m
-    double springDamping = 1.0;      // N s/m
-    double bodyMass = 1.0;           // kg
-    double boxSize = 1.0;            // m, edge
-    double sphereRadius = 0.5;       // m
 };
 
 class Editor {
@@ -155,6 +146,9 @@ public:
     void setBodyShape(Index body, const Shape& shape);  // ignored when the shape has no volume
     // Ignored for a friction below 0 or a restitution outside 0..1, which no scene file holds.
     void setBodySurface(Index body, double friction, double restitution);
+    // All of the tools' settings at once (remembered between runs); set, they are clamped.
+    ToolSettings toolSettings() const { return {newElements_, grid_, chain_, cloth_, hair_}; }
+    void setToolSettings(ToolSettings tools);
     NewElementSettings& newElements() { return newElements_; }
     SnapGrid& grid() { return grid_; }
     const SnapGrid& grid() const { return grid_; }

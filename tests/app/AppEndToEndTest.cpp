@@ -23,8 +23,11 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "PrivateXServer.h"
 #include "Shell.h"
+#include "editor/Chain.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/ExampleScenes.h"
 #include "scene/SceneBuilder.h"
@@ -783,6 +786,25 @@ TEST_F(App, TheHairToolGrowsATuftWithRealInput) {
         EXPECT_GT(root.x(), 0.0) << strand;
         EXPECT_GT(root.y(), 0.0) << strand;
     }
+}
+
+// The tools' settings are the last run's: with 5 strands of 4 particles in the settings file,
+// the hair tool grows 5 strands of 4; the app writes them back on quitting, the others too.
+TEST_F(App, TheToolsSettingsAreRememberedBetweenRuns) {
+    const fs::path settings = dir_ / "config" / "tinkerbox" / "settings.json";
+    fs::create_directories(settings.parent_path());
+    writeFile(settings, R"({"tools": {"hair": {"strands": 5, "particles": 4}, "cloth": {"particles": 9}}})");
+    const Scene scene = runScript({}, "1 key N ctrl\n3 key O\n4 move 640 400\n5 button left press\n"
+                                      "6 button left release\n8 key H\n9 move 655 388\n10 button left press\n"
+                                      "11 button left release\n13 key Q ctrl\n");
+    ASSERT_EQ(scene.hair.size(), 1u);
+    EXPECT_EQ(scene.hair[0].strands, 5);
+    EXPECT_EQ(scene.hair[0].length, 4);
+    std::ifstream in(settings);
+    const nlohmann::json written = nlohmann::json::parse(in);
+    EXPECT_EQ(written["tools"]["hair"]["strands"], 5);
+    EXPECT_EQ(written["tools"]["cloth"]["particles"], 9);
+    EXPECT_EQ(written["tools"]["chain"]["particles"], ChainSettings{}.particles);
 }
 
 // Ctrl+L after a click on the drape's cloth (flat above the ball) selects all of it, not only

@@ -1,4 +1,4 @@
-#include "app/TypedNumber.h"
+#include "editor/TypedNumber.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,6 @@
 #pragma once
-// Numbers typed into the panels' fields, which take anything strtod reads: "nan", "inf", 1e400.
+// Numbers typed into the panels' fields, which take anything strtod reads ("nan", "inf",
+// 1e400), or read back from the app's settings file.
 #include <algorithm>
 #include <cmath>
 
