@@ -58,9 +58,8 @@ ToolSettings readTools(const nlohmann::json& json) {
     n.bodyMass = number(json, "body_mass", n.bodyMass);
     n.boxSize = number(json, "box_size", n.boxSize);
     n.sphereRadius = number(json, "sphere_radius", n.sphereRadius);
-    const nlohmann::json& grid = object(json, "grid");
-    t.grid.enabled = boolean(grid, "enabled", t.grid.enabled);
-    t.grid.spacing = number(grid, "spacing", t.grid.spacing);
+    // The grid's spacing; snapping itself (Ctrl+G) starts off in every run.
+    t.grid.spacing = number(object(json, "grid"), "spacing", t.grid.spacing);
     const nlohmann::json& chain = object(json, "chain");
     t.chain.particles = integer(chain, "particles", t.chain.particles);
     t.chain.rods = boolean(chain, "rods", t.chain.rods);
@@ -92,7 +91,7 @@ nlohmann::json writeTools(const ToolSettings& t) {
             {"body_mass", n.bodyMass},
             {"box_size", n.boxSize},
             {"sphere_radius", n.sphereRadius},
-            {"grid", {{"enabled", t.grid.enabled}, {"spacing", t.grid.spacing}}},
+            {"grid", {{"spacing", t.grid.spacing}}},
             {"chain", {{"particles", t.chain.particles}, {"rods", t.chain.rods}, {"slack", t.chain.slack}}},
             {"cloth",
              {{"particles", t.cloth.particles},
