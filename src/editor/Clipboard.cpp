@@ -1,5 +1,6 @@
 #include "editor/Clipboard.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tinkerbox {
@@ -47,18 +48,64 @@ SceneFragment copyItems(const Scene& scene, const Selection& selection) {
         forEachAnchor(spec, [&](Anchor& a) { inside = renumber(a) && inside; });
         if (inside) fragment.constraints.push_back(spec);
     }
-    // The selected particles keep their order, so a grid whose particles are all selected
-    // stays one contiguous range.
-    const auto renumberRange = [&](Index& first, Index count) {
-        for (Index i = first; i < first + count; ++i)
-            if (particle[i] < 0) return false;
-        first = particle[first];
-        return true;
+    // The selected particles keep their order, so the selected ones of a cloth or a hair stay
+    // one contiguous range: the piece copied is a cloth (hair) of its own, over the smallest
+    // grid around the selected places (the strands with a selected particle), the others missing.
+    const auto selected = [&](const auto& group, int place) {
+        const Index p = group.particleAt(place);
+        return p >= 0 && particle[p] >= 0;
     };
-    for (ClothSpec c : scene.cloths)
-        if (renumberRange(c.firstParticle, c.particleCount())) fragment.cloths.push_back(c);
-    for (HairSpec h : scene.hair)
-        if (renumberRange(h.firstParticle, h.particleCount())) fragment.hair.push_back(h);
+    for (const ClothSpec& c : scene.cloths) {
+        int lowI = c.columns, highI = -1, lowJ = c.rows, highJ = -1;
+        for (int place = 0; place < c.columns * c.rows; ++place)
+            if (selected(c, place)) {
+                const int i = place % c.columns, j = place / c.columns;
+                lowI = std::min(lowI, i), highI = std::max(highI, i), lowJ = std::min(lowJ, j), highJ = std::max(highJ, j);
+            }
+        if (highI <= lowI || highJ <= lowJ) continue;  // no cell: no triangle
+        ClothSpec piece = c;
+        piece.columns = highI - lowI + 1;
+        piece.rows = highJ - lowJ + 1;
+        piece.width = c.width / (c.columns - 1) * (piece.columns - 1);
+        piece.height = c.height / (c.rows - 1) * (piece.rows - 1);
+        piece.missing.clear();
+        piece.firstParticle = -1;
+        for (int j = lowJ; j <= highJ; ++j)
+            for (int i = lowI; i <= highI; ++i) {
+                const int place = j * c.columns + i;
+                if (!selected(c, place)) piece.missing.push_back((j - lowJ) * piece.columns + (i - lowI));
+                else if (piece.firstParticle < 0) piece.firstParticle = particle[c.particleAt(place)];
+            }
+        bool anyTriangle = false;
+        piece.forEachTriangle([&](Index, Index, Index) { anyTriangle = true; });
+        if (anyTriangle) fragment.cloths.push_back(std::move(piece));
+    }
+    for (const HairSpec& h : scene.hair) {
+        HairSpec piece = h;
+        piece.strands = 0;
+        piece.missing.clear();
+        piece.restShape.clear();
+        piece.firstParticle = -1;
+        for (int strand = 0; strand < h.strands; ++strand) {
+            bool any = false;
+            for (int k = 0; k < h.length; ++k) any = any || selected(h, strand * h.length + k);
+            if (!any) continue;
+            for (int k = 0; k < h.length; ++k) {
+                const int place = strand * h.length + k, to = piece.strands * h.length + k;
+                if (!selected(h, place)) {
+                    piece.missing.push_back(to);
+                    continue;
+                }
+                const Index p = h.particleAt(place);
+                if (piece.firstParticle < 0) piece.firstParticle = particle[p];
+                if (!h.restShape.empty()) piece.restShape.push_back(h.restShape[p - h.firstParticle]);
+            }
+            ++piece.strands;
+        }
+        const std::vector<StrandRun> runs = piece.strands > 0 ? piece.runs() : std::vector<StrandRun>{};
+        if (std::any_of(runs.begin(), runs.end(), [](const StrandRun& r) { return r.length > 1; }))
+            fragment.hair.push_back(std::move(piece));
+    }
     return fragment;
 }
 

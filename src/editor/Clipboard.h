@@ -25,8 +25,11 @@ struct SceneFragment {
 
 // The selected particles, bodies and wires, with every spring and constraint whose anchors
 // are all among them (selected or not: a nail, a rod or a spring inside the selection
-// comes along), and every cloth and hair whose particles all are. A selected spring or
-// constraint with an end outside the selection stays behind: it cannot go without its end.
+// comes along), and of each cloth or hair the piece among them: a cloth over the smallest
+// grid around its selected places, the others missing (hair: the strands with a selected
+// particle, the unselected places missing), when a triangle (a segment) is left. A selected
+// spring or constraint with an end outside the selection stays behind: it cannot go without
+// its end.
 SceneFragment copyItems(const Scene& scene, const Selection& selection);
 
 // Appends the fragment to the scene, moved by offset (its particles, bodies, wires, and the

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/constraints/RodConstraint.h"
+#include "editor/Clipboard.h"
 #include "editor/ClothTool.h"
 #include "editor/Editor.h"
 #include "editor/HairTool.h"
@@ -199,12 +200,66 @@ TEST(EditorBuilding, ACopiedClothKeepsItsGrid) {
     copy.firstParticle = 7;
     EXPECT_EQ(e.scene().cloths[1], copy);
     EXPECT_EQ(e.scene().particles[7].position, Vec3(0, 4.5, 0));
-    // A part of the cloth comes without it.
+    // A part of the cloth comes as a cloth of its own, over the grid around it.
     drag(e, {-0.5, -0.5, 0}, {1.5, 1.5, 0});
     e.copySelection();
     e.paste();
-    EXPECT_EQ(e.scene().cloths.size(), 2u);
+    ASSERT_EQ(e.scene().cloths.size(), 3u);
     EXPECT_EQ(e.scene().particles.size(), 13u + 4u);
+    const ClothSpec& square = e.scene().cloths[2];
+    EXPECT_EQ(square.firstParticle, 13);
+    EXPECT_EQ(square.columns, 2);
+    EXPECT_EQ(square.rows, 2);
+    EXPECT_EQ(square.width, 1.0);
+    EXPECT_EQ(square.height, 1.0);
+    EXPECT_TRUE(square.missing.empty());
+}
+
+Selection ofParticles(std::set<Index> particles) {
+    Selection selection;
+    selection.particles = std::move(particles);
+    return selection;
+}
+
+// Of a cloth, the selected places less the top right corner of a 3 x 2 grid are a cloth over
+// that grid missing the corner (3 triangles); two places side by side have no triangle and
+// come as particles. Of hair, the strands with a selected particle, the unselected places
+// missing, the rest shape of the selected particles.
+TEST(EditorBuilding, APartOfAClothOrAHairIsCopiedAsOne) {
+    Scene scene;
+    for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < 3; ++i) scene.particles.push_back({Vec3(i, j, 0), Vec3::Zero(), 1.0, false});
+    scene.cloths.push_back({0, 3, 2, 2.0, 1.0, ClothMaterial{}, {}});
+    const SceneFragment piece = copyItems(scene, ofParticles({0, 1, 2, 3, 4}));
+    ASSERT_EQ(piece.cloths.size(), 1u);
+    EXPECT_EQ(piece.cloths[0].columns, 3);
+    EXPECT_EQ(piece.cloths[0].rows, 2);
+    EXPECT_EQ(piece.cloths[0].width, 2.0);
+    EXPECT_EQ(piece.cloths[0].missing, std::vector<int>{5});
+    EXPECT_EQ(piece.cloths[0].triangles().size(), 3u);
+    EXPECT_TRUE(copyItems(scene, ofParticles({1, 2})).cloths.empty());
+
+    Scene hairy;
+    std::vector<Vec3> rest;
+    for (int strand = 0; strand < 3; ++strand)
+        for (int k = 0; k < 5; ++k) {
+            hairy.particles.push_back({Vec3(k, strand, 0), Vec3::Zero(), 1e-3, false});
+            rest.push_back(Vec3(k, strand, 1));
+        }
+    hairy.hair.push_back({0, 3, 5, HairMaterial{}, rest, {}});
+    const SceneFragment tufts = copyItems(hairy, ofParticles({0, 1, 2, 11, 12, 13, 14}));
+    ASSERT_EQ(tufts.hair.size(), 1u);
+    const HairSpec& h = tufts.hair[0];
+    EXPECT_EQ(h.firstParticle, 0);
+    EXPECT_EQ(h.strands, 2);  // the first and the last
+    EXPECT_EQ(h.length, 5);
+    EXPECT_EQ(h.missing, (std::vector<int>{3, 4, 5}));
+    ASSERT_EQ(h.restShape.size(), 7u);
+    EXPECT_EQ(h.restShape[3], Vec3(1, 2, 1));
+    ASSERT_EQ(h.runs().size(), 2u);
+    EXPECT_EQ(h.runs()[1].first, 3);
+    EXPECT_EQ(h.runs()[1].length, 4);
+    EXPECT_TRUE(copyItems(hairy, ofParticles({0, 2, 4})).hair.empty());
 }
 
 TEST(EditorBuilding, SnappingPutsWhatIsMadeAndMovedOnGridPoints) {
