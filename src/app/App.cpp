@@ -191,6 +191,9 @@ int App::run() {
         ImGui::NewFrame();
         if (compare_.active()) compare_.advance();
         else stepper_.simulate(glfwGetTime());
+        // The model moved under a pointer that did not: what it hovers follows the model.
+        if (!compare_.active() && editor_.playing() && (!ImGui::GetIO().WantCaptureMouse || editorPointer_))
+            editor_.pointerRests(pointerRay(), pickTolerance());
         render();
         ++frameNumber_;
         if (options_.batch() && frameNumber_ >= options_.frames) quit();

@@ -418,12 +418,16 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
     }
 }
 
-void Editor::pointerMove(const Ray& ray, const PickTolerance& tolerance) {
+void Editor::pointerRests(const Ray& ray, const PickTolerance& tolerance) {
     hovered_ = pickParticleClothOrHair(scene_, *simulation_, ray, tolerance);
     tuftUnderPointer_.clear();
     if (tool_ == Tool::Hair)
         if (const std::optional<BodyHit> hit = pickBody(*simulation_, ray))
             tuftUnderPointer_ = tuftRoots(*simulation_, ray, *hit, hair_);
+}
+
+void Editor::pointerMove(const Ray& ray, const PickTolerance& tolerance) {
+    pointerRests(ray, tolerance);
     if (gesture_.kind == Gesture::Kind::None) return;
     const std::optional<Vec3> point = onPlane(ray);
     if (!point) return;

@@ -90,6 +90,9 @@ public:
     void setWorkPlane(const Vec3& point, const Vec3& normal);
     void pointerDown(const Ray& ray, const PickTolerance& tolerance, PointerButton button, bool shift = false);
     void pointerMove(const Ray& ray, const PickTolerance& tolerance);
+    // The pointer stays where it was while the model moves under it: what is hovered and the
+    // hair tool's tuft are looked for again (the app calls it each frame while playing).
+    void pointerRests(const Ray& ray, const PickTolerance& tolerance);
     void pointerUp(const Ray& ray, const PickTolerance& tolerance);
     const Gesture& gesture() const { return gesture_; }
     std::optional<Index> hovered() const { return hovered_; }  // pickParticleClothOrHair

@@ -208,6 +208,31 @@ TEST(SceneView, TheHairToolShowsTheTuftUnderThePointer) {
     EXPECT_TRUE(editor.scene().hair.empty()) << "pointing grows nothing";
 }
 
+// The tuft under a pointer that rests while a ball moves on follows the ball: each root stays
+// 2 mm off its surface where it is now (where it was, without looking again).
+TEST(SceneView, TheTuftUnderARestingPointerFollowsAMovingBody) {
+    Scene scene;
+    scene.settings.gravity = Vec3::Zero();
+    scene.bodies.push_back(RigidBodySpec{.shape = SphereShape{0.5}, .velocity = Vec3(1.0, 0.0, 0.0)});
+    Editor editor(scene);
+    editor.setPlaying(true);
+    editor.setTool(Tool::Hair);  // H while it plays (playing takes the grab tool)
+    const Ray ray{Vec3(0.3, 0.0, 10.0), -Vec3::UnitZ()};
+    editor.pointerMove(ray, PickTolerance{});
+    const std::vector<StrandRoot> before = editor.tuftUnderPointer();
+    ASSERT_FALSE(before.empty());
+    for (int frame = 0; frame < 30; ++frame) editor.advance();
+    const Vec3 centre = editor.simulation().world().rigidBodies().position(0);
+    ASSERT_GT(centre.x(), 0.4) << centre.transpose();
+    ASSERT_LT(centre.x(), 0.6) << centre.transpose();
+    const auto offSurface = [&](const StrandRoot& root) { return (root.origin + root.start * root.direction - centre).norm(); };
+    EXPECT_GT(std::abs(offSurface(before[0]) - 0.502), 1e-3);  // the old tuft: no longer on the ball
+    editor.pointerRests(ray, PickTolerance{});
+    const std::vector<StrandRoot> after = editor.tuftUnderPointer();
+    ASSERT_FALSE(after.empty());
+    for (const StrandRoot& root : after) EXPECT_NEAR(offSurface(root), 0.502, 1e-9);
+}
+
 // A tuft grown on a ball that moves is held by pins at its roots: shaded, neither the
 // pinned roots nor their pins are drawn; unshaded, each pin is drawn, as every particle.
 TEST(SceneView, ATuftsPinnedRootsAreItsStart) {
