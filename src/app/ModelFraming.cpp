@@ -31,7 +31,7 @@ void frameModel(const Editor& editor, Camera& camera, const ViewInsets& insets) 
         Index node;
     };
     std::vector<Pivot> pivots;
-    const auto node = [&](const Anchor& a) { return a.isParticle() ? a.index() : system.particleCount() + a.index(); };
+    const auto node = [&](const Anchor& a) { return componentNode(system, a); };
     for (Index i = 0; i < system.particleCount(); ++i) {
         include(system.position(i));
         if (system.isNailed(i)) pivots.push_back({system.position(i), i});

@@ -57,7 +57,7 @@ SceneFragment copyItems(const Scene& scene, const Selection& selection) {
     };
     for (const ClothSpec& c : scene.cloths) {
         int lowI = c.columns, highI = -1, lowJ = c.rows, highJ = -1;
-        for (int place = 0; place < c.columns * c.rows; ++place)
+        for (int place = 0; place < c.placeCount(); ++place)
             if (selected(c, place)) {
                 const int i = place % c.columns, j = place / c.columns;
                 lowI = std::min(lowI, i), highI = std::max(highI, i), lowJ = std::min(lowJ, j), highJ = std::max(highJ, j);
@@ -76,9 +76,7 @@ SceneFragment copyItems(const Scene& scene, const Selection& selection) {
                 if (!selected(c, place)) piece.missing.push_back((j - lowJ) * piece.columns + (i - lowI));
                 else if (piece.firstParticle < 0) piece.firstParticle = particle[c.particleAt(place)];
             }
-        bool anyTriangle = false;
-        piece.forEachTriangle([&](Index, Index, Index) { anyTriangle = true; });
-        if (anyTriangle) fragment.cloths.push_back(std::move(piece));
+        if (piece.hasTriangle()) fragment.cloths.push_back(std::move(piece));
     }
     for (const HairSpec& h : scene.hair) {
         HairSpec piece = h;
@@ -102,9 +100,7 @@ SceneFragment copyItems(const Scene& scene, const Selection& selection) {
             }
             ++piece.strands;
         }
-        const std::vector<StrandRun> runs = piece.strands > 0 ? piece.runs() : std::vector<StrandRun>{};
-        if (std::any_of(runs.begin(), runs.end(), [](const StrandRun& r) { return r.length > 1; }))
-            fragment.hair.push_back(std::move(piece));
+        if (piece.hasSegment()) fragment.hair.push_back(std::move(piece));
     }
     return fragment;
 }

@@ -887,7 +887,7 @@ void Editor::selectConnected() {
     const World& world = simulation_->world();
     const std::vector<Index> labels = componentLabels(world);
     const Index n = world.particleCount();
-    const auto node = [&](const Anchor& a) { return a.isParticle() ? a.index() : n + a.index(); };
+    const auto node = [&](const Anchor& a) { return componentNode(world, a); };
     std::set<Index> pieces;
     for (const Index i : selection_.particles) pieces.insert(labels[i]);
     for (const Index k : selection_.bodies) pieces.insert(labels[n + k]);
@@ -1012,9 +1012,7 @@ void Editor::deleteSelection() {
         };
         std::vector<ClothSpec> cloths;
         for (ClothSpec c : scene.cloths) {
-            bool anyTriangle = false;
-            if (cut(c, c.columns * c.rows)) c.forEachTriangle([&](Index, Index, Index) { anyTriangle = true; });
-            if (anyTriangle) cloths.push_back(std::move(c));
+            if (cut(c, c.placeCount()) && c.hasTriangle()) cloths.push_back(std::move(c));
         }
         scene.cloths = std::move(cloths);
         std::vector<HairSpec> hair;
@@ -1025,10 +1023,7 @@ void Editor::deleteSelection() {
                     if (renumber[h.firstParticle + k] >= 0) rest.push_back(h.restShape[k]);
                 h.restShape = std::move(rest);
             }
-            if (!cut(h, h.strands * h.length)) continue;
-            const std::vector<StrandRun> runs = h.runs();
-            if (std::any_of(runs.begin(), runs.end(), [](const StrandRun& r) { return r.length > 1; }))
-                hair.push_back(std::move(h));
+            if (cut(h, h.placeCount()) && h.hasSegment()) hair.push_back(std::move(h));
         }
         scene.hair = std::move(hair);
     });

@@ -48,7 +48,8 @@ struct ClothSpec {
     ClothMaterial material;
     std::vector<int> missing;  // ascending
 
-    Index particleCount() const { return static_cast<Index>(columns) * rows - static_cast<Index>(missing.size()); }
+    int placeCount() const { return columns * rows; }
+    Index particleCount() const { return placeCount() - static_cast<Index>(missing.size()); }
     // The particle at a grid place, or -1 at a hole.
     Index particleAt(int place) const { return particleAtPlace(firstParticle, missing, place); }
     // f(a, b, c) with the particles of each grid triangle whose corners are all there, in
@@ -72,6 +73,12 @@ struct ClothSpec {
                 if (const Index q = i + 1 < columns ? particleAt(place + 1) : -1; q >= 0) f(p, q, du);
                 if (const Index q = j + 1 < rows ? particleAt(place + columns) : -1; q >= 0) f(p, q, dv);
             }
+    }
+    // Whether any triangle has its three corners (a cloth with none has no energy).
+    bool hasTriangle() const {
+        bool any = false;
+        forEachTriangle([&](Index, Index, Index) { any = true; });
+        return any;
     }
     // Those triangles with their rest shape, for the cloth's energies.
     std::vector<ClothTriangle> triangles() const {
@@ -103,7 +110,8 @@ struct HairSpec {
     std::vector<Vec3> restShape;
     std::vector<int> missing;  // ascending
 
-    Index particleCount() const { return static_cast<Index>(strands) * length - static_cast<Index>(missing.size()); }
+    int placeCount() const { return strands * length; }
+    Index particleCount() const { return placeCount() - static_cast<Index>(missing.size()); }
     Index particleAt(int place) const { return particleAtPlace(firstParticle, missing, place); }
     // The runs of consecutive places there, strand by strand from the root: a strand that was
     // never cut is one run; a particle cut off on both sides is a run of one.
@@ -118,6 +126,11 @@ struct HairSpec {
                 k += std::max(n, 1);
             }
         return out;
+    }
+    // Whether any two particles of a strand are left side by side (hair with none has no force).
+    bool hasSegment() const {
+        const std::vector<StrandRun> pieces = runs();
+        return std::any_of(pieces.begin(), pieces.end(), [](const StrandRun& r) { return r.length > 1; });
     }
     bool operator==(const HairSpec&) const = default;
 };

@@ -557,9 +557,8 @@ ClothSpec readCloth(const Node& c, const Scene& scene) {
     ClothSpec out;
     out.columns = gridCount(c["columns"], 2);
     out.rows = gridCount(c["rows"], 2);
-    const long long places = static_cast<long long>(out.columns) * out.rows;
-    out.missing = readMissing(c, places, "the grid");
-    out.firstParticle = particleRange(c, places - static_cast<long long>(out.missing.size()), scene);
+    out.missing = readMissing(c, out.placeCount(), "the grid");
+    out.firstParticle = particleRange(c, out.particleCount(), scene);
     out.width = c["width"].positive();
     out.height = c["height"].positive();
     ClothMaterial& m = out.material;
@@ -589,7 +588,7 @@ HairSpec readHair(const Node& h, const Scene& scene) {
     if (strands < 1 || strands > 100000) h["strands"].fail("must be between 1 and 100000 (got " + std::to_string(strands) + ")");
     out.strands = static_cast<int>(strands);
     out.length = gridCount(h["length"], 2);
-    out.missing = readMissing(h, strands * out.length, "the strands");
+    out.missing = readMissing(h, out.placeCount(), "the strands");
     out.firstParticle = particleRange(h, out.particleCount(), scene);
     HairMaterial& m = out.material;
     const auto read = [&h](std::string_view key, double& value) {

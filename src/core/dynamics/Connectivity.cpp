@@ -7,7 +7,7 @@ namespace tinkerbox {
 std::vector<Index> componentLabels(const World& system) {
     // Union-find with path halving; each root is its component's lowest index.
     const Index n = system.particleCount() + system.rigidBodyCount();
-    const auto node = [&](const Anchor& a) { return a.isParticle() ? a.index() : system.particleCount() + a.index(); };
+    const auto node = [&](const Anchor& a) { return componentNode(system, a); };
     std::vector<Index> parent(n);
     std::iota(parent.begin(), parent.end(), Index{0});
     const auto find = [&](Index i) {

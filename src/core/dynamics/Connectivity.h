@@ -13,5 +13,9 @@ namespace tinkerbox {
 // labels[i] == labels[j] exactly when they are joined. Labels run from 0 in order of each
 // component's lowest index.
 std::vector<Index> componentLabels(const World& world);
+// An anchor's place among those labels: its particle's, or its body's.
+inline Index componentNode(const World& world, const Anchor& a) {
+    return a.isParticle() ? a.index() : world.particleCount() + a.index();
+}
 
 }  // namespace tinkerbox
