@@ -19,6 +19,8 @@ struct Double4 {
 };
 
 inline Double4 load4(const double* p) { return {_mm256_loadu_pd(p)}; }
+// Four floats widened to doubles (exactly).
+inline Double4 load4(const float* p) { return {_mm256_cvtps_pd(_mm_loadu_ps(p))}; }
 inline void store4(double* p, Double4 a) { _mm256_storeu_pd(p, a.lanes); }
 inline Double4 zero4() { return {_mm256_setzero_pd()}; }
 inline Double4 broadcast4(double s) { return {_mm256_set1_pd(s)}; }
@@ -57,6 +59,7 @@ struct Double4 {
 };
 
 inline Double4 load4(const double* p) { return {{p[0], p[1], p[2], p[3]}}; }
+inline Double4 load4(const float* p) { return {{p[0], p[1], p[2], p[3]}}; }
 inline void store4(double* p, Double4 a) {
     for (int l = 0; l < 4; ++l) p[l] = a.lanes[l];
 }

@@ -93,7 +93,7 @@ void ScaledSweepMatrix::setOrder(const BlockSparseMatrix& J) {
         }
     }
     rowStart_[n] = static_cast<Index>(column_.size());
-    blocks_.assign(9 * column_.size() + 1, 0.0);  // the last block's last row is read as 4 doubles
+    blocks_.assign(9 * column_.size() + 1, 0.0f);  // the last block's last row is read as 4 floats
     patternId_ = J.patternId();
 }
 
@@ -107,9 +107,9 @@ void ScaledSweepMatrix::fillRows(const BlockSparseMatrix& J, const std::vector<c
             const Index a = order_[r], b = order_[column_[k]];
             const bool transposed = transposed_[k];
             const Index i = transposed ? b : a, j = transposed ? a : b;
-            double* out = blocks_.data() + 9 * k;
+            float* out = blocks_.data() + 9 * k;
             if (fixed[i] || fixed[j]) {
-                std::fill(out, out + 9, 0.0);
+                std::fill(out, out + 9, 0.0f);
                 continue;
             }
             const Mat3& Li = factorInverse_[i];
@@ -126,7 +126,7 @@ void ScaledSweepMatrix::fillRows(const BlockSparseMatrix& J, const std::vector<c
                 for (int c = 0; c < 3; ++c) {
                     double sum = 0.0;
                     for (int q = 0; q <= c; ++q) sum += P[row][q] * Lj(c, q);
-                    out[transposed ? 3 * c + row : 3 * row + c] = sum;
+                    out[transposed ? 3 * c + row : 3 * row + c] = static_cast<float>(sum);
                 }
         }
 }

@@ -17,8 +17,11 @@
 //
 // Layout: the rows in sweep order, each with its blocks to later rows (U of the reordered
 // matrix) in ascending columns, a block's 9 entries row by row; the blocks whose columns are
-// separator rows come last in a row. Vectors in sweep order take four doubles per row, the
-// fourth zero (Double4.h).
+// separator rows come last in a row. The blocks are stored in single precision, each entry
+// the nearest float to the scaled one: the sweeps stream about half the bytes, which on a
+// 128 x 128 cloth, whose matrix does not fit the second-level caches, is most of their time
+// (SgsConjugateGradient: what that does to the answer). Vectors in sweep order take four
+// doubles per row, the fourth zero (Double4.h).
 #include <cstdint>
 #include <vector>
 
@@ -55,11 +58,11 @@ public:
 
     // Row r's blocks are rowStart()[r] .. rowStart()[r + 1] - 1; in a part's row, those from
     // separatorStart()[r] on have separator columns (in a separator row, separatorStart()[r] is
-    // its end). Block k is blocks() + 9 k, its column column()[k].
+    // its end). Block k is blocks() + 9 k (floats), its column column()[k].
     const Index* rowStart() const { return rowStart_.data(); }
     const Index* separatorStart() const { return separatorStart_.data(); }
     const std::int32_t* column() const { return column_.data(); }
-    const double* blocks() const { return blocks_.data(); }
+    const float* blocks() const { return blocks_.data(); }
     Index blockCount() const { return static_cast<Index>(column_.size()); }
 
 private:
@@ -73,7 +76,7 @@ private:
     std::vector<std::int32_t> column_;
     std::vector<Index> source_;       // per block: J's block it is made from
     std::vector<char> transposed_;    // per block: stored as that block's transpose
-    std::vector<double> blocks_;      // 9 per block, and a zero after the last
+    std::vector<float> blocks_;       // 9 per block, and a zero after the last
     std::vector<Mat3> factor_, factorInverse_;
 };
 

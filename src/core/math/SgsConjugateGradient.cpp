@@ -9,15 +9,15 @@ namespace tinkerbox {
 
 // The sweeps are the solver's inner loops: they walk the scaled matrix through restrict
 // pointers, so that writing a vector never makes the compiler reload the matrix. A block's
-// rows are read as 4 doubles each (the fourth is the next row's first entry), and multiply
-// vectors whose fourth lane is zero.
+// rows are read as 4 floats each, widened to doubles (the fourth is the next row's first
+// entry), and multiply vectors whose fourth lane is zero.
 namespace {
 
 struct SweepView {
     const Index* __restrict rowStart;
     const Index* __restrict separatorStart;
     const std::int32_t* __restrict column;
-    const double* __restrict blocks;
+    const float* __restrict blocks;
     Index separatorBegin;
     Double4 omega = broadcast4(SgsConjugateGradient::kRelaxation);
     Double4 twoOverOmegaLessOne = broadcast4(2.0 / SgsConjugateGradient::kRelaxation - 1.0);
@@ -46,7 +46,7 @@ Double4 backwardSweep(const SweepView& m, ScaledSweepMatrix::Rows rows, Input&& 
     for (Index r = rows.last - 1; r >= rows.first; --r) {
         Double4 sum0 = zero4(), sum1 = zero4(), sum2 = zero4();  // per row of U_rc, its products' lanes
         const auto add = [&](Index k, Double4 tc) {
-            const double* b = m.blocks + 9 * k;
+            const float* b = m.blocks + 9 * k;
             sum0 = multiplyAdd(load4(b), tc, sum0);
             sum1 = multiplyAdd(load4(b + 3), tc, sum1);
             sum2 = multiplyAdd(load4(b + 6), tc, sum2);
@@ -65,9 +65,9 @@ Double4 backwardSweep(const SweepView& m, ScaledSweepMatrix::Rows rows, Input&& 
     return squares;
 }
 
-// U_rc^T y for block k (its rows read as 4 doubles; y's lanes broadcast).
+// U_rc^T y for block k (its rows read as 4 floats, widened; y's lanes broadcast).
 inline Double4 transposedProduct(const SweepView& m, Index k, Double4 y0, Double4 y1, Double4 y2) {
-    const double* b = m.blocks + 9 * k;
+    const float* b = m.blocks + 9 * k;
     return multiplyAdd(load4(b + 6), y2, multiplyAdd(load4(b + 3), y1, load4(b) * y0));
 }
 
@@ -113,7 +113,7 @@ void multiplyUpper(const SweepView& m, ScaledSweepMatrix::Rows rows, double* __r
     for (Index r = rows.first; r < rows.last; ++r) {
         Double4 sum0 = zero4(), sum1 = zero4(), sum2 = zero4();
         for (Index k = m.rowStart[r]; k < m.rowStart[r + 1]; ++k) {
-            const double* b = m.blocks + 9 * k;
+            const float* b = m.blocks + 9 * k;
             const Double4 vc = load4(v + 4 * static_cast<Index>(m.column[k]));
             sum0 = multiplyAdd(load4(b), vc, sum0);
             sum1 = multiplyAdd(load4(b + 3), vc, sum1);
@@ -226,7 +226,83 @@ void SgsConjugateGradient::applyPreconditioned(const VecX& v, VecX& out) {
 double SgsConjugateGradient::bytesPerProduct() const {
     const double rows = static_cast<double>(matrix_.rows());
     const double blocks = static_cast<double>(matrix_.blockCount());
-    return 2.0 * blocks * (9 * sizeof(double) + sizeof(std::int32_t)) + 5.0 * rows * 4 * sizeof(double);
+    return 2.0 * blocks * (9 * sizeof(float) + sizeof(std::int32_t)) + 5.0 * rows * 4 * sizeof(double);
+}
+
+void SgsConjugateGradient::scaleIn(const VecX& v, const std::vector<char>& fixed, VecX& hat) {
+    // hat = E^-1 G^-1 v, fixed rows removed. (Row by row, the parts' rows at once: the same
+    // numbers either way.)
+    const ScaledSweepMatrix& m = matrix_;
+    forRows([&](ScaledSweepMatrix::Rows rows) {
+        for (Index r = rows.first; r < rows.last; ++r) {
+            const Index i = m.originalRow(r);
+            store4(hat.data() + 4 * r, fixed[i] ? zero4() : row4(m.factorInverse(i) * block3(v, i)));
+        }
+    });
+    solveLower(hat);
+}
+
+void SgsConjugateGradient::scaleOut(VecX& hat, const std::vector<char>& fixed, VecX& x, bool add) {
+    // x (+)= G^-T E^-T hat; hat is overwritten.
+    const ScaledSweepMatrix& m = matrix_;
+    solveUpper(hat);
+    forRows([&](ScaledSweepMatrix::Rows rows) {
+        for (Index r = rows.first; r < rows.last; ++r) {
+            const Index i = m.originalRow(r);
+            const Vec3 value =
+                fixed[i] ? Vec3::Zero() : Vec3(m.factorInverse(i).transpose() * row3(hat.data() + 4 * r));
+            if (add) block3(x, i) += value;
+            else block3(x, i) = value;
+        }
+    });
+}
+
+void SgsConjugateGradient::residualOf(const BlockSparseMatrix& J, const std::vector<Mat3>& mass,
+                                      const std::vector<char>& fixed, const VecX& rhs, const VecX& x) {
+    J.multiply(x, residual_);
+    for (Index i = 0; i < J.blockRows(); ++i)
+        block3(residual_, i) = block3(rhs, i) - block3(residual_, i) - mass[i] * block3(x, i);
+    scaleIn(residual_, fixed, r_);
+}
+
+double SgsConjugateGradient::iterate(double target, int maxIterations, CgResult& result) {
+    // Chronopoulos and Gear: with w = A^ r, gamma = r . r, delta = w . r,
+    //   beta = gamma / gamma_old, alpha = gamma / (delta - beta gamma / alpha_old),
+    //   p = r + beta p, s = w + beta s (= A^ p), x += alpha p, r -= alpha s.
+    auto [gamma, delta] = product([&](Index r) { return load4(r_.data() + 4 * r); }, r_, w_);
+    double alpha = gamma / delta, beta = 0.0, denominator = delta, residual = std::sqrt(gamma);
+    p_.setZero();
+    s_.setZero();
+    while (result.iterations < maxIterations) {
+        if (!(denominator > 0.0)) {
+            result.breakdown = true;  // a direction in the (near) null space: A is (nearly) singular
+            break;
+        }
+        const Double4 a = broadcast4(alpha), minusA = broadcast4(-alpha), b = broadcast4(beta);
+        // Row r's updates, in the backward sweep just before it reads r_r.
+        const auto update = [&, x = xHat_.data(), r = r_.data(), p = p_.data(), w = w_.data(),
+                             s = s_.data()](Index row) {
+            const Index at = 4 * row;
+            const Double4 pr = multiplyAdd(b, load4(p + at), load4(r + at));
+            const Double4 sr = multiplyAdd(b, load4(s + at), load4(w + at));
+            const Double4 rNext = multiplyAdd(minusA, sr, load4(r + at));
+            store4(p + at, pr);
+            store4(s + at, sr);
+            store4(x + at, multiplyAdd(a, pr, load4(x + at)));
+            store4(r + at, rNext);
+            return rNext;
+        };
+        const auto [gammaNext, deltaNext] = product(update, r_, product_);
+        w_.swap(product_);
+        ++result.iterations;
+        residual = std::sqrt(gammaNext);
+        if (residual <= target) break;
+        beta = gammaNext / gamma;
+        denominator = deltaNext - beta * gammaNext / alpha;
+        alpha = gammaNext / denominator;
+        gamma = gammaNext;
+    }
+    return residual;
 }
 
 CgResult SgsConjugateGradient::solve(const BlockSparseMatrix& J, const std::vector<Mat3>& mass,
@@ -235,16 +311,7 @@ CgResult SgsConjugateGradient::solve(const BlockSparseMatrix& J, const std::vect
     const Index n = J.blockRows();
     if (n == 0) return {};
     prepare(J, mass, fixed);
-    const ScaledSweepMatrix& m = matrix_;
-    // b^ = E^-1 G^-1 rhs, with fixed rows removed. (Row by row, the parts' rows at once: the
-    // same numbers either way.)
-    forRows([&](ScaledSweepMatrix::Rows rows) {
-        for (Index r = rows.first; r < rows.last; ++r) {
-            const Index i = m.originalRow(r);
-            store4(bHat_.data() + 4 * r, fixed[i] ? zero4() : row4(m.factorInverse(i) * block3(rhs, i)));
-        }
-    });
-    solveLower(bHat_);
+    scaleIn(rhs, fixed, bHat_);  // b^ = E^-1 G^-1 rhs
     CgResult result;
     const double bNorm = bHat_.norm();
     if (x.size() != 3 * n) x = VecX::Zero(3 * n);
@@ -252,73 +319,52 @@ CgResult SgsConjugateGradient::solve(const BlockSparseMatrix& J, const std::vect
         x.setZero();
         return result;
     }
-    // x^ = E^T G^T x: the parts' rows at once, then the separator's (which the parts' read).
-    forRows([&](ScaledSweepMatrix::Rows rows) {
-        for (Index r = rows.first; r < rows.last; ++r) {
-            const Index i = m.originalRow(r);
-            store4(xHat_.data() + 4 * r, fixed[i] ? zero4() : row4(m.factor(i).transpose() * block3(x, i)));
-        }
-    });
-    forRows([&](ScaledSweepMatrix::Rows rows) { multiplyUpper(SweepView(m), rows, xHat_.data()); });
-    // r = b^ - A^ x^; a start worse than zero is dropped for zero (ConjugateGradient.h).
-    product([&](Index r) { return load4(xHat_.data() + 4 * r); }, xHat_, product_);
-    r_ = bHat_ - product_;
-    double rr = r_.squaredNorm();
     const double target = settings.tolerance * bNorm;
-    if (rr > bNorm * bNorm) {
+    const bool refine = settings.tolerance < kRefinedTolerance;
+    if (refine) {
+        for (Index i = 0; i < n; ++i)
+            if (fixed[i]) block3(x, i).setZero();
+        residualOf(J, mass, fixed, rhs, x);
+    } else {
+        // x^ = E^T G^T x: the parts' rows at once, then the separator's (which the parts' read).
+        const ScaledSweepMatrix& m = matrix_;
+        forRows([&](ScaledSweepMatrix::Rows rows) {
+            for (Index r = rows.first; r < rows.last; ++r) {
+                const Index i = m.originalRow(r);
+                store4(xHat_.data() + 4 * r, fixed[i] ? zero4() : row4(m.factor(i).transpose() * block3(x, i)));
+            }
+        });
+        forRows([&](ScaledSweepMatrix::Rows rows) { multiplyUpper(SweepView(m), rows, xHat_.data()); });
+        // r = b^ - A^ x^
+        product([&](Index r) { return load4(xHat_.data() + 4 * r); }, xHat_, product_);
+        r_ = bHat_ - product_;
+    }
+    // A start worse than zero is dropped for zero (ConjugateGradient.h).
+    double residual = r_.norm();
+    if (residual > bNorm) {
+        x.setZero();
         xHat_.setZero();
         r_ = bHat_;
-        rr = bNorm * bNorm;
+        residual = bNorm;
     }
-    result.relativeResidual = std::sqrt(rr) / bNorm;
-    result.converged = std::sqrt(rr) <= target;
-    if (!result.converged) {
-        // Chronopoulos and Gear: with w = A^ r, gamma = r . r, delta = w . r,
-        //   beta = gamma / gamma_old, alpha = gamma / (delta - beta gamma / alpha_old),
-        //   p = r + beta p, s = w + beta s (= A^ p), x += alpha p, r -= alpha s.
-        auto [gamma, delta] = product([&](Index r) { return load4(r_.data() + 4 * r); }, r_, w_);
-        double alpha = gamma / delta, beta = 0.0, denominator = delta;
-        p_.setZero();
-        s_.setZero();
-        while (result.iterations < settings.maxIterations) {
-            if (!(denominator > 0.0)) {
-                result.breakdown = true;  // a direction in the (near) null space: A is (nearly) singular
-                break;
-            }
-            const Double4 a = broadcast4(alpha), minusA = broadcast4(-alpha), b = broadcast4(beta);
-            // Row r's updates, in the backward sweep just before it reads r_r.
-            const auto update = [&, x = xHat_.data(), r = r_.data(), p = p_.data(), w = w_.data(),
-                                 s = s_.data()](Index row) {
-                const Index at = 4 * row;
-                const Double4 pr = multiplyAdd(b, load4(p + at), load4(r + at));
-                const Double4 sr = multiplyAdd(b, load4(s + at), load4(w + at));
-                const Double4 rNext = multiplyAdd(minusA, sr, load4(r + at));
-                store4(p + at, pr);
-                store4(s + at, sr);
-                store4(x + at, multiplyAdd(a, pr, load4(x + at)));
-                store4(r + at, rNext);
-                return rNext;
-            };
-            const auto [gammaNext, deltaNext] = product(update, r_, product_);
-            w_.swap(product_);
-            ++result.iterations;
-            result.relativeResidual = std::sqrt(gammaNext) / bNorm;
-            result.converged = std::sqrt(gammaNext) <= target;
-            if (result.converged) break;
-            beta = gammaNext / gamma;
-            denominator = deltaNext - beta * gammaNext / alpha;
-            alpha = gammaNext / denominator;
-            gamma = gammaNext;
+    if (refine) {
+        // Each pass solves for the correction of x to the residual of the whole system, computed
+        // from J in double precision (the float matrix's rounding stays out of the answer).
+        for (int pass = 0; residual > target && pass < kMaxRefinements && result.iterations < settings.maxIterations &&
+                           !result.breakdown;
+             ++pass) {
+            xHat_.setZero();
+            iterate(target, settings.maxIterations, result);
+            scaleOut(xHat_, fixed, x, true);
+            residualOf(J, mass, fixed, rhs, x);
+            residual = r_.norm();
         }
+    } else {
+        if (residual > target) residual = iterate(target, settings.maxIterations, result);
+        scaleOut(xHat_, fixed, x, false);
     }
-    // x = G^-T E^-T x^
-    solveUpper(xHat_);
-    forRows([&](ScaledSweepMatrix::Rows rows) {
-        for (Index r = rows.first; r < rows.last; ++r) {
-            const Index i = m.originalRow(r);
-            block3(x, i) = fixed[i] ? Vec3::Zero() : Vec3(m.factorInverse(i).transpose() * row3(xHat_.data() + 4 * r));
-        }
-    });
+    result.relativeResidual = residual / bNorm;
+    result.converged = residual <= target;
     return result;
 }
 

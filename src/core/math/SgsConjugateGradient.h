@@ -27,6 +27,15 @@
 // tolerance the same within a few percent).
 // The tolerance applies to the preconditioned residual |E^-1 G^-1 r| relative to that of the
 // right-hand side, the kind of norm Baraff & Witkin 1998 use.
+// The scaled matrix's blocks are stored in single precision (ScaledSweepMatrix), the vectors
+// and all arithmetic in double: CG solves the system whose matrix entries are rounded to the
+// nearest float (relative change 2^-24 each), exactly symmetric still, with half the bytes to
+// stream per sweep. That moves the answer by a few 1e-6 of its energy norm on the cloths,
+// within what a tolerance from kRefinedTolerance up allows. Tighter tolerances are met on the
+// system in double precision by iterative refinement (Wilkinson, Rounding Errors in Algebraic
+// Processes, 1963; Moler, Iterative Refinement in Floating Point, J. ACM 14(2), 1967): the
+// residual of the answer is computed from J and M in double, CG solves for its correction on
+// the single-precision matrix, and that repeats until the double residual meets the tolerance.
 // Fixed blocks (nailed particles) are filtered out: their rows and columns are dropped
 // and their solution is zero (Baraff & Witkin's filter S).
 // Each part of the matrix is swept by the same code whichever thread takes it, and the
@@ -41,6 +50,9 @@ namespace tinkerbox {
 class SgsConjugateGradient {
 public:
     static constexpr double kRelaxation = 1.1;  // omega
+    // Below this tolerance the answer is refined against the system in double precision.
+    static constexpr double kRefinedTolerance = 2e-5;
+    static constexpr int kMaxRefinements = 8;
 
     // Solves (J + M) x = rhs, starting from x (warm start); fixed blocks of x end at zero.
     // J has Upper storage.
@@ -69,6 +81,16 @@ private:
     void addSeparatorSums(VecX& out) const;
     void solveUpper(VecX& v);  // v <- E^-T v
     void solveLower(VecX& v);  // v <- E^-1 v
+    // hat <- E^-1 G^-1 v in sweep order (zero at fixed rows).
+    void scaleIn(const VecX& v, const std::vector<char>& fixed, VecX& hat);
+    // x <- G^-T E^-T hat (add: x +=), zero at fixed rows; hat is overwritten.
+    void scaleOut(VecX& hat, const std::vector<char>& fixed, VecX& x, bool add);
+    // r_ <- E^-1 G^-1 (rhs - (J + M) x), the product with J and M in double precision.
+    void residualOf(const BlockSparseMatrix& J, const std::vector<Mat3>& mass, const std::vector<char>& fixed,
+                    const VecX& rhs, const VecX& x);
+    // CG from xHat_ with residual r_ until |r_| <= target or result.iterations reaches
+    // maxIterations (counted on in result, which also takes a breakdown); returns |r_|.
+    double iterate(double target, int maxIterations, CgResult& result);
     // Runs task(rows, part) for the two parts, at once when the matrix is split.
     template <class Task>
     void forParts(Task&& task);
@@ -82,6 +104,7 @@ private:
     // In sweep order, four doubles per row: the scaled system's right-hand side, unknowns and
     // CG's vectors (r, p, w = A^ r, s = A^ p), the backward sweep's t, a product's result.
     VecX bHat_, xHat_, r_, p_, w_, s_, t_, product_;
+    VecX residual_;  // rhs - (J + M) x, in J's row order
     VecX separatorSums_[2];  // what each part's forward sweep subtracts from the separator rows
 };
 

@@ -60,11 +60,12 @@ inline ImplicitSystem randomSystem(int particles, unsigned seed) {
 
 // G^-1 (J + M) G^-T with Full storage (fixed rows and columns dropped, their diagonal block
 // the identity), and its strictly upper and lower triangles in a sweep order: U holds the
-// blocks (i, j) with i before j in the order, L = U^T.
+// blocks (i, j) with i before j in the order, L = U^T. Computed from J in double precision,
+// or (asStored) with the off-diagonal blocks the single-precision ones the sweep matrix stores.
 struct ScaledReference {
     BlockSparseMatrix scaled, upper, lower;
 
-    ScaledReference(const ImplicitSystem& s, const ScaledSweepMatrix& order) {
+    ScaledReference(const ImplicitSystem& s, const ScaledSweepMatrix& order, bool asStored = false) {
         const Index n = s.J.blockRows();
         std::vector<Index> position(n);
         for (Index r = 0; r < n; ++r) position[order.originalRow(r)] = r;
@@ -101,6 +102,17 @@ struct ScaledReference {
                     upper.at(j, i) = block.transpose();
                     lower.at(i, j) = block;
                 }
+            }
+        if (!asStored) return;
+        for (Index r = 0; r < n; ++r)
+            for (Index k = order.rowStart()[r]; k < order.rowStart()[r + 1]; ++k) {
+                const Index i = order.originalRow(r), j = order.originalRow(order.column()[k]);
+                using Stored = Eigen::Matrix<float, 3, 3, Eigen::RowMajor>;
+                const Mat3 block = Eigen::Map<const Stored>(order.blocks() + 9 * k).cast<double>();
+                scaled.at(i, j) = block;
+                scaled.at(j, i) = block.transpose();
+                upper.at(i, j) = block;
+                lower.at(j, i) = block.transpose();
             }
     }
 };
