@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/bodies/ConvexHull.h"
 #include "core/bodies/ShapeGeometry.h"
 #include "core/constraints/RodConstraint.h"
 #include "core/forces/Cloth.h"
@@ -210,22 +211,64 @@ std::optional<Entry> rayEntry(const Shape& shape, const Vec3& centerOfMass, cons
         }
         return Entry{near, normal};
     }
-    return sphere(centerOfMass, boundingRadius(shape, centerOfMass));
+    // A convex hull: the ray clipped by its faces' planes (Cyrus and Beck, Generalized Two- and
+    // Three-Dimensional Clipping, Computers & Graphics 3(1), 1978), where it reaches the
+    // bounding sphere at all (the hull is built for the bodies the ray may hit only).
+    const Vec3 oc = o - centerOfMass;
+    const double radius = boundingRadius(shape, centerOfMass), b = oc.dot(d);
+    const double disc = b * b - (oc.squaredNorm() - radius * radius);
+    if (disc < 0.0 || -b + std::sqrt(disc) < 0.0) return std::nullopt;
+    const std::optional<ConvexHull> hull = convexHull(std::get<ConvexShape>(shape).points);
+    if (!hull) return sphere(centerOfMass, radius);
+    double near = 0.0, far = INFINITY, nearestFace = -INFINITY;
+    Vec3 normal = Vec3::Zero(), inside = Vec3::Zero();  // inside: the face nearest an origin within the hull
+    for (const auto& [a, bi, c] : hull->triangles) {
+        const Vec3& p = hull->vertices[a];
+        const Vec3 n = (hull->vertices[bi] - p).cross(hull->vertices[c] - p).normalized();
+        const double height = n.dot(o - p), rate = n.dot(d);  // the origin's height above the face, its change along d
+        if (height > nearestFace) {
+            nearestFace = height;
+            inside = n;
+        }
+        if (rate == 0.0) {
+            if (height > 0.0) return std::nullopt;
+            continue;
+        }
+        const double t = -height / rate;
+        if (rate < 0.0) {
+            if (t > near) {
+                near = t;
+                normal = n;
+            }
+        } else {
+            far = std::min(far, t);
+        }
+        if (near > far) return std::nullopt;
+    }
+    return Entry{near, normal.isZero() ? inside : normal};
 }
 }  // namespace
 
-std::optional<BodyHit> pickBody(const Simulation& simulation, const Ray& ray) {
+std::optional<BodyHit> rayHitsBody(const Simulation& simulation, const Ray& ray, Index body) {
     const RigidBodies& bodies = simulation.world().rigidBodies();
+    const RigidBodySpec spec = bodies.currentSpec(body);
+    const Quat toShape = spec.orientation.conjugate();
+    const std::optional<Entry> entry = rayEntry(spec.shape, bodies.centerOfMassInShapeFrame(body),
+                                                toShape * (ray.origin - spec.position), toShape * ray.direction);
+    if (!entry) return std::nullopt;
+    return BodyHit{body, ray.origin + entry->along * ray.direction, spec.orientation * entry->normal};
+}
+
+std::optional<BodyHit> pickBody(const Simulation& simulation, const Ray& ray) {
     std::optional<BodyHit> best;
     double bestT = INFINITY;
-    for (Index k = 0; k < bodies.count(); ++k) {
-        const RigidBodySpec spec = bodies.currentSpec(k);
-        const Quat toShape = spec.orientation.conjugate();
-        const std::optional<Entry> entry = rayEntry(spec.shape, bodies.centerOfMassInShapeFrame(k),
-                                                    toShape * (ray.origin - spec.position), toShape * ray.direction);
-        if (entry && entry->along < bestT) {
-            bestT = entry->along;
-            best = BodyHit{k, ray.origin + entry->along * ray.direction, spec.orientation * entry->normal};
+    for (Index k = 0; k < simulation.world().rigidBodies().count(); ++k) {
+        const std::optional<BodyHit> hit = rayHitsBody(simulation, ray, k);
+        if (!hit) continue;
+        const double along = (hit->point - ray.origin).dot(ray.direction);
+        if (along < bestT) {
+            bestT = along;
+            best = hit;
         }
     }
     return best;

@@ -35,14 +35,15 @@ std::optional<Index> pickRod(const Simulation& simulation, const Ray& ray, const
 std::optional<Index> pickWire(const std::vector<Wire>& wires, const Ray& ray, const PickTolerance& tolerance);
 
 // The rigid body the ray enters first, the point of its surface where it does and the
-// surface's outward unit normal there (a box and a sphere exactly; a convex hull by its
-// bounding sphere about its centre of mass).
+// surface's outward unit normal there (the entering face's, on a box or a convex hull).
 struct BodyHit {
     Index body;
     Vec3 point;
     Vec3 normal;
 };
 std::optional<BodyHit> pickBody(const Simulation& simulation, const Ray& ray);
+// Where the ray enters that body, whatever lies in front of it.
+std::optional<BodyHit> rayHitsBody(const Simulation& simulation, const Ray& ray, Index body);
 
 // A particle taken for a point of a cloth or a strand that the ray passes, and how far
 // along the ray that point is.

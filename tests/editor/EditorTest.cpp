@@ -719,6 +719,43 @@ TEST(Picking, ABodyIsHitOnItsSurfaceWithItsOutwardNormal) {
     EXPECT_TRUE(onSide.normal.isApprox(Vec3::UnitX(), 1e-12));
 }
 
+// A convex hull is hit on its faces, not on its bounding sphere: a ray that passes beside the
+// seesaw's triangular fulcrum but through the sphere about it misses; one on a sloping face
+// hits it on that face's plane with the face's normal, turned with the body; from inside, the
+// nearest face's.
+TEST(Picking, AConvexHullIsHitOnItsFaces) {
+    Scene s = zeroGravity();
+    RigidBodySpec prism;
+    prism.shape = ConvexShape{{Vec3(-0.4, -0.8, -0.2), Vec3(0.4, -0.8, -0.2), Vec3(0.0, 0.0, -0.2), Vec3(-0.4, -0.8, 0.2),
+                               Vec3(0.4, -0.8, 0.2), Vec3(0.0, 0.0, 0.2)}};
+    prism.position = Vec3(1, 2, 0);
+    s.bodies.push_back(prism);
+    Editor e(s);
+    // Beside a slope, 0.33 from the centroid, within the bounding sphere about it (radius 0.57).
+    EXPECT_FALSE(pickBody(e.simulation(), at(1.3, 1.6)));
+    // The right-hand slope, from +x: on the plane through (0.4, -0.8) and (0, 0) in the body's
+    // frame, normal (2, 1, 0) / sqrt(5), at x = 0.2 where y = -0.4.
+    const Vec3 slope = Vec3(2, 1, 0).normalized();
+    const std::optional<BodyHit> side = pickBody(e.simulation(), Ray{Vec3(10, 1.6, 0.1), -Vec3::UnitX()});
+    ASSERT_TRUE(side);
+    EXPECT_NEAR(slope.dot(side->point - Vec3(1, 2, 0)), 0.0, 1e-12);
+    EXPECT_NEAR(side->point.x(), 1.2, 1e-12);
+    EXPECT_TRUE(side->normal.isApprox(slope, 1e-12));
+    // Front face, turned a quarter turn about y: the body's +z face looks along +x.
+    Scene turned = s;
+    turned.bodies[0].orientation = Eigen::Quaterniond(Eigen::AngleAxisd(0.5 * std::numbers::pi, Vec3::UnitY()));
+    Editor t(turned);
+    const std::optional<BodyHit> front = pickBody(t.simulation(), Ray{Vec3(10, 1.5, 0.0), -Vec3::UnitX()});
+    ASSERT_TRUE(front);
+    EXPECT_NEAR(front->point.x(), 1.2, 1e-12);
+    EXPECT_TRUE(front->normal.isApprox(Vec3::UnitX(), 1e-12));
+    // From inside, near the bottom face: that face's normal, at the origin.
+    const std::optional<BodyHit> within = pickBody(e.simulation(), Ray{Vec3(1, 1.25, 0), Vec3::UnitX()});
+    ASSERT_TRUE(within);
+    EXPECT_EQ(within->point, Vec3(1, 1.25, 0));
+    EXPECT_TRUE(within->normal.isApprox(-Vec3::UnitY(), 1e-12));
+}
+
 TEST(UndoHistory, KeepsWithinItsMemoryBudget) {
     Scene big;
     big.particles.resize(1000);
