@@ -593,6 +593,37 @@ TEST(EditorBuilding, TheHairToolGrowsATuftOnABody) {
     EXPECT_LT(e.scene().hair[0].strands, settings.strands);
 }
 
+// In a planar model, a click on a slope of the seesaw's fixed triangular fulcrum, under the
+// beam that rests on its apex, grows the whole tuft on that slope, every strand along the
+// slope's normal; a click beside the slope, inside the sphere about the fulcrum, grows none.
+TEST(EditorBuilding, TheHairToolGrowsOnAConvexHullsFaceUnderANeighbour) {
+    Scene s;
+    s.settings.planar = true;
+    RigidBodySpec fulcrum;
+    fulcrum.shape = ConvexShape{{Vec3(-0.4, -0.8, -0.2), Vec3(0.4, -0.8, -0.2), Vec3(0.0, 0.0, -0.2), Vec3(-0.4, -0.8, 0.2),
+                                 Vec3(0.4, -0.8, 0.2), Vec3(0.0, 0.0, 0.2)}};
+    fulcrum.fixed = true;
+    s.bodies.push_back(fulcrum);
+    RigidBodySpec beam{.shape = BoxShape{Vec3(4.0, 0.1, 0.4)}};
+    beam.position = Vec3(0, 0.05, 0);
+    beam.fixed = true;
+    s.bodies.push_back(beam);
+    Editor e(s);
+    e.setTool(Tool::Hair);
+    click(e, 0.3, -0.4);
+    EXPECT_TRUE(e.scene().hair.empty());
+    click(e, 0.15, -0.35);
+    ASSERT_EQ(e.scene().hair.size(), 1u);
+    const HairSpec hair = e.scene().hair[0];
+    EXPECT_EQ(hair.strands, e.hair().strands);
+    const Vec3 slope = Vec3(2, 1, 0).normalized();  // the right-hand face's outward normal
+    for (int strand = 0; strand < hair.strands; ++strand) {
+        const auto x = [&](int k) { return e.scene().particles[hair.firstParticle + strand * hair.length + k].position; };
+        EXPECT_NEAR(slope.dot(x(0)), 0.002, 1e-12) << strand;
+        EXPECT_TRUE((x(1) - x(0)).normalized().isApprox(slope, 1e-12)) << strand;
+    }
+}
+
 // On a ball that moves, the roots are pinned to the ball's points instead of nailed: the
 // ball, thrown spinning without gravity, carries its hair for half a second, the roots where
 // they were on it.
