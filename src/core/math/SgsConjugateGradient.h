@@ -50,7 +50,9 @@ namespace tinkerbox {
 class SgsConjugateGradient {
 public:
     static constexpr double kRelaxation = 1.1;  // omega
-    // Below this tolerance the answer is refined against the system in double precision.
+    // Below this tolerance the answer is refined against the system in double precision, in
+    // at most kMaxRefinements passes (each leaves about the single-precision matrix's share of
+    // the error it starts from).
     static constexpr double kRefinedTolerance = 2e-5;
     static constexpr int kMaxRefinements = 8;
 
