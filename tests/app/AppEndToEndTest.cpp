@@ -788,6 +788,27 @@ TEST_F(App, TheHairToolGrowsATuftWithRealInput) {
     }
 }
 
+// On the seesaw (a planar model), H and a click on the right-hand slope of its triangular
+// fulcrum, under the beam that rests on it, grow a tuft of 24 strands standing on the slope
+// along its normal; a click just beside the slope, within the sphere about the fulcrum, grows
+// none. One edit.
+TEST_F(App, TheHairToolGrowsOnTheSeesawsFulcrumAndNotBesideIt) {
+    const Scene scene = runScript({(kScenes / "seesaw.json").string()},
+                                  "3 key H\n5 move 665 365\n6 button left press\n7 button left release\n"
+                                  "9 move 650 372\n10 button left press\n11 button left release\n13 key Q ctrl\n");
+    EXPECT_EQ(readStatus(status_).text("undo"), "1");
+    ASSERT_EQ(scene.hair.size(), 1u);
+    const HairSpec& hair = scene.hair[0];
+    EXPECT_EQ(hair.strands, 24);
+    const Vec3 slope = Vec3(2, 1, 0).normalized();  // the face's outward normal; the fulcrum's apex at the origin
+    for (int strand = 0; strand < hair.strands; ++strand) {
+        const Vec3 root = scene.particles[hair.firstParticle + strand * hair.length].position;
+        const Vec3 next = scene.particles[hair.firstParticle + strand * hair.length + 1].position;
+        EXPECT_NEAR(slope.dot(root), 0.002, 1e-9) << strand;
+        EXPECT_TRUE((next - root).normalized().isApprox(slope, 1e-9)) << strand;
+    }
+}
+
 // The tools' settings are the last run's: with 5 strands of 4 particles in the settings file,
 // the hair tool grows 5 strands of 4; the app writes them back on quitting, the others too.
 TEST_F(App, TheToolsSettingsAreRememberedBetweenRuns) {
