@@ -218,13 +218,13 @@ std::optional<Entry> rayEntry(const Shape& shape, const Vec3& centerOfMass, cons
     const double radius = boundingRadius(shape, centerOfMass), b = oc.dot(d);
     const double disc = b * b - (oc.squaredNorm() - radius * radius);
     if (disc < 0.0 || -b + std::sqrt(disc) < 0.0) return std::nullopt;
-    const std::optional<ConvexHull> hull = convexHull(std::get<ConvexShape>(shape).points);
-    if (!hull) return sphere(centerOfMass, radius);
+    // A body's points always have a hull: its mass properties were worked out from it.
+    const ConvexHull hull = convexHull(std::get<ConvexShape>(shape).points).value();
     double near = 0.0, far = INFINITY, nearestFace = -INFINITY;
     Vec3 normal = Vec3::Zero(), inside = Vec3::Zero();  // inside: the face nearest an origin within the hull
-    for (const auto& [a, bi, c] : hull->triangles) {
-        const Vec3& p = hull->vertices[a];
-        const Vec3 n = (hull->vertices[bi] - p).cross(hull->vertices[c] - p).normalized();
+    for (const auto& [a, bi, c] : hull.triangles) {
+        const Vec3& p = hull.vertices[a];
+        const Vec3 n = (hull.vertices[bi] - p).cross(hull.vertices[c] - p).normalized();
         const double height = n.dot(o - p), rate = n.dot(d);  // the origin's height above the face, its change along d
         if (height > nearestFace) {
             nearestFace = height;
