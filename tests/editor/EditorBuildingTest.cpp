@@ -599,10 +599,10 @@ TEST(EditorBuilding, TheHairToolGrowsATuftOnABody) {
 TEST(EditorBuilding, TheHairToolGrowsOnAConvexHullsFaceUnderANeighbour) {
     Scene s;
     s.settings.planar = true;
-    RigidBodySpec fulcrum;
-    fulcrum.shape = ConvexShape{{Vec3(-0.4, -0.8, -0.2), Vec3(0.4, -0.8, -0.2), Vec3(0.0, 0.0, -0.2), Vec3(-0.4, -0.8, 0.2),
-                                 Vec3(0.4, -0.8, 0.2), Vec3(0.0, 0.0, 0.2)}};
-    fulcrum.fixed = true;
+    // The seesaw example's wedge, fixed at the origin: a prism on the triangle (-0.4, -0.8),
+    // (0.4, -0.8), (0, 0), z from -0.2 to 0.2.
+    const RigidBodySpec fulcrum = findExampleScene("seesaw")->make().bodies[0];
+    ASSERT_TRUE(fulcrum.fixed);
     s.bodies.push_back(fulcrum);
     RigidBodySpec beam{.shape = BoxShape{Vec3(4.0, 0.1, 0.4)}};
     beam.position = Vec3(0, 0.05, 0);

@@ -726,8 +726,8 @@ TEST(Picking, ABodyIsHitOnItsSurfaceWithItsOutwardNormal) {
 TEST(Picking, AConvexHullIsHitOnItsFaces) {
     Scene s = zeroGravity();
     RigidBodySpec prism;
-    prism.shape = ConvexShape{{Vec3(-0.4, -0.8, -0.2), Vec3(0.4, -0.8, -0.2), Vec3(0.0, 0.0, -0.2), Vec3(-0.4, -0.8, 0.2),
-                               Vec3(0.4, -0.8, 0.2), Vec3(0.0, 0.0, 0.2)}};
+    // The seesaw example's wedge: a prism on the triangle (-0.4, -0.8), (0.4, -0.8), (0, 0), z from -0.2 to 0.2.
+    prism.shape = findExampleScene("seesaw")->make().bodies[0].shape;
     prism.position = Vec3(1, 2, 0);
     s.bodies.push_back(prism);
     Editor e(s);
