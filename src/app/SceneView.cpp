@@ -172,11 +172,17 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
             h.firstParticle + h.particleCount() > static_cast<Index>(scene.particles.size()))
             continue;
         if (options.shadedClothAndHair) {
-            // Each strand, or each piece of a cut one; a particle cut off on both sides is drawn
-            // as a particle.
+            // Each strand, or each piece of a cut one, which keeps the colours it had on the
+            // whole strand; a particle cut off on both sides is drawn as a particle.
             for (const auto& [root, length] : h.runs()) {
                 if (length < 2) continue;
                 StrandInstance instance;
+                if (const int place = h.placeOf(root) % h.length; place > 0 || length < h.length) {
+                    const StrandInstance whole;
+                    const float last = static_cast<float>(h.length - 1);
+                    instance.root = mix(whole.root, whole.tip, static_cast<float>(place) / last);
+                    instance.tip = mix(whole.root, whole.tip, static_cast<float>(place + length - 1) / last);
+                }
                 for (Index p = root; p < root + length; ++p) instance.points.push_back(s.position(p));
                 frame.strands.push_back(std::move(instance));
                 std::fill_n(onSurface.begin() + root, length, 1);

@@ -36,6 +36,16 @@ inline Index particleAtPlace(Index first, const std::vector<int>& missing, int p
     return first + place - static_cast<Index>(hole - missing.begin());
 }
 
+// The place of a particle laid out as particleAtPlace lays them out (its inverse).
+inline int placeOfParticle(Index first, const std::vector<int>& missing, Index particle) {
+    int place = static_cast<int>(particle - first);
+    for (const int hole : missing) {
+        if (hole > place) break;
+        ++place;
+    }
+    return place;
+}
+
 // A cloth of triangle energies over a grid of columns x rows places (column i of row j is
 // place j columns + i), whose rest shape is a width x height rectangle in (u, v). The places
 // in `missing` are holes (particles deleted from the cloth); the particles of the others are
@@ -113,6 +123,7 @@ struct HairSpec {
     int placeCount() const { return strands * length; }
     Index particleCount() const { return placeCount() - static_cast<Index>(missing.size()); }
     Index particleAt(int place) const { return particleAtPlace(firstParticle, missing, place); }
+    int placeOf(Index particle) const { return placeOfParticle(firstParticle, missing, particle); }
     // The runs of consecutive places there, strand by strand from the root: a strand that was
     // never cut is one run; a particle cut off on both sides is a run of one.
     std::vector<StrandRun> runs() const {

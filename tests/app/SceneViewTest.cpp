@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/forces/Cloth.h"
 #include "scene/ExampleScenes.h"
@@ -118,6 +119,16 @@ TEST(SceneView, ACutStrandIsDrawnPieceByPiece) {
     EXPECT_EQ(frame.strands[0].points, (std::vector<Vec3>{world.position(0), world.position(1)}));
     EXPECT_EQ(frame.strands[1].points, (std::vector<Vec3>{world.position(2), world.position(3)}));
     EXPECT_EQ(discsAt(frame, world, 0, 4), 0);
+    // Each piece in the colours it had on the whole strand: places 0 to 1 and 3 to 4 of 0 to 4.
+    const StrandInstance whole;
+    const auto colourAt = [&](float along) { return mix(whole.root, whole.tip, along); };
+    const auto near = [](const Color& a, const Color& b) {
+        return std::abs(a.r - b.r) < 1e-6f && std::abs(a.g - b.g) < 1e-6f && std::abs(a.b - b.b) < 1e-6f;
+    };
+    EXPECT_TRUE(near(frame.strands[0].root, whole.root));
+    EXPECT_TRUE(near(frame.strands[0].tip, colourAt(0.25f)));
+    EXPECT_TRUE(near(frame.strands[1].root, colourAt(0.75f)));
+    EXPECT_TRUE(near(frame.strands[1].tip, whole.tip));
     buildRenderFrame(editor, frame, SceneViewOptions{.shadedClothAndHair = false});
     EXPECT_EQ(frame.segments.size(), 2u);
 

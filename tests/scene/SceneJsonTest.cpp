@@ -738,6 +738,8 @@ TEST(SceneJson, AHairsCutsRoundTripAndAreValidated) {
     EXPECT_EQ(runs[1].length, 2);
     EXPECT_EQ(runs[3].first, 5);
     EXPECT_EQ(runs[3].length, 1);
+    // Each particle's place, the inverse of particleAt.
+    for (const int place : {0, 2, 3, 4, 5, 7}) EXPECT_EQ(s.hair[0].placeOf(s.hair[0].particleAt(place)), place);
     EXPECT_EQ(parseScene(serializeScene(s)), s);
     const auto sim = buildSimulation(s);
     Index segments = -1;
