@@ -36,14 +36,18 @@ inline Index particleAtPlace(Index first, const std::vector<int>& missing, int p
     return first + place - static_cast<Index>(hole - missing.begin());
 }
 
-// The place of a particle laid out as particleAtPlace lays them out (its inverse).
+// The place of a particle laid out as particleAtPlace lays them out (its inverse): particle
+// i = particle - first is at place i + j, j the holes before it, which are the k with
+// missing[k] - k <= i (missing[k] - k does not decrease along the list: a binary search).
 inline int placeOfParticle(Index first, const std::vector<int>& missing, Index particle) {
-    int place = static_cast<int>(particle - first);
-    for (const int hole : missing) {
-        if (hole > place) break;
-        ++place;
+    const Index i = particle - first;
+    int low = 0, high = static_cast<int>(missing.size());
+    while (low < high) {
+        const int mid = (low + high) / 2;
+        if (missing[mid] - mid <= i) low = mid + 1;
+        else high = mid;
     }
-    return place;
+    return static_cast<int>(i) + low;
 }
 
 // A cloth of triangle energies over a grid of columns x rows places (column i of row j is

@@ -738,8 +738,14 @@ TEST(SceneJson, AHairsCutsRoundTripAndAreValidated) {
     EXPECT_EQ(runs[1].length, 2);
     EXPECT_EQ(runs[3].first, 5);
     EXPECT_EQ(runs[3].length, 1);
-    // Each particle's place, the inverse of particleAt.
+    // Each particle's place, the inverse of particleAt; also past holes side by side.
     for (const int place : {0, 2, 3, 4, 5, 7}) EXPECT_EQ(s.hair[0].placeOf(s.hair[0].particleAt(place)), place);
+    HairSpec holes;
+    holes.firstParticle = 10;
+    holes.strands = 3;
+    holes.length = 4;
+    holes.missing = {0, 1, 2, 5, 9, 11};
+    for (const int place : {3, 4, 6, 7, 8, 10}) EXPECT_EQ(holes.placeOf(holes.particleAt(place)), place) << place;
     EXPECT_EQ(parseScene(serializeScene(s)), s);
     const auto sim = buildSimulation(s);
     Index segments = -1;
