@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "core/bodies/ConvexHull.h"
 #include "core/bodies/ShapeGeometry.h"
@@ -174,15 +175,19 @@ struct Entry {
     Vec3 normal;
 };
 std::optional<Entry> rayEntry(const Shape& shape, const Vec3& centerOfMass, const Vec3& o, const Vec3& d) {
-    const auto sphere = [&](const Vec3& c, double r) -> std::optional<Entry> {
+    // Where the ray enters and leaves the sphere of radius r about c, if it meets it.
+    const auto sphereSpan = [&](const Vec3& c, double r) -> std::optional<std::pair<double, double>> {
         const Vec3 oc = o - c;
         const double b = oc.dot(d), disc = b * b - (oc.squaredNorm() - r * r);
         if (disc < 0.0) return std::nullopt;
-        const double t = -b - std::sqrt(disc);
-        if (t < 0.0) return std::nullopt;
-        return Entry{t, (oc + t * d) / r};
+        const double root = std::sqrt(disc);
+        return std::pair{-b - root, -b + root};
     };
-    if (const auto* s = std::get_if<SphereShape>(&shape)) return sphere(Vec3::Zero(), s->radius);
+    if (const auto* s = std::get_if<SphereShape>(&shape)) {
+        const auto span = sphereSpan(Vec3::Zero(), s->radius);
+        if (!span || span->first < 0.0) return std::nullopt;
+        return Entry{span->first, (o + span->first * d) / s->radius};
+    }
     if (const auto* box = std::get_if<BoxShape>(&shape)) {
         // Slabs (Kay and Kajiya, Ray Tracing Complex Scenes, SIGGRAPH 1986); the normal is the
         // entering slab's (from inside the box, the face nearest the origin's).
@@ -214,10 +219,8 @@ std::optional<Entry> rayEntry(const Shape& shape, const Vec3& centerOfMass, cons
     // A convex hull: the ray clipped by its faces' planes (Cyrus and Beck, Generalized Two- and
     // Three-Dimensional Clipping, Computers & Graphics 3(1), 1978), where it reaches the
     // bounding sphere at all (the hull is built for the bodies the ray may hit only).
-    const Vec3 oc = o - centerOfMass;
-    const double radius = boundingRadius(shape, centerOfMass), b = oc.dot(d);
-    const double disc = b * b - (oc.squaredNorm() - radius * radius);
-    if (disc < 0.0 || -b + std::sqrt(disc) < 0.0) return std::nullopt;
+    const auto bound = sphereSpan(centerOfMass, boundingRadius(shape, centerOfMass));
+    if (!bound || bound->second < 0.0) return std::nullopt;
     // A body's points always have a hull: its mass properties were worked out from it.
     const ConvexHull hull = convexHull(std::get<ConvexShape>(shape).points).value();
     double near = 0.0, far = INFINITY, nearestFace = -INFINITY;
