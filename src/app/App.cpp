@@ -436,7 +436,8 @@ void App::render() {
     const auto start = std::chrono::steady_clock::now();
     glViewport(0, 0, width, height);
     if (compare_.active()) {
-        compare_.draw(*renderer_, camera_, width, height, Panels::kSideWidth, Panels::kSideWidth);
+        compare_.draw(*renderer_, camera_, width, height, Panels::kSideWidth, Panels::kSideWidth,
+                      viewOptions_.shadedClothAndHair);
     } else {
         buildRenderFrame(editor_, frame_, viewOptions_);
         renderer_->draw(frame_, camera_);

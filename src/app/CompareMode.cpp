@@ -31,6 +31,8 @@ constexpr Color kWire{0.55f, 0.75f, 0.55f, 1.0f};
 constexpr Color kNailed{1.00f, 0.60f, 0.15f, 1.0f};
 constexpr Color kOutline{0.05f, 0.05f, 0.06f, 1.0f};
 constexpr Color kPull{1.00f, 0.35f, 0.35f, 0.9f};
+constexpr Color kDivergedGrey{0.45f, 0.45f, 0.47f, 1.0f};
+constexpr Color kHighlight{1.0f, 1.0f, 1.0f, 1.0f};
 constexpr std::size_t kPlotFrames = 600;  // ten seconds at 60 frames per second
 
 Color faded(Color c, float alpha) {
@@ -42,15 +44,14 @@ ImU32 imColor(const Color& c) {
     return IM_COL32(static_cast<int>(255 * c.r), static_cast<int>(255 * c.g), static_cast<int>(255 * c.b), 255);
 }
 
-// One run in its colour: its bodies, springs, constraints, cloth and hair edges, beads and
-// particles; the planes and wires, which do not move, once, with the run drawn first. A run
-// that diverged is drawn faded where it stopped.
-void addRun(const Comparison::Run& run, const Scene& scene, const Color& color, bool first,
-            const std::optional<Anchor>& pull, const Vec3& pullTarget, RenderFrame& frame) {
+}  // namespace
+
+void addCompareRun(const Comparison::Run& run, const Scene& scene, const CompareRunStyle& style, RenderFrame& frame) {
     const World& s = run.simulation->world();
+    const Color color = style.color;
     const float alpha = run.diverged ? 0.35f : 1.0f;
     const Color line = faded(color, alpha);
-    if (first) {
+    if (style.first) {
         double ground = INFINITY;
         for (const Plane& p : s.planes()) {
             frame.planes.push_back({p.point, p.normal, kPlane});
@@ -79,12 +80,43 @@ void addRun(const Comparison::Run& run, const Scene& scene, const Color& color, 
         if (a < s.particleCount() && b < s.particleCount())
             frame.segments.push_back({s.position(a), s.position(b), 1.0f, line});
     };
-    for (const ClothSpec& c : scene.cloths) c.forEachGridEdge([&](Index a, Index b, double) { edge(a, b); });
-    for (const HairSpec& h : scene.hair)
-        for (const StrandRun& run : h.runs())
-            for (Index p = run.first; p + 1 < run.first + run.length; ++p) edge(p, p + 1);
+    std::vector<char> onSurface(s.particleCount(), 0);  // particles drawn as a surface or a strand
+    // Shaded, in the run's colour; the surfaces are opaque, so a run that diverged is greyed.
+    const Color shade = run.diverged ? mix(color, kDivergedGrey, 0.6f) : color;
+    for (const ClothSpec& c : scene.cloths) {
+        if (c.firstParticle < 0 || c.firstParticle + c.particleCount() > s.particleCount()) continue;
+        if (!style.shaded) {
+            c.forEachGridEdge([&](Index a, Index b, double) { edge(a, b); });
+            continue;
+        }
+        SurfaceInstance surface = clothSurface(s, c);
+        surface.front = shade;
+        surface.back = mix(shade, kOutline, 0.35f);
+        for (const auto& triangle : surface.triangles)
+            for (const int corner : triangle) onSurface[c.firstParticle + corner] = 1;
+        frame.surfaces.push_back(std::move(surface));
+    }
+    StrandInstance whole;
+    whole.root = mix(shade, kOutline, 0.5f);
+    whole.tip = mix(shade, kHighlight, 0.3f);
+    for (const HairSpec& h : scene.hair) {
+        if (h.firstParticle < 0 || h.firstParticle + h.particleCount() > s.particleCount()) continue;
+        for (const StrandRun& piece : h.runs()) {
+            if (!style.shaded) {
+                for (Index p = piece.first; p + 1 < piece.first + piece.length; ++p) edge(p, p + 1);
+                continue;
+            }
+            if (piece.length < 2) continue;
+            frame.strands.push_back(hairStrand(s, h, piece.first, piece.length, whole));
+            std::fill_n(onSurface.begin() + piece.first, piece.length, 1);
+        }
+    }
+    // Shaded, a strand's root is drawn as its start, not as particles, nor its pins.
+    const HeldParticles marks = heldParticles(s, scene);
+    const auto root = [&](const Anchor& a) { return style.shaded && a.isParticle() && marks.strandRoot[a.index()]; };
     for (const auto& c : s.constraints()) {
         const ConstraintSpec spec = c->spec();
+        if (const auto* pin = std::get_if<PinSpec>(&spec); pin && (root(pin->a) || root(pin->b))) continue;
         const bool rod = std::holds_alternative<RodSpec>(spec);
         std::optional<Vec3> previous;
         forEachAnchor(spec, [&](const Anchor& a) {
@@ -92,22 +124,27 @@ void addRun(const Comparison::Run& run, const Scene& scene, const Color& color, 
             if (previous) frame.segments.push_back({*previous, x, rod ? 3.0f : 2.0f, line});
             previous = x;
         });
-        if (const auto* wire = std::get_if<WireSpec>(&spec); wire && first)
+        if (const auto* wire = std::get_if<WireSpec>(&spec); wire && style.first)
             frame.circles.push_back({wire->center, wire->normal, wire->radius, 2.0f, kWire});
         if (const auto* nail = std::get_if<NailSpec>(&spec)) {
             frame.segments.push_back({nail->point, s.anchorPosition(nail->anchor), 2.0f, kNailed});
-            if (first) frame.discs.push_back({nail->point, 3.0f, kNailed, kOutline, 1.0f});
+            if (style.first) frame.discs.push_back({nail->point, 3.0f, kNailed, kOutline, 1.0f});
         }
     }
-    if (pull) {
-        frame.segments.push_back({s.anchorPosition(*pull), pullTarget, 2.0f, kPull, true});
-        if (first) frame.discs.push_back({pullTarget, 3.5f, kPull, kOutline, 1.0f});
+    if (style.pull) {
+        frame.segments.push_back({s.anchorPosition(*style.pull), style.pullTarget, 2.0f, kPull, true});
+        if (style.first) frame.discs.push_back({style.pullTarget, 3.5f, kPull, kOutline, 1.0f});
     }
+    // Of a surface's or a strand's particles, only those held in place, and not a strand's root.
     const float radius = s.particleCount() > 1000 ? 2.0f : s.particleCount() > 100 ? 3.0f : 5.0f;
-    for (Index i = 0; i < s.particleCount(); ++i)
-        frame.discs.push_back({s.position(i), s.isNailed(i) ? radius + 1.0f : radius, s.isNailed(i) ? kNailed : line,
-                               kOutline, 1.0f});
+    for (Index i = 0; i < s.particleCount(); ++i) {
+        if (onSurface[i] && (!marks.held[i] || marks.strandRoot[i])) continue;
+        if (s.isNailed(i)) frame.discs.push_back({s.position(i), radius + 1.0f, kNailed, kOutline, 1.0f});
+        else frame.discs.push_back({s.position(i), radius, line, kOutline, 1.0f});
+    }
 }
+
+namespace {
 
 // The runs' recent values of one quantity, overlaid in their colours on one scale.
 void plotRuns(const char* title, const Comparison& comparison, double ComparisonSample::*value, const char* unit) {
@@ -314,7 +351,7 @@ void CompareMode::advance() {
 }
 
 void CompareMode::draw(Renderer& renderer, const Camera& camera, int width, int height, double insetLeft,
-                       double insetRight) {
+                       double insetRight, bool shadedClothAndHair) {
     width_ = std::max(width, 1);
     height_ = std::max(height, 1);
     insetLeft_ = insetLeft;
@@ -325,8 +362,8 @@ void CompareMode::draw(Renderer& renderer, const Camera& camera, int width, int 
         // Ghosts: the last run first, so that the first is drawn over the others.
         frame_.clear();
         for (std::size_t r = comparison.size(); r-- > 0;)
-            addRun(comparison.run(r), comparison.scene(), compareRunColor(r), r + 1 == comparison.size(), pull,
-                   pullTarget_, frame_);
+            addCompareRun(comparison.run(r), comparison.scene(),
+                          {compareRunColor(r), r + 1 == comparison.size(), false, pull, pullTarget_}, frame_);
         glViewport(0, 0, width_, height_);
         renderer.draw(frame_, camera);
         return;
@@ -339,7 +376,8 @@ void CompareMode::draw(Renderer& renderer, const Camera& camera, int width, int 
     for (std::size_t r = 0; r < comparison.size(); ++r) {
         const Pane p = pane(r);
         frame_.clear();
-        addRun(comparison.run(r), comparison.scene(), compareRunColor(r), true, pull, pullTarget_, frame_);
+        addCompareRun(comparison.run(r), comparison.scene(),
+                      {compareRunColor(r), true, shadedClothAndHair, pull, pullTarget_}, frame_);
         glScissor(p.x, 0, p.width, height_);
         glViewport(p.x, 0, p.width, height_);
         renderer.draw(frame_, paneCamera(camera, r));

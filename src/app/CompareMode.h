@@ -45,8 +45,11 @@ public:
     // One frame of every run still going, while playing (or once, after '.').
     void advance();
     // Draws the runs over the whole framebuffer; split views share out the part between
-    // the insets (pixels the side panels cover).
-    void draw(Renderer& renderer, const Camera& camera, int width, int height, double insetLeft, double insetRight);
+    // the insets (pixels the side panels cover). Split views draw cloths and hair as shaded
+    // surfaces and strands when shadedClothAndHair is on (the editor view's F), the ghosts as
+    // lines always: surfaces drawn over each other would hide the runs behind the first.
+    void draw(Renderer& renderer, const Camera& camera, int width, int height, double insetLeft, double insetRight,
+              bool shadedClothAndHair);
     // The Compare panel: the integrators, start and stop, ghosts or split, and the plots.
     // While comparing it fills the rectangle given (where the editor's Stats panel goes,
     // which the runs' own stats replace); otherwise it sits just below it. An edit, undo or
@@ -95,5 +98,22 @@ private:
 
 // The colour compare mode draws and plots run k in.
 Color compareRunColor(std::size_t run);
+
+// How a run is drawn: in its colour (faded, or greyed where shaded, once it diverged); the
+// planes and wires, which do not move, only with the first run drawn; the pull's spring, if
+// any, to its target.
+struct CompareRunStyle {
+    Color color;
+    bool first = true;
+    // Cloths as surfaces and hair as strands in the run's colour, their particles drawn only
+    // where nailed; else both as lines in the run's colour, with every particle.
+    bool shaded = false;
+    std::optional<Anchor> pull;
+    Vec3 pullTarget = Vec3::Zero();
+};
+
+// Adds one run of a comparison of scene to frame: its bodies, springs, constraints, cloths,
+// hair, beads and particles.
+void addCompareRun(const Comparison::Run& run, const Scene& scene, const CompareRunStyle& style, RenderFrame& frame);
 
 }  // namespace tinkerbox

@@ -69,6 +69,54 @@ Color strainColor(double strain) {
     return t < 0.0f ? mix(rest, compressed, -t) : mix(rest, stretched, t);
 }
 
+SurfaceInstance clothSurface(const World& world, const ClothSpec& cloth) {
+    SurfaceInstance surface;
+    surface.vertices.reserve(cloth.particleCount());
+    for (Index p = 0; p < cloth.particleCount(); ++p) surface.vertices.push_back(world.position(cloth.firstParticle + p));
+    cloth.forEachTriangle([&](Index a, Index b, Index c) {
+        surface.triangles.push_back({static_cast<int>(a - cloth.firstParticle), static_cast<int>(b - cloth.firstParticle),
+                                     static_cast<int>(c - cloth.firstParticle)});
+    });
+    surface.normals = vertexNormals(surface.vertices, surface.triangles);
+    surface.lift = 0.25 * std::min(cloth.width / (cloth.columns - 1), cloth.height / (cloth.rows - 1));
+    return surface;
+}
+
+StrandInstance hairStrand(const World& world, const HairSpec& hair, Index root, Index length, const StrandInstance& whole) {
+    StrandInstance piece = whole;
+    piece.points.clear();
+    if (const int place = hair.placeOf(root) % hair.length; place > 0 || length < hair.length) {
+        const float last = static_cast<float>(hair.length - 1);
+        piece.root = mix(whole.root, whole.tip, static_cast<float>(place) / last);
+        piece.tip = mix(whole.root, whole.tip, static_cast<float>(place + length - 1) / last);
+    }
+    for (Index p = root; p < root + length; ++p) piece.points.push_back(world.position(p));
+    return piece;
+}
+
+HeldParticles heldParticles(const World& world, const Scene& scene) {
+    HeldParticles marks;
+    marks.held.assign(world.particleCount(), 0);
+    marks.strandRoot.assign(world.particleCount(), 0);
+    std::vector<char> pinnedToBody(world.particleCount(), 0);
+    for (Index i = 0; i < world.particleCount(); ++i) marks.held[i] = world.isNailed(i) ? 1 : 0;
+    for (const auto& c : world.constraints()) {
+        const ConstraintSpec spec = c->spec();
+        if (const auto* nail = std::get_if<NailSpec>(&spec); nail && nail->anchor.isParticle())
+            marks.held[nail->anchor.index()] = 1;
+        if (const auto* pin = std::get_if<PinSpec>(&spec))
+            for (const auto& [particle, other] : {std::pair{pin->a, pin->b}, std::pair{pin->b, pin->a}})
+                if (particle.isParticle() && other.isRigid()) pinnedToBody[particle.index()] = 1;
+    }
+    for (const HairSpec& h : scene.hair) {
+        if (h.firstParticle < 0 || h.firstParticle + h.particleCount() > world.particleCount()) continue;
+        for (const auto& [root, length] : h.runs())
+            for (Index p = root; length >= 2 && p < root + length && (marks.held[p] || pinnedToBody[p]); ++p)
+                marks.strandRoot[p] = 1;
+    }
+    return marks;
+}
+
 void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewOptions& options) {
     frame.clear();
     const Simulation& simulation = editor.simulation();
@@ -134,35 +182,20 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
     };
     const Scene& scene = editor.scene();
     std::vector<char> onSurface(s.particleCount(), 0);  // particles drawn as a cloth's surface or a strand
-    // Particles held in place (nailed, or by a nail constraint), and those pinned to a body.
     const auto& constraints = s.constraints();
-    std::vector<char> held(s.particleCount(), 0), pinnedToBody(s.particleCount(), 0);
-    for (const auto& c : constraints) {
-        const ConstraintSpec spec = c->spec();
-        if (const auto* nail = std::get_if<NailSpec>(&spec); nail && nail->anchor.isParticle()) held[nail->anchor.index()] = 1;
-        if (const auto* pin = std::get_if<PinSpec>(&spec))
-            for (const auto& [particle, other] : {std::pair{pin->a, pin->b}, std::pair{pin->b, pin->a}})
-                if (particle.isParticle() && other.isRigid()) pinnedToBody[particle.index()] = 1;
-    }
-    // The particles a strand starts with that hold it: nailed, or pinned to the body it grows on.
-    std::vector<char> strandRoot(s.particleCount(), 0);
+    const HeldParticles marks = heldParticles(s, scene);
+    const std::vector<char>& held = marks.held;
+    // Shaded, a strand's root is drawn as its start, not as particles, nor its pins.
+    const std::vector<char> noRoots(s.particleCount(), 0);
+    const std::vector<char>& strandRoot = options.shadedClothAndHair ? marks.strandRoot : noRoots;
     for (const ClothSpec& c : scene.cloths) {
         const Index count = c.particleCount();
         if (c.firstParticle < 0 || c.firstParticle + count > s.particleCount()) continue;
         if (options.shadedClothAndHair) {
-            // The triangles the cloth's energies act on, numbered within the cloth.
-            SurfaceInstance surface;
-            surface.vertices.reserve(count);
             // A particle that holes have cut off from every triangle is drawn as a particle.
-            for (Index p = 0; p < count; ++p) surface.vertices.push_back(s.position(c.firstParticle + p));
-            c.forEachTriangle([&](Index a, Index b, Index d) {
-                surface.triangles.push_back({static_cast<int>(a - c.firstParticle), static_cast<int>(b - c.firstParticle),
-                                             static_cast<int>(d - c.firstParticle)});
-                for (const Index corner : {a, b, d}) onSurface[corner] = 1;
-            });
-            surface.normals = vertexNormals(surface.vertices, surface.triangles);
-            surface.lift = 0.25 * std::min(c.width / (c.columns - 1), c.height / (c.rows - 1));
-            frame.surfaces.push_back(std::move(surface));
+            frame.surfaces.push_back(clothSurface(s, c));
+            for (const auto& triangle : frame.surfaces.back().triangles)
+                for (const int corner : triangle) onSurface[c.firstParticle + corner] = 1;
             continue;
         }
         c.forEachGridEdge(addEdge);
@@ -176,18 +209,8 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
             // whole strand; a particle cut off on both sides is drawn as a particle.
             for (const auto& [root, length] : h.runs()) {
                 if (length < 2) continue;
-                StrandInstance instance;
-                if (const int place = h.placeOf(root) % h.length; place > 0 || length < h.length) {
-                    const StrandInstance whole;
-                    const float last = static_cast<float>(h.length - 1);
-                    instance.root = mix(whole.root, whole.tip, static_cast<float>(place) / last);
-                    instance.tip = mix(whole.root, whole.tip, static_cast<float>(place + length - 1) / last);
-                }
-                for (Index p = root; p < root + length; ++p) instance.points.push_back(s.position(p));
-                frame.strands.push_back(std::move(instance));
+                frame.strands.push_back(hairStrand(s, h, root, length, StrandInstance{}));
                 std::fill_n(onSurface.begin() + root, length, 1);
-                for (Index p = root; p < root + length && (s.isNailed(p) || held[p] || pinnedToBody[p]); ++p)
-                    strandRoot[p] = 1;
             }
             continue;
         }

@@ -16,6 +16,23 @@ BodyInstance bodyInstance(const RigidBodies& bodies, Index k);
 // Blue at -20 % strain, grey at rest, red at +20 %.
 Color strainColor(double strain);
 
+// A cloth as a surface of the triangles its energies act on (those holes leave), where the
+// world has its particles, numbered within the cloth, in the surface's default colours.
+SurfaceInstance clothSurface(const World& world, const ClothSpec& cloth);
+
+// The piece of a hair's strand from particle root on, length particles long (the whole strand
+// when it is uncut), in the colours it has on the whole strand, whose root and tip colours
+// whole gives (its width too; its points are not read).
+StrandInstance hairStrand(const World& world, const HairSpec& hair, Index root, Index length, const StrandInstance& whole);
+
+// Which particles are held in place (nailed, or by a nail constraint), and which each piece
+// of a hair's strands of two particles or more starts with that hold it: held in place, or
+// pinned to a body. Drawn shaded, a strand shows its root as its start, not as particles.
+struct HeldParticles {
+    std::vector<char> held, strandRoot;  // per particle of the world
+};
+HeldParticles heldParticles(const World& world, const Scene& scene);
+
 struct SceneViewOptions {
     bool bodyAxes = false;  // each body's axes and angular velocity
     bool contacts = false;  // the contact model's points and normals of the last step
