@@ -13,6 +13,7 @@
 
 #include "app/SceneView.h"
 #include "app/Tooltip.h"
+#include "app/ViewColors.h"
 #include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "editor/Picking.h"
@@ -26,11 +27,6 @@ constexpr std::array<Color, CompareMode::kMaxRuns> kRunColors = {{{1.00f, 0.60f,
                                                                   {0.35f, 0.65f, 1.00f, 1.0f},
                                                                   {0.45f, 0.88f, 0.45f, 1.0f},
                                                                   {0.92f, 0.45f, 0.92f, 1.0f}}};
-constexpr Color kPlane{0.35f, 0.40f, 0.48f, 1.0f};
-constexpr Color kWire{0.55f, 0.75f, 0.55f, 1.0f};
-constexpr Color kNailed{1.00f, 0.60f, 0.15f, 1.0f};
-constexpr Color kOutline{0.05f, 0.05f, 0.06f, 1.0f};
-constexpr Color kPull{1.00f, 0.35f, 0.35f, 0.9f};
 constexpr Color kDivergedGrey{0.45f, 0.45f, 0.47f, 1.0f};
 constexpr Color kHighlight{1.0f, 1.0f, 1.0f, 1.0f};
 constexpr std::size_t kPlotFrames = 600;  // ten seconds at 60 frames per second
@@ -54,11 +50,11 @@ void addCompareRun(const Comparison::Run& run, const Scene& scene, const Compare
     if (style.first) {
         double ground = INFINITY;
         for (const Plane& p : s.planes()) {
-            frame.planes.push_back({p.point, p.normal, kPlane});
+            frame.planes.push_back({p.point, p.normal, kPlaneColor});
             if (p.normal.y() > 0.9) ground = std::min(ground, p.point.y());
         }
         frame.groundLevel = std::isfinite(ground) ? ground : 0.0;
-        for (const Wire& w : scene.wires) frame.circles.push_back({w.center, w.normal, w.radius, 2.0f, kWire});
+        for (const Wire& w : scene.wires) frame.circles.push_back({w.center, w.normal, w.radius, 2.0f, kWireColor});
     }
     const RigidBodies& bodies = s.rigidBodies();
     for (Index k = 0; k < bodies.count(); ++k) {
@@ -71,8 +67,8 @@ void addCompareRun(const Comparison::Run& run, const Scene& scene, const Compare
     }
     for (Index i = 0; i < s.beadCount(); ++i) {
         const ParametricBead b = s.beads().bead(i);
-        frame.circles.push_back({b.center, b.normal, b.radius, 2.0f, kWire});
-        frame.discs.push_back({s.beads().position(i), 5.0f, line, kOutline, 1.0f});
+        frame.circles.push_back({b.center, b.normal, b.radius, 2.0f, kWireColor});
+        frame.discs.push_back({s.beads().position(i), 5.0f, line, kOutlineColor, 1.0f});
     }
     for (const DampedSpring& spring : s.springs().springs())
         frame.segments.push_back({s.anchorPosition(spring.a), s.anchorPosition(spring.b), 1.5f, line});
@@ -91,13 +87,13 @@ void addCompareRun(const Comparison::Run& run, const Scene& scene, const Compare
         }
         SurfaceInstance surface = clothSurface(s, c);
         surface.front = shade;
-        surface.back = mix(shade, kOutline, 0.35f);
+        surface.back = mix(shade, kOutlineColor, 0.35f);
         for (const auto& triangle : surface.triangles)
             for (const int corner : triangle) onSurface[c.firstParticle + corner] = 1;
         frame.surfaces.push_back(std::move(surface));
     }
     StrandInstance whole;
-    whole.root = mix(shade, kOutline, 0.5f);
+    whole.root = mix(shade, kOutlineColor, 0.5f);
     whole.tip = mix(shade, kHighlight, 0.3f);
     for (const HairSpec& h : scene.hair) {
         if (h.firstParticle < 0 || h.firstParticle + h.particleCount() > s.particleCount()) continue;
@@ -125,22 +121,22 @@ void addCompareRun(const Comparison::Run& run, const Scene& scene, const Compare
             previous = x;
         });
         if (const auto* wire = std::get_if<WireSpec>(&spec); wire && style.first)
-            frame.circles.push_back({wire->center, wire->normal, wire->radius, 2.0f, kWire});
+            frame.circles.push_back({wire->center, wire->normal, wire->radius, 2.0f, kWireColor});
         if (const auto* nail = std::get_if<NailSpec>(&spec)) {
-            frame.segments.push_back({nail->point, s.anchorPosition(nail->anchor), 2.0f, kNailed});
-            if (style.first) frame.discs.push_back({nail->point, 3.0f, kNailed, kOutline, 1.0f});
+            frame.segments.push_back({nail->point, s.anchorPosition(nail->anchor), 2.0f, kNailedColor});
+            if (style.first) frame.discs.push_back({nail->point, 3.0f, kNailedColor, kOutlineColor, 1.0f});
         }
     }
     if (style.pull) {
-        frame.segments.push_back({s.anchorPosition(*style.pull), style.pullTarget, 2.0f, kPull, true});
-        if (style.first) frame.discs.push_back({style.pullTarget, 3.5f, kPull, kOutline, 1.0f});
+        frame.segments.push_back({s.anchorPosition(*style.pull), style.pullTarget, 2.0f, kPullColor, true});
+        if (style.first) frame.discs.push_back({style.pullTarget, 3.5f, kPullColor, kOutlineColor, 1.0f});
     }
     // Of a surface's or a strand's particles, only those held in place, and not a strand's root.
     const float radius = s.particleCount() > 1000 ? 2.0f : s.particleCount() > 100 ? 3.0f : 5.0f;
     for (Index i = 0; i < s.particleCount(); ++i) {
         if (onSurface[i] && (!marks.held[i] || marks.strandRoot[i])) continue;
-        if (s.isNailed(i)) frame.discs.push_back({s.position(i), radius + 1.0f, kNailed, kOutline, 1.0f});
-        else frame.discs.push_back({s.position(i), radius, line, kOutline, 1.0f});
+        if (s.isNailed(i)) frame.discs.push_back({s.position(i), radius + 1.0f, kNailedColor, kOutlineColor, 1.0f});
+        else frame.discs.push_back({s.position(i), radius, line, kOutlineColor, 1.0f});
     }
 }
 

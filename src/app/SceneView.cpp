@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/ViewColors.h"
 #include "core/bodies/ConvexHull.h"
 #include "core/bodies/ShapeGeometry.h"
 #include "core/forces/Cloth.h"
@@ -13,17 +14,12 @@ namespace tinkerbox {
 namespace {
 
 constexpr Color kParticle{0.86f, 0.88f, 0.92f, 1.0f};
-constexpr Color kNailed{1.00f, 0.60f, 0.15f, 1.0f};
-constexpr Color kOutline{0.05f, 0.05f, 0.06f, 1.0f};
 constexpr Color kHover{0.40f, 0.85f, 1.00f, 1.0f};
 constexpr Color kSelected{1.00f, 0.90f, 0.20f, 1.0f};
 constexpr Color kRod{0.95f, 0.95f, 0.80f, 1.0f};
-constexpr Color kWire{0.55f, 0.75f, 0.55f, 1.0f};
 constexpr Color kSlider{0.55f, 0.55f, 0.75f, 0.8f};
 constexpr Color kBead{0.75f, 0.45f, 0.95f, 1.0f};
-constexpr Color kPlane{0.35f, 0.40f, 0.48f, 1.0f};
 constexpr Color kGesture{0.40f, 0.85f, 1.00f, 0.9f};
-constexpr Color kGrab{1.00f, 0.35f, 0.35f, 0.9f};
 constexpr Color kBody{0.45f, 0.62f, 0.85f, 1.0f};
 constexpr Color kFixedBody{0.50f, 0.52f, 0.56f, 1.0f};
 constexpr Color kFrozenBody{0.70f, 0.88f, 0.98f, 1.0f};  // frozen by the contact model oba: icy
@@ -40,7 +36,7 @@ BodyInstance bodyInstance(const RigidBodies& bodies, Index k) {
     b.orientation = spec.orientation;
     b.fixed = bodies.isFixed(k);
     b.fill = b.fixed ? kFixedBody : kBody;
-    b.outline = kOutline;
+    b.outline = kOutlineColor;
     std::visit(
         [&](const auto& shape) {
             using S = std::decay_t<decltype(shape)>;
@@ -126,7 +122,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
     // The 3D grid lies on the lowest upward-facing plane, else just under the model.
     double ground = INFINITY;
     for (const Plane& p : s.planes()) {
-        frame.planes.push_back({p.point, p.normal, kPlane});
+        frame.planes.push_back({p.point, p.normal, kPlaneColor});
         if (p.normal.y() > 0.9) ground = std::min(ground, p.point.y());
     }
     if (!std::isfinite(ground)) {
@@ -159,11 +155,11 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
     for (std::size_t k = 0; k < editor.scene().wires.size(); ++k) {
         const Wire& w = editor.scene().wires[k];
         frame.circles.push_back({w.center, w.normal, w.radius, selection.wires.count(static_cast<Index>(k)) ? 3.5f : 2.0f,
-                                 selection.wires.count(static_cast<Index>(k)) ? kSelected : kWire});
+                                 selection.wires.count(static_cast<Index>(k)) ? kSelected : kWireColor});
     }
     for (Index i = 0; i < s.beadCount(); ++i) {
         const ParametricBead b = s.beads().bead(i);
-        frame.circles.push_back({b.center, b.normal, b.radius, 2.0f, kWire});
+        frame.circles.push_back({b.center, b.normal, b.radius, 2.0f, kWireColor});
     }
 
     const auto& springs = s.springs().springs();
@@ -233,21 +229,21 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
             const Vec3 x = s.anchorPosition(a);
             if (previous)
                 frame.segments.push_back({*previous, x, rod ? (selected ? 5.0f : 3.5f) : 2.0f,
-                                          selected ? kSelected : rod ? kRod : kNailed});
+                                          selected ? kSelected : rod ? kRod : kNailedColor});
             previous = x;
         });
         std::visit(
             [&](const auto& c) {
                 using S = std::decay_t<decltype(c)>;
                 if constexpr (std::is_same_v<S, WireSpec>) {
-                    frame.circles.push_back({c.center, c.normal, c.radius, 2.0f, selected ? kSelected : kWire});
+                    frame.circles.push_back({c.center, c.normal, c.radius, 2.0f, selected ? kSelected : kWireColor});
                 } else if constexpr (std::is_same_v<S, SliderSpec>) {
                     const double reach = 1000.0;
                     frame.segments.push_back({c.point - reach * c.direction, c.point + reach * c.direction, 1.5f,
                                               selected ? kSelected : kSlider, true});
                 } else if constexpr (std::is_same_v<S, NailSpec>) {
-                    frame.segments.push_back({c.point, s.anchorPosition(c.anchor), 2.0f, kNailed});
-                    frame.discs.push_back({c.point, 3.0f, kNailed, kOutline, 1.0f});
+                    frame.segments.push_back({c.point, s.anchorPosition(c.anchor), 2.0f, kNailedColor});
+                    frame.discs.push_back({c.point, 3.0f, kNailedColor, kOutlineColor, 1.0f});
                 }
             },
             spec);
@@ -265,8 +261,8 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
                 {g.start, Vec3::UnitZ(), std::max((g.current - g.start).norm(), 1e-9), 2.0f, kGesture});
             break;
         case Gesture::Kind::Grab:
-            frame.segments.push_back({s.anchorPosition(g.anchor), g.current, 2.0f, kGrab, true});
-            frame.discs.push_back({g.current, 3.5f, kGrab, kOutline, 1.0f});
+            frame.segments.push_back({s.anchorPosition(g.anchor), g.current, 2.0f, kPullColor, true});
+            frame.discs.push_back({g.current, 3.5f, kPullColor, kOutlineColor, 1.0f});
             break;
         case Gesture::Kind::BodySize:
             if (const auto body = editor.bodyBeingSized()) {
@@ -312,7 +308,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
             const std::vector<Vec3> rope = editor.chainBeingLaid();
             for (std::size_t k = 0; k + 1 < rope.size(); ++k)
                 frame.segments.push_back({rope[k], rope[k + 1], editor.chain().rods ? 3.5f : 1.5f, kGesture, !editor.chain().rods});
-            for (std::size_t k = 1; k + 1 < rope.size(); ++k) frame.discs.push_back({rope[k], 3.5f, kGesture, kOutline, 1.0f});
+            for (std::size_t k = 1; k + 1 < rope.size(); ++k) frame.discs.push_back({rope[k], 3.5f, kGesture, kOutlineColor, 1.0f});
             break;
         }
         case Gesture::Kind::Move:
@@ -336,7 +332,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
         const bool isHovered = hovered && *hovered == i;
         const bool nailed = s.isNailed(i) || held[i];
         if (onSurface[i] && !selected && !isHovered && (!nailed || strandRoot[i])) continue;
-        DiscInstance disc{s.position(i), nailed ? radius + 1.0f : radius, nailed ? kNailed : kParticle, kOutline, 1.0f};
+        DiscInstance disc{s.position(i), nailed ? radius + 1.0f : radius, nailed ? kNailedColor : kParticle, kOutlineColor, 1.0f};
         if (selected) {
             disc.outline = kSelected;
             disc.outlineWidth = 2.5f;
@@ -348,7 +344,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
         }
         frame.discs.push_back(disc);
     }
-    for (Index i = 0; i < s.beadCount(); ++i) frame.discs.push_back({s.beads().position(i), 5.0f, kBead, kOutline, 1.0f});
+    for (Index i = 0; i < s.beadCount(); ++i) frame.discs.push_back({s.beads().position(i), 5.0f, kBead, kOutlineColor, 1.0f});
 }
 
 }  // namespace tinkerbox

@@ -26,12 +26,12 @@
 namespace tinkerbox {
 namespace {
 
-constexpr double kMargin = 0.005;
+constexpr double kSelfCollisionMargin = 0.005;
 
-std::vector<ContactManifold> detect(const World& world, double thickness) {
+std::vector<ContactManifold> detectSelfCollisions(const World& world, double thickness) {
     ContactDetector detector;
     std::vector<ContactManifold> out;
-    detector.detect(world, kMargin, out, thickness);
+    detector.detect(world, kSelfCollisionMargin, out, thickness);
     return out;
 }
 
@@ -65,12 +65,12 @@ TEST(ParticleCollisions, FindsThePairsEveryPairSearchFinds) {
             }
     ASSERT_GT(springs.size(), 20u);
 
-    const std::vector<ContactManifold> found = detect(world, kThickness);
+    const std::vector<ContactManifold> found = detectSelfCollisions(world, kThickness);
     std::set<std::pair<Index, Index>> expected;
     for (Index a = 0; a < kCount; ++a)
         for (Index b = a + 1; b < kCount; ++b) {
             const double distance = (world.position(a) - world.position(b)).norm();
-            if (distance - kThickness < kMargin && !springs.contains({a, b}) &&
+            if (distance - kThickness < kSelfCollisionMargin && !springs.contains({a, b}) &&
                 !(world.isNailed(a) && world.isNailed(b)))
                 expected.emplace(a, b);
         }
@@ -100,7 +100,7 @@ TEST(ParticleCollisions, ParticlesATriangleAHingeOrARodJoinsNeverCollide) {
     const std::vector<ClothTriangle> triangles = gridTriangles(0, kSide, kSide, kSpacing * (kSide - 1), kSpacing * (kSide - 1));
     ClothMaterial material;
     world.addForce(makeStretchShear(triangles, material));
-    EXPECT_TRUE(detect(world, kThickness).empty());
+    EXPECT_TRUE(detectSelfCollisions(world, kThickness).empty());
 
     // Folded in half across x = 0.25, its layers 0.05 apart: each particle of the folded half
     // meets the one below it.
@@ -108,7 +108,7 @@ TEST(ParticleCollisions, ParticlesATriangleAHingeOrARodJoinsNeverCollide) {
         for (int i = 3; i < kSide; ++i) world.setPosition(j * kSide + i, Vec3(kSpacing * (5 - i), 0.05, kSpacing * j));
     ContactDetector detector;
     std::vector<ContactManifold> folded;
-    detector.detect(world, kMargin, folded, kThickness);
+    detector.detect(world, kSelfCollisionMargin, folded, kThickness);
     const std::set<std::pair<Index, Index>> pairs = pairsOf(folded);
     // (Columns 2 and 3, side by side at the fold, share triangles.)
     for (int j = 0; j < kSide; ++j)
@@ -126,14 +126,14 @@ TEST(ParticleCollisions, ParticlesATriangleAHingeOrARodJoinsNeverCollide) {
     std::set<std::pair<Index, Index>> expected = pairs;
     std::erase_if(expected, [&](const std::pair<Index, Index>& p) { return joined.contains(p); });
     ASSERT_LT(expected.size(), pairs.size());
-    detector.detect(world, kMargin, folded, kThickness);
+    detector.detect(world, kSelfCollisionMargin, folded, kThickness);
     EXPECT_EQ(pairsOf(folded), expected);
 
     const Index a = 0, b = 5;
     ASSERT_TRUE(expected.contains({a, b}));
     world.addConstraint(std::make_unique<RodConstraint>(RodSpec{a, b, 0.05}));
     expected.erase({a, b});
-    detector.detect(world, kMargin, folded, kThickness);
+    detector.detect(world, kSelfCollisionMargin, folded, kThickness);
     EXPECT_EQ(pairsOf(folded), expected);
 }
 
@@ -145,12 +145,12 @@ TEST(ParticleCollisions, ARodAddedWhileSelfCollisionIsOffStillJoins) {
     world.addParticle(Vec3(0.01, 0.0, 0.0), Vec3::Zero(), 1.0);
     ContactDetector detector;
     std::vector<ContactManifold> out;
-    detector.detect(world, kMargin, out, 0.02);
+    detector.detect(world, kSelfCollisionMargin, out, 0.02);
     EXPECT_EQ(out.size(), 1u);
     world.addConstraint(std::make_unique<RodConstraint>(RodSpec{0, 1, 0.01}));
-    detector.detect(world, kMargin, out, 0.0);
+    detector.detect(world, kSelfCollisionMargin, out, 0.0);
     EXPECT_TRUE(out.empty());
-    detector.detect(world, kMargin, out, 0.02);
+    detector.detect(world, kSelfCollisionMargin, out, 0.02);
     EXPECT_TRUE(out.empty()) << "the rod's particles collide";
 }
 
@@ -158,10 +158,10 @@ TEST(ParticleCollisions, TwoNailedParticlesDoNotCollideAndOneFreeDoes) {
     World world;
     world.addParticle(Vec3::Zero(), Vec3::Zero(), 1.0, true);
     world.addParticle(Vec3(0.01, 0.0, 0.0), Vec3::Zero(), 1.0, true);
-    EXPECT_TRUE(detect(world, 0.02).empty());
+    EXPECT_TRUE(detectSelfCollisions(world, 0.02).empty());
     world.setNailed(1, false);
-    EXPECT_EQ(detect(world, 0.02).size(), 1u);
-    EXPECT_TRUE(detect(world, 0.0).empty());  // no thickness: no self collision at all
+    EXPECT_EQ(detectSelfCollisions(world, 0.02).size(), 1u);
+    EXPECT_TRUE(detectSelfCollisions(world, 0.0).empty());  // no thickness: no self collision at all
 }
 
 TEST(ParticleCollisions, APileOnOneSpotMakesAtMostSixteenContactsAParticle) {
@@ -171,7 +171,7 @@ TEST(ParticleCollisions, APileOnOneSpotMakesAtMostSixteenContactsAParticle) {
     // A particle gone to infinity or NaN is left out rather than hashed.
     world.setPosition(7, Vec3(std::numeric_limits<double>::quiet_NaN(), 0.0, 0.0));
     world.setPosition(8, Vec3::Constant(std::numeric_limits<double>::infinity()));
-    const std::vector<ContactManifold> found = detect(world, 0.01);
+    const std::vector<ContactManifold> found = detectSelfCollisions(world, 0.01);
     std::size_t expected = 0;
     for (Index a = 0; a < kCount; ++a) {
         const Index partners = a == 7 || a == 8 ? 0 : kCount - 1 - a - (a < 7) - (a < 8);
