@@ -280,6 +280,9 @@ void App::dispatch(const InputEvent& e) {
             io.MouseWheelH += static_cast<float>(e.x);
             onScroll(e.x, e.y);
             break;
+        case InputEvent::Type::Screenshot:
+            scriptedScreenshots_.insert(scriptedScreenshots_.end(), e.paths.begin(), e.paths.end());
+            break;
         case InputEvent::Type::Drop:
             for (const std::string& path : e.paths)
                 if (std::filesystem::path(path).extension() == ".json") {
@@ -449,7 +452,9 @@ void App::render() {
     glFinish();  // so that the render time counts the drawing, not just its submission
     const double renderMs = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     stepper_.recordRender(renderMs);
-    if (!options_.screenshot.empty() && frameNumber_ + 1 >= options_.frames) screenshot(options_.screenshot);
+    for (const std::filesystem::path& path : scriptedScreenshots_) saveRequestedScreenshot(path);
+    scriptedScreenshots_.clear();
+    if (!options_.screenshot.empty() && frameNumber_ + 1 >= options_.frames) saveRequestedScreenshot(options_.screenshot);
     glfwSwapBuffers(window_);
     updateTitle();
 }
@@ -480,6 +485,15 @@ void App::screenshot(const std::filesystem::path& path) {
         notice_.show("Screenshot saved to " + file.string(), glfwGetTime(), 4.0);
     } catch (const std::exception& e) {
         notice_.show(e.what(), glfwGetTime(), 4.0);
+    }
+}
+
+void App::saveRequestedScreenshot(const std::filesystem::path& path) {
+    try {
+        saveFramebufferPng(path, camera_.width(), camera_.height());
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << '\n';
+        exitCode_ = 1;
     }
 }
 

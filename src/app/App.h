@@ -96,6 +96,9 @@ private:
     void onCursor(double x, double y);
     void onScroll(double dx, double dy);
     void render();
+    // Saves the frame just drawn for --screenshot or a script, without a notice (it would be in
+    // the next picture); a file that cannot be written is an error on stderr and exit status 1.
+    void saveRequestedScreenshot(const std::filesystem::path& path);
     void updateTitle();
     bool writeStatus() const;
     Ray pointerRay() const;
@@ -121,6 +124,7 @@ private:
     std::deque<InputEvent> events_;
     std::vector<ScriptedEvent> script_;
     std::size_t scriptNext_ = 0;
+    std::vector<std::filesystem::path> scriptedScreenshots_;  // to save once this frame is drawn
     std::ofstream record_;
     long frameNumber_ = 0;
     double mouseX_ = 0.0, mouseY_ = 0.0;

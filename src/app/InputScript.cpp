@@ -146,15 +146,16 @@ std::vector<ScriptedEvent> parseInputScript(const std::string& text, const std::
                 ev.type = InputEvent::Type::Scroll;
                 ev.x = std::stod(args[0]);
                 ev.y = std::stod(args[1]);
-            } else if (kind == "drop") {
+            } else if (kind == "drop" || kind == "screenshot") {
                 need(1);
-                ev.type = InputEvent::Type::Drop;
-                const std::size_t at = line.find("drop") + 4;
-                std::string path = line.substr(at);
+                ev.type = kind == "drop" ? InputEvent::Type::Drop : InputEvent::Type::Screenshot;
+                // The rest of the line: a path may hold spaces.
+                std::string path = line.substr(line.find(kind) + kind.size());
                 path.erase(0, path.find_first_not_of(" \t"));
                 ev.paths = {path};
             } else {
-                throw std::invalid_argument("unknown event '" + kind + "' (key, char, move, button, scroll, drop)");
+                throw std::invalid_argument("unknown event '" + kind +
+                                            "' (key, char, move, button, scroll, drop, screenshot)");
             }
             events.push_back(e);
         } catch (const std::exception& ex) {
@@ -191,6 +192,9 @@ std::string formatScriptedEvent(const ScriptedEvent& e) {
             break;
         case InputEvent::Type::Scroll: out << "scroll " << ev.x << ' ' << ev.y; break;
         case InputEvent::Type::Drop: out << "drop " << (ev.paths.empty() ? "" : ev.paths.front()); break;
+        case InputEvent::Type::Screenshot:
+            out << "screenshot " << (ev.paths.empty() ? "" : ev.paths.front());
+            break;
     }
     return out.str();
 }

@@ -8,6 +8,7 @@
 //   <frame> button <left|right|middle> <press|release> [mods]
 //   <frame> scroll <dx> <dy>
 //   <frame> drop <path>
+//   <frame> screenshot <path>                         save the view as drawn this frame
 // "key K" without an action is a press followed by a release on the next frame. Key names
 // are GLFW's: letters, digits, SPACE, ESCAPE, ENTER, BACKSPACE, DELETE, TAB, PERIOD, F1..F12,
 // LEFT, RIGHT, UP, DOWN. Mods are shift, ctrl, alt joined by '+'. Lines starting with '#'

@@ -291,17 +291,16 @@ bool movesInFrames(const Scene& scene, int frames) {
     return (now.head(configuration) - start.head(configuration)).lpNorm<Eigen::Infinity>() > 1e-3;
 }
 
+// One run of each scene: a script's screenshot of its second frame, and --screenshot of its 40th.
 TEST_F(App, EveryBuiltInSceneRendersAndMoves) {
     for (const ExampleScene& example : exampleScenes()) {
         const fs::path scene = kScenes / (std::string(example.name) + ".json");
         const fs::path first = dir_ / (std::string(example.name) + "-1.png");
         const fs::path later = dir_ / (std::string(example.name) + "-2.png");
-        ASSERT_EQ(run({scene.string(), "--play", "--width", "1280", "--height", "800", "--screenshot", first.string(),
-                       "--frames", "2"}),
-                  0)
-            << example.name;
-        ASSERT_EQ(run({scene.string(), "--play", "--width", "1280", "--height", "800", "--screenshot", later.string(),
-                       "--frames", "40"}),
+        const fs::path script = dir_ / (std::string(example.name) + ".txt");
+        std::ofstream(script) << "1 screenshot " << first.string() << '\n';
+        ASSERT_EQ(run({scene.string(), "--play", "--width", "1280", "--height", "800", "--script", script.string(),
+                       "--screenshot", later.string(), "--frames", "40"}),
                   0)
             << example.name;
         const Image a = load(first), b = load(later);
@@ -315,6 +314,19 @@ TEST_F(App, EveryBuiltInSceneRendersAndMoves) {
             EXPECT_GT(differingPixels(a, b), 40) << example.name << ": the picture did not change while running";
         }
     }
+}
+
+// A screenshot a script asks for that cannot be written fails the run (exit status 1), and the
+// run goes on to its end: the other pictures are still saved.
+TEST_F(App, AScriptedScreenshotThatCannotBeWrittenFailsTheRun) {
+    const fs::path script = dir_ / "shots.txt", kept = dir_ / "kept.png", last = dir_ / "last.png";
+    std::ofstream(script) << "1 screenshot " << (dir_ / "no such folder" / "lost.png").string() << "\n2 screenshot "
+                          << kept.string() << '\n';
+    EXPECT_EQ(run({(kScenes / "pendulum-6.json").string(), "--width", "640", "--height", "400", "--script",
+                   script.string(), "--screenshot", last.string(), "--frames", "4"}),
+              1);
+    EXPECT_EQ(load(kept).width, 640);
+    EXPECT_EQ(load(last).width, 640);
 }
 
 // A dense model (the 64 x 64 benchmark cloth, 23,938 springs) takes the renderer's line path

@@ -16,9 +16,10 @@ TEST(InputScript, ReadsEveryEventKind) {
 10 key q press ctrl
 11 char 65
 12 drop /tmp/some scene.json
+13 screenshot /tmp/a shot.png
 )",
                                          "test");
-    ASSERT_EQ(events.size(), 8u);
+    ASSERT_EQ(events.size(), 9u);
     EXPECT_EQ(events[0].frame, 5);
     EXPECT_EQ(events[0].event.type, InputEvent::Type::CursorPos);
     EXPECT_EQ(events[0].event.x, 100);
@@ -33,6 +34,9 @@ TEST(InputScript, ReadsEveryEventKind) {
     EXPECT_EQ(events[6].event.codepoint, 65u);
     ASSERT_EQ(events[7].event.paths.size(), 1u);
     EXPECT_EQ(events[7].event.paths[0], "/tmp/some scene.json");
+    EXPECT_EQ(events[8].event.type, InputEvent::Type::Screenshot);
+    ASSERT_EQ(events[8].event.paths.size(), 1u);
+    EXPECT_EQ(events[8].event.paths[0], "/tmp/a shot.png");
 }
 
 TEST(InputScript, AKeyWithoutActionIsAPressThenARelease) {
@@ -62,11 +66,14 @@ TEST(InputScript, ErrorsNameTheLine) {
     EXPECT_THROW(parseInputScript("x key P\n", "s"), std::runtime_error);
     EXPECT_THROW(parseInputScript("1 key NOPE\n", "s"), std::runtime_error);
     EXPECT_THROW(parseInputScript("1 move 3\n", "s"), std::runtime_error);
+    EXPECT_THROW(parseInputScript("1 screenshot\n", "s"), std::runtime_error);  // no file
 }
 
 TEST(InputScript, RecordedEventsReplayAsThemselves) {
     const auto events = parseInputScript(
-        "1 move 10.5 20\n2 button middle press alt\n3 key F12 press\n4 key BACKSPACE release\n5 scroll 1 2\n", "t");
+        "1 move 10.5 20\n2 button middle press alt\n3 key F12 press\n4 key BACKSPACE release\n5 scroll 1 2\n"
+        "6 screenshot /tmp/shot 6.png\n",
+        "t");
     std::string text;
     for (const auto& e : events) text += formatScriptedEvent(e) + "\n";
     const auto again = parseInputScript(text, "again");
@@ -78,6 +85,7 @@ TEST(InputScript, RecordedEventsReplayAsThemselves) {
         EXPECT_EQ(again[i].event.action, events[i].event.action);
         EXPECT_EQ(again[i].event.mods, events[i].event.mods);
         EXPECT_EQ(again[i].event.x, events[i].event.x);
+        EXPECT_EQ(again[i].event.paths, events[i].event.paths);
     }
 }
 
