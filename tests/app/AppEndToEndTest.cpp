@@ -291,7 +291,7 @@ bool movesInFrames(const Scene& scene, int frames) {
     return (now.head(configuration) - start.head(configuration)).lpNorm<Eigen::Infinity>() > 1e-3;
 }
 
-// One run of each scene: a script's screenshot of its second frame, and --screenshot of its 40th.
+// One run of each scene: a script's screenshot of its second frame, and --screenshot of its 20th.
 TEST_F(App, EveryBuiltInSceneRendersAndMoves) {
     for (const ExampleScene& example : exampleScenes()) {
         const fs::path scene = kScenes / (std::string(example.name) + ".json");
@@ -300,7 +300,7 @@ TEST_F(App, EveryBuiltInSceneRendersAndMoves) {
         const fs::path script = dir_ / (std::string(example.name) + ".txt");
         std::ofstream(script) << "1 screenshot " << first.string() << '\n';
         ASSERT_EQ(run({scene.string(), "--play", "--width", "1280", "--height", "800", "--script", script.string(),
-                       "--screenshot", later.string(), "--frames", "40"}),
+                       "--screenshot", later.string(), "--frames", "20"}),
                   0)
             << example.name;
         const Image a = load(first), b = load(later);
@@ -310,7 +310,7 @@ TEST_F(App, EveryBuiltInSceneRendersAndMoves) {
         // Every model that moves must be seen to move. (One built to stand, a stack or a box
         // held by friction on a slope, is left to the contact tests: its picture may still
         // change, by the banner that says a heavy model runs slower than real time.)
-        if (movesInFrames(example.make(), 40)) {
+        if (movesInFrames(example.make(), 20)) {
             EXPECT_GT(differingPixels(a, b), 40) << example.name << ": the picture did not change while running";
         }
     }
