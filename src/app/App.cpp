@@ -20,6 +20,7 @@
 #include "app/BuildingControls.h"
 #include "app/SceneView.h"
 #include "app/ModelFraming.h"
+#include "app/StampedFileName.h"
 #include "app/TimelineBar.h"
 #include "render/Renderer.h"
 #include "scene/BenchmarkScenes.h"
@@ -473,13 +474,7 @@ void App::toggleRecording() {
 }
 
 void App::screenshot(const std::filesystem::path& path) {
-    std::filesystem::path file = path;
-    if (file.empty()) {
-        char stamp[32];
-        const std::time_t now = std::time(nullptr);
-        std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-        file = std::string("tinkerbox-") + stamp + ".png";
-    }
+    const std::filesystem::path file = path.empty() ? stampedFileName(std::time(nullptr), ".png") : path;
     try {
         saveFramebufferPng(file, camera_.width(), camera_.height());
         notice_.show("Screenshot saved to " + file.string(), glfwGetTime(), 4.0);

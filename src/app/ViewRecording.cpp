@@ -4,6 +4,7 @@
 #include <iostream>
 #include <string>
 
+#include "app/StampedFileName.h"
 #include "render/Renderer.h"
 
 namespace tinkerbox {
@@ -13,10 +14,11 @@ void ViewRecording::toggle(double fps, int width, int height, double now) {
         stop(now);
         return;
     }
-    char stamp[32];
-    const std::time_t clock = std::time(nullptr);
-    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&clock));
-    start(std::string("tinkerbox-") + stamp + ".mp4", fps, width, height, now);
+    // Without ffmpeg the video is numbered PNG files: the name is taken if its first one exists.
+    const std::filesystem::path file = stampedFileName(std::time(nullptr), ".mp4", [](const std::filesystem::path& f) {
+        return std::filesystem::exists(f) || std::filesystem::exists(Recorder::pngPath(f, 1));
+    });
+    start(file, fps, width, height, now);
 }
 
 void ViewRecording::start(const std::filesystem::path& file, double fps, int width, int height, double now) {

@@ -123,7 +123,14 @@ protected:
         std::vector<char*> argv;
         for (std::string& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
-        ASSERT_EQ(::posix_spawn(&pid_, TINKERBOX_APP, nullptr, nullptr, argv.data(), environ), 0);
+        // In the test's own directory: what the app names itself (F12's screenshots, Ctrl+R's
+        // videos) goes there, apart from the files of a test running beside this one.
+        posix_spawn_file_actions_t actions;
+        ::posix_spawn_file_actions_init(&actions);
+        ::posix_spawn_file_actions_addchdir_np(&actions, dir_.c_str());
+        const int spawned = ::posix_spawn(&pid_, TINKERBOX_APP, &actions, nullptr, argv.data(), environ);
+        ::posix_spawn_file_actions_destroy(&actions);
+        ASSERT_EQ(spawned, 0);
         process_ = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
         ASSERT_GE(process_, 0);
     }
@@ -398,9 +405,9 @@ TEST_F(App, BuildsAModelWithRealInput) {
     EXPECT_FALSE(scene.particles[2].nailed);
     EXPECT_EQ(scene.settings.integrator, "implicit-euler");
     // The free particles moved: the second, made level with the nail, hangs below it on its
-    // spring; the third fell.
+    // spring; the third fell. (Not how fast the second still swings: implicit Euler damps it
+    // out, so that would depend on how long after the 5 s the quit arrived.)
     EXPECT_LT(scene.particles[1].position.y(), scene.particles[0].position.y() - 0.05);
-    EXPECT_GT(scene.particles[1].velocity.norm() + scene.particles[2].velocity.norm(), 0.1);
     EXPECT_LT(scene.particles[2].position.y(), scene.particles[0].position.y() - 2.0);
 }
 
@@ -536,7 +543,7 @@ TEST_F(App, BuildsAChainThenCopiesAndPastesItWithARubberBand) {
     ASSERT_EQ(image.width, 1280);
     EXPECT_GT(brightPixels(image), 400);
     // Kept beside the test's other output, to look at.
-    fs::copy_file(picture, fs::current_path() / "building-by-hand.png", fs::copy_options::overwrite_existing);
+    fs::copy_file(picture, fs::path(TINKERBOX_BINARY_DIR) / "building-by-hand.png", fs::copy_options::overwrite_existing);
 }
 
 TEST_F(App, BoxesBuiltByClickingStackOnTheGround) {
@@ -1061,8 +1068,8 @@ TEST_F(App, ImplicitEulerDivergingIsNotToldToTryItself) {
     EXPECT_EQ(divergence.find("or implicit-euler"), std::string::npos) << divergence;
 }
 
-// Compare mode through X: F12 saves a screenshot in the app's working directory (the test's)
-// and says so in the status line; the test waits for that message, then keeps the picture
+// Compare mode through X: F12 saves a screenshot in the app's working directory (the test's
+// own) and says so in the status line; the test waits for that message, then keeps the picture
 // in the build tree to look at.
 class CompareApp : public App {
 protected:
@@ -1071,7 +1078,8 @@ protected:
         const Status shown = xdotool("key" + window + "F12", [](const Status& s) {
             return s.text("message").rfind("Screenshot saved to ", 0) == 0;
         });
-        const fs::path saved = fs::current_path() / shown.text("message").substr(std::string("Screenshot saved to ").size());
+        const fs::path saved = shown.text("message").substr(std::string("Screenshot saved to ").size());
+        EXPECT_EQ(saved.parent_path(), dir_) << "in the app's working directory";
         const fs::path kept = fs::path(TINKERBOX_BINARY_DIR) / (name + ".png");
         fs::copy_file(saved, kept, fs::copy_options::overwrite_existing);
         fs::remove(saved);
