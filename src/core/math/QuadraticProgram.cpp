@@ -269,7 +269,10 @@ Direction InteriorPoint::direction(const Iterate& v, const Residuals& r, const V
     const double target = 1e-2 * settings_.tolerance *
                           std::max({1.0, maxNorm(r.dual), maxNorm(r.primal), maxNorm(r.inequality), maxNorm(complementarityTarget)});
     double previous = std::numeric_limits<double>::infinity();
-    Direction unrefined;
+    // The direction before the last correction, the direction itself before any: a first miss
+    // that is not finite (products of data near overflow) returns it whole, and the caller's
+    // finiteness checks end the solve there.
+    Direction unrefined = d;
     for (int corrections = 0;; ++corrections) {
         // What the direction misses of each Newton row is the right-hand side of a correction.
         const Residuals miss{

@@ -361,6 +361,24 @@ TEST(QuadraticProgram, NonFiniteDataDoNotConverge) {
     EXPECT_FALSE(std::isnan(r.primalResidual) || std::isnan(r.dualResidual) || std::isnan(r.complementarity));
 }
 
+// Finite data whose products overflow (a body at 1e47 m/s under the contact model oba): the
+// refinement's first miss is not finite. The result says no, with x, y, z of the program's
+// sizes and finite (it once returned vectors of no entries, read out of bounds).
+TEST(QuadraticProgram, DataNearOverflowDoNotConvergeAndKeepTheirSizes) {
+    Eigen::MatrixXd H = Eigen::MatrixXd::Zero(2, 2);
+    H(0, 0) = 1.3e174;
+    H(1, 1) = 1.0;
+    Eigen::MatrixXd C(1, 2);
+    C << 1.0, 1e100;
+    const QuadraticProgram qp{sparse(H), (VecX(2) << 0.0, -7e142).finished(), noRows(2), VecX(), sparse(C),
+                              (VecX(1) << 1e150).finished()};
+    const QuadraticProgramResult r = solveQuadraticProgram(qp);
+    EXPECT_FALSE(r.converged);
+    ASSERT_EQ(r.x.size(), 2);
+    ASSERT_EQ(r.inequalityMultipliers.size(), 1);
+    EXPECT_TRUE(r.x.allFinite() && r.inequalityMultipliers.allFinite());
+}
+
 TEST(QuadraticProgram, MismatchedSizesThrowAndSayWhich) {
     const QuadraticProgram good{sparse(Eigen::MatrixXd::Identity(2, 2)), VecX::Zero(2), noRows(2), VecX(), noRows(2), VecX()};
     auto message = [](const QuadraticProgram& qp) {
