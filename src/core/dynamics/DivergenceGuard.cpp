@@ -27,6 +27,8 @@ void DivergenceGuard::record(const VecX& state, double time, const EnergyReading
 
 std::optional<std::string> DivergenceGuard::check(const EnergyReading& now, double time, double gravity) const {
     std::ostringstream why;
+    // Speeds or stretches whose squares overflow: finite states of infinite energy.
+    if (!std::isfinite(now.kinetic) || !std::isfinite(now.total)) return "the energy became non-finite";
     if (!frames_.empty() && now.kinetic > kGrowth * frames_.front().energyScale) {
         why << "the kinetic energy grew more than " << kGrowth << "-fold within " << kWindow << " frames";
         return why.str();

@@ -14,6 +14,7 @@
 // - Fast growth: kinetic energy more than kGrowth times the energy scale of the model
 //   kWindow frames ago. This one holds during input as well (a yank with a stiff
 //   spring under explicit Euler).
+// A reading that is not finite (speeds whose squares overflow) fails at once.
 // The energy scale is the energy the model could legitimately turn into motion:
 // kinetic + elastic energy, plus its weight times its size and its mass times 1 (m/s)^2.
 // The guard keeps the last kWindow frame-start states, so the run can return to one

@@ -183,14 +183,25 @@ FrameReport Simulation::advance(int maxSubsteps) {
     const double h = settings_.dt / substepCount;
     if (substepsDone_ == 0) beginFrame();
     FrameReport& report = frame_;
-    const auto divergence = [&](const std::string& what) {
+    // " at t = 0.1 s with dt = 0.0166667 (4 substeps)".
+    const auto when = [&] {
         std::ostringstream msg;
-        msg << integrator_->name() << " diverged at t = " << world_.time() << " s with dt = " << settings_.dt;
+        msg << " at t = " << world_.time() << " s with dt = " << settings_.dt;
         if (substepCount > 1) msg << " (" << substepCount << " substeps)";
-        msg << ": " << what << ". Try a smaller dt or more substeps";
-        msg << (integrator_->name() == "implicit-euler" ? " (or a tighter CG tolerance)." : ", or implicit-euler.");
+        return msg.str();
+    };
+    const auto divergence = [&](const std::string& what) {
         report.diverged = true;
-        report.message = msg.str();
+        report.message = std::string(integrator_->name()) + " diverged" + when() + ": " + what +
+                         ". Try a smaller dt or more substeps" +
+                         (integrator_->name() == "implicit-euler" ? " (or a tighter CG tolerance)." : ", or implicit-euler.");
+    };
+    // The frame stops where it failed and goes back to its start.
+    const auto rollBack = [&] {
+        world_.setState(frameStart_, frameStartTime_);
+        drivenByInput_ = false;
+        substepsDone_ = 0;
+        return std::exchange(frame_, {});
     };
     const Index n3 = 3 * world_.particleCount();
     const Index configuration = world_.configurationDimension();
@@ -199,19 +210,27 @@ FrameReport Simulation::advance(int maxSubsteps) {
         if (substepsDone_ > 0) world_.getState(substepStart_);  // the first starts at frameStart_
         const VecX& start = substepsDone_ == 0 ? frameStart_ : substepStart_;
         integrator_->step(world_, h, report.integrator);
-        const bool finite = world_.stateIsFinite();
-        if (!report.integrator.failure.empty() || !finite) {
+        if (!report.integrator.failure.empty() || !world_.stateIsFinite()) {
             divergence(report.integrator.failure.empty() ? "the state became non-finite" : report.integrator.failure);
-            world_.setState(frameStart_, frameStartTime_);
-            drivenByInput_ = false;
-            substepsDone_ = 0;
-            return std::exchange(frame_, {});
+            return rollBack();
         }
         ContactReport contact;
         contact.contacts = world_.resolveContacts(start.head(n3), start.segment(configuration, n3), h);
         contact_->afterStep(world_, start, h, contact);
-        world_.setParticleContacts(contact_->manifolds());  // for the next implicit step's filter
         report.contact.add(contact);
+        if (!contact.failure.empty()) {
+            report.diverged = true;
+            report.message = "the contact step (" + contact_->name() + ") stopped under " + std::string(integrator_->name()) + when() + ": " +
+                             contact.failure + ". Move the bodies apart.";
+            return rollBack();
+        }
+        // From a finite state at speeds whose squares overflow (a drag of 1e50 under an explicit
+        // integrator), a contact model's impulses can come out non-finite.
+        if (!world_.stateIsFinite()) {
+            divergence("the state became non-finite in the contact step (" + contact_->name() + ")");
+            return rollBack();
+        }
+        world_.setParticleContacts(contact_->manifolds());  // for the next implicit step's filter
     }
     if (substepsDone_ < substepCount) {
         FrameReport sofar = report;
