@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <sstream>
 #include <utility>
 #include <variant>
 
@@ -206,10 +207,21 @@ struct ContactDetector::Cache {
     }
 };
 
-ContactDetector::ContactDetector() : cache_(std::make_unique<Cache>()) {}
+ContactDetector::ContactDetector(long maxContactPoints)
+    : cache_(std::make_unique<Cache>()), maxContactPoints_(maxContactPoints) {}
 ContactDetector::~ContactDetector() = default;
 ContactDetector::ContactDetector(ContactDetector&&) noexcept = default;
 ContactDetector& ContactDetector::operator=(ContactDetector&&) noexcept = default;
+
+std::string ContactDetector::overflowMessage() const {
+    std::ostringstream out;
+    if (stats_.points > maxContactPoints_)
+        out << "more than " << maxContactPoints_ << " contact points at once";
+    else
+        out << "more than " << SortAndSweep::kMaxPairs << " pairs of overlapping bounding boxes";
+    out << " (bodies piled on one another)";
+    return out.str();
+}
 
 void ContactDetector::detect(const World& world, double margin, std::vector<ContactManifold>& out,
                              double particleThickness) {
@@ -224,12 +236,19 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
         cache.particles.detect(world, particleThickness, margin, cache.joinedParticles, cache.joinedRevision, out);
         stats_.candidatePairs = cache.particles.candidatePairs();
     }
+    stats_.points = static_cast<long>(out.size());  // a point each
+    const auto finish = [&] {
+        stats_.overflow = stats_.overflow || stats_.points > maxContactPoints_;
+        stats_.manifolds = static_cast<long>(out.size());
+    };
+    // Stopped at a bound: the separating axes kept are those of a detection that was whole.
+    const auto stopAtBound = [&] {
+        cache.axes.clear();
+        finish();
+    };
     // Without rigid bodies there is nothing more to detect: particles meet planes in
     // World::resolveContacts, and a cloth of thousands of particles costs nothing here.
-    if (bodyCount == 0) {
-        stats_.manifolds = static_cast<long>(out.size());
-        return;
-    }
+    if (bodyCount == 0 || stats_.points > maxContactPoints_) return finish();
 
     // The shapes' poses (world = R shapePoint + worldPoint(k, 0)) and bounds, and the broad phase.
     cache.poses.resize(static_cast<std::size_t>(bodyCount));
@@ -240,11 +259,18 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
         pose.translation = bodies.worldPoint(k, Vec3::Zero());
         cache.bounds[k] = worldBounds(cache.colliders[k], pose, margin);
     }
-    cache.broadPhase.update(cache.bounds, cache.bodyPairs);
+    stats_.overflow = !cache.broadPhase.update(cache.bounds, cache.bodyPairs);
     cache.particlePositions.resize(static_cast<std::size_t>(world.particleCount()));
     for (Index p = 0; p < world.particleCount(); ++p) cache.particlePositions[p] = world.position(p);
-    cache.broadPhase.pointsInBoxes(cache.particlePositions, cache.particlePairs);
+    stats_.overflow = !cache.broadPhase.pointsInBoxes(cache.particlePositions, cache.particlePairs) || stats_.overflow;
     stats_.candidatePairs += static_cast<long>(cache.bodyPairs.size() + cache.particlePairs.size());
+    if (stats_.overflow) return stopAtBound();
+    // Each manifold found is counted; past the bound the detection stops.
+    const auto add = [&](const ContactManifold& m) {
+        out.push_back(m);
+        stats_.points += m.count;
+        return stats_.points <= maxContactPoints_;
+    };
 
     // In the order of (a, b): particles (a point against a body: a sphere of radius 0), then
     // each body against the bodies after it, then against the planes.
@@ -261,7 +287,7 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
         if (!touching) continue;
         manifold.a = a;
         manifold.b = b;
-        out.push_back(manifold);
+        if (!add(manifold)) return stopAtBound();
     }
 
     cache.nextAxes.clear();
@@ -296,7 +322,7 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
             if (!touching) continue;
             manifold.a = a;
             manifold.b = b;
-            out.push_back(manifold);
+            if (!add(manifold)) return stopAtBound();
         }
 
         // A plane does not move: a fixed body on it needs no contact. The normal points from
@@ -332,12 +358,12 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
                 if (cache.planePoints.empty()) continue;
                 manifold.count = reduceToFour(cache.planePoints, plane.normal, manifold.points);
             }
-            out.push_back(manifold);
+            if (!add(manifold)) return stopAtBound();
         }
     }
     // Pairs that left the broad phase (or were not tested) drop their axes here.
     std::swap(cache.axes, cache.nextAxes);
-    stats_.manifolds = static_cast<long>(out.size());
+    finish();
 }
 
 }  // namespace tinkerbox

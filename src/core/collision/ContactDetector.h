@@ -7,6 +7,7 @@
 // Bodies joined by a constraint do not collide with each other, nor does a fixed body with
 // a fixed body or a plane, nor a nailed particle with a fixed body.
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/collision/Contact.h"
@@ -18,11 +19,22 @@ class World;
 struct DetectionStats {
     long candidatePairs = 0;  // broad-phase overlaps in the last detect(), particle pairs included
     long manifolds = 0;
+    long points = 0;
+    // The last detect() stopped at a bound (maxContactPoints(), or the broad phase's
+    // SortAndSweep::kMaxPairs): its manifolds are not all of them, and no contact model may
+    // take them for the whole.
+    bool overflow = false;
 };
 
 class ContactDetector {
 public:
-    ContactDetector();
+    // The most contact points one detect() returns by default. A pair has at most four, but
+    // bodies piled on one spot (a scene's mistake) make n^2 / 2 pairs: a thousand boxes two
+    // million points, gigabytes of contact rows. The contact models' memory grows with the
+    // points, so that bounding them bounds it.
+    static constexpr long kMaxContactPoints = 1L << 18;
+
+    explicit ContactDetector(long maxContactPoints = kMaxContactPoints);
     ~ContactDetector();
     ContactDetector(ContactDetector&&) noexcept;
     ContactDetector& operator=(ContactDetector&&) noexcept;
@@ -35,10 +47,14 @@ public:
     // that diameter; with 0, they do not.
     void detect(const World& world, double margin, std::vector<ContactManifold>& out, double particleThickness = 0.0);
     const DetectionStats& stats() const { return stats_; }
+    long maxContactPoints() const { return maxContactPoints_; }
+    // What the last detect() stopped at, when stats().overflow, in words for the user.
+    std::string overflowMessage() const;
 
 private:
     struct Cache;
     std::unique_ptr<Cache> cache_;
+    long maxContactPoints_;
     DetectionStats stats_;
 };
 

@@ -99,7 +99,7 @@ int SortAndSweep::mostSpreadAxis(const std::vector<Aabb>& boxes, Vec3& variance)
     return best;
 }
 
-void SortAndSweep::update(const std::vector<Aabb>& boxes, std::vector<Pair>& pairs) {
+bool SortAndSweep::update(const std::vector<Aabb>& boxes, std::vector<Pair>& pairs) {
     pairs.clear();
     swaps_ = 0;
     const std::size_t n = boxes.size();
@@ -148,13 +148,14 @@ void SortAndSweep::update(const std::vector<Aabb>& boxes, std::vector<Pair>& pai
     // found by walking from the last.
     std::array<unsigned char, kBlock> hits{};
     std::size_t end = 0;
-    for (std::size_t p = 0; p < n; ++p) {
+    bool complete = true;
+    for (std::size_t p = 0; p < n && complete; ++p) {
         const double hi = s.hi[p];
         end = std::max(end, p + 1);
         while (end < n && s.lo[end] <= hi) ++end;
         while (end > p + 1 && !(s.lo[end - 1] <= hi)) --end;
         const float lo1 = s.outerLo1[p], hi1 = s.outerHi1[p], lo2 = s.outerLo2[p], hi2 = s.outerHi2[p];
-        for (std::size_t start = p + 1; start < end; start += kBlock) {
+        for (std::size_t start = p + 1; start < end && complete; start += kBlock) {
             const std::size_t count = std::min(kBlock, end - start);
             const float* qlo1 = s.outerLo1.data() + start;
             const float* qhi1 = s.outerHi1.data() + start;
@@ -171,17 +172,20 @@ void SortAndSweep::update(const std::vector<Aabb>& boxes, std::vector<Pair>& pai
                 // products stay below bit 56).
                 mask |= ((eight * 0x0102040810204080ULL) >> 56) << group;
             }
-            for (; mask != 0; mask &= mask - 1) {
+            for (; mask != 0 && complete; mask &= mask - 1) {
                 const std::size_t q = start + static_cast<std::size_t>(std::countr_zero(mask));
-                if (s.lo1[q] <= s.hi1[p] && s.lo1[p] <= s.hi1[q] && s.lo2[q] <= s.hi2[p] && s.lo2[p] <= s.hi2[q])
+                if (s.lo1[q] <= s.hi1[p] && s.lo1[p] <= s.hi1[q] && s.lo2[q] <= s.hi2[p] && s.lo2[p] <= s.hi2[q]) {
                     pairs.emplace_back(std::min(s.id[p], s.id[q]), std::max(s.id[p], s.id[q]));
+                    complete = pairs.size() < kMaxPairs;
+                }
             }
         }
     }
     sortPairs(pairs, scratch_, counts_, static_cast<Index>(n), static_cast<Index>(n));
+    return complete;
 }
 
-void SortAndSweep::pointsInBoxes(const std::vector<Vec3>& points, std::vector<Pair>& pairs) {
+bool SortAndSweep::pointsInBoxes(const std::vector<Vec3>& points, std::vector<Pair>& pairs) {
     pairs.clear();
     const std::size_t n = points.size();
     const bool rebuild = pointsAxis_ != axis_ || pointKeys_.size() != n;
@@ -202,15 +206,19 @@ void SortAndSweep::pointsInBoxes(const std::vector<Vec3>& points, std::vector<Pa
     const int a1 = (axis_ + 1) % 3, a2 = (axis_ + 2) % 3;
     const SortedBounds& s = sorted_;
     std::size_t first = 0;
-    for (std::size_t p = 0; p < s.id.size(); ++p) {
+    bool complete = true;
+    for (std::size_t p = 0; p < s.id.size() && complete; ++p) {
         while (first < n && key(pointKeys_[first]) < s.lo[p]) ++first;
-        for (std::size_t q = first; q < n && pointKeys_[q].x <= s.hi[p]; ++q) {
+        for (std::size_t q = first; q < n && pointKeys_[q].x <= s.hi[p] && complete; ++q) {
             const Vec3& x = points[static_cast<std::size_t>(pointKeys_[q].id)];
-            if (s.lo1[p] <= x[a1] && x[a1] <= s.hi1[p] && s.lo2[p] <= x[a2] && x[a2] <= s.hi2[p])
+            if (s.lo1[p] <= x[a1] && x[a1] <= s.hi1[p] && s.lo2[p] <= x[a2] && x[a2] <= s.hi2[p]) {
                 pairs.emplace_back(pointKeys_[q].id, s.id[p]);
+                complete = pairs.size() < kMaxPairs;
+            }
         }
     }
     sortPairs(pairs, scratch_, counts_, static_cast<Index>(n), static_cast<Index>(s.id.size()));
+    return complete;
 }
 
 }  // namespace tinkerbox

@@ -31,13 +31,18 @@ struct Aabb {
 class SortAndSweep {
 public:
     using Pair = std::pair<Index, Index>;
+    // The most pairs one call returns: n boxes piled on one spot (a scene's mistake) overlap
+    // in n (n - 1) / 2 pairs, and memory must not grow with that. 64 MB of pairs.
+    static constexpr std::size_t kMaxPairs = std::size_t{1} << 22;
 
     // The pairs (i, j), i < j, of the boxes that overlap, sorted. When the number of boxes
     // differs from the last call's (boxes added or removed), they are sorted from scratch.
-    void update(const std::vector<Aabb>& boxes, std::vector<Pair>& pairs);
+    // False when the pairs reached kMaxPairs: those found up to then, not all of them.
+    bool update(const std::vector<Aabb>& boxes, std::vector<Pair>& pairs);
     // The pairs (p, i) of points[p] lying in box i of the last update(), sorted. The points
-    // (e.g. particles) are kept sorted along the same axis between calls as well.
-    void pointsInBoxes(const std::vector<Vec3>& points, std::vector<Pair>& pairs);
+    // (e.g. particles) are kept sorted along the same axis between calls as well. False
+    // when they reached kMaxPairs, as update().
+    bool pointsInBoxes(const std::vector<Vec3>& points, std::vector<Pair>& pairs);
 
     int axis() const { return axis_; }  // 0, 1, 2 for x, y, z
     // What the last update's insertion sort did: how many times it moved a box past

@@ -17,6 +17,11 @@ double gravityMagnitude(const World& world) {
 void BaraffContact::afterStep(World& world, const VecX& start, double h, ContactReport& report) {
     const auto begin = std::chrono::steady_clock::now();
     detector_.detect(world, kMargin, manifolds_, settings_.selfCollisionThickness);
+    if (detector_.stats().overflow) {
+        report.failure = detector_.overflowMessage();
+        manifolds_.clear();
+        return;
+    }
     ContactStep step;
     step.h = h;
     step.gravity = gravityMagnitude(world);

@@ -13,6 +13,7 @@ void ContactReport::add(const ContactReport& r) {
     maxPenetration = std::max(maxPenetration, r.maxPenetration);
     iterations += r.iterations;
     seconds += r.seconds;
+    if (failure.empty()) failure = r.failure;
 }
 
 std::unique_ptr<ContactModel> makeContactModel(const std::string& name, const ContactModelSettings& settings) {

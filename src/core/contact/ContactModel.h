@@ -20,6 +20,9 @@ struct ContactReport {
     double maxPenetration = 0.0;  // metres, at the step's end before correction
     long iterations = 0;          // of the contact solver
     double seconds = 0.0;         // spent detecting and solving
+    // Why the contact step stopped without a result (the detection reached its bound), or
+    // empty: the world is then part-way through the step, for the caller to go back.
+    std::string failure;
 
     void add(const ContactReport& r);
 };
@@ -47,7 +50,9 @@ public:
     virtual ~ContactModel() = default;
     virtual std::string name() const = 0;
     // After an integrator step of length h that started at the state `start` (the world's
-    // getState layout): resolves collisions and resting contact at the world's state.
+    // getState layout): resolves collisions and resting contact at the world's state. A
+    // detection past its bound (ContactDetector::kMaxContactPoints) stops it with
+    // report.failure said.
     virtual void afterStep(World& world, const VecX& start, double h, ContactReport& report) = 0;
     // The manifolds of the last step, for drawing and statistics.
     virtual const std::vector<ContactManifold>& manifolds() const = 0;

@@ -67,7 +67,7 @@ bool usable(const QuadraticProgramResult& r) {
 }  // namespace
 
 void ObaContact::reset() {
-    detector_ = ContactDetector();
+    detector_ = ContactDetector(kMaxContactPoints);
     manifolds_.clear();
     rows_.clear();
     restTime_.clear();
@@ -500,6 +500,7 @@ double ObaContact::updatePositions(World& world, double margin, ContactReport& r
     double worst = 0.0;
     for (int iteration = 0;; ++iteration) {
         detector_.detect(world, margin, manifolds_, settings_.selfCollisionThickness);
+        if (detector_.stats().overflow) break;  // afterStep says so
         buildRows(world, false);
         worst = 0.0;
         for (const Row& row : rows_)
@@ -731,6 +732,12 @@ void ObaContact::afterStep(World& world, const VecX& start, double h, ContactRep
     positionIterations_ = 0;
     overlapAfterPositions_ = updatePositions(world, margin, report);
     report.iterations += positionIterations_;
+    if (detector_.stats().overflow) {
+        report.failure = detector_.overflowMessage();
+        manifolds_.clear();
+        rows_.clear();
+        return;
+    }
 
     const Vec3 g = gravityOf(world);
     if (!rows_.empty()) {

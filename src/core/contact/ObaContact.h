@@ -54,6 +54,10 @@ public:
     static constexpr double kTouching = 1e-4;
     static constexpr int kMaxPositionIterations = 8;    // quadratic programs per position update
     static constexpr double kMaxTurn = 0.1;              // radians per axis per position program
+    // The most contact points a step takes (ContactDetector's bound, lower than baraff's): the
+    // programs hold about 20 kB a point (the position program's rows and the products of their
+    // entries in its matrix), so that this bounds them to about 350 MB.
+    static constexpr long kMaxContactPoints = 1L << 14;
     // Seconds at rest before a body freezes: the thesis's c_f = 3 frames of 1/30 s (its cube
     // jam's; its stack froze after 1).
     static constexpr double kFreezeTime = 0.1;
@@ -137,7 +141,7 @@ private:
     bool isMovable(const World& world, const ColliderRef& c) const;
 
     ContactModelSettings settings_;
-    ContactDetector detector_;
+    ContactDetector detector_{kMaxContactPoints};
     std::vector<ContactManifold> manifolds_, active_;
     std::vector<Row> rows_, contacts_;
     std::vector<HeldPoint> held_;  // of this step's position update

@@ -453,6 +453,33 @@ TEST(ContactDetector, BodiesWithoutAFinitePoseTouchNothing) {
     EXPECT_EQ(contacts[1].b, (ColliderRef{ColliderKind::Plane, 0}));
 }
 
+// Ten unit boxes on one spot on the ground: 45 pairs of four points and ten boxes on the
+// plane, 220 points. Under a bound of 220 they are all found; under 200 the detection stops
+// past it and says so, in words that name the bound.
+TEST(ContactDetector, StopsPastItsBoundOfContactPoints) {
+    World world;
+    world.addPlane(ground());
+    for (int k = 0; k < 10; ++k) world.addRigidBody(boxAt(Vec3(0.0, 0.5, 0.0)));
+    std::vector<ContactManifold> out;
+    ContactDetector whole(220);
+    whole.detect(world, kMargin, out);
+    EXPECT_FALSE(whole.stats().overflow);
+    EXPECT_EQ(whole.stats().points, 220);
+    EXPECT_EQ(out.size(), 55u);
+
+    ContactDetector bounded(200);
+    bounded.detect(world, kMargin, out);
+    EXPECT_TRUE(bounded.stats().overflow);
+    EXPECT_GT(bounded.stats().points, 200);
+    EXPECT_LE(bounded.stats().points, 204);  // stopped at the manifold that passed it
+    EXPECT_EQ(bounded.overflowMessage(), "more than 200 contact points at once (bodies piled on one another)");
+    // The same detector finds everything again once the pile is taken apart.
+    for (Index k = 0; k < 10; ++k) world.rigidBodies().setPosition(k, Vec3(2.0 * static_cast<double>(k), 0.5, 0.0));
+    bounded.detect(world, kMargin, out);
+    EXPECT_FALSE(bounded.stats().overflow);
+    EXPECT_EQ(out.size(), 10u);
+}
+
 TEST(ContactDetector, PlanarWorldsAndParticleOnlyWorlds) {
     World world;
     world.setPlanar(true);

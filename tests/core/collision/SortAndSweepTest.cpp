@@ -191,5 +191,32 @@ TEST(SortAndSweep, PointsInBoxesMatchBruteForce) {
     EXPECT_EQ(inside, bruteForcePointsInBoxes(points, boxes));
 }
 
+// Boxes piled on one spot overlap in n (n - 1) / 2 pairs: up to kMaxPairs they are all found,
+// past it the call stops there and says so, and the pairs it gives are real and sorted. So do
+// points in such a pile.
+TEST(SortAndSweep, PilesStopAtThePairBound) {
+    const auto onOneSpot = [](std::size_t n) { return std::vector<Aabb>(n, box(Vec3::Zero(), Vec3::Ones())); };
+    SortAndSweep broadPhase;
+    Pairs pairs;
+    EXPECT_TRUE(broadPhase.update(onOneSpot(2048), pairs));
+    EXPECT_EQ(pairs.size(), 2048u * 2047u / 2u);
+
+    const std::size_t pile = 3000;  // 4,498,500 pairs
+    ASSERT_GT(pile * (pile - 1) / 2, SortAndSweep::kMaxPairs);
+    EXPECT_FALSE(broadPhase.update(onOneSpot(pile), pairs));
+    EXPECT_EQ(pairs.size(), SortAndSweep::kMaxPairs);
+    EXPECT_TRUE(std::is_sorted(pairs.begin(), pairs.end()));
+    EXPECT_TRUE(std::all_of(pairs.begin(), pairs.end(), [&](const SortAndSweep::Pair& p) {
+        return p.first < p.second && p.second < static_cast<Index>(pile);
+    }));
+
+    const std::vector<Vec3> points(1500, Vec3::Zero());  // 4,500,000 pairs with the 3000 boxes
+    Pairs inside;
+    EXPECT_FALSE(broadPhase.pointsInBoxes(points, inside));
+    EXPECT_EQ(inside.size(), SortAndSweep::kMaxPairs);
+    EXPECT_TRUE(broadPhase.pointsInBoxes(std::vector<Vec3>(1000, Vec3::Zero()), inside));
+    EXPECT_EQ(inside.size(), 1000u * pile);
+}
+
 }  // namespace
 }  // namespace tinkerbox

@@ -257,6 +257,63 @@ TEST(Simulation, DivergenceAdviceFitsTheIntegrator) {
     EXPECT_EQ(report.message.find("or implicit-euler"), std::string::npos) << report.message;
 }
 
+// A box sliding on the ground under a drag of 1e50 N s/m (a scene's mistake): an explicit
+// step takes its velocity to about 1e48 m/s, finite, whose square in the contact step's
+// impulses is not. Under both contact models the frame is reported as the integrator's
+// divergence in the contact step (or by its energy), rolled back to its start, and nothing
+// non-finite stays in the state.
+TEST(Simulation, AContactStepAtSpeedsThatOverflowIsRolledBackToTheFrameStart) {
+    for (const std::string& model : contactModelNames()) {
+        SimulationSettings settings = test::simulationSettings("symplectic-euler", 1.0 / 60.0);
+        settings.substeps = 4;
+        settings.drag = 1e50;
+        settings.contactModel = model;
+        Simulation sim(settings);
+        RigidBodySpec box;
+        box.position = Vec3(0.0, 0.5, 0.0);
+        box.velocity = Vec3(1.0, 0.0, 0.0);
+        sim.world().addRigidBody(box);
+        sim.world().addPlane(Plane{});
+        const VecX start = test::stateOf(sim.world());
+        const FrameReport report = sim.step();
+        ASSERT_TRUE(report.diverged) << model;
+        EXPECT_NE(report.message.find("symplectic-euler diverged"), std::string::npos) << report.message;
+        EXPECT_NE(report.message.find("dt = 0.0166667 (4 substeps)"), std::string::npos) << report.message;
+        EXPECT_TRUE(test::stateOf(sim.world()) == start) << model;
+        EXPECT_EQ(sim.time(), 0.0);
+        EXPECT_TRUE(std::isfinite(sim.totalEnergy())) << model;
+    }
+}
+
+// Boxes piled on one spot (a scene's mistake) overlap in n (n - 1) / 2 pairs of four points:
+// past the contact model's bound the frame stops, says why and where, and goes back to its
+// start, instead of taking gigabytes (ObaContact::kMaxContactPoints: 100 boxes make 19,800
+// points, over oba's bound).
+TEST(Simulation, ContactPointsPastTheBoundStopTheFrameAndSaySo) {
+    SimulationSettings settings = test::simulationSettings("rk4", 1.0 / 60.0);
+    settings.contactModel = "oba";
+    Simulation sim(settings);
+    RigidBodySpec box;
+    box.position = Vec3(0.0, 0.5, 0.0);
+    for (int k = 0; k < 100; ++k) sim.world().addRigidBody(box);
+    sim.world().addPlane(Plane{});
+    const VecX start = test::stateOf(sim.world());
+    const FrameReport report = sim.step();
+    ASSERT_TRUE(report.diverged);
+    EXPECT_NE(report.message.find("the contact step (oba) stopped under rk4 at t = "), std::string::npos)
+        << report.message;
+    EXPECT_NE(report.message.find("more than 16384 contact points"), std::string::npos) << report.message;
+    EXPECT_TRUE(test::stateOf(sim.world()) == start);
+    EXPECT_EQ(sim.time(), 0.0);
+
+    // Under baraff's bound (ContactDetector::kMaxContactPoints) the same pile runs, and pushes
+    // the boxes apart.
+    sim.setContactModel("baraff");
+    const FrameReport baraff = sim.step();
+    EXPECT_FALSE(baraff.diverged) << baraff.message;
+    EXPECT_GT(baraff.contact.contacts, 16384);
+}
+
 // An integrator that gives up (adaptive cannot meet an impossible tolerance) is
 // reported the same way, with its own reason.
 TEST(Simulation, IntegratorFailureIsReportedAndTheFrameRolledBack) {
