@@ -16,7 +16,8 @@ std::string formatDouble(double value);
 // r0_x,...,r0_qz,...,contacts,max_penetration,linear_momentum_x,...,angular_momentum_z
 void writeRunHeader(std::ostream& out, const Simulation& simulation);
 // `contact`: what the contact model did in the frame that led to this row (zero for the
-// row at t = 0).
-void writeRunRow(std::ostream& out, Simulation& simulation, const ContactReport& contact);
+// row at t = 0). A row with a value that is not finite is not written: its column's name is
+// returned instead (empty when the row was written).
+std::string writeRunRow(std::ostream& out, Simulation& simulation, const ContactReport& contact);
 
 }  // namespace tinkerbox

@@ -96,8 +96,17 @@ int runScene(const RunOptions& o) {
     std::ostream& csv = o.out.empty() ? std::cout : file;
     if (stepLog.is_open()) stepLog << "t,h\n";
 
+    // Nothing that is not finite reaches the CSV: the simulation rolls back what diverged, and
+    // a row that would still hold inf or NaN (a momentum's product overflowing) ends the run.
+    const auto writeRow = [&](const ContactReport& contact) {
+        const std::string column = writeRunRow(csv, *simulation, contact);
+        if (!column.empty())
+            std::cerr << "error: " << scene.settings.integrator << " at t = " << simulation->time()
+                      << " s: the run's " << column << " is not finite; the run stops before its row\n";
+        return column.empty();
+    };
     writeRunHeader(csv, *simulation);
-    writeRunRow(csv, *simulation, ContactReport{});
+    if (!writeRow(ContactReport{})) return 1;
     ProgressBar progress;
     const auto start = std::chrono::steady_clock::now();
     long internalSteps = 0;
@@ -124,7 +133,10 @@ int runScene(const RunOptions& o) {
             hMax = std::max(hMax, h);
         }
         internalSteps += static_cast<long>(sizes.size());
-        if (s % o.every == 0 || s == frames) writeRunRow(csv, *simulation, report.contact);
+        if ((s % o.every == 0 || s == frames) && !writeRow(report.contact)) {
+            exitCode = 1;
+            break;
+        }
         progress.update(static_cast<double>(s) / frames, simulation->time(), endTime);
     }
     csv.flush();

@@ -1,5 +1,6 @@
 // tinkerbox-sim as a user runs it: exit codes, CSV layout, messages.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -667,6 +668,67 @@ TEST_F(TinkerboxSim, WhatValidateAcceptsRuns) {
         const std::vector<double> last = fields(rows.back());
         EXPECT_NEAR(last[6], 0.0, 1e-6) << rows.back();  // p0_y: held on the x axis against gravity
     }
+}
+
+// The crashes a hostile tester found in the contact step (segmentation faults under oba, a row
+// of NaN under baraff): a box under a drag of 1e50, dominoes joined by a spring damped by 1e50,
+// a Newton's cradle with fixed balls. Under both contact models and every integrator each run
+// ends at its duration (exit 0) or stops saying where it diverged (exit 1), and its CSV holds
+// only finite numbers.
+TEST_F(TinkerboxSim, ContactCrashScenesRunOrStopAndWriteOnlyFiniteNumbers) {
+    const fs::path seeds = fs::path(TINKERBOX_SOURCE_DIR) / "tests" / "fuzz" / "scene-seeds";
+    for (const char* scene :
+         {"box-under-a-drag-of-1e50.json", "dominoes-with-a-damping-of-1e50.json", "cradle-with-fixed-balls.json"})
+        for (const char* model : {"baraff", "oba"})
+            for (const char* integrator :
+                 {"euler", "midpoint", "rk4", "implicit-euler", "adaptive", "symplectic-euler", "verlet", "projective"}) {
+                const std::string what = std::string(scene) + " under " + model + " and " + integrator;
+                const Result r = sim("run " + (seeds / scene).string() + " --contact " + model + " --integrator " +
+                                     integrator + " --duration 1");
+                ASSERT_TRUE(r.exitCode == 0 || r.exitCode == 1) << what << ": exit " << r.exitCode << "\n" << r.err;
+                if (r.exitCode == 1) {
+                    EXPECT_NE(r.err.find(std::string(integrator) + " diverged at t = "), std::string::npos) << what << r.err;
+                    EXPECT_NE(r.err.find("dt = "), std::string::npos) << what << r.err;
+                }
+                const auto rows = lines(r.out);
+                ASSERT_GE(rows.size(), 2u) << what;
+                for (std::size_t k = 1; k < rows.size(); ++k)
+                    for (double value : fields(rows[k])) ASSERT_TRUE(std::isfinite(value)) << what << ", row " << k;
+            }
+    // The cradle runs its second to the end under both models: its first ball comes back from
+    // the fixed second one with the energy it had (restitution 1, no friction).
+    for (const char* model : {"baraff", "oba"}) {
+        const Result r = sim("run " + (seeds / "cradle-with-fixed-balls.json").string() + " --contact " + model +
+                             " --duration 1");
+        ASSERT_EQ(r.exitCode, 0) << model << ": " << r.err;
+        const auto rows = lines(r.out);
+        const double start = fields(rows[1])[3], end = fields(rows.back())[3];
+        EXPECT_NEAR(end, start, 0.02 * start) << model;
+    }
+}
+
+// A thousand unit boxes on one spot overlap in 499,500 pairs, two million contact points: the
+// run stops at its first frame with exit 1 and says why, within a fraction of a gigabyte,
+// under both contact models (it took 6.6 GB within a minute and then aborted).
+TEST_F(TinkerboxSim, AThousandBoxesOnOneSpotStopWithinAGigabyte) {
+    std::ofstream file(dir_ / "pile.json");
+    file << R"({"format": "tinkerbox-scene", "version": 2, "planes": [{"point": [0, 0, 0], "normal": [0, 1, 0]}], "bodies": [)";
+    for (int k = 0; k < 1000; ++k) file << (k > 0 ? ", " : "") << R"({"shape": {"box": {"size": [1, 1, 1]}}, "position": [0, 0.5, 0]})";
+    file << "]}";
+    file.close();
+    for (const char* model : {"baraff", "oba"}) {
+        const Result r = sim("run " + (dir_ / "pile.json").string() + " --contact " + model + " --duration 1");
+        EXPECT_EQ(r.exitCode, 1) << model << ": " << r.err;
+        EXPECT_NE(r.err.find(std::string("the contact step (") + model + ") stopped under rk4 at t = 0.0166667 s"),
+                  std::string::npos)
+            << r.err;
+        EXPECT_NE(r.err.find("contact points at once (bodies piled on one another)"), std::string::npos) << r.err;
+        EXPECT_EQ(lines(r.out).size(), 2u) << model;  // the header and the row at t = 0
+    }
+    // The largest child this test waited for: the runs above (ru_maxrss in kilobytes).
+    rusage usage{};
+    ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &usage), 0);
+    EXPECT_LT(usage.ru_maxrss, 1024L * 1024L);
 }
 
 }  // namespace
