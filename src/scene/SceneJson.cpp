@@ -14,6 +14,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/bodies/ConvexHull.h"
 #include "core/bodies/MassProperties.h"
@@ -757,8 +758,17 @@ struct ConstraintJson {
     }
 };
 
-// One line for a value: {"a": 0, "b": [1.0, 2.0]}.
-std::string inlineText(const ordered_json& value) {
+// Where a value sits in the file, as the loader's errors say it: bodies[3].position[0].
+std::string childPath(const std::string& path, const ordered_json& parent, const std::string& key) {
+    if (parent.is_array()) return path + "[" + key + "]";
+    return path.empty() ? key : path + "." + key;
+}
+
+// One line for a value: {"a": 0, "b": [1.0, 2.0]}. JSON has no inf or NaN (nlohmann writes
+// null, which no loader reads back): such a number is refused with its place, not saved.
+std::string inlineText(const ordered_json& value, const std::string& path) {
+    if (value.is_number_float() && !std::isfinite(value.get<double>()))
+        throw std::invalid_argument("the scene cannot be saved: " + path + " is not a finite number");
     if (!value.is_structured()) return value.dump();
     std::string out = value.is_object() ? "{" : "[";
     bool first = true;
@@ -766,16 +776,16 @@ std::string inlineText(const ordered_json& value) {
         out.append(first ? "" : ", ");
         first = false;
         if (value.is_object()) out.append(ordered_json(key).dump()).append(": ");
-        out.append(inlineText(item));
+        out.append(inlineText(item, childPath(path, value, key)));
     }
     return out.append(value.is_object() ? "}" : "]");
 }
 
 // Objects are indented; arrays of numbers stay on one line; a list of objects (particles,
 // springs, planes) has one object per line, so that files diff and hand-edit well.
-std::string blockText(const ordered_json& value, const std::string& indent) {
+std::string blockText(const ordered_json& value, const std::string& indent, const std::string& path) {
     const bool objectList = value.is_array() && !value.empty() && value.front().is_object();
-    if (!value.is_object() && !objectList) return inlineText(value);
+    if (!value.is_object() && !objectList) return inlineText(value, path);
     if (value.empty()) return "{}";
     const std::string inner = indent + "  ";
     std::string out = value.is_object() ? "{\n" : "[\n";
@@ -783,8 +793,9 @@ std::string blockText(const ordered_json& value, const std::string& indent) {
     for (const auto& [key, item] : value.items()) {
         out.append(first ? "" : ",\n").append(inner);
         first = false;
-        if (value.is_object()) out.append(ordered_json(key).dump()).append(": ").append(blockText(item, inner));
-        else out.append(inlineText(item));
+        const std::string at = childPath(path, value, key);
+        if (value.is_object()) out.append(ordered_json(key).dump()).append(": ").append(blockText(item, inner, at));
+        else out.append(inlineText(item, at));
     }
     return out.append("\n").append(indent).append(value.is_object() ? "}" : "]");
 }
@@ -943,7 +954,7 @@ std::string serializeScene(const Scene& scene) {
                         {"frequency", w.frequency},
                         {"seed", w.seed}};
     }
-    return blockText(root, "") + "\n";
+    return blockText(root, "", "") + "\n";
 }
 
 void saveScene(const Scene& scene, const std::filesystem::path& file) { writeFileAtomically(file, serializeScene(scene)); }

@@ -43,6 +43,8 @@ private:
 Scene parseScene(std::string_view text, const std::string& source = "<scene>");
 Scene loadScene(const std::filesystem::path& file);
 
+// Throws std::invalid_argument naming the place of a number that is not finite (JSON has
+// none): such a scene is not saved.
 std::string serializeScene(const Scene& scene);
 // Atomic: the target is either the old file or the whole new one. Throws
 // std::runtime_error naming the file when it cannot be written.

@@ -7,7 +7,9 @@
 #include <numbers>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "core/constraints/Constraint.h"
@@ -195,6 +197,29 @@ TEST(SceneJson, SaveIsAtomicAndLeavesNoTemporaryFile) {
     // A save that cannot be written throws and leaves the old file intact.
     EXPECT_THROW(saveScene(first, dir / "missing-dir" / "scene.json"), std::runtime_error);
     EXPECT_EQ(loadScene(file), second);
+    std::filesystem::remove_all(dir);
+}
+
+// JSON has no inf or NaN: a scene holding one (a state that diverged, were it ever kept) is
+// refused with the number's place, and the file saved before stays as it was.
+TEST(SceneJson, ANumberThatIsNotFiniteIsNotSavedAndItsPlaceNamed) {
+    const auto dir = std::filesystem::temp_directory_path() / ("tinkerbox-nonfinite-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto file = dir / "scene.json";
+    const Scene good = findExampleScene("spring-oscillator")->make();
+    saveScene(good, file);
+    Scene bad = good;
+    bad.particles.at(1).position.y() = std::numeric_limits<double>::quiet_NaN();
+    try {
+        saveScene(bad, file);
+        ADD_FAILURE() << "a NaN was saved";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_STREQ(e.what(), "the scene cannot be saved: particles[1].position[1] is not a finite number");
+    }
+    bad = good;
+    bad.settings.drag = std::numeric_limits<double>::infinity();
+    EXPECT_THROW(serializeScene(bad), std::invalid_argument);
+    EXPECT_EQ(loadScene(file), good);
     std::filesystem::remove_all(dir);
 }
 
