@@ -655,6 +655,38 @@ void Panels::drawStats() {
     ImGui::End();
 }
 
+// The divergence banner's cures that change the step: another integrator (or, for implicit
+// Euler, a tighter solve) and more substeps.
+void Panels::offerStepRemedies() {
+    // Implicit Euler is the remedy for the others; for itself, a tighter CG solve.
+    if (editor_.simulation().settings().integrator != "implicit-euler") {
+        const bool switchTo = ImGui::Button("Switch to implicit-euler");
+        itemTooltip("Implicit Euler is stable at any step for springs, at the price of damping the motion.");
+        if (switchTo) {
+            app_.chooseIntegrator("implicit-euler");
+            editor_.dismissDivergence();
+        }
+    } else {
+        const bool tighten = ImGui::Button("Tighten the CG tolerance");
+        itemTooltip("Divide implicit Euler's CG tolerance by 10: each step's solve comes closer to the exact one.");
+        if (tighten) {
+            IntegratorSettings solver = editor_.simulation().settings().solver;
+            solver.implicitSolver.tolerance /= 10.0;
+            editor_.setSolverSettings(solver);
+            editor_.dismissDivergence();
+        }
+    }
+    ImGui::SameLine();
+    const bool doubleSubsteps = ImGui::Button("Double the substeps");
+    itemTooltip("Halve the step the integrator takes, keeping dt: the usual cure for an explicit integrator.");
+    if (doubleSubsteps) {
+        const SimulationSettings& s = editor_.simulation().settings();
+        editor_.setTimeStep(s.dt, editor_.simulation().substeps() * 2);
+        editor_.dismissDivergence();
+    }
+    ImGui::SameLine();  // the banner's Dismiss follows on this line
+}
+
 void Panels::drawBanners() {
     ImGuiIO& io = ImGui::GetIO();
     // Divergence: the run is paused and rolled back; say what happened and offer fixes.
@@ -666,33 +698,7 @@ void Panels::drawBanners() {
                      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
         ImGui::TextWrapped("Paused: %s", editor_.divergence().c_str());
         ImGui::TextWrapped("The model is back at its last good state.");
-        // Implicit Euler is the remedy for the others; for itself, a tighter CG solve.
-        if (editor_.simulation().settings().integrator != "implicit-euler") {
-            const bool switchTo = ImGui::Button("Switch to implicit-euler");
-            itemTooltip("Implicit Euler is stable at any step for springs, at the price of damping the motion.");
-            if (switchTo) {
-                app_.chooseIntegrator("implicit-euler");
-                editor_.dismissDivergence();
-            }
-        } else {
-            const bool tighten = ImGui::Button("Tighten the CG tolerance");
-            itemTooltip("Divide implicit Euler's CG tolerance by 10: each step's solve comes closer to the exact one.");
-            if (tighten) {
-                IntegratorSettings solver = editor_.simulation().settings().solver;
-                solver.implicitSolver.tolerance /= 10.0;
-                editor_.setSolverSettings(solver);
-                editor_.dismissDivergence();
-            }
-        }
-        ImGui::SameLine();
-        const bool doubleSubsteps = ImGui::Button("Double the substeps");
-        itemTooltip("Halve the step the integrator takes, keeping dt: the usual cure for an explicit integrator.");
-        if (doubleSubsteps) {
-            const SimulationSettings& s = editor_.simulation().settings();
-            editor_.setTimeStep(s.dt, editor_.simulation().substeps() * 2);
-            editor_.dismissDivergence();
-        }
-        ImGui::SameLine();
+        if (editor_.divergenceCuredByTheStep()) offerStepRemedies();
         if (ImGui::Button("Dismiss (Esc)")) editor_.dismissDivergence();
         itemTooltip("Close this banner; the model stays paused at its last good state.");
         ImGui::End();

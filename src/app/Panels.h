@@ -35,6 +35,7 @@ private:
     void drawInspector();
     void drawStats();
     void drawBanners();
+    void offerStepRemedies();
     void drawHelp();
 
     App& app_;

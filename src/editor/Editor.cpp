@@ -236,6 +236,7 @@ void Editor::stepFrame(FrameReport& report, int maxSubsteps) {
     report = simulation_->advance(maxSubsteps);
     if (report.diverged) {
         divergence_ = report.message;
+        divergenceAtContactBound_ = report.contactBound;
         setPlaying(false);
         atFrame_ = false;  // rolled back to a state from before
     } else if (report.finished) {

@@ -78,6 +78,9 @@ public:
     bool canRewind() const { return beforePlay_.has_value(); }
     void rewind();  // back to the state before the last play (an undoable edit)
     const std::string& divergence() const { return divergence_; }
+    // Whether a smaller step or another integrator may cure it (not a contact step past its
+    // bound of contact points).
+    bool divergenceCuredByTheStep() const { return !divergenceAtContactBound_; }
     void dismissDivergence() { divergence_.clear(); }
     // A one-line hint after a gesture that did nothing (e.g. threading a bead with no wire).
     const std::string& status() const { return status_; }
@@ -272,6 +275,7 @@ private:
     std::optional<Scene> beforePlay_;
     std::optional<Tool> toolBeforePlay_;
     std::string divergence_;
+    bool divergenceAtContactBound_ = false;
     std::string status_;
     double beforePlayTime_ = 0.0;
 

@@ -1068,6 +1068,32 @@ TEST_F(App, ImplicitEulerDivergingIsNotToldToTryItself) {
     EXPECT_EQ(divergence.find("or implicit-euler"), std::string::npos) << divergence;
 }
 
+// The contact step's failures pause the app with a banner, never take its window down: a box
+// under a drag of 1e50 under oba (a segmentation fault once), and a thousand boxes on one spot
+// (gigabytes once), whose contact points pass the bound.
+TEST_F(App, AContactStepThatFailsPausesTheAppAndSaysWhy) {
+    std::string pile = R"({"format": "tinkerbox-scene", "version": 2, "planes": [{"normal": [0, 1, 0]}], "bodies": [)";
+    for (int k = 0; k < 1000; ++k)
+        pile += std::string(k > 0 ? ", " : "") + R"({"shape": {"box": {"size": [1, 1, 1]}}, "position": [0, 0.5, 0]})";
+    pile += "]}";
+    const std::pair<std::string, std::string> scenes[] = {
+        {writeFile(dir_ / "drag.json", R"({"format": "tinkerbox-scene", "version": 2,
+  "settings": {"drag": 1e50, "integrator": "symplectic-euler", "substeps": 4, "contact_model": "oba"},
+  "bodies": [{"shape": {"box": {"size": [1, 1, 1]}}, "position": [0, 0.5, 0], "velocity": [1, 0, 0]}],
+  "planes": [{"point": [0, 0, 0], "normal": [0, 1, 0]}]})"),
+         "symplectic-euler diverged at t = "},
+        {writeFile(dir_ / "pile.json", pile), "the contact step (baraff) stopped under rk4 at t = 0.0166667 s"}};
+    for (const auto& [scene, banner] : scenes) {
+        const fs::path shot = dir_ / "banner.png";
+        ASSERT_EQ(run(withWindow({scene, "--play", "--screenshot", shot.string(), "--frames", "5"})), 0) << scene;
+        const Status status = readStatus(status_);
+        EXPECT_EQ(status.text("playing"), "0") << scene;
+        EXPECT_EQ(status.number("time"), 0.0) << status.describe();  // back to the frame's start
+        EXPECT_NE(status.text("divergence").find(banner), std::string::npos) << status.describe();
+        EXPECT_TRUE(fs::exists(shot)) << scene;
+    }
+}
+
 // Compare mode through X: F12 saves a screenshot in the app's working directory (the test's
 // own) and says so in the status line; the test waits for that message, then keeps the picture
 // in the build tree to look at.

@@ -220,6 +220,7 @@ FrameReport Simulation::advance(int maxSubsteps) {
         report.contact.add(contact);
         if (!contact.failure.empty()) {
             report.diverged = true;
+            report.contactBound = true;
             report.message = "the contact step (" + contact_->name() + ") stopped under " + std::string(integrator_->name()) + when() + ": " +
                              contact.failure + ". Move the bodies apart.";
             return rollBack();

@@ -48,6 +48,9 @@ struct FrameReport {
     // False when advance() stopped inside the frame: the sums below are those so far.
     bool finished = true;
     bool diverged = false;
+    // It stopped because the contact step passed its bound of contact points: no time step or
+    // integrator helps, only bodies moved apart.
+    bool contactBound = false;
     std::string message;  // why it diverged, and what to try
     ContactReport contact;  // summed over the substeps
     StepReport integrator;  // summed over the substeps
