@@ -248,7 +248,8 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
     };
     // Without rigid bodies there is nothing more to detect: particles meet planes in
     // World::resolveContacts, and a cloth of thousands of particles costs nothing here.
-    if (bodyCount == 0 || stats_.points > maxContactPoints_) return finish();
+    if (bodyCount == 0) return finish();
+    if (stats_.points > maxContactPoints_) return stopAtBound();
 
     // The shapes' poses (world = R shapePoint + worldPoint(k, 0)) and bounds, and the broad phase.
     cache.poses.resize(static_cast<std::size_t>(bodyCount));
