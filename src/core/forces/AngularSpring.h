@@ -6,7 +6,7 @@
 // Simulation, SIGGRAPH 1998, section 4.5, with C = theta - theta_rest). Summed over a
 // strand's joints, E = 1/2 sum k_i theta_i^2 about its rest curvature; the strand's
 // twist (the plane its bends turn in) is held by dihedral springs on four consecutive
-// particles (DihedralBending, Hair.h), so that a curly strand keeps its curl.
+// particles (DihedralBending, which the scene's HairSpec lays along it), so that a curly strand keeps its curl.
 // The gradient: dtheta/de0 = (e0 x c)/(|e0|^2 |c|), dtheta/de1 = -(e1 x c)/(|e1|^2 |c|),
 // c = e0 x e1; it is undefined where the strand is straight (c = 0), where a rest angle of
 // zero gives the force 0 and a non-zero one a cone point of E: no force there either.

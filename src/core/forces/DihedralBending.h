@@ -7,7 +7,7 @@
 // theta = 0 when they are flat, positive when x2 and x3 fold towards the side their
 // normals point to. The gradient is Bridson, Marino and Fedkiw's (Simulation of
 // Clothing with Folds and Wrinkles, SCA 2003, section 4): dtheta/dx2 = |e| N1/|N1|^2 and so on.
-// With k = k_material |e|^2/(A1 + A2) (ClothMaterial.h), the energy is k_material/2 kappa^2 A
+// With k = k_material |e|^2/(A1 + A2) (the scene's ClothMaterial), the energy is k_material/2 kappa^2 A
 // with the curvature kappa = theta |e|/(A1 + A2) (the angle over the mean height of the two
 // triangles) and the hinge's area A = A1 + A2. A grid sheet rolled on a cylinder of radius
 // R about a grid direction bends only along its grid lines parallel to the axis, each by

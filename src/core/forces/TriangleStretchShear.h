@@ -7,7 +7,7 @@
 //   shear   C = a w_u . w_v                     (equation 11),
 // each with energy k/2 C^T C and damping d = -kd dC/dx Cdot (section 4.5).
 // The stiffness and damping are per triangle: a material's per-area constants divided by
-// a (ClothMaterial.h), so that the energy is k_material/2 (S_u^2 + S_v^2) a whatever the mesh.
+// a (the scene's ClothMaterial), so that the energy is k_material/2 (S_u^2 + S_v^2) a whatever the mesh.
 // Definite Jacobians: the stretch curvature term is kept where the triangle is stretched
 // (|w| > b: positive semi-definite) and dropped where it is compressed; the shear
 // curvature term is indefinite and always dropped (docs/integrators.md).
