@@ -20,7 +20,7 @@ struct DetectionStats {
     long candidatePairs = 0;  // broad-phase overlaps in the last detect(), particle pairs included
     long manifolds = 0;
     long points = 0;
-    // The last detect() stopped at a bound (maxContactPoints(), or the broad phase's
+    // The last detect() stopped at a bound (its maximum of contact points, or the broad phase's
     // SortAndSweep::kMaxPairs): its manifolds are not all of them, and no contact model may
     // take them for the whole.
     bool overflow = false;
@@ -47,7 +47,6 @@ public:
     // that diameter; with 0, they do not.
     void detect(const World& world, double margin, std::vector<ContactManifold>& out, double particleThickness = 0.0);
     const DetectionStats& stats() const { return stats_; }
-    long maxContactPoints() const { return maxContactPoints_; }
     // What the last detect() stopped at, when stats().overflow, in words for the user.
     std::string overflowMessage() const;
 

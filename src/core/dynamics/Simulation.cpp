@@ -191,10 +191,11 @@ FrameReport Simulation::advance(int maxSubsteps) {
         return msg.str();
     };
     const auto divergence = [&](const std::string& what) {
+        const bool implicit = integrator_->name() == "implicit-euler";
         report.diverged = true;
         report.message = std::string(integrator_->name()) + " diverged" + when() + ": " + what +
                          ". Try a smaller dt or more substeps" +
-                         (integrator_->name() == "implicit-euler" ? " (or a tighter CG tolerance)." : ", or implicit-euler.");
+                         (implicit ? " (or a tighter CG tolerance)." : ", or implicit-euler.");
     };
     // The frame stops where it failed and goes back to its start.
     const auto rollBack = [&] {
@@ -221,13 +222,14 @@ FrameReport Simulation::advance(int maxSubsteps) {
         if (!contact.failure.empty()) {
             report.diverged = true;
             report.contactBound = true;
-            report.message = "the contact step (" + contact_->name() + ") stopped under " + std::string(integrator_->name()) + when() + ": " +
-                             contact.failure + ". Move the bodies apart.";
+            report.message = "the contact step (" + contact_->name() + ") stopped under " +
+                             std::string(integrator_->name()) + when() + ": " + contact.failure +
+                             ". Move the bodies apart.";
             return rollBack();
         }
         // From a finite state at speeds whose squares overflow (a drag of 1e50 under an explicit
         // integrator), a contact model's impulses can come out non-finite. A step that found no
-        // contact changed nothing (and a second pass over a chain's state costs a tenth of its step).
+        // contact changed nothing and is not read again.
         const bool touched = contact.contacts > 0 || !contact_->manifolds().empty();
         if (touched && !world_.stateIsFinite()) {
             divergence("the state became non-finite in the contact step (" + contact_->name() + ")");
