@@ -168,7 +168,7 @@ void App::openInitialScene(std::optional<Scene> fromFile) {
     }
     // The solver chosen last time applies to the scene the session reopens.
     if (options_.integrator) chooseIntegrator(*options_.integrator);
-    else if (options_.scene.empty() && isIntegratorName(settings_.integrator)) chooseIntegrator(settings_.integrator);
+    else if (options_.scene.empty() && findIntegratorKind(settings_.integrator)) chooseIntegrator(settings_.integrator);
     if (options_.play) editor_.setPlaying(true);
     notice_ = {};
 }
@@ -341,8 +341,8 @@ void App::onKey(int key, int action, int mods) {
         if (key == GLFW_KEY_RIGHT && !editor_.playing() && !editor_.stepForward()) stepper_.requestStep();
     }
     if (action == GLFW_REPEAT || compare_.onKey(key)) return;
-    if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + static_cast<int>(integratorNames().size()) && key <= GLFW_KEY_9) {
-        chooseIntegrator(std::string(integratorNames()[key - GLFW_KEY_1]));
+    if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + static_cast<int>(integratorKinds().size()) && key <= GLFW_KEY_9) {
+        chooseIntegrator(std::string(integratorKinds()[key - GLFW_KEY_1]->name));
         return;
     }
     if (key < 128) {

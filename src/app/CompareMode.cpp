@@ -404,11 +404,13 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
         ImGui::SameLine();
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - contactWidth - removeWidth);
         if (ImGui::BeginCombo("##integrator", integrators_[k].c_str())) {
-            for (std::string_view name : integratorNames())
+            for (const IntegratorKind* kind : integratorKinds()) {
+                const std::string_view name = kind->name;
                 if (ImGui::Selectable(std::string(name).c_str(), integrators_[k] == name)) {
                     changed = integrators_[k] != name;
                     integrators_[k] = std::string(name);
                 }
+            }
             ImGui::EndCombo();
         }
         itemTooltip("The integrator of this run, drawn and plotted in its colour.");

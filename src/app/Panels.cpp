@@ -136,10 +136,12 @@ void Panels::drawMenu() {
             app_.toggleSelfCollision();
         ImGui::Separator();
         int key = 1;
-        for (std::string_view name : integratorNames()) {
-            const std::string shortcut = std::to_string(key++);
-            if (ImGui::MenuItem(std::string(name).c_str(), shortcut.c_str(), editor_.simulation().settings().integrator == name))
-                app_.chooseIntegrator(std::string(name));
+        for (const IntegratorKind* kind : integratorKinds()) {
+            const std::string shortcut = key <= 9 ? std::to_string(key++) : std::string();
+            const std::string name(kind->name);
+            if (ImGui::MenuItem(name.c_str(), shortcut.c_str(), editor_.simulation().settings().integrator == name))
+                app_.chooseIntegrator(name);
+            itemTooltip(std::string(kind->summary).c_str());
         }
         ImGui::EndMenu();
     }
@@ -200,19 +202,19 @@ void Panels::drawSolverPanel() {
     ImGui::PushItemWidth(-130.0f);  // room for the labels on the right
     SimulationSettings s = editor_.simulation().settings();
 
-    int current = 0;
-    const auto names = integratorNames();
-    for (int i = 0; i < static_cast<int>(names.size()); ++i)
-        if (names[i] == s.integrator) current = i;
+    const auto kinds = integratorKinds();
     if (ImGui::BeginCombo("integrator", s.integrator.c_str())) {
-        for (int i = 0; i < static_cast<int>(names.size()); ++i) {
-            const std::string label = std::to_string(i + 1) + "  " + std::string(names[i]);
-            if (ImGui::Selectable(label.c_str(), i == current)) app_.chooseIntegrator(std::string(names[i]));
+        for (std::size_t i = 0; i < kinds.size(); ++i) {
+            const std::string label = (i < 9 ? std::to_string(i + 1) + "  " : std::string("   ")) + std::string(kinds[i]->name);
+            if (ImGui::Selectable(label.c_str(), kinds[i]->name == s.integrator)) app_.chooseIntegrator(std::string(kinds[i]->name));
+            itemTooltip(std::string(kinds[i]->summary).c_str());
         }
         ImGui::EndCombo();
     }
-    itemTooltip("How the model is advanced in time (keys 1 to 8); it continues from where it is. Each one's "
-                "cost and failings: docs/integrators.md.");
+    const std::string integratorHelp = "How the model is advanced in time (keys 1 to " +
+                                       std::to_string(std::min<std::size_t>(kinds.size(), 9)) +
+                                       "); it continues from where it is. Each one's cost and failings: docs/integrators.md.";
+    itemTooltip(integratorHelp.c_str());
     if (ImGui::BeginCombo("contact", s.contactModel.c_str())) {
         for (const std::string& name : contactModelNames())
             if (ImGui::Selectable(name.c_str(), name == s.contactModel)) app_.chooseContactModel(name);
@@ -263,34 +265,36 @@ void Panels::drawSolverPanel() {
     if (inputDouble("drag", drag, 0.01, "%.3f") && drag >= 0.0) editor_.setDrag(drag);
     itemTooltip("Air resistance: a force -drag v on every particle (N s/m), which takes energy out of the model.");
 
-    if (ImGui::CollapsingHeader("implicit-euler", ImGuiTreeNodeFlags_DefaultOpen)) {
-        IntegratorSettings solver = s.solver;
-        bool changed = inputDouble("CG tolerance", solver.implicitSolver.tolerance, 1e-5, "%.1e");
-        itemTooltip("Implicit Euler's conjugate gradients stop at this relative residual.");
-        changed |= ImGui::InputInt("CG max iter.", &solver.implicitSolver.maxIterations);
-        itemTooltip("... or after this many iterations.");
-        changed |= ImGui::Checkbox("contact filter", &solver.contactFilter);
-        itemTooltip("Particles touching a plane or a fixed body are held on it inside the solve (Baraff & Witkin 1998, "
-                    "section 5.3), instead of sinking in and being pushed out by the contact model.");
-        helpMarker("Implicit Euler solves (M - h dF/dv - h^2 dF/dx) dv = h (F + h dF/dx v) with conjugate "
-                   "gradients, stopping at this relative residual or iteration count (Baraff, Implicit Methods, SIGGRAPH 2001 notes).");
-        if (changed && solver.implicitSolver.tolerance > 0.0 && solver.implicitSolver.maxIterations > 0)
-            editor_.setSolverSettings(solver);
-    }
-    if (ImGui::CollapsingHeader("adaptive")) {
-        IntegratorSettings solver = s.solver;
-        if (inputDouble("tolerance", solver.adaptiveTolerance, 1e-7, "%.1e") && solver.adaptiveTolerance > 0.0)
-            editor_.setSolverSettings(solver);
-        itemTooltip("The local error per step the adaptive integrator keeps below, by shortening its steps.");
-    }
-    if (ImGui::CollapsingHeader("projective")) {
-        IntegratorSettings solver = s.solver;
-        if (ImGui::InputInt("iterations", &solver.projectiveIterations) && solver.projectiveIterations > 0)
-            editor_.setSolverSettings(solver);
-        itemTooltip("Projective dynamics' local-global iterations per step.");
-        helpMarker("Local-global iterations per step (Liu et al. 2013, Fast Simulation of Mass-Spring Systems): "
-                   "more come closer to the backward Euler step, each costs a projection of every spring and "
-                   "one solve with the prefactored matrix.");
+    // Each integrator's own settings, drawn from its kind's parameters; the running one's open.
+    for (const IntegratorKind* kind : kinds) {
+        if (kind->parameters.empty()) continue;
+        const std::string header(kind->name);
+        ImGui::SetNextItemOpen(kind->name == s.integrator, ImGuiCond_Appearing);
+        if (!ImGui::CollapsingHeader(header.c_str())) continue;
+        ImGui::PushID(header.c_str());
+        for (const IntegratorParameter& p : kind->parameters) {
+            IntegratorSettings solver = s.solver;
+            double value = p.get(solver);
+            const std::string label(p.label);
+            bool changed = false;
+            if (p.type == IntegratorParameter::Type::Flag) {
+                bool on = value != 0.0;
+                changed = ImGui::Checkbox(label.c_str(), &on);
+                value = on ? 1.0 : 0.0;
+            } else if (p.type == IntegratorParameter::Type::Count) {
+                int count = static_cast<int>(value);
+                changed = ImGui::InputInt(label.c_str(), &count);
+                value = count;
+            } else {
+                changed = inputDouble(label.c_str(), value, value / 10.0, "%.1e");
+            }
+            itemTooltip(std::string(p.help).c_str());
+            if (changed && p.accepts(value)) {
+                p.set(solver, value);
+                editor_.setSolverSettings(solver);
+            }
+        }
+        ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("constraints", ImGuiTreeNodeFlags_DefaultOpen)) {
         ConstraintSettings c = s.constraints;
@@ -579,11 +583,11 @@ void Panels::drawStats() {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Simulated seconds per second. Below 1 when dt is shorter than a drawn frame, in slow motion, or when the frames take longer than a drawn frame may spend.");
     const FrameReport& r = stepper_.stats().last;
-    if (sim.settings().integrator == "implicit-euler")
+    if (integratorKind(sim.settings().integrator).has(IntegratorCapability::ConjugateGradientSolve)) {
         ImGui::Text("CG %d iterations (residual %.1e)", r.integrator.linearSolve.iterations,
                     r.integrator.linearSolve.relativeResidual);
-    if (sim.settings().integrator == "implicit-euler")
         itemTooltip("Implicit Euler's conjugate gradient iterations in the last step, and the residual it stopped at.");
+    }
     if (!s.constraints().empty()) {
         const ConstraintSolveStats& c = s.constraintSolver().stats();
         ImGui::Text("%zu constraints, error %.2e", s.constraints().size(), sim.constraintError());
@@ -658,12 +662,14 @@ void Panels::drawStats() {
 // The divergence banner's cures that change the step: another integrator (or, for implicit
 // Euler, a tighter solve) and more substeps.
 void Panels::offerStepRemedies() {
-    // Implicit Euler is the remedy for the others; for itself, a tighter CG solve.
-    if (editor_.simulation().settings().integrator != "implicit-euler") {
-        const bool switchTo = ImGui::Button("Switch to implicit-euler");
-        itemTooltip("Implicit Euler is stable at any step for springs, at the price of damping the motion.");
+    // A method stable on stiff springs is the remedy for the others; for one that solves with
+    // conjugate gradients, a tighter solve.
+    const IntegratorKind& stable = stiffStableIntegratorKind();
+    if (!integratorKind(editor_.simulation().settings().integrator).has(IntegratorCapability::ConjugateGradientSolve)) {
+        const bool switchTo = ImGui::Button(("Switch to " + std::string(stable.name)).c_str());
+        itemTooltip(std::string(stable.summary).c_str());
         if (switchTo) {
-            app_.chooseIntegrator("implicit-euler");
+            app_.chooseIntegrator(std::string(stable.name));
             editor_.dismissDivergence();
         }
     } else {
@@ -672,7 +678,8 @@ void Panels::offerStepRemedies() {
         if (tighten) {
             IntegratorSettings solver = editor_.simulation().settings().solver;
             solver.implicitSolver.tolerance /= 10.0;
-            editor_.setSolverSettings(solver);
+            if (const std::string refused = editor_.setSolverSettings(solver); !refused.empty())
+                notice_.show("Not tightened: " + refused, glfwGetTime(), 4.0);
             editor_.dismissDivergence();
         }
     }
@@ -718,9 +725,10 @@ void Panels::drawBanners() {
         std::snprintf(progress, sizeof progress, "this frame: %d of %d substeps", sim.substepsDone(), sim.substeps());
         ImGui::ProgressBar(static_cast<float>(sim.substepsDone()) / static_cast<float>(sim.substeps()),
                            ImVec2(-1.0f, 0.0f), progress);
-        ImGui::TextWrapped("%s", sim.settings().integrator == "implicit-euler"
-                                     ? "Fewer substeps run faster: implicit-euler is stable with one."
-                                     : "Fewer substeps run faster; implicit-euler is stable with few.");
+        const std::string stable(stiffStableIntegratorKind().name);
+        ImGui::TextWrapped("%s", sim.settings().integrator == stable
+                                     ? ("Fewer substeps run faster: " + stable + " is stable with one.").c_str()
+                                     : ("Fewer substeps run faster; " + stable + " is stable with few.").c_str());
         ImGui::End();
         ImGui::PopStyleColor();
     }
@@ -767,8 +775,8 @@ void Panels::drawHelp() {
     line("Left / Right  one frame back / forward in the timeline (paused; held, they scrub); its slider under the "
          "view scrubs every frame run, and playing from an earlier frame drops the later ones (Ctrl+Z brings them back)");
     std::string integrators = "Integrators: ";
-    for (std::size_t i = 0; i < integratorNames().size(); ++i)
-        integrators += (i ? ", " : "") + std::to_string(i + 1) + " " + std::string(integratorNames()[i]);
+    for (std::size_t i = 0; i < integratorKinds().size() && i < 9; ++i)
+        integrators += (i ? ", " : "") + std::to_string(i + 1) + " " + std::string(integratorKinds()[i]->name);
     line(integrators);
     line("Ctrl+K  compare mode: the model under 2 to 4 integrators at once (Space, '.' and Backspace then drive "
          "the runs, a drag pulls every run)   Ctrl+Shift+K  ghosts / split views");

@@ -13,9 +13,13 @@ int main(int argc, char** argv) {
     cli.set_version_flag("--version", "tinkerbox 0.1.0");
     cli.add_option("scene", options.scene, "Scene file (.json) to open")->check(CLI::ExistingFile);
     std::string integrator;
-    cli.add_option("--integrator", integrator, "euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet, projective")
+    cli.add_option("--integrator", integrator, integratorNameList())
         ->check(CLI::Validator(
-            [](std::string& name) { return isIntegratorName(name) ? std::string() : "unknown integrator '" + name + "'"; },
+            [](std::string& name) {
+                return findIntegratorKind(name) ? std::string()
+                                                : "unknown integrator '" + name + "' (choose one of: " +
+                                                      integratorNameList() + ")";
+            },
             "INTEGRATOR"));
     cli.add_option("--screenshot", options.screenshot, "Render --frames frames, save this PNG and exit");
     cli.add_option("--video", options.video,

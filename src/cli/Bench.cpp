@@ -77,7 +77,7 @@ int runBench(const BenchOptions& options) {
     const std::vector<std::string> scenes = options.scenes.empty() ? benchmarkSceneNames() : options.scenes;
     std::vector<std::string> integrators = options.integrators;
     if (integrators.empty())
-        for (std::string_view n : integratorNames()) integrators.emplace_back(n);
+        for (const IntegratorKind* kind : integratorKinds()) integrators.emplace_back(kind->name);
 
     std::vector<std::string> contactModels = options.contactModels;
     if (contactModels.empty()) contactModels = contactModelNames();
@@ -92,7 +92,7 @@ int runBench(const BenchOptions& options) {
         const std::string probeName(benchmarkScene(name).stabilityProbe);
         for (const std::string& integrator : integrators) {
             int substeps = benchmarkScene(name).substeps;
-            if (!probeName.empty() && integrator != "adaptive") {  // adaptive chooses its own steps
+            if (!probeName.empty() && !integratorKind(integrator).has(IntegratorCapability::ChoosesItsOwnSteps)) {
                 auto [it, fresh] = substepsFound.try_emplace({probeName, integrator}, 0);
                 if (fresh) {
                     const Scene probe = makeBenchmarkScene(probeName, options.solver);

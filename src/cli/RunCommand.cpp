@@ -30,14 +30,10 @@ bool openOutput(const std::string& path, std::ofstream& out) {
 // Options that tune one integrator's solver, given for a run by another integrator:
 // a usage error, because the user expects them to change something.
 std::string inapplicableOption(const RunOptions& o, const std::string& integrator) {
-    if (integrator != "implicit-euler") {
-        if (o.cgTolerance) return "--cg-tolerance sets implicit-euler's CG";
-        if (o.cgMaxIterations) return "--cg-max-iterations sets implicit-euler's CG";
-        if (o.contactFilter) return "--contact-filter sets implicit-euler's filter of particles in contact";
-    }
-    if (integrator != "adaptive" && o.adaptiveTolerance) return "--tolerance sets adaptive's local error tolerance";
-    if (integrator != "projective" && o.projectiveIterations)
-        return "--projective-iterations sets projective's local-global iterations";
+    for (const RunOptions::IntegratorParameterChoice& c : o.integratorParameters)
+        if (c.kind->name != integrator)
+            return "--" + std::string(c.parameter->option) + " sets " + std::string(c.kind->name) + "'s " +
+                   std::string(c.parameter->label);
     return {};
 }
 
@@ -68,11 +64,8 @@ int runScene(const RunOptions& o) {
         scene.settings.substeps = *o.substeps;
         scene.settings.integratorSubsteps.clear();
     }
-    if (o.cgTolerance) scene.settings.solver.implicitSolver.tolerance = *o.cgTolerance;
-    if (o.cgMaxIterations) scene.settings.solver.implicitSolver.maxIterations = *o.cgMaxIterations;
-    if (o.contactFilter) scene.settings.solver.contactFilter = *o.contactFilter;
-    if (o.adaptiveTolerance) scene.settings.solver.adaptiveTolerance = *o.adaptiveTolerance;
-    if (o.projectiveIterations) scene.settings.solver.projectiveIterations = *o.projectiveIterations;
+    for (const RunOptions::IntegratorParameterChoice& c : o.integratorParameters)
+        c.parameter->set(scene.settings.solver, c.value);
     if (o.constraintTolerance) scene.settings.constraints.solver.tolerance = *o.constraintTolerance;
     std::unique_ptr<Simulation> simulation;
     try {

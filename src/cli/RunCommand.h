@@ -1,6 +1,9 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "core/integrators/IntegratorKind.h"
 
 namespace tinkerbox {
 
@@ -12,11 +15,13 @@ struct RunOptions {
     std::optional<double> selfCollision;          // particles' thickness, m; 0: off
     std::optional<double> dt;
     std::optional<int> substeps;
-    std::optional<double> cgTolerance;
-    std::optional<int> cgMaxIterations;
-    std::optional<bool> contactFilter;  // implicit-euler's filter of particles in contact
-    std::optional<double> adaptiveTolerance;
-    std::optional<int> projectiveIterations;
+    // An integrator's own settings (--cg-tolerance, --tolerance, ...), in the order given.
+    struct IntegratorParameterChoice {
+        const IntegratorKind* kind;
+        const IntegratorParameter* parameter;
+        double value;
+    };
+    std::vector<IntegratorParameterChoice> integratorParameters;
     std::optional<double> constraintTolerance;  // the multiplier solve, every integrator
     std::optional<double> duration;  // seconds; default 10 when neither this nor steps is given
     std::optional<long> steps;

@@ -1,6 +1,7 @@
 // tinkerbox-sim: the headless runner, validator and benchmark.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdio>
 #include <iostream>
 
 #include "cli/Bench.h"
@@ -16,15 +17,60 @@ namespace {
 
 using namespace tinkerbox;
 
-std::string integratorList() {
-    std::string list;
-    for (std::string_view n : integratorNames()) list += (list.empty() ? "" : ", ") + std::string(n);
-    return list;
+std::string integratorList() { return integratorNameList(); }
+
+// A parameter's value as an option takes it: "true", "500", "0.0001".
+std::string valueText(const IntegratorParameter& p, double value) {
+    if (p.type == IntegratorParameter::Type::Flag) return value != 0.0 ? "true" : "false";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.15g", value);
+    return text;
+}
+
+// The text of an option for p: a number in its range, or true or false.
+double parseParameter(const IntegratorParameter& p, const std::string& text) {
+    const std::string option = "--" + std::string(p.option);
+    double value = 0.0;
+    if (p.type == IntegratorParameter::Type::Flag) {
+        if (text == "true" || text == "1") value = 1.0;
+        else if (text != "false" && text != "0") throw CLI::ValidationError(option, "expected true or false, got '" + text + "'");
+    } else {
+        std::size_t used = 0;
+        try {
+            value = std::stod(text, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != text.size() || text.empty())
+            throw CLI::ValidationError(option, "expected a number, got '" + text + "'");
+    }
+    if (const std::string why = p.rangeError(value); !why.empty()) throw CLI::ValidationError(option, why);
+    return value;
+}
+
+// Every integrator's own settings as options of cmd (--cg-tolerance, --tolerance, ...), from
+// their kinds: each checks its range and hands its value to take.
+template <class Take, class Default>
+void addIntegratorParameterOptions(CLI::App* cmd, Default defaultText, Take take) {
+    for (const IntegratorKind* kind : integratorKinds())
+        for (const IntegratorParameter& p : kind->parameters) {
+            const std::string range = p.type == IntegratorParameter::Type::Flag
+                                          ? "true or false"
+                                          : valueText(p, p.min) + " to " + valueText(p, p.max);
+            cmd->add_option_function<std::string>(
+                "--" + std::string(p.option),
+                [kind, &p, take](const std::string& text) { take(*kind, p, parseParameter(p, text)); },
+                std::string(kind->name) + ": " + std::string(p.help) + " " + range + " (default: " + defaultText(p) +
+                    ")")
+                ->type_name(p.type == IntegratorParameter::Type::Flag    ? "BOOL"
+                            : p.type == IntegratorParameter::Type::Count ? "INT"
+                                                                         : "NUMBER");
+        }
 }
 
 const CLI::Validator kIntegratorName(
     [](std::string& name) {
-        return isIntegratorName(name) ? std::string()
+        return findIntegratorKind(name) ? std::string()
                                       : "unknown integrator '" + name + "' (choose one of: " + integratorList() + ")";
     },
     "INTEGRATOR", "integrator");
@@ -89,17 +135,10 @@ int main(int argc, char** argv) {
     runCmd->add_option("--dt", run.dt, "Frame time step in seconds (default: the scene's)")->check(CLI::PositiveNumber);
     runCmd->add_option("--substeps", run.substeps, "Integrator steps per frame (default: the scene's)")
         ->check(CLI::Range(1, SimulationSettings::kMaxSubsteps));
-    runCmd->add_option("--cg-tolerance", run.cgTolerance, "implicit-euler: CG relative residual (default: the scene's)")
-        ->check(CLI::PositiveNumber);
-    runCmd->add_option("--cg-max-iterations", run.cgMaxIterations, "implicit-euler: CG iteration cap")
-        ->check(CLI::Range(1, 1000000));
-    runCmd->add_option("--contact-filter", run.contactFilter,
-                       "implicit-euler: hold particles touching planes and fixed bodies in the solve (Baraff & Witkin's filter), true or false (default: the scene's)");
-    runCmd->add_option("--tolerance", run.adaptiveTolerance, "adaptive: local error tolerance")
-        ->check(CLI::PositiveNumber);
-    runCmd->add_option("--projective-iterations", run.projectiveIterations,
-                       "projective: local-global iterations per step (default: the scene's)")
-        ->check(CLI::Range(1, 1000000));
+    addIntegratorParameterOptions(runCmd, [](const IntegratorParameter&) { return std::string("the scene's"); },
+                                  [&run](const IntegratorKind& kind, const IntegratorParameter& p, double value) {
+                                      run.integratorParameters.push_back({&kind, &p, value});
+                                  });
     runCmd->add_option("--constraint-tolerance", run.constraintTolerance,
                        "Constraint multipliers' CG relative residual, every integrator (default: the scene's, else as tight as the integrator needs)")
         ->check(CLI::PositiveNumber);
@@ -150,19 +189,10 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--oba-freezing", bench.obaFreezing,
                          "oba: with freezing (true) or without (false), repeatable (default: both)");
     benchCmd->add_option("--oba-hop-fix", bench.obaHopFix, "oba: the hop fix, true or false (default true)");
-    benchCmd->add_option("--cg-tolerance", bench.solver.implicitSolver.tolerance,
-                         "implicit-euler: CG relative residual (default 1e-4)")
-        ->check(CLI::PositiveNumber);
-    benchCmd->add_option("--cg-max-iterations", bench.solver.implicitSolver.maxIterations,
-                         "implicit-euler: CG iteration cap (default 500)")
-        ->check(CLI::Range(1, 1000000));
-    benchCmd->add_option("--contact-filter", bench.solver.contactFilter,
-                         "implicit-euler: hold particles in contact in the solve (Baraff & Witkin's filter), true or false (default true)");
-    benchCmd->add_option("--tolerance", bench.solver.adaptiveTolerance, "adaptive: local error tolerance (default 1e-6)")
-        ->check(CLI::PositiveNumber);
-    benchCmd->add_option("--projective-iterations", bench.solver.projectiveIterations,
-                         "projective: local-global iterations per step (default 10)")
-        ->check(CLI::Range(1, 1000000));
+    addIntegratorParameterOptions(benchCmd, [](const IntegratorParameter& p) { return valueText(p, p.get({})); },
+                                  [&bench](const IntegratorKind&, const IntegratorParameter& p, double value) {
+                                      p.set(bench.solver, value);
+                                  });
     benchCmd->add_option("--seconds", bench.seconds,
                          "Wall-time cap per case; each is timed over its first simulated second (default 2)")
         ->check(CLI::PositiveNumber);

@@ -570,8 +570,12 @@ void Editor::plantHair(const Ray& ray, const BodyHit& hit) {
 
 std::string Editor::stiffnessHint() const {
     const std::string& integrator = simulation_->settings().integrator;
-    if (integrator == "implicit-euler" || integrator == "projective") return "";
-    return " It is stiff: implicit-euler and projective run it at this dt, " + integrator + " only with many substeps.";
+    if (integratorKind(integrator).has(IntegratorCapability::StableOnStiffSprings)) return "";
+    std::string stable;
+    for (const IntegratorKind* kind : integratorKinds())
+        if (kind->has(IntegratorCapability::StableOnStiffSprings))
+            stable += (stable.empty() ? "" : " and ") + std::string(kind->name);
+    return " It is stiff: " + stable + " run it at this dt, " + integrator + " only with many substeps.";
 }
 
 std::vector<Vec3> Editor::chainBeingLaid() const {
@@ -1164,9 +1168,14 @@ void Editor::setDrag(double kd) {
     scene_.settings = simulation_->settings();
 }
 
-void Editor::setSolverSettings(const IntegratorSettings& solver) {
+std::string Editor::setSolverSettings(const IntegratorSettings& solver) {
+    for (const IntegratorKind* kind : integratorKinds())
+        for (const IntegratorParameter& p : kind->parameters)
+            if (const std::string why = p.rangeError(p.get(solver)); !why.empty())
+                return std::string(kind->name) + "'s " + std::string(p.label) + " " + why;
     simulation_->setSolverSettings(solver);
     scene_.settings = simulation_->settings();
+    return {};
 }
 
 void Editor::setConstraintSettings(const ConstraintSettings& constraints) {

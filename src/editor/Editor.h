@@ -177,7 +177,8 @@ public:
     void setGravity(const Vec3& g);
     void setDrag(double kd);
     void setPlanar(bool planar);
-    void setSolverSettings(const IntegratorSettings& solver);
+    // Empty when set; else which parameter is out of its range, and nothing changes.
+    std::string setSolverSettings(const IntegratorSettings& solver);
     void setConstraintSettings(const ConstraintSettings& constraints);
 
     // Timeline (Timeline.h): every finished frame is kept, the oldest dropped beyond the

@@ -13,6 +13,7 @@
 #include <limits>
 #include <optional>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 
@@ -67,6 +68,9 @@ public:
 
     // An object whose keys are all among the allowed ones.
     void expectObject(std::initializer_list<std::string_view> allowed) const {
+        expectObject(std::span<const std::string_view>(allowed.begin(), allowed.size()));
+    }
+    void expectObject(std::span<const std::string_view> allowed) const {
         if (!value_.is_object()) fail("expected an object, got " + typeName());
         for (const auto& [key, unused] : value_.items()) {
             if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
@@ -241,16 +245,35 @@ void readConstraintSettings(const Node& c, ConstraintSettings& out) {
     if (c.has("warm_start")) out.warmStart = c["warm_start"].boolean();
 }
 
-std::string integratorList() {
-    std::string list;
-    for (std::string_view name : integratorNames()) list += (list.empty() ? "" : ", ") + std::string(name);
-    return list;
+const IntegratorKind& readIntegratorName(const Node& n) {
+    const IntegratorKind* kind = findIntegratorKind(n.string());
+    if (!kind) n.fail("unknown integrator '" + n.string() + "' (choose one of: " + integratorNameList() + ")");
+    return *kind;
+}
+
+// An integrator's section of the settings ("implicit": {...}), by its kind's parameters.
+void readIntegratorParameters(const Node& section, const IntegratorKind& kind, IntegratorSettings& out) {
+    std::vector<std::string_view> keys;
+    for (const IntegratorParameter& p : kind.parameters) keys.push_back(p.key);
+    section.expectObject(keys);
+    for (const IntegratorParameter& p : kind.parameters) {
+        if (!section.has(p.key)) continue;
+        const Node n = section[p.key];
+        const double value = p.type == IntegratorParameter::Type::Flag    ? (n.boolean() ? 1.0 : 0.0)
+                             : p.type == IntegratorParameter::Type::Count ? static_cast<double>(n.integer())
+                                                                          : n.number();
+        if (const std::string why = p.rangeError(value); !why.empty()) n.fail(why);
+        p.set(out, value);
+    }
 }
 
 void readSettings(const Node& s, SimulationSettings& out) {
-    s.expectObject({"gravity", "drag", "integrator", "dt", "substeps", "integrator_substeps", "implicit", "adaptive",
-                    "projective", "constraints", "planar", "contact_model", "oba_freezing", "oba_hop_fix",
-                    "self_collision_thickness"});
+    std::vector<std::string_view> keys = {"gravity", "drag", "integrator", "dt", "substeps", "integrator_substeps",
+                                          "constraints", "planar", "contact_model", "oba_freezing", "oba_hop_fix",
+                                          "self_collision_thickness"};
+    for (const IntegratorKind* kind : integratorKinds())
+        if (!kind->section.empty()) keys.push_back(kind->section);
+    s.expectObject(keys);
     if (s.has("planar")) out.planar = s["planar"].boolean();
     if (s.has("oba_freezing")) out.contact.freezing = s["oba_freezing"].boolean();
     if (s.has("oba_hop_fix")) out.contact.hopFix = s["oba_hop_fix"].boolean();
@@ -264,10 +287,7 @@ void readSettings(const Node& s, SimulationSettings& out) {
     if (s.has("gravity")) out.gravity = s["gravity"].vec3();
     if (s.has("drag")) out.drag = s["drag"].numberAtLeast(0.0);
     if (s.has("integrator")) {
-        const Node n = s["integrator"];
-        out.integrator = n.string();
-        if (!isIntegratorName(out.integrator))
-            n.fail("unknown integrator '" + out.integrator + "' (choose one of: " + integratorList() + ")");
+        out.integrator = std::string(readIntegratorName(s["integrator"]).name);
     }
     if (s.has("contact_model")) {
         const Node n = s["contact_model"];
@@ -283,27 +303,15 @@ void readSettings(const Node& s, SimulationSettings& out) {
     if (s.has("substeps")) out.substeps = substepCount(s["substeps"]);
     if (s.has("integrator_substeps")) {
         const Node map = s["integrator_substeps"];
-        map.expectObject({"euler", "midpoint", "rk4", "implicit-euler", "adaptive", "symplectic-euler", "verlet", "projective"});
-        for (std::string_view name : integratorNames())
+        std::vector<std::string_view> names;
+        for (const IntegratorKind* kind : integratorKinds()) names.push_back(kind->name);
+        map.expectObject(names);
+        for (std::string_view name : names)
             if (map.has(name)) out.integratorSubsteps[std::string(name)] = substepCount(map[name]);
     }
-    if (s.has("implicit")) {
-        const Node im = s["implicit"];
-        im.expectObject({"cg_tolerance", "cg_max_iterations", "contact_filter"});
-        if (im.has("cg_tolerance")) out.solver.implicitSolver.tolerance = im["cg_tolerance"].positive();
-        if (im.has("cg_max_iterations")) out.solver.implicitSolver.maxIterations = iterationCap(im["cg_max_iterations"]);
-        if (im.has("contact_filter")) out.solver.contactFilter = im["contact_filter"].boolean();
-    }
-    if (s.has("adaptive")) {
-        const Node ad = s["adaptive"];
-        ad.expectObject({"tolerance"});
-        if (ad.has("tolerance")) out.solver.adaptiveTolerance = ad["tolerance"].positive();
-    }
-    if (s.has("projective")) {
-        const Node pd = s["projective"];
-        pd.expectObject({"iterations"});
-        if (pd.has("iterations")) out.solver.projectiveIterations = iterationCap(pd["iterations"]);
-    }
+    for (const IntegratorKind* kind : integratorKinds())
+        if (!kind->section.empty() && s.has(kind->section))
+            readIntegratorParameters(s[kind->section], *kind, out.solver);
     if (s.has("constraints")) readConstraintSettings(s["constraints"], out.constraints);
 }
 
@@ -686,10 +694,7 @@ Scene readScene(const Node& root) {
         const std::size_t n = list.arraySize();
         if (n < 2 || n > 4) list.fail("expected 2 to 4 integrators (got " + std::to_string(n) + ")");
         for (std::size_t i = 0; i < n; ++i) {
-            const Node name = list.element(i);
-            if (!isIntegratorName(name.string())) name.fail("unknown integrator '" + name.string() + "' (choose one of: " +
-                                                           integratorList() + ")");
-            scene.compare.push_back(name.string());
+            scene.compare.emplace_back(readIntegratorName(list.element(i)).name);
         }
     }
     return scene;
@@ -854,18 +859,24 @@ std::string serializeScene(const Scene& scene) {
         {"dt", s.dt},
         {"substeps", s.substeps},
         {"integrator_substeps", ordered_json(s.integratorSubsteps)},
-        {"implicit",
-         {{"cg_tolerance", s.solver.implicitSolver.tolerance}, {"cg_max_iterations", s.solver.implicitSolver.maxIterations}}},
-        {"adaptive", {{"tolerance", s.solver.adaptiveTolerance}}},
-        {"projective", {{"iterations", s.solver.projectiveIterations}}},
     };
+    for (const IntegratorKind* kind : integratorKinds()) {
+        if (kind->section.empty()) continue;
+        ordered_json& section = root["settings"][std::string(kind->section)];
+        section = ordered_json::object();
+        for (const IntegratorParameter& p : kind->parameters) {
+            const double value = p.get(s.solver);
+            if (p.type == IntegratorParameter::Type::Flag) section[std::string(p.key)] = value != 0.0;
+            else if (p.type == IntegratorParameter::Type::Count) section[std::string(p.key)] = static_cast<long long>(value);
+            else section[std::string(p.key)] = value;
+        }
+    }
     if (s.planar) root["settings"]["planar"] = true;
     // The contact model's choices, where they differ from the defaults.
     if (!s.contact.freezing) root["settings"]["oba_freezing"] = false;
     if (!s.contact.hopFix) root["settings"]["oba_hop_fix"] = false;
     if (s.contact.selfCollisionThickness > 0.0)
         root["settings"]["self_collision_thickness"] = s.contact.selfCollisionThickness;
-    if (!s.solver.contactFilter) root["settings"]["implicit"]["contact_filter"] = false;  // on by default
     ordered_json& constraints = root["settings"]["constraints"];
     constraints = {{"ks", s.constraints.ks}, {"kd", s.constraints.kd}};
     // No cg_tolerance: automatic, as tight as the integrator needs.

@@ -167,7 +167,7 @@ TEST_F(TinkerboxSim, SolverOptionsApplyToTheirIntegratorOnly) {
     const std::string pendulum = (kScenes / "double-pendulum.json").string();
     const Result cg = sim("run " + pendulum + " --integrator rk4 --cg-tolerance 1e-3");
     EXPECT_EQ(cg.exitCode, 2);
-    EXPECT_NE(cg.err.find("--cg-tolerance sets implicit-euler's CG, but this run uses rk4"), std::string::npos)
+    EXPECT_NE(cg.err.find("--cg-tolerance sets implicit-euler's CG tolerance, but this run uses rk4"), std::string::npos)
         << cg.err;
     EXPECT_NE(cg.err.find("--constraint-tolerance"), std::string::npos) << cg.err;
     EXPECT_EQ(sim("run " + pendulum + " --integrator verlet --cg-max-iterations 3").exitCode, 2);

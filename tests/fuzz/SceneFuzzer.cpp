@@ -74,8 +74,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // adaptive, which takes as many steps as its tolerance needs (up to a million a step: a
     // pinned hull of 5 km takes it 80,000 in three frames); it runs when a scene chooses it.
     std::vector<std::string> names;
-    for (const std::string_view name : integratorNames())
-        if (name != "adaptive") names.emplace_back(name);
+    for (const IntegratorKind* kind : integratorKinds())
+        if (!kind->has(IntegratorCapability::ChoosesItsOwnSteps)) names.emplace_back(kind->name);
     const std::string& picked = names[std::hash<std::string_view>{}(text) % names.size()];
     // oba's programs grow faster with the contact points than baraff's sweeps: under the
     // sanitizers three frames of twenty boxes on one spot take it over 10 s. It steps the

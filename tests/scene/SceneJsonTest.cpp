@@ -157,6 +157,31 @@ TEST(SceneJson, SettingsAreValidated) {
     EXPECT_EQ(projective.settings.solver.projectiveIterations, 25);
     EXPECT_EQ(parseScene(serializeScene(projective)).settings.solver.projectiveIterations, 25);
     EXPECT_EQ(settingsError(R"({"gravity": [0, -9.81, 0, 1]})").message(), "expected [x, y, z] or [x, y], got an array of 4");
+    EXPECT_EQ(settingsError(R"({"implicit": {"cg_max_iterations": 0}})").message(),
+              "must be between 1 and 1000000 (got 0)");
+}
+
+// Every integrator's parameters are read and written through its kind: each, at either end of
+// its range, comes back from a saved file; a step past the end is refused with its place.
+TEST(SceneJson, EveryIntegratorParameterIsSavedAndRangeChecked) {
+    for (const IntegratorKind* kind : integratorKinds())
+        for (const IntegratorParameter& p : kind->parameters) {
+            SCOPED_TRACE(std::string(kind->section) + "." + std::string(p.key));
+            for (const double value : {p.min, p.max}) {
+                Scene scene;
+                p.set(scene.settings.solver, value);
+                EXPECT_EQ(p.get(parseScene(serializeScene(scene)).settings.solver), value);
+            }
+            if (p.type == IntegratorParameter::Type::Flag) continue;
+            const std::string tooBig = p.type == IntegratorParameter::Type::Count
+                                           ? std::to_string(static_cast<long long>(p.max) + 1)
+                                           : std::to_string(p.max * 2.0);
+            const SceneError error = errorOf(sceneWith("[]", "[]", R"( "settings": {")" + std::string(kind->section) +
+                                                                       R"(": {")" + std::string(p.key) + "\": " +
+                                                                       tooBig + "}},"));
+            EXPECT_EQ(error.path(), "settings." + std::string(kind->section) + "." + std::string(p.key));
+            EXPECT_NE(error.message().find("must be between"), std::string::npos) << error.message();
+        }
 }
 
 TEST(SceneJson, PlanesAreValidated) {
@@ -570,9 +595,10 @@ TEST(SceneJson, ContactModelAndSurfacesRoundTripAndAreValidated) {
     EXPECT_EQ(thick.path(), "settings.self_collision_thickness");
     EXPECT_NE(std::string(thick.what()).find("must be at most 1 m (got 1.5)"), std::string::npos) << thick.what();
 
-    // implicit-euler's contact filter: on by default and not written then; off, written and read back.
+    // implicit-euler's contact filter: on by default (and written, as every parameter of an
+    // integrator is); off, written and read back.
     EXPECT_TRUE(defaults.settings.solver.contactFilter);
-    EXPECT_EQ(serializeScene(defaults).find("contact_filter"), std::string::npos);
+    EXPECT_NE(serializeScene(defaults).find(R"("contact_filter": true)"), std::string::npos);
     const Scene unfiltered =
         parseScene(bodyScene("[]", "[]", "[]", R"( "settings": {"implicit": {"contact_filter": false}},)"));
     EXPECT_FALSE(unfiltered.settings.solver.contactFilter);

@@ -191,11 +191,13 @@ FrameReport Simulation::advance(int maxSubsteps) {
         return msg.str();
     };
     const auto divergence = [&](const std::string& what) {
-        const bool implicit = integrator_->name() == "implicit-euler";
+        const IntegratorKind& kind = integrator_->kind();
         report.diverged = true;
-        report.message = std::string(integrator_->name()) + " diverged" + when() + ": " + what +
+        report.message = std::string(kind.name) + " diverged" + when() + ": " + what +
                          ". Try a smaller dt or more substeps" +
-                         (implicit ? " (or a tighter CG tolerance)." : ", or implicit-euler.");
+                         (kind.has(IntegratorCapability::ConjugateGradientSolve)
+                              ? std::string(" (or a tighter CG tolerance).")
+                              : ", or " + std::string(stiffStableIntegratorKind().name) + ".");
     };
     // The frame stops where it failed and goes back to its start.
     const auto rollBack = [&] {

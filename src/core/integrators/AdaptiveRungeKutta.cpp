@@ -6,6 +6,31 @@
 namespace tinkerbox {
 
 namespace {
+constexpr IntegratorParameter kAdaptiveParameters[] = {
+    {.key = "tolerance",
+     .option = "tolerance",
+     .label = "tolerance",
+     .help = "The local error per step the adaptive integrator keeps below, by shortening its steps.",
+     .type = IntegratorParameter::Type::Real,
+     .min = 1e-14,
+     .max = 1.0,
+     .get = [](const IntegratorSettings& s) { return s.adaptiveTolerance; },
+     .set = [](IntegratorSettings& s, double v) { s.adaptiveTolerance = v; }},
+};
+}  // namespace
+
+constexpr IntegratorKind kAdaptiveKind{
+    .name = "adaptive",
+    .summary = "Runge-Kutta 4 with step doubling: shortens its steps to keep the local error below a tolerance.",
+    .capabilities = static_cast<unsigned>(IntegratorCapability::ChoosesItsOwnSteps),
+    .section = "adaptive",
+    .parameters = kAdaptiveParameters,
+    .make = [](const IntegratorSettings& s) -> std::unique_ptr<Integrator> {
+        return std::make_unique<AdaptiveRungeKutta>(s.adaptiveTolerance);
+    },
+};
+
+namespace {
 constexpr double kSafety = 0.9;
 constexpr double kMaxGrowth = 5.0;
 constexpr double kMaxShrink = 0.1;

@@ -12,11 +12,13 @@
 
 namespace tinkerbox {
 
+extern const IntegratorKind kAdaptiveKind;
+
 class AdaptiveRungeKutta final : public ExplicitIntegrator {
 public:
     explicit AdaptiveRungeKutta(double tolerance) : tolerance_(tolerance) {}
 
-    std::string_view name() const override { return "adaptive"; }
+    const IntegratorKind& kind() const override { return kAdaptiveKind; }
     void advance(OdeSystem& system, double h, StepReport& report) override;
 
     double tolerance() const { return tolerance_; }

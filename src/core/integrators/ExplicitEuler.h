@@ -5,9 +5,11 @@
 
 namespace tinkerbox {
 
+extern const IntegratorKind kExplicitEulerKind;
+
 class ExplicitEuler final : public ExplicitIntegrator {
 public:
-    std::string_view name() const override { return "euler"; }
+    const IntegratorKind& kind() const override { return kExplicitEulerKind; }
     void advance(OdeSystem& system, double h, StepReport& report) override;
 
 private:

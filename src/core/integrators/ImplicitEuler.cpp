@@ -4,6 +4,50 @@
 
 namespace tinkerbox {
 
+namespace {
+constexpr IntegratorParameter kImplicitEulerParameters[] = {
+    {.key = "cg_tolerance",
+     .option = "cg-tolerance",
+     .label = "CG tolerance",
+     .help = "Implicit Euler's conjugate gradients stop at this relative residual.",
+     .type = IntegratorParameter::Type::Real,
+     .min = 1e-16,
+     .max = 1.0,
+     .get = [](const IntegratorSettings& s) { return s.implicitSolver.tolerance; },
+     .set = [](IntegratorSettings& s, double v) { s.implicitSolver.tolerance = v; }},
+    {.key = "cg_max_iterations",
+     .option = "cg-max-iterations",
+     .label = "CG max iter.",
+     .help = "Implicit Euler's conjugate gradients stop after this many iterations, whatever the residual.",
+     .type = IntegratorParameter::Type::Count,
+     .min = 1,
+     .max = 1e6,
+     .get = [](const IntegratorSettings& s) { return static_cast<double>(s.implicitSolver.maxIterations); },
+     .set = [](IntegratorSettings& s, double v) { s.implicitSolver.maxIterations = static_cast<int>(v); }},
+    {.key = "contact_filter",
+     .option = "contact-filter",
+     .label = "contact filter",
+     .help = "Particles touching a plane or a fixed body are held on it inside the solve (Baraff & Witkin 1998, "
+             "section 5.3), instead of sinking in and being pushed out by the contact model.",
+     .type = IntegratorParameter::Type::Flag,
+     .get = [](const IntegratorSettings& s) { return s.contactFilter ? 1.0 : 0.0; },
+     .set = [](IntegratorSettings& s, double v) { s.contactFilter = v != 0.0; }},
+};
+}  // namespace
+
+constexpr IntegratorKind kImplicitEulerKind{
+    .name = "implicit-euler",
+    .summary = "Linearized backward Euler: stable at any step on springs, at the price of damping the motion; "
+               "one conjugate-gradient solve a step.",
+    .capabilities = static_cast<unsigned>(IntegratorCapability::StableOnStiffSprings) |
+                    static_cast<unsigned>(IntegratorCapability::ConjugateGradientSolve),
+    .section = "implicit",
+    .parameters = kImplicitEulerParameters,
+    .make = [](const IntegratorSettings& s) -> std::unique_ptr<Integrator> {
+        return std::make_unique<ImplicitEuler>(s.implicitSolver, s.contactFilter);
+    },
+};
+
 void ImplicitEuler::step(MechanicalSystem& system, double h, StepReport& report) {
     const double t0 = system.time();
     system.setSolveTolerance(solveToleranceForOrder(1, h));

@@ -20,12 +20,14 @@
 
 namespace tinkerbox {
 
+extern const IntegratorKind kImplicitEulerKind;
+
 class ImplicitEuler final : public Integrator {
 public:
     explicit ImplicitEuler(const CgSettings& settings, bool contactFilter = true)
         : settings_(settings), contactFilter_(contactFilter) {}
 
-    std::string_view name() const override { return "implicit-euler"; }
+    const IntegratorKind& kind() const override { return kImplicitEulerKind; }
     void step(MechanicalSystem& system, double h, StepReport& report) override;
     // The released contacts and the warm start's history: [released count, their blocks, WarmStart's].
     void saveMemory(VecX& memory) const override;

@@ -3,11 +3,11 @@
 // OdeSystem (explicit methods) or MechanicalSystem (methods that treat positions and
 // velocities differently); they never know which forces exist.
 #include <memory>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/integrators/IntegratorKind.h"
 #include "core/integrators/MechanicalSystem.h"
 #include "core/math/ConjugateGradient.h"
 #include "core/math/TwoWayParallel.h"
@@ -38,7 +38,8 @@ struct IntegratorSettings {
 class Integrator {
 public:
     virtual ~Integrator() = default;
-    virtual std::string_view name() const = 0;
+    virtual const IntegratorKind& kind() const = 0;
+    std::string_view name() const { return kind().name; }
     virtual void step(MechanicalSystem& system, double h, StepReport& report) = 0;
     // What a step leaves for the next one to start from (a warm start, a step size), as
     // numbers: given back after a rewind to a frame, the steps from there are bitwise those
@@ -68,11 +69,8 @@ public:
 // faster (a 1 m pendulum swings in 2 s, and in a tenth of it the motion is well resolved).
 double solveToleranceForOrder(int order, double h);
 
-// Every integrator name, in the order the program lists them:
-// euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet, projective.
-std::span<const std::string_view> integratorNames();
-bool isIntegratorName(std::string_view name);
-// Throws std::invalid_argument naming the valid choices when the name is unknown.
+// The integrator of that kind (IntegratorKind.h lists them). Throws std::invalid_argument
+// naming the valid choices when the name is unknown.
 std::unique_ptr<Integrator> makeIntegrator(std::string_view name, const IntegratorSettings& settings = {});
 
 }  // namespace tinkerbox

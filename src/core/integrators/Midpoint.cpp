@@ -2,6 +2,12 @@
 
 namespace tinkerbox {
 
+constexpr IntegratorKind kMidpointKind{
+    .name = "midpoint",
+    .summary = "The midpoint method: second order, two force evaluations a step.",
+    .make = [](const IntegratorSettings&) -> std::unique_ptr<Integrator> { return std::make_unique<Midpoint>(); },
+};
+
 void Midpoint::advance(OdeSystem& system, double h, StepReport& report) {
     const double t0 = system.time();
     system.setSolveTolerance(solveToleranceForOrder(2, h));

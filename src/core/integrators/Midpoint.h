@@ -5,9 +5,11 @@
 
 namespace tinkerbox {
 
+extern const IntegratorKind kMidpointKind;
+
 class Midpoint final : public ExplicitIntegrator {
 public:
-    std::string_view name() const override { return "midpoint"; }
+    const IntegratorKind& kind() const override { return kMidpointKind; }
     void advance(OdeSystem& system, double h, StepReport& report) override;
 
 private:

@@ -38,11 +38,13 @@
 
 namespace tinkerbox {
 
+extern const IntegratorKind kProjectiveDynamicsKind;
+
 class ProjectiveDynamics final : public Integrator {
 public:
     explicit ProjectiveDynamics(int iterations);
 
-    std::string_view name() const override { return "projective"; }
+    const IntegratorKind& kind() const override { return kProjectiveDynamicsKind; }
     void step(MechanicalSystem& system, double h, StepReport& report) override;
     TwoWayParallel* parallel() override { return &parallel_; }
 

@@ -6,6 +6,8 @@
 
 namespace tinkerbox {
 
+extern const IntegratorKind kRungeKutta4Kind;
+
 // One RK4 step from (x0, t0) whose first slope f(x0, t0) is already known.
 // Leaves the system at (x1, t0 + h). Costs three derivative evaluations.
 class RungeKutta4Step {
@@ -18,7 +20,7 @@ private:
 
 class RungeKutta4 final : public ExplicitIntegrator {
 public:
-    std::string_view name() const override { return "rk4"; }
+    const IntegratorKind& kind() const override { return kRungeKutta4Kind; }
     void advance(OdeSystem& system, double h, StepReport& report) override;
 
 private:

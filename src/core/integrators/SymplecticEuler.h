@@ -7,9 +7,11 @@
 
 namespace tinkerbox {
 
+extern const IntegratorKind kSymplecticEulerKind;
+
 class SymplecticEuler final : public Integrator {
 public:
-    std::string_view name() const override { return "symplectic-euler"; }
+    const IntegratorKind& kind() const override { return kSymplecticEulerKind; }
     void step(MechanicalSystem& system, double h, StepReport& report) override;
 
 private:

@@ -2,6 +2,12 @@
 
 namespace tinkerbox {
 
+constexpr IntegratorKind kVelocityVerletKind{
+    .name = "verlet",
+    .summary = "Velocity Verlet: second order and symplectic, one force evaluation a step.",
+    .make = [](const IntegratorSettings&) -> std::unique_ptr<Integrator> { return std::make_unique<VelocityVerlet>(); },
+};
+
 void VelocityVerlet::step(MechanicalSystem& system, double h, StepReport& report) {
     const double t0 = system.time();
     system.setSolveTolerance(solveToleranceForOrder(2, h));

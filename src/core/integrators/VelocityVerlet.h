@@ -8,9 +8,11 @@
 
 namespace tinkerbox {
 
+extern const IntegratorKind kVelocityVerletKind;
+
 class VelocityVerlet final : public Integrator {
 public:
-    std::string_view name() const override { return "verlet"; }
+    const IntegratorKind& kind() const override { return kVelocityVerletKind; }
     void step(MechanicalSystem& system, double h, StepReport& report) override;
 
 private:
