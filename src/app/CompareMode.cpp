@@ -419,11 +419,13 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
             ImGui::SetNextItemWidth(contactWidth - ImGui::GetStyle().ItemSpacing.x);
             const std::string& shown = contactModels_[k].empty() ? editor.simulation().settings().contactModel : contactModels_[k];
             if (ImGui::BeginCombo("##contact", shown.c_str())) {
-                for (const std::string& name : contactModelNames())
+                for (const ContactModelKind* kind : contactModelKinds()) {
+                    const std::string name(kind->name);
                     if (ImGui::Selectable(name.c_str(), shown == name)) {
                         changed = shown != name;
                         contactModels_[k] = name;
                     }
+                }
                 ImGui::EndCombo();
             }
             itemTooltip("The contact model of this run.");

@@ -60,6 +60,34 @@ const std::string& exampleDescription(const ExampleScene& example) {
     return it->second;
 }
 
+// A kind's parameters as fields (IntegratorKind, ContactModelKind): a value typed into one
+// that is in its range is applied.
+template <class Settings, class Apply>
+void drawParameters(std::span<const Parameter<Settings>> parameters, const Settings& current, Apply apply) {
+    for (const Parameter<Settings>& p : parameters) {
+        double value = p.get(current);
+        const std::string label(p.label);
+        bool changed = false;
+        if (p.type == ParameterType::Flag) {
+            bool on = value != 0.0;
+            changed = ImGui::Checkbox(label.c_str(), &on);
+            value = on ? 1.0 : 0.0;
+        } else if (p.type == ParameterType::Count) {
+            int count = static_cast<int>(value);
+            changed = ImGui::InputInt(label.c_str(), &count);
+            value = count;
+        } else {
+            changed = inputDouble(label.c_str(), value, value / 10.0, "%.1e");
+        }
+        itemTooltip(std::string(p.help).c_str());
+        if (changed && p.accepts(value)) {
+            Settings next = current;
+            p.set(next, value);
+            apply(next);
+        }
+    }
+}
+
 void helpMarker(const char* text) {
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");
@@ -216,8 +244,11 @@ void Panels::drawSolverPanel() {
                                        "); it continues from where it is. Each one's cost and failings: docs/integrators.md.";
     itemTooltip(integratorHelp.c_str());
     if (ImGui::BeginCombo("contact", s.contactModel.c_str())) {
-        for (const std::string& name : contactModelNames())
+        for (const ContactModelKind* kind : contactModelKinds()) {
+            const std::string name(kind->name);
             if (ImGui::Selectable(name.c_str(), name == s.contactModel)) app_.chooseContactModel(name);
+            itemTooltip(std::string(kind->summary).c_str());
+        }
         ImGui::EndCombo();
     }
     itemTooltip("How bodies are kept from passing through each other and through planes; K shows the contacts.");
@@ -236,14 +267,8 @@ void Panels::drawSolverPanel() {
         itemTooltip("The particles' diameter in self collision, at most 1000 mm. About a cloth's spacing keeps its "
                     "layers apart; much less lets a particle slip through the gaps between others.");
     }
-    if (s.contactModel == "oba") {
-        ContactModelSettings contact = s.contact;
-        if (ImGui::Checkbox("freezing", &contact.freezing)) editor_.setContactModelSettings(contact);
-        itemTooltip("Bodies at rest on fixed or frozen bodies stop being simulated until hit (drawn icy blue).");
-        ImGui::SameLine();
-        if (ImGui::Checkbox("hop fix", &contact.hopFix)) editor_.setContactModelSettings(contact);
-        itemTooltip("Normal impulses first, then friction: a box sliding fast stays on the ground (off: the thesis's hop).");
-    }
+    drawParameters(contactModelKind(s.contactModel).parameters, s.contact,
+                   [&](const ContactModelSettings& next) { editor_.setContactModelSettings(next); });
     double dt = s.dt;
     int substeps = editor_.simulation().substeps();
     if (inputDouble("dt (s)", dt, 0.001, "%.5f") && dt > 0.0) editor_.setTimeStep(dt, substeps);
@@ -272,28 +297,7 @@ void Panels::drawSolverPanel() {
         ImGui::SetNextItemOpen(kind->name == s.integrator, ImGuiCond_Appearing);
         if (!ImGui::CollapsingHeader(header.c_str())) continue;
         ImGui::PushID(header.c_str());
-        for (const IntegratorParameter& p : kind->parameters) {
-            IntegratorSettings solver = s.solver;
-            double value = p.get(solver);
-            const std::string label(p.label);
-            bool changed = false;
-            if (p.type == IntegratorParameter::Type::Flag) {
-                bool on = value != 0.0;
-                changed = ImGui::Checkbox(label.c_str(), &on);
-                value = on ? 1.0 : 0.0;
-            } else if (p.type == IntegratorParameter::Type::Count) {
-                int count = static_cast<int>(value);
-                changed = ImGui::InputInt(label.c_str(), &count);
-                value = count;
-            } else {
-                changed = inputDouble(label.c_str(), value, value / 10.0, "%.1e");
-            }
-            itemTooltip(std::string(p.help).c_str());
-            if (changed && p.accepts(value)) {
-                p.set(solver, value);
-                editor_.setSolverSettings(solver);
-            }
-        }
+        drawParameters(kind->parameters, s.solver, [&](const IntegratorSettings& next) { editor_.setSolverSettings(next); });
         ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("constraints", ImGuiTreeNodeFlags_DefaultOpen)) {

@@ -80,7 +80,8 @@ int runBench(const BenchOptions& options) {
         for (const IntegratorKind* kind : integratorKinds()) integrators.emplace_back(kind->name);
 
     std::vector<std::string> contactModels = options.contactModels;
-    if (contactModels.empty()) contactModels = contactModelNames();
+    if (contactModels.empty())
+        for (const ContactModelKind* kind : contactModelKinds()) contactModels.emplace_back(kind->name);
 
     std::cout << "scene,integrator,contact_model,freezing,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,"
                  "ms_per_constraint_solve,constraint_cg_iterations,warm_start,max_constraint_error,contacts,"
@@ -110,7 +111,7 @@ int runBench(const BenchOptions& options) {
             }
             for (const std::string& contactModel : contactModels) {
                 // Freezing is the model oba's: its rows come with and without it (or as asked).
-                const bool freezes = contactModel == ObaContact::kName;
+                const bool freezes = contactModel == kObaContactKind.name;
                 const std::vector<bool> freezings = !freezes                    ? std::vector<bool>{true}
                                                     : options.obaFreezing.empty() ? std::vector<bool>{true, false}
                                                                                   : options.obaFreezing;

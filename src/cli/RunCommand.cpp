@@ -49,13 +49,19 @@ int runScene(const RunOptions& o) {
     }
     if (o.integrator) scene.settings.integrator = *o.integrator;
     if (o.contactModel) scene.settings.contactModel = *o.contactModel;
-    if (o.obaFreezing) scene.settings.contact.freezing = *o.obaFreezing;
-    if (o.obaHopFix) scene.settings.contact.hopFix = *o.obaHopFix;
     if (o.selfCollision) scene.settings.contact.selfCollisionThickness = *o.selfCollision;
     if (const std::string why = inapplicableOption(o, scene.settings.integrator); !why.empty()) {
         std::cerr << "error: " << why << ", but this run uses " << scene.settings.integrator
                   << " (for the constraint multipliers' solve use --constraint-tolerance)\n";
         return 2;
+    }
+    for (const RunOptions::ContactModelParameterChoice& c : o.contactModelParameters) {
+        if (c.kind->name != scene.settings.contactModel) {
+            std::cerr << "error: --" << c.parameter->option << " sets " << c.kind->name << "'s " << c.parameter->label
+                      << ", but this run uses " << scene.settings.contactModel << '\n';
+            return 2;
+        }
+        c.parameter->set(scene.settings.contact, c.value);
     }
     if (o.constraintTolerance && scene.constraints.empty())
         std::cerr << "warning: " << o.scene << " has no constraints: --constraint-tolerance changes nothing\n";

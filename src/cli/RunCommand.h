@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "core/contact/ContactModelKind.h"
 #include "core/integrators/IntegratorKind.h"
 
 namespace tinkerbox {
@@ -11,7 +12,6 @@ struct RunOptions {
     std::string scene;
     std::optional<std::string> integrator;
     std::optional<std::string> contactModel;
-    std::optional<bool> obaFreezing, obaHopFix;  // the contact model oba's choices
     std::optional<double> selfCollision;          // particles' thickness, m; 0: off
     std::optional<double> dt;
     std::optional<int> substeps;
@@ -22,6 +22,13 @@ struct RunOptions {
         double value;
     };
     std::vector<IntegratorParameterChoice> integratorParameters;
+    // A contact model's own choices (--oba-freezing, ...).
+    struct ContactModelParameterChoice {
+        const ContactModelKind* kind;
+        const ContactModelParameter* parameter;
+        double value;
+    };
+    std::vector<ContactModelParameterChoice> contactModelParameters;
     std::optional<double> constraintTolerance;  // the multiplier solve, every integrator
     std::optional<double> duration;  // seconds; default 10 when neither this nor steps is given
     std::optional<long> steps;
@@ -31,7 +38,7 @@ struct RunOptions {
 };
 
 // Returns the process exit code: 0 done, 1 the scene failed to load or the run diverged,
-// 2 an option that does not apply to the run's integrator.
+// 2 an option that does not apply to the run's integrator or contact model.
 int runScene(const RunOptions& options);
 int validateScene(const std::string& file);
 

@@ -19,19 +19,12 @@ using namespace tinkerbox;
 
 std::string integratorList() { return integratorNameList(); }
 
-// A parameter's value as an option takes it: "true", "500", "0.0001".
-std::string valueText(const IntegratorParameter& p, double value) {
-    if (p.type == IntegratorParameter::Type::Flag) return value != 0.0 ? "true" : "false";
-    char text[32];
-    std::snprintf(text, sizeof text, "%.15g", value);
-    return text;
-}
-
 // The text of an option for p: a number in its range, or true or false.
-double parseParameter(const IntegratorParameter& p, const std::string& text) {
+template <class Settings>
+double parseParameter(const Parameter<Settings>& p, const std::string& text) {
     const std::string option = "--" + std::string(p.option);
     double value = 0.0;
-    if (p.type == IntegratorParameter::Type::Flag) {
+    if (p.type == ParameterType::Flag) {
         if (text == "true" || text == "1") value = 1.0;
         else if (text != "false" && text != "0") throw CLI::ValidationError(option, "expected true or false, got '" + text + "'");
     } else {
@@ -48,23 +41,22 @@ double parseParameter(const IntegratorParameter& p, const std::string& text) {
     return value;
 }
 
-// Every integrator's own settings as options of cmd (--cg-tolerance, --tolerance, ...), from
-// their kinds: each checks its range and hands its value to take.
-template <class Take, class Default>
-void addIntegratorParameterOptions(CLI::App* cmd, Default defaultText, Take take) {
-    for (const IntegratorKind* kind : integratorKinds())
-        for (const IntegratorParameter& p : kind->parameters) {
-            const std::string range = p.type == IntegratorParameter::Type::Flag
-                                          ? "true or false"
-                                          : valueText(p, p.min) + " to " + valueText(p, p.max);
+// Every kind's own settings as options of cmd (--cg-tolerance, --oba-freezing, ...): each
+// checks its range and hands its value to take.
+template <class Kind, class Default, class Take>
+void addParameterOptions(CLI::App* cmd, std::span<const Kind* const> kinds, Default defaultText, Take take) {
+    for (const Kind* kind : kinds)
+        for (const auto& p : kind->parameters) {
+            const std::string range =
+                p.type == ParameterType::Flag ? "true or false" : p.valueText(p.min) + " to " + p.valueText(p.max);
             cmd->add_option_function<std::string>(
-                "--" + std::string(p.option),
-                [kind, &p, take](const std::string& text) { take(*kind, p, parseParameter(p, text)); },
-                std::string(kind->name) + ": " + std::string(p.help) + " " + range + " (default: " + defaultText(p) +
-                    ")")
-                ->type_name(p.type == IntegratorParameter::Type::Flag    ? "BOOL"
-                            : p.type == IntegratorParameter::Type::Count ? "INT"
-                                                                         : "NUMBER");
+                   "--" + std::string(p.option),
+                   [kind, &p, take](const std::string& text) { take(*kind, p, parseParameter(p, text)); },
+                   std::string(kind->name) + ": " + std::string(p.help) + " " + range + " (default: " + defaultText(p) +
+                       ")")
+                ->type_name(p.type == ParameterType::Flag    ? "BOOL"
+                            : p.type == ParameterType::Count ? "INT"
+                                                             : "NUMBER");
         }
 }
 
@@ -75,18 +67,13 @@ const CLI::Validator kIntegratorName(
     },
     "INTEGRATOR", "integrator");
 
-std::string contactModelList() {
-    std::string list;
-    for (const std::string& n : contactModelNames()) list += (list.empty() ? "" : ", ") + n;
-    return list;
-}
+std::string contactModelList() { return contactModelNameList(); }
 
 const CLI::Validator kContactModelName(
     [](std::string& name) {
-        const std::vector<std::string>& names = contactModelNames();
-        return std::ranges::find(names, name) != names.end()
-                   ? std::string()
-                   : "unknown contact model '" + name + "' (choose one of: " + contactModelList() + ")";
+        return findContactModelKind(name) ? std::string()
+                                          : "unknown contact model '" + name + "' (choose one of: " +
+                                                contactModelList() + ")";
     },
     "MODEL", "contact model");
 
@@ -124,10 +111,6 @@ int main(int argc, char** argv) {
     runCmd->add_option("--integrator", run.integrator, "Integrator: " + integratorList())->check(kIntegratorName);
     runCmd->add_option("--contact", run.contactModel, "Contact model: " + contactModelList() + " (default: the scene's)")
         ->check(kContactModelName);
-    runCmd->add_option("--oba-freezing", run.obaFreezing,
-                       "oba: freeze bodies at rest on fixed or frozen ones, true or false (default: the scene's)");
-    runCmd->add_option("--oba-hop-fix", run.obaHopFix,
-                       "oba: normal impulses before friction, so a sliding box does not hop, true or false (default: the scene's)");
     runCmd->add_option("--self-collision", run.selfCollision,
                        "Particles collide with each other as spheres of this diameter in metres, except those an "
                        "element or a constraint joins; 0: not at all (default: the scene's)")
@@ -135,10 +118,15 @@ int main(int argc, char** argv) {
     runCmd->add_option("--dt", run.dt, "Frame time step in seconds (default: the scene's)")->check(CLI::PositiveNumber);
     runCmd->add_option("--substeps", run.substeps, "Integrator steps per frame (default: the scene's)")
         ->check(CLI::Range(1, SimulationSettings::kMaxSubsteps));
-    addIntegratorParameterOptions(runCmd, [](const IntegratorParameter&) { return std::string("the scene's"); },
-                                  [&run](const IntegratorKind& kind, const IntegratorParameter& p, double value) {
-                                      run.integratorParameters.push_back({&kind, &p, value});
-                                  });
+    const auto theScenes = [](const auto&) { return std::string("the scene's"); };
+    addParameterOptions(runCmd, integratorKinds(), theScenes,
+                        [&run](const IntegratorKind& kind, const IntegratorParameter& p, double value) {
+                            run.integratorParameters.push_back({&kind, &p, value});
+                        });
+    addParameterOptions(runCmd, contactModelKinds(), theScenes,
+                        [&run](const ContactModelKind& kind, const ContactModelParameter& p, double value) {
+                            run.contactModelParameters.push_back({&kind, &p, value});
+                        });
     runCmd->add_option("--constraint-tolerance", run.constraintTolerance,
                        "Constraint multipliers' CG relative residual, every integrator (default: the scene's, else as tight as the integrator needs)")
         ->check(CLI::PositiveNumber);
@@ -189,10 +177,10 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--oba-freezing", bench.obaFreezing,
                          "oba: with freezing (true) or without (false), repeatable (default: both)");
     benchCmd->add_option("--oba-hop-fix", bench.obaHopFix, "oba: the hop fix, true or false (default true)");
-    addIntegratorParameterOptions(benchCmd, [](const IntegratorParameter& p) { return valueText(p, p.get({})); },
-                                  [&bench](const IntegratorKind&, const IntegratorParameter& p, double value) {
-                                      p.set(bench.solver, value);
-                                  });
+    addParameterOptions(benchCmd, integratorKinds(), [](const IntegratorParameter& p) { return p.valueText(p.get({})); },
+                        [&bench](const IntegratorKind&, const IntegratorParameter& p, double value) {
+                            p.set(bench.solver, value);
+                        });
     benchCmd->add_option("--seconds", bench.seconds,
                          "Wall-time cap per case; each is timed over its first simulated second (default 2)")
         ->check(CLI::PositiveNumber);

@@ -251,32 +251,49 @@ const IntegratorKind& readIntegratorName(const Node& n) {
     return *kind;
 }
 
-// An integrator's section of the settings ("implicit": {...}), by its kind's parameters.
-void readIntegratorParameters(const Node& section, const IntegratorKind& kind, IntegratorSettings& out) {
-    std::vector<std::string_view> keys;
-    for (const IntegratorParameter& p : kind.parameters) keys.push_back(p.key);
-    section.expectObject(keys);
-    for (const IntegratorParameter& p : kind.parameters) {
-        if (!section.has(p.key)) continue;
-        const Node n = section[p.key];
-        const double value = p.type == IntegratorParameter::Type::Flag    ? (n.boolean() ? 1.0 : 0.0)
-                             : p.type == IntegratorParameter::Type::Count ? static_cast<double>(n.integer())
-                                                                          : n.number();
+// A kind's parameters that the object has, each checked against its range.
+template <class Settings>
+void readParameters(const Node& object, std::span<const Parameter<Settings>> parameters, Settings& out) {
+    for (const Parameter<Settings>& p : parameters) {
+        if (!object.has(p.key)) continue;
+        const Node n = object[p.key];
+        const double value = p.type == ParameterType::Flag    ? (n.boolean() ? 1.0 : 0.0)
+                             : p.type == ParameterType::Count ? static_cast<double>(n.integer())
+                                                              : n.number();
         if (const std::string why = p.rangeError(value); !why.empty()) n.fail(why);
         p.set(out, value);
     }
 }
 
+// A parameter's value in the scene file's type.
+template <class Settings>
+ordered_json parameterJson(const Parameter<Settings>& p, const Settings& settings) {
+    const double value = p.get(settings);
+    if (p.type == ParameterType::Flag) return value != 0.0;
+    if (p.type == ParameterType::Count) return static_cast<long long>(value);
+    return value;
+}
+
+// An integrator's section of the settings ("implicit": {...}), by its kind's parameters.
+void readIntegratorParameters(const Node& section, const IntegratorKind& kind, IntegratorSettings& out) {
+    std::vector<std::string_view> keys;
+    for (const IntegratorParameter& p : kind.parameters) keys.push_back(p.key);
+    section.expectObject(keys);
+    readParameters(section, kind.parameters, out);
+}
+
 void readSettings(const Node& s, SimulationSettings& out) {
     std::vector<std::string_view> keys = {"gravity", "drag", "integrator", "dt", "substeps", "integrator_substeps",
-                                          "constraints", "planar", "contact_model", "oba_freezing", "oba_hop_fix",
+                                          "constraints", "planar", "contact_model",
                                           "self_collision_thickness"};
     for (const IntegratorKind* kind : integratorKinds())
         if (!kind->section.empty()) keys.push_back(kind->section);
+    for (const ContactModelKind* kind : contactModelKinds())
+        for (const ContactModelParameter& p : kind->parameters) keys.push_back(p.key);
     s.expectObject(keys);
     if (s.has("planar")) out.planar = s["planar"].boolean();
-    if (s.has("oba_freezing")) out.contact.freezing = s["oba_freezing"].boolean();
-    if (s.has("oba_hop_fix")) out.contact.hopFix = s["oba_hop_fix"].boolean();
+    for (const ContactModelKind* kind : contactModelKinds())
+        readParameters(s, kind->parameters, out.contact);
     if (s.has("self_collision_thickness")) {
         const Node n = s["self_collision_thickness"];
         out.contact.selfCollisionThickness = n.numberAtLeast(0.0);
@@ -291,13 +308,9 @@ void readSettings(const Node& s, SimulationSettings& out) {
     }
     if (s.has("contact_model")) {
         const Node n = s["contact_model"];
+        if (!findContactModelKind(n.string()))
+            n.fail("unknown contact model '" + n.string() + "' (choose one of: " + contactModelNameList() + ")");
         out.contactModel = n.string();
-        const std::vector<std::string>& names = contactModelNames();
-        if (std::find(names.begin(), names.end(), out.contactModel) == names.end()) {
-            std::string choices;
-            for (const std::string& name : names) choices += (choices.empty() ? "" : ", ") + name;
-            n.fail("unknown contact model '" + out.contactModel + "' (choose one of: " + choices + ")");
-        }
     }
     if (s.has("dt")) out.dt = s["dt"].positive();
     if (s.has("substeps")) out.substeps = substepCount(s["substeps"]);
@@ -864,17 +877,14 @@ std::string serializeScene(const Scene& scene) {
         if (kind->section.empty()) continue;
         ordered_json& section = root["settings"][std::string(kind->section)];
         section = ordered_json::object();
-        for (const IntegratorParameter& p : kind->parameters) {
-            const double value = p.get(s.solver);
-            if (p.type == IntegratorParameter::Type::Flag) section[std::string(p.key)] = value != 0.0;
-            else if (p.type == IntegratorParameter::Type::Count) section[std::string(p.key)] = static_cast<long long>(value);
-            else section[std::string(p.key)] = value;
-        }
+        for (const IntegratorParameter& p : kind->parameters) section[std::string(p.key)] = parameterJson(p, s.solver);
     }
     if (s.planar) root["settings"]["planar"] = true;
     // The contact model's choices, where they differ from the defaults.
-    if (!s.contact.freezing) root["settings"]["oba_freezing"] = false;
-    if (!s.contact.hopFix) root["settings"]["oba_hop_fix"] = false;
+    for (const ContactModelKind* kind : contactModelKinds())
+        for (const ContactModelParameter& p : kind->parameters)
+            if (p.get(s.contact) != p.get(ContactModelSettings{}))
+                root["settings"][std::string(p.key)] = parameterJson(p, s.contact);
     if (s.contact.selfCollisionThickness > 0.0)
         root["settings"]["self_collision_thickness"] = s.contact.selfCollisionThickness;
     ordered_json& constraints = root["settings"]["constraints"];

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/contact/ObaContact.h"
 #include "scene/SceneBuilder.h"
 #include "scene/SceneJson.h"
 
@@ -81,8 +82,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // sanitizers three frames of twenty boxes on one spot take it over 10 s. It steps the
     // scenes of a few bodies (eight on one spot: 112 points).
     constexpr std::size_t kMaxObaBodies = 8;
-    for (const std::string& model : contactModelNames()) {
-        if (model == "oba" && scene.bodies.size() > kMaxObaBodies) continue;
+    for (const ContactModelKind* kind : contactModelKinds()) {
+        const std::string model(kind->name);
+        if (kind == &kObaContactKind && scene.bodies.size() > kMaxObaBodies) continue;
         stepFrames(scene, scene.settings.integrator, model);
         if (picked != scene.settings.integrator) stepFrames(scene, picked, model);
     }

@@ -172,8 +172,8 @@ TEST(SceneJson, EveryIntegratorParameterIsSavedAndRangeChecked) {
                 p.set(scene.settings.solver, value);
                 EXPECT_EQ(p.get(parseScene(serializeScene(scene)).settings.solver), value);
             }
-            if (p.type == IntegratorParameter::Type::Flag) continue;
-            const std::string tooBig = p.type == IntegratorParameter::Type::Count
+            if (p.type == ParameterType::Flag) continue;
+            const std::string tooBig = p.type == ParameterType::Count
                                            ? std::to_string(static_cast<long long>(p.max) + 1)
                                            : std::to_string(p.max * 2.0);
             const SceneError error = errorOf(sceneWith("[]", "[]", R"( "settings": {")" + std::string(kind->section) +
@@ -182,6 +182,15 @@ TEST(SceneJson, EveryIntegratorParameterIsSavedAndRangeChecked) {
             EXPECT_EQ(error.path(), "settings." + std::string(kind->section) + "." + std::string(p.key));
             EXPECT_NE(error.message().find("must be between"), std::string::npos) << error.message();
         }
+    // ... and every contact model's, at either end of its range.
+    for (const ContactModelKind* kind : contactModelKinds())
+        for (const ContactModelParameter& p : kind->parameters)
+            for (const double value : {p.min, p.max}) {
+                SCOPED_TRACE(std::string(p.key));
+                Scene scene;
+                p.set(scene.settings.contact, value);
+                EXPECT_EQ(p.get(parseScene(serializeScene(scene)).settings.contact), value);
+            }
 }
 
 TEST(SceneJson, PlanesAreValidated) {
@@ -623,8 +632,7 @@ TEST(SceneJson, ContactModelAndSurfacesRoundTripAndAreValidated) {
         EXPECT_EQ(e.message(), c.message) << c.body;
         EXPECT_GT(e.line(), 0) << c.body;
     }
-    std::string names;
-    for (const std::string& n : contactModelNames()) names += (names.empty() ? "" : ", ") + n;
+    const std::string names = contactModelNameList();
     const SceneError model = errorOf(sceneWith("[]", "[]", R"( "settings": {"contact_model": "penalty"},)"));
     EXPECT_EQ(model.path(), "settings.contact_model");
     EXPECT_EQ(model.message(), "unknown contact model 'penalty' (choose one of: " + names + ")");

@@ -7,6 +7,15 @@
 
 namespace tinkerbox {
 
+constexpr ContactModelKind kBaraffContactKind{
+    .name = "baraff",
+    .summary = "Baraff's nonpenetration constraints: collisions, then resting contact with Coulomb friction "
+               "solved by sweeps, and a position projection.",
+    .make = [](const ContactModelSettings& s) -> std::unique_ptr<ContactModel> {
+        return std::make_unique<BaraffContact>(s);
+    },
+};
+
 double gravityMagnitude(const World& world) {
     Vec3 g = Vec3::Zero();
     for (const auto& force : world.forces())

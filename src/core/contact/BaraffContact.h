@@ -11,14 +11,15 @@
 
 namespace tinkerbox {
 
+extern const ContactModelKind kBaraffContactKind;
+
 class BaraffContact final : public ContactModel {
 public:
-    static constexpr const char* kName = "baraff";
     static constexpr double kMargin = 0.005;  // metres: how far apart points are found
 
     explicit BaraffContact(const ContactModelSettings& settings = {}) : settings_(settings) {}
 
-    std::string name() const override { return kName; }
+    const ContactModelKind& kind() const override { return kBaraffContactKind; }
     void afterStep(World& world, const VecX& start, double h, ContactReport& report) override;
     const std::vector<ContactManifold>& manifolds() const override { return manifolds_; }
     void reset() override;

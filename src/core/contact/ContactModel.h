@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/collision/Contact.h"
+#include "core/contact/ContactModelKind.h"
 
 namespace tinkerbox {
 
@@ -48,7 +49,8 @@ struct ContactModelSettings {
 class ContactModel {
 public:
     virtual ~ContactModel() = default;
-    virtual std::string name() const = 0;
+    virtual const ContactModelKind& kind() const = 0;
+    std::string name() const { return std::string(kind().name); }
     // After an integrator step of length h that started at the state `start` (the world's
     // getState layout): resolves collisions and resting contact at the world's state. A
     // detection past its bound (ContactDetector::kMaxContactPoints) stops it with
@@ -65,9 +67,8 @@ public:
     virtual bool isFrozen(Index rigidBody) const = 0;
 };
 
-// "baraff" or "oba" (the names in contactModelNames()). Throws std::invalid_argument on an
-// unknown name.
-std::unique_ptr<ContactModel> makeContactModel(const std::string& name, const ContactModelSettings& settings = {});
-const std::vector<std::string>& contactModelNames();
+// The model of that kind (ContactModelKind.h lists them). Throws std::invalid_argument
+// naming the valid choices when the name is unknown.
+std::unique_ptr<ContactModel> makeContactModel(std::string_view name, const ContactModelSettings& settings = {});
 
 }  // namespace tinkerbox

@@ -14,6 +14,35 @@
 namespace tinkerbox {
 
 namespace {
+constexpr ContactModelParameter kObaParameters[] = {
+    {.key = "oba_freezing",
+     .option = "oba-freezing",
+     .label = "freezing",
+     .help = "Bodies at rest on fixed or frozen bodies stop being simulated until hit (drawn icy blue).",
+     .type = ParameterType::Flag,
+     .get = [](const ContactModelSettings& s) { return s.freezing ? 1.0 : 0.0; },
+     .set = [](ContactModelSettings& s, double v) { s.freezing = v != 0.0; }},
+    {.key = "oba_hop_fix",
+     .option = "oba-hop-fix",
+     .label = "hop fix",
+     .help = "Normal impulses first, then friction: a box sliding fast stays on the ground (off: the thesis's hop).",
+     .type = ParameterType::Flag,
+     .get = [](const ContactModelSettings& s) { return s.hopFix ? 1.0 : 0.0; },
+     .set = [](ContactModelSettings& s, double v) { s.hopFix = v != 0.0; }},
+};
+}  // namespace
+
+constexpr ContactModelKind kObaContactKind{
+    .name = "oba",
+    .summary = "Schmidl's optimization-based animation: one quadratic program per step for the impulses, "
+               "then programs that move the bodies apart.",
+    .parameters = kObaParameters,
+    .make = [](const ContactModelSettings& s) -> std::unique_ptr<ContactModel> {
+        return std::make_unique<ObaContact>(s);
+    },
+};
+
+namespace {
 
 using Triplet = Eigen::Triplet<double>;
 

@@ -42,9 +42,10 @@
 
 namespace tinkerbox {
 
+extern const ContactModelKind kObaContactKind;
+
 class ObaContact final : public ContactModel {
 public:
-    static constexpr const char* kName = "oba";
     static constexpr double kMargin = 0.005;             // metres: points found closer than this, at rest
     // Metres: what the position update leaves. A program moves a corner to within the square of
     // its turn times its arm (about 1e-4 m when a step sinks a resting cube by g h^2 at 1/30 s),
@@ -68,7 +69,7 @@ public:
 
     explicit ObaContact(const ContactModelSettings& settings = {}) : settings_(settings) {}
 
-    std::string name() const override { return kName; }
+    const ContactModelKind& kind() const override { return kObaContactKind; }
     void afterStep(World& world, const VecX& start, double h, ContactReport& report) override;
     const std::vector<ContactManifold>& manifolds() const override { return manifolds_; }
     void reset() override;

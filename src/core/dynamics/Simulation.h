@@ -36,7 +36,7 @@ struct SimulationSettings {
     double drag = 0.0;
     // Every body and particle in the z = 0 plane, turning about z only (2D scenes).
     bool planar = false;
-    std::string contactModel = "baraff";  // contactModelNames()
+    std::string contactModel = "baraff";  // a name of contactModelKinds()
     ContactModelSettings contact;         // the contact model's choices (freezing, the hop fix)
     IntegratorSettings solver;
     ConstraintSettings constraints;

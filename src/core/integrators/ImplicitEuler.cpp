@@ -10,7 +10,7 @@ constexpr IntegratorParameter kImplicitEulerParameters[] = {
      .option = "cg-tolerance",
      .label = "CG tolerance",
      .help = "Implicit Euler's conjugate gradients stop at this relative residual.",
-     .type = IntegratorParameter::Type::Real,
+     .type = ParameterType::Real,
      .min = 1e-16,
      .max = 1.0,
      .get = [](const IntegratorSettings& s) { return s.implicitSolver.tolerance; },
@@ -19,7 +19,7 @@ constexpr IntegratorParameter kImplicitEulerParameters[] = {
      .option = "cg-max-iterations",
      .label = "CG max iter.",
      .help = "Implicit Euler's conjugate gradients stop after this many iterations, whatever the residual.",
-     .type = IntegratorParameter::Type::Count,
+     .type = ParameterType::Count,
      .min = 1,
      .max = 1e6,
      .get = [](const IntegratorSettings& s) { return static_cast<double>(s.implicitSolver.maxIterations); },
@@ -29,7 +29,7 @@ constexpr IntegratorParameter kImplicitEulerParameters[] = {
      .label = "contact filter",
      .help = "Particles touching a plane or a fixed body are held on it inside the solve (Baraff & Witkin 1998, "
              "section 5.3), instead of sinking in and being pushed out by the contact model.",
-     .type = IntegratorParameter::Type::Flag,
+     .type = ParameterType::Flag,
      .get = [](const IntegratorSettings& s) { return s.contactFilter ? 1.0 : 0.0; },
      .set = [](IntegratorSettings& s, double v) { s.contactFilter = v != 0.0; }},
 };

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 #include "core/integrators/AdaptiveRungeKutta.h"
@@ -25,25 +23,7 @@ constexpr std::array<const IntegratorKind*, 8> kIntegratorKinds = {
     &kAdaptiveKind,      &kSymplecticEulerKind, &kVelocityVerletKind, &kProjectiveDynamicsKind,
 };
 
-std::string shortest(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.15g", v);
-    return text;
-}
-
 }  // namespace
-
-bool IntegratorParameter::accepts(double value) const {
-    if (!(value >= min && value <= max)) return false;  // also NaN
-    return type == Type::Real || value == std::floor(value);
-}
-
-std::string IntegratorParameter::rangeError(double value) const {
-    if (accepts(value)) return {};
-    if (type == Type::Flag) return "must be true or false";
-    if (type == Type::Count && value >= min && value <= max) return "must be a whole number (got " + shortest(value) + ")";
-    return "must be between " + shortest(min) + " and " + shortest(max) + " (got " + shortest(value) + ")";
-}
 
 std::span<const IntegratorKind* const> integratorKinds() { return kIntegratorKinds; }
 

@@ -9,28 +9,14 @@
 #include <string>
 #include <string_view>
 
+#include "core/math/Parameter.h"
+
 namespace tinkerbox {
 
 class Integrator;
 struct IntegratorSettings;
 
-// One number or switch of IntegratorSettings. Its range is written here once: the loader,
-// the Solver panel and tinkerbox-sim's options all check it.
-struct IntegratorParameter {
-    enum class Type { Real, Count, Flag };
-    std::string_view key;     // its field in the kind's section of a scene's settings
-    std::string_view option;  // tinkerbox-sim's option for it, without the dashes
-    std::string_view label;   // in the Solver panel
-    std::string_view help;    // the panel's tooltip and the option's help
-    Type type = Type::Real;
-    double min = 0.0, max = 1.0;  // inclusive (a Flag is 0 or 1)
-    double (*get)(const IntegratorSettings&) = nullptr;
-    void (*set)(IntegratorSettings&, double) = nullptr;
-
-    bool accepts(double value) const;
-    // "must be between 1 and 1000000 (got 0)"; empty when value is accepted.
-    std::string rangeError(double value) const;
-};
+using IntegratorParameter = Parameter<IntegratorSettings>;
 
 enum class IntegratorCapability : unsigned {
     // Stable at any step on stiff springs: what the app offers when another method diverges.

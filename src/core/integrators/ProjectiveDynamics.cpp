@@ -15,7 +15,7 @@ constexpr IntegratorParameter kProjectiveParameters[] = {
      .help = "Projective dynamics' local-global iterations per step (Liu et al. 2013): more come closer to the "
              "backward Euler step, each costs a projection of every spring and one solve with the prefactored "
              "matrix.",
-     .type = IntegratorParameter::Type::Count,
+     .type = ParameterType::Count,
      .min = 1,
      .max = 1e6,
      .get = [](const IntegratorSettings& s) { return static_cast<double>(s.projectiveIterations); },

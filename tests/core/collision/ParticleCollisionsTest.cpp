@@ -204,7 +204,8 @@ TEST(ParticleCollisions, HeadOnParticlesCollideInelasticallyAndKeepTheirMomentum
         simulation.world().addParticle(Vec3(-0.3, 0.0, 0.0), Vec3(2.0, 0.0, 0.0), 1.0);
         simulation.world().addParticle(Vec3(0.3, 0.0, 0.0), Vec3(-1.0, 0.0, 0.0), 3.0);
     };
-    for (const std::string& model : contactModelNames()) {
+    for (const ContactModelKind* kind : contactModelKinds()) {
+        const std::string model(kind->name);
         SCOPED_TRACE(model);
         Simulation simulation(selfColliding(0.1, Vec3::Zero(), model));
         build(simulation);

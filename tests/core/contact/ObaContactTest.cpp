@@ -29,7 +29,7 @@ using test::unitCube;
 SimulationSettings obaSettings(double dt, int substeps, bool hopFix, bool freezing) {
     SimulationSettings settings = test::simulationSettings("symplectic-euler", dt);
     settings.substeps = substeps;
-    settings.contactModel = ObaContact::kName;
+    settings.contactModel = kObaContactKind.name;
     settings.contact.hopFix = hopFix;
     settings.contact.freezing = freezing;
     return settings;

@@ -263,7 +263,8 @@ TEST(Simulation, DivergenceAdviceFitsTheIntegrator) {
 // divergence in the contact step (or by its energy), rolled back to its start, and nothing
 // non-finite stays in the state.
 TEST(Simulation, AContactStepAtSpeedsThatOverflowIsRolledBackToTheFrameStart) {
-    for (const std::string& model : contactModelNames()) {
+    for (const ContactModelKind* kind : contactModelKinds()) {
+        const std::string model(kind->name);
         SimulationSettings settings = test::simulationSettings("symplectic-euler", 1.0 / 60.0);
         settings.substeps = 4;
         settings.drag = 1e50;
