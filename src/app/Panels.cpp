@@ -515,10 +515,7 @@ void Panels::drawInspector() {
         const Index k = *sel.bodies.begin();
         const RigidBodies& bodies = editor_.simulation().world().rigidBodies();
         const RigidBodySpec& spec = scene.bodies[k];
-        const char* shape = std::holds_alternative<BoxShape>(spec.shape)      ? "box"
-                            : std::holds_alternative<SphereShape>(spec.shape) ? "sphere"
-                                                                              : "convex hull";
-        ImGui::Text("Body %ld (%s)", static_cast<long>(k), shape);
+        ImGui::Text("Body %ld (%s)", static_cast<long>(k), shapeName(spec.shape));
         const Vec3 x = bodies.position(k), w = bodies.angularVelocity(k);
         ImGui::Text("centre of mass %.3f %.3f %.3f", x.x(), x.y(), x.z());
         ImGui::Text("angular velocity %.3f %.3f %.3f", w.x(), w.y(), w.z());

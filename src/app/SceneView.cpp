@@ -25,6 +25,25 @@ constexpr Color kFixedBody{0.50f, 0.52f, 0.56f, 1.0f};
 constexpr Color kFrozenBody{0.70f, 0.88f, 0.98f, 1.0f};  // frozen by the contact model oba: icy
 constexpr double kContactNormalLength = 0.2;  // m
 
+// The shape of a body as the renderer draws it.
+void setShape(BodyInstance& b, const Shape& shape) {
+    std::visit(ShapeCases{[&](const BoxShape& box) {
+                              b.shape = BodyInstance::Shape::Box;
+                              b.size = box.size;
+                          },
+                          [&](const SphereShape& sphere) {
+                              b.shape = BodyInstance::Shape::Sphere;
+                              b.radius = sphere.radius;
+                          },
+                          [&](const ConvexShape& convex) {
+                              // Hulls of a scene are small (tens of points): made again each frame.
+                              b.shape = BodyInstance::Shape::Mesh;
+                              if (const std::optional<ConvexHull> hull = convexHull(convex.points))
+                                  b.mesh = makeBodyMesh(hull->vertices, hull->triangles);
+                          }},
+               shape);
+}
+
 }  // namespace
 
 // A body as the renderer draws it: its shape frame's origin and orientation (the shape is
@@ -37,23 +56,7 @@ BodyInstance bodyInstance(const RigidBodies& bodies, Index k) {
     b.fixed = bodies.isFixed(k);
     b.fill = b.fixed ? kFixedBody : kBody;
     b.outline = kOutlineColor;
-    std::visit(
-        [&](const auto& shape) {
-            using S = std::decay_t<decltype(shape)>;
-            if constexpr (std::is_same_v<S, BoxShape>) {
-                b.shape = BodyInstance::Shape::Box;
-                b.size = shape.size;
-            } else if constexpr (std::is_same_v<S, SphereShape>) {
-                b.shape = BodyInstance::Shape::Sphere;
-                b.radius = shape.radius;
-            } else {
-                // Hulls of a scene are small (tens of points): made again each frame.
-                b.shape = BodyInstance::Shape::Mesh;
-                if (const std::optional<ConvexHull> hull = convexHull(shape.points))
-                    b.mesh = makeBodyMesh(hull->vertices, hull->triangles);
-            }
-        },
-        spec.shape);
+    setShape(b, spec.shape);
     return b;
 }
 
@@ -270,13 +273,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
                 b.position = body->second;
                 b.fill = {kGesture.r, kGesture.g, kGesture.b, 0.35f};
                 b.outline = kGesture;
-                if (const auto* box = std::get_if<BoxShape>(&body->first)) {
-                    b.shape = BodyInstance::Shape::Box;
-                    b.size = box->size;
-                } else {
-                    b.shape = BodyInstance::Shape::Sphere;
-                    b.radius = std::get<SphereShape>(body->first).radius;
-                }
+                setShape(b, body->first);
                 frame.bodies.push_back(b);
             }
             break;

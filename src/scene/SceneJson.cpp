@@ -721,18 +721,16 @@ ordered_json toJson(const Anchor& a) {
 }
 
 ordered_json toJson(const Shape& shape) {
-    return std::visit(
-        [](const auto& s) -> ordered_json {
-            using S = std::decay_t<decltype(s)>;
-            if constexpr (std::is_same_v<S, BoxShape>) return {{"box", {{"size", toJson(s.size)}}}};
-            else if constexpr (std::is_same_v<S, SphereShape>) return {{"sphere", {{"radius", s.radius}}}};
-            else {
-                ordered_json points = ordered_json::array();
-                for (const Vec3& p : s.points) points.push_back(toJson(p));
-                return {{"convex", {{"points", points}}}};
-            }
-        },
+    ordered_json fields = std::visit(
+        ShapeCases{[](const BoxShape& box) -> ordered_json { return {{"size", toJson(box.size)}}; },
+                   [](const SphereShape& sphere) -> ordered_json { return {{"radius", sphere.radius}}; },
+                   [](const ConvexShape& convex) -> ordered_json {
+                       ordered_json points = ordered_json::array();
+                       for (const Vec3& p : convex.points) points.push_back(toJson(p));
+                       return {{"points", points}};
+                   }},
         shape);
+    return {{shapeName(shape), std::move(fields)}};
 }
 
 ordered_json toJson(const RigidBodySpec& b) {

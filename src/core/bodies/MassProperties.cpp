@@ -69,12 +69,15 @@ MassProperties massProperties(const ConvexHull& mesh) {
 }
 
 MassProperties massProperties(const Shape& shape) {
-    if (const auto* box = std::get_if<BoxShape>(&shape)) return massProperties(*box);
-    if (const auto* sphere = std::get_if<SphereShape>(&shape)) return massProperties(*sphere);
-    std::string error;
-    const auto hull = convexHull(std::get<ConvexShape>(shape).points, &error);
-    if (!hull) throw std::invalid_argument("a convex shape's points have no hull: " + error);
-    return massProperties(*hull);
+    return std::visit(ShapeCases{[](const BoxShape& box) { return massProperties(box); },
+                                 [](const SphereShape& sphere) { return massProperties(sphere); },
+                                 [](const ConvexShape& convex) {
+                                     std::string error;
+                                     const auto hull = convexHull(convex.points, &error);
+                                     if (!hull) throw std::invalid_argument("a convex shape's points have no hull: " + error);
+                                     return massProperties(*hull);
+                                 }},
+                      shape);
 }
 
 PrincipalAxes principalAxes(const Mat3& inertia) {

@@ -29,6 +29,20 @@ struct ConvexShape {
 
 using Shape = std::variant<BoxShape, SphereShape, ConvexShape>;
 
+// One callable per shape for std::visit: a shape added to the variant and forgotten in one
+// place fails to compile there, instead of reaching a fallback that assumes another shape.
+template <class... Case>
+struct ShapeCases : Case... {
+    using Case::operator()...;
+};
+
+// "box", "sphere" or "convex": the shape's key in a scene file, and its name in the inspector.
+inline const char* shapeName(const Shape& shape) {
+    return std::visit(ShapeCases{[](const BoxShape&) { return "box"; }, [](const SphereShape&) { return "sphere"; },
+                                 [](const ConvexShape&) { return "convex"; }},
+                      shape);
+}
+
 struct RigidBodySpec {
     Shape shape = BoxShape{};
     // Exactly one of mass and density is positive; the other is 0. The mass of a body

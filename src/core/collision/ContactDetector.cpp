@@ -33,16 +33,17 @@ struct Collider {
 Collider makeCollider(const Shape& shape) {
     Collider c;
     c.shape = shape;
-    if (const auto* sphere = std::get_if<SphereShape>(&shape)) {
-        c.sphere = true;
-        c.radius = sphere->radius;
-    } else if (const auto* box = std::get_if<BoxShape>(&shape)) {
-        c.box = true;
-        c.halfSize = 0.5 * box->size;
-        c.polyhedron = boxPolyhedron(box->size);
-    } else {
-        c.polyhedron = hullPolyhedron(std::get<ConvexShape>(shape).points);
-    }
+    std::visit(ShapeCases{[&](const SphereShape& sphere) {
+                              c.sphere = true;
+                              c.radius = sphere.radius;
+                          },
+                          [&](const BoxShape& box) {
+                              c.box = true;
+                              c.halfSize = 0.5 * box.size;
+                              c.polyhedron = boxPolyhedron(box.size);
+                          },
+                          [&](const ConvexShape& convex) { c.polyhedron = hullPolyhedron(convex.points); }},
+               shape);
     return c;
 }
 
