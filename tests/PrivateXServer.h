@@ -32,8 +32,9 @@ public:
     void SetUp() override {
         int fds[2];
         ASSERT_EQ(::pipe(fds), 0);
-        std::vector<std::string> args = {TINKERBOX_XVFB, "-displayfd", std::to_string(fds[1]), "-screen", "0",
-                                         "1280x800x24", "-nolisten", "tcp", "-noreset"};
+        std::vector<std::string> args = {TINKERBOX_XVFB, "-displayfd", std::to_string(fds[1]),
+                                         "-screen",      "0",          "1280x800x24",
+                                         "-nolisten",    "tcp",        "-noreset"};
         std::vector<char*> argv;
         for (std::string& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);

@@ -122,7 +122,8 @@ App::~App() {
 }
 
 void App::initWindow() {
-    glfwSetErrorCallback([](int code, const char* text) { std::cerr << "GLFW error " << code << ": " << text << '\n'; });
+    glfwSetErrorCallback(
+        [](int code, const char* text) { std::cerr << "GLFW error " << code << ": " << text << '\n'; });
     if (!glfwInit()) throw std::runtime_error("cannot start GLFW: is there a display (DISPLAY set, X server running)?");
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
@@ -252,18 +253,15 @@ void App::dispatch(const InputEvent& e) {
     ImGuiIO& io = ImGui::GetIO();
     switch (e.type) {
         case InputEvent::Type::Key:
-            if (e.key >= 0 && e.key < static_cast<int>(IM_ARRAYSIZE(io.KeysDown))) io.KeysDown[e.key] = e.action != GLFW_RELEASE;
+            if (e.key >= 0 && e.key < static_cast<int>(IM_ARRAYSIZE(io.KeysDown)))
+                io.KeysDown[e.key] = e.action != GLFW_RELEASE;
             io.KeyCtrl = (e.mods & GLFW_MOD_CONTROL) != 0;
             io.KeyShift = (e.mods & GLFW_MOD_SHIFT) != 0;
             io.KeyAlt = (e.mods & GLFW_MOD_ALT) != 0;
             if (!io.WantTextInput) onKey(e.key, e.action, e.mods);
             break;
-        case InputEvent::Type::Char:
-            io.AddInputCharacter(e.codepoint);
-            break;
-        case InputEvent::Type::CursorPos:
-            onCursor(e.x, e.y);
-            break;
+        case InputEvent::Type::Char: io.AddInputCharacter(e.codepoint); break;
+        case InputEvent::Type::CursorPos: onCursor(e.x, e.y); break;
         case InputEvent::Type::MouseButton:
             // A click carries the modifiers held with it: a script's "key V ctrl" leaves no Ctrl
             // down, so the panels must not take the next click for a Ctrl+click.
@@ -455,7 +453,8 @@ void App::render() {
     stepper_.recordRender(renderMs);
     for (const std::filesystem::path& path : scriptedScreenshots_) saveRequestedScreenshot(path);
     scriptedScreenshots_.clear();
-    if (!options_.screenshot.empty() && frameNumber_ + 1 >= options_.frames) saveRequestedScreenshot(options_.screenshot);
+    if (!options_.screenshot.empty() && frameNumber_ + 1 >= options_.frames)
+        saveRequestedScreenshot(options_.screenshot);
     glfwSwapBuffers(window_);
     updateTitle();
 }
@@ -554,24 +553,25 @@ bool App::writeStatus() const {
     };
     std::ostringstream out;
     out.precision(17);
-    out << "frame " << frameNumber_ << "\ntime " << sim.time() << "\nplaying " << editor_.playing()
-        << "\ntool " << toolInfo(editor_.tool()).name << "\ncursor " << mouseX_ << ' ' << mouseY_ << "\nbuttons "
-        << (mouseDown_[0] ? 1 : 0) + (mouseDown_[1] ? 2 : 0) + (mouseDown_[2] ? 4 : 0)
-        << "\nselection " << editor_.selection().particles.size() << ' ' << editor_.selection().springs.size() << ' '
+    out << "frame " << frameNumber_ << "\ntime " << sim.time() << "\nplaying " << editor_.playing() << "\ntool "
+        << toolInfo(editor_.tool()).name << "\ncursor " << mouseX_ << ' ' << mouseY_ << "\nbuttons "
+        << (mouseDown_[0] ? 1 : 0) + (mouseDown_[1] ? 2 : 0) + (mouseDown_[2] ? 4 : 0) << "\nselection "
+        << editor_.selection().particles.size() << ' ' << editor_.selection().springs.size() << ' '
         << editor_.selection().constraints.size() << ' ' << editor_.selection().wires.size() << ' '
-        << editor_.selection().bodies.size() << "\nparticles " << system.particleCount() << "\nbodies " << system.rigidBodyCount() << "\nsprings " << system.springs().size() << "\nconstraints "
+        << editor_.selection().bodies.size() << "\nparticles " << system.particleCount() << "\nbodies "
+        << system.rigidBodyCount() << "\nsprings " << system.springs().size() << "\nconstraints "
         << system.constraints().size() << "\nnailed " << nailed << "\nintegrator " << sim.settings().integrator
         << "\ncontact_model " << sim.settings().contactModel << "\ncontacts " << stepper_.stats().last.contact.contacts
-        << "\nself_collision " << sim.settings().contact.selfCollisionThickness
-        << "\nsubsteps " << sim.substeps() << "\nview " << (camera_.mode() == Camera::Mode::TwoD ? "2D" : "3D")
-        << "\nshaded_cloth_hair " << viewOptions_.shadedClothAndHair
-        << "\ndocument " << document_.label() << "\nmodified " << editor_.modified() << "\nundo " << editor_.undoSteps()
-        << "\nautosave " << (document_.autosaveCurrent() ? "current" : "pending")
-        << "\nmessage " << oneLine(notice_.text)
-        << "\ndivergence " << oneLine(editor_.divergence()) << "\nspeed " << stepper_.stats().speed
-        << "\nsubstep " << sim.substepsDone() << "\nslow " << stepper_.slowNotice(glfwGetTime()) << '\n'
+        << "\nself_collision " << sim.settings().contact.selfCollisionThickness << "\nsubsteps " << sim.substeps()
+        << "\nview " << (camera_.mode() == Camera::Mode::TwoD ? "2D" : "3D") << "\nshaded_cloth_hair "
+        << viewOptions_.shadedClothAndHair << "\ndocument " << document_.label() << "\nmodified " << editor_.modified()
+        << "\nundo " << editor_.undoSteps() << "\nautosave " << (document_.autosaveCurrent() ? "current" : "pending")
+        << "\nmessage " << oneLine(notice_.text) << "\ndivergence " << oneLine(editor_.divergence()) << "\nspeed "
+        << stepper_.stats().speed << "\nsubstep " << sim.substepsDone() << "\nslow "
+        << stepper_.slowNotice(glfwGetTime()) << '\n'
         << timelineStatus(editor_) << "recording " << recording_.on() << "\nrecorded_frames " << recording_.frames()
-        << '\n' << compare_.status();
+        << '\n'
+        << compare_.status();
     // Written and renamed into place, so that a reader never sees half a file. No fsync:
     // this is a window on the app, not data to keep across a crash.
     const std::filesystem::path temporary = options_.statusFile + ".tmp";

@@ -39,10 +39,10 @@ struct AppOptions {
     std::string screenshot;                 // render `frames` frames, save this PNG, exit
     std::string video;                      // render `frames` frames into this video, exit
     int frames = 1;
-    bool play = false;        // start running
-    std::string script;       // replay this input script
-    std::string record;       // record the input to this script file
-    std::string saveOnExit;   // write the scene here when the app quits
+    bool play = false;          // start running
+    std::string script;         // replay this input script
+    std::string record;         // record the input to this script file
+    std::string saveOnExit;     // write the scene here when the app quits
     int width = 0, height = 0;  // window size (default: the remembered one)
     bool timing = false;        // print the mean simulate and draw times per frame at exit
     std::string statusFile;     // rewritten after every frame with what the app shows (docs/app.md)
@@ -78,10 +78,10 @@ public:
     // Actions of the keys and the panels alike.
     void chooseIntegrator(const std::string& name);
     void chooseContactModel(const std::string& name);
-    void toggleSelfCollision();  // at the editor's suggested thickness, with a notice
-    void save();  // to the document's file, or through the save dialog
+    void toggleSelfCollision();                          // at the editor's suggested thickness, with a notice
+    void save();                                         // to the document's file, or through the save dialog
     void screenshot(const std::filesystem::path& path);  // empty: a name from the time
-    void toggleRecording();  // a video of the view (ViewRecording), at the run's frame rate
+    void toggleRecording();                              // a video of the view (ViewRecording), at the run's frame rate
     void frameView();
     void requestQuit();  // quits, or asks first when that would drop unsaved edits
     void quit();
@@ -130,7 +130,7 @@ private:
     double mouseX_ = 0.0, mouseY_ = 0.0;
     bool mouseDown_[3] = {false, false, false};
     bool mouseClicked_[3] = {false, false, false};  // pressed since the last ImGui frame
-    bool editorPointer_ = false;    // a pointer gesture owned by the editor is in progress
+    bool editorPointer_ = false;                    // a pointer gesture owned by the editor is in progress
     bool orbiting_ = false, panning_ = false;
 
     bool quitRequested_ = false;

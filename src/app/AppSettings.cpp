@@ -141,12 +141,9 @@ AppSettings loadAppSettings() {
 }
 
 void saveAppSettings(const AppSettings& settings) {
-    const nlohmann::json json = {{"window_width", settings.windowWidth},
-                                 {"window_height", settings.windowHeight},
-                                 {"last_scene", settings.lastScene},
-                                 {"integrator", settings.integrator},
-                                 {"timeline_mb", settings.timelineMegabytes},
-                                 {"recent_files", settings.recentFiles},
+    const nlohmann::json json = {{"window_width", settings.windowWidth},      {"window_height", settings.windowHeight},
+                                 {"last_scene", settings.lastScene},          {"integrator", settings.integrator},
+                                 {"timeline_mb", settings.timelineMegabytes}, {"recent_files", settings.recentFiles},
                                  {"tools", writeTools(settings.tools)}};
     std::filesystem::create_directories(configDirectory());
     writeFileAtomically(configDirectory() / "settings.json", json.dump(2) + "\n");

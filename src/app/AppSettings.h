@@ -16,11 +16,11 @@ namespace tinkerbox {
 struct AppSettings {
     int windowWidth = 1280;
     int windowHeight = 800;
-    std::string lastScene;  // a file path, or "example:NAME" for a built-in (example or benchmark) scene
+    std::string lastScene;   // a file path, or "example:NAME" for a built-in (example or benchmark) scene
     std::string integrator;  // the solver last chosen, applied to scenes opened from the list ("" = the scene's own)
     std::vector<std::string> recentFiles;  // newest first
-    int timelineMegabytes = 256;  // the memory the timeline's frames may take (Timeline.h)
-    ToolSettings tools;           // what the building tools make, as last set (clamped when read)
+    int timelineMegabytes = 256;           // the memory the timeline's frames may take (Timeline.h)
+    ToolSettings tools;                    // what the building tools make, as last set (clamped when read)
 
     void addRecent(const std::string& path);
 };

@@ -12,7 +12,7 @@ public:
     // Once per frame: the editor's revision (Editor::revision) and unsaved flag.
     void observe(long revision, bool modified, double now);
     bool due(double now) const;
-    void writing(double now);  // a write of the observed revision starts
+    void writing(double now);                         // a write of the observed revision starts
     bool current() const { return saved_ == seen_; }  // the autosave has every edit observed
 
 private:

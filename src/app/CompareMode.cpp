@@ -188,8 +188,8 @@ void plotRuns(const char* title, const Comparison& comparison, double Comparison
     std::snprintf(label, sizeof label, "%.3g %s", high, unit);
     draw->AddText(ImVec2(origin.x + 3.0f, origin.y + 1.0f), IM_COL32(150, 150, 150, 255), label);
     std::snprintf(label, sizeof label, "%.3g %s", low, unit);
-    draw->AddText(ImVec2(origin.x + 3.0f, origin.y + size.y - ImGui::GetFontSize() - 1.0f), IM_COL32(150, 150, 150, 255),
-                  label);
+    draw->AddText(ImVec2(origin.x + 3.0f, origin.y + size.y - ImGui::GetFontSize() - 1.0f),
+                  IM_COL32(150, 150, 150, 255), label);
     ImGui::Dummy(size);
 }
 
@@ -299,7 +299,8 @@ bool CompareMode::pointerDown(const Camera& camera, double x, double y, double p
     const PickTolerance tolerance{pickPixels * c.pixelSize(0.0), pickPixels * c.pixelSizePerDistance()};
     std::optional<Anchor> anchor;
     Vec3 point = Vec3::Zero();
-    if (const std::optional<Index> particle = pickParticleClothOrHair(comparison_->scene(), simulation, ray, tolerance)) {
+    if (const std::optional<Index> particle =
+            pickParticleClothOrHair(comparison_->scene(), simulation, ray, tolerance)) {
         anchor = Anchor(*particle);
         point = simulation.world().position(*particle);
     } else if (const std::optional<BodyHit> hit = pickBody(simulation, ray)) {
@@ -390,8 +391,9 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
     ImGui::Begin(active() ? "Compare###compare-runs" : "Compare###compare-choice");
     if (!active()) chooseDefaults(editor);
     if (ImGui::Button(active() ? "Stop comparing" : "Compare", ImVec2(-1.0f, 0.0f))) toggle(editor);
-    itemTooltip("Ctrl+K. Run the model as it stands under 2 to 4 integrators at once, from the same start. Drag to "
-                "pull every run alike. Stopping goes back to the model as it was.");
+    itemTooltip(
+        "Ctrl+K. Run the model as it stands under 2 to 4 integrators at once, from the same start. Drag to "
+        "pull every run alike. Stopping goes back to the model as it was.");
     // The integrators (and, for a model with bodies, the contact models): a change while
     // comparing starts the runs again from the start.
     bool changed = false;
@@ -417,7 +419,8 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
         if (bodies) {
             ImGui::SameLine();
             ImGui::SetNextItemWidth(contactWidth - ImGui::GetStyle().ItemSpacing.x);
-            const std::string& shown = contactModels_[k].empty() ? editor.simulation().settings().contactModel : contactModels_[k];
+            const std::string& shown =
+                contactModels_[k].empty() ? editor.simulation().settings().contactModel : contactModels_[k];
             if (ImGui::BeginCombo("##contact", shown.c_str())) {
                 for (const ContactModelKind* kind : contactModelKinds()) {
                     const std::string name(kind->name);
@@ -512,12 +515,12 @@ void CompareMode::drawPanel(Editor& editor, float x, float y, float width, float
             const Pane p = pane(r);
             const Comparison::Run& run = comparison.run(r);
             const std::string label = run.choice.integrator + (run.diverged ? "  DIVERGED" : "");
-            draw->AddText(ImVec2(static_cast<float>(p.x) + 8.0f, top), run.diverged ? IM_COL32(255, 80, 80, 255)
-                                                                                     : imColor(compareRunColor(r)),
-                          label.c_str());
+            draw->AddText(ImVec2(static_cast<float>(p.x) + 8.0f, top),
+                          run.diverged ? IM_COL32(255, 80, 80, 255) : imColor(compareRunColor(r)), label.c_str());
             if (r > 0)
-                draw->AddLine(ImVec2(static_cast<float>(p.x), 0.0f), ImVec2(static_cast<float>(p.x), static_cast<float>(height_)),
-                              IM_COL32(90, 95, 105, 255), 2.0f);
+                draw->AddLine(ImVec2(static_cast<float>(p.x), 0.0f),
+                              ImVec2(static_cast<float>(p.x), static_cast<float>(height_)), IM_COL32(90, 95, 105, 255),
+                              2.0f);
         }
     }
 }
@@ -532,11 +535,12 @@ std::string CompareMode::status() const {
     for (std::size_t r = 0; active() && r < comparison_->size(); ++r)
         contactModels += (contactModels.empty() ? "" : " ") + comparison_->run(r).choice.contactModel;
     out << "compare " << (active() ? "on" : "off") << "\ncompare_playing " << (active() && playing_ ? 1 : 0)
-        << "\ncompare_view " << (split_ ? "split" : "ghosts")
-        << "\ncompare_runs " << runs << "\ncompare_contact_models " << contactModels;
+        << "\ncompare_view " << (split_ ? "split" : "ghosts") << "\ncompare_runs " << runs
+        << "\ncompare_contact_models " << contactModels;
     std::string diverged;
     for (std::size_t r = 0; active() && r < comparison_->size(); ++r)
-        if (comparison_->run(r).diverged) diverged += (diverged.empty() ? "" : " ") + comparison_->run(r).choice.integrator;
+        if (comparison_->run(r).diverged)
+            diverged += (diverged.empty() ? "" : " ") + comparison_->run(r).choice.integrator;
     out << "\ncompare_frames " << frames_ << "\ncompare_diverged " << diverged;
     // How far the first run has moved from the start, and how far the others are from it.
     double moved = 0.0, spread = 0.0;

@@ -81,7 +81,7 @@ private:
     bool playing_ = true;
     bool stepRequested_ = false;
     std::optional<Comparison> comparison_;
-    long revision_ = 0;  // the editor's document when comparing started: another one ends it
+    long revision_ = 0;              // the editor's document when comparing started: another one ends it
     std::vector<Vec3> startPoints_;  // the first run's tracked points at the start
     long frames_ = 0;
     bool framePending_ = false;  // a frame the runs have begun and not all ended (Comparison::advance)

@@ -48,13 +48,15 @@ void FileDialogs::draw() {
         if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
         ImGui::SetNextItemWidth(520.0f);
         if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-        const bool enter = ImGui::InputText("path", pathBuffer_, sizeof pathBuffer_, ImGuiInputTextFlags_EnterReturnsTrue);
+        const bool enter =
+            ImGui::InputText("path", pathBuffer_, sizeof pathBuffer_, ImGuiInputTextFlags_EnterReturnsTrue);
         if (!settings_.recentFiles.empty()) {
             ImGui::Text("Recent:");
             for (const std::string& file : settings_.recentFiles)
                 if (ImGui::Selectable(file.c_str())) std::strncpy(pathBuffer_, file.c_str(), sizeof pathBuffer_ - 1);
         }
-        if (!document_.error().empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", document_.error().c_str());
+        if (!document_.error().empty())
+            ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", document_.error().c_str());
         if (ImGui::Button(action) || enter) {
             if (perform(std::filesystem::path(pathBuffer_))) ImGui::CloseCurrentPopup();
         }
@@ -73,7 +75,8 @@ void FileDialogs::drawUnsavedPrompt() {
     ImGui::SetNextItemWidth(520.0f);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     const bool enter = ImGui::InputText("path", pathBuffer_, sizeof pathBuffer_, ImGuiInputTextFlags_EnterReturnsTrue);
-    if (!document_.error().empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", document_.error().c_str());
+    if (!document_.error().empty())
+        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", document_.error().c_str());
     ImGui::TextDisabled("Enter saves, Ctrl+D discards the changes, Escape cancels.");
     const auto proceed = [this] {
         ImGui::CloseCurrentPopup();

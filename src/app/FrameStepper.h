@@ -52,9 +52,9 @@ public:
     // The time budget is cutting the frames: the model runs slower than it should.
     bool slow(double now) const;
     std::string slowNotice(double now) const;
-    void recordRender(double renderMs);  // the drawing time of a frame, for the stats
+    void recordRender(double renderMs);    // the drawing time of a frame, for the stats
     void recordFrameRate(double seconds);  // the wall time of a drawn frame
-    void clearPlots();  // a new model: the energy series start again
+    void clearPlots();                     // a new model: the energy series start again
 
     double timeScale() const { return timeScale_; }
     void setTimeScale(double scale) { timeScale_ = scale; }

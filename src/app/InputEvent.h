@@ -11,11 +11,11 @@ namespace tinkerbox {
 struct InputEvent {
     enum class Type { Key, Char, MouseButton, CursorPos, Scroll, Drop, Screenshot };
     Type type = Type::Key;
-    int key = 0;        // Key: GLFW key code; MouseButton: GLFW button
-    int action = 0;     // Key, MouseButton: GLFW_PRESS, GLFW_RELEASE or GLFW_REPEAT
-    int mods = 0;       // GLFW_MOD_* bits
-    unsigned codepoint = 0;  // Char
-    double x = 0.0, y = 0.0;  // CursorPos: window pixels; Scroll: offsets
+    int key = 0;                     // Key: GLFW key code; MouseButton: GLFW button
+    int action = 0;                  // Key, MouseButton: GLFW_PRESS, GLFW_RELEASE or GLFW_REPEAT
+    int mods = 0;                    // GLFW_MOD_* bits
+    unsigned codepoint = 0;          // Char
+    double x = 0.0, y = 0.0;         // CursorPos: window pixels; Scroll: offsets
     std::vector<std::string> paths;  // Drop; Screenshot: the PNG file
 };
 

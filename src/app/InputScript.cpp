@@ -14,15 +14,19 @@ namespace {
 
 const std::map<std::string, int>& namedKeys() {
     static const std::map<std::string, int> keys = {
-        {"SPACE", GLFW_KEY_SPACE},       {"ESCAPE", GLFW_KEY_ESCAPE}, {"ENTER", GLFW_KEY_ENTER},
-        {"BACKSPACE", GLFW_KEY_BACKSPACE}, {"DELETE", GLFW_KEY_DELETE}, {"TAB", GLFW_KEY_TAB},
-        {"PERIOD", GLFW_KEY_PERIOD},     {"LEFT", GLFW_KEY_LEFT},     {"RIGHT", GLFW_KEY_RIGHT},
-        {"UP", GLFW_KEY_UP},             {"DOWN", GLFW_KEY_DOWN},     {"MINUS", GLFW_KEY_MINUS},
-        {"EQUAL", GLFW_KEY_EQUAL},       {"HOME", GLFW_KEY_HOME},     {"F1", GLFW_KEY_F1},
-        {"F2", GLFW_KEY_F2},             {"F3", GLFW_KEY_F3},         {"F4", GLFW_KEY_F4},
-        {"F5", GLFW_KEY_F5},             {"F6", GLFW_KEY_F6},         {"F7", GLFW_KEY_F7},
-        {"F8", GLFW_KEY_F8},             {"F9", GLFW_KEY_F9},         {"F10", GLFW_KEY_F10},
-        {"F11", GLFW_KEY_F11},           {"F12", GLFW_KEY_F12},
+        {"SPACE", GLFW_KEY_SPACE},   {"ESCAPE", GLFW_KEY_ESCAPE},
+        {"ENTER", GLFW_KEY_ENTER},   {"BACKSPACE", GLFW_KEY_BACKSPACE},
+        {"DELETE", GLFW_KEY_DELETE}, {"TAB", GLFW_KEY_TAB},
+        {"PERIOD", GLFW_KEY_PERIOD}, {"LEFT", GLFW_KEY_LEFT},
+        {"RIGHT", GLFW_KEY_RIGHT},   {"UP", GLFW_KEY_UP},
+        {"DOWN", GLFW_KEY_DOWN},     {"MINUS", GLFW_KEY_MINUS},
+        {"EQUAL", GLFW_KEY_EQUAL},   {"HOME", GLFW_KEY_HOME},
+        {"F1", GLFW_KEY_F1},         {"F2", GLFW_KEY_F2},
+        {"F3", GLFW_KEY_F3},         {"F4", GLFW_KEY_F4},
+        {"F5", GLFW_KEY_F5},         {"F6", GLFW_KEY_F6},
+        {"F7", GLFW_KEY_F7},         {"F8", GLFW_KEY_F8},
+        {"F9", GLFW_KEY_F9},         {"F10", GLFW_KEY_F10},
+        {"F11", GLFW_KEY_F11},       {"F12", GLFW_KEY_F12},
     };
     return keys;
 }
@@ -74,7 +78,8 @@ std::string buttonText(int button) {
 int keyFromName(const std::string& name) {
     std::string upper = name;
     std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
-    if (upper.size() == 1 && std::isalnum(static_cast<unsigned char>(upper[0]))) return upper[0];  // GLFW keys are ASCII
+    if (upper.size() == 1 && std::isalnum(static_cast<unsigned char>(upper[0])))
+        return upper[0];  // GLFW keys are ASCII
     const auto it = namedKeys().find(upper);
     return it == namedKeys().end() ? -1 : it->second;
 }
@@ -105,7 +110,8 @@ std::vector<ScriptedEvent> parseInputScript(const std::string& text, const std::
             std::vector<std::string> args;
             for (std::string a; in >> a;) args.push_back(a);
             const auto need = [&](std::size_t n) {
-                if (args.size() < n) throw std::invalid_argument("'" + kind + "' needs " + std::to_string(n) + " arguments");
+                if (args.size() < n)
+                    throw std::invalid_argument("'" + kind + "' needs " + std::to_string(n) + " arguments");
             };
             InputEvent& ev = e.event;
             if (kind == "key") {
@@ -192,9 +198,7 @@ std::string formatScriptedEvent(const ScriptedEvent& e) {
             break;
         case InputEvent::Type::Scroll: out << "scroll " << ev.x << ' ' << ev.y; break;
         case InputEvent::Type::Drop: out << "drop " << (ev.paths.empty() ? "" : ev.paths.front()); break;
-        case InputEvent::Type::Screenshot:
-            out << "screenshot " << (ev.paths.empty() ? "" : ev.paths.front());
-            break;
+        case InputEvent::Type::Screenshot: out << "screenshot " << (ev.paths.empty() ? "" : ev.paths.front()); break;
     }
     return out.str();
 }

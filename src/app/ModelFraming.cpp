@@ -60,8 +60,9 @@ void frameModel(const Editor& editor, Camera& camera, const ViewInsets& insets) 
                     reach = std::max(reach, (system.position(i) - pivot.point).norm());
             for (Index k = 0; k < bodies.count(); ++k)
                 if (component[system.particleCount() + k] == component[pivot.node])
-                    reach = std::max(reach, (bodies.position(k) - pivot.point).norm() +
-                                                boundingRadius(bodies.spec(k).shape, bodies.centerOfMassInShapeFrame(k)));
+                    reach =
+                        std::max(reach, (bodies.position(k) - pivot.point).norm() +
+                                            boundingRadius(bodies.spec(k).shape, bodies.centerOfMassInShapeFrame(k)));
             include(pivot.point - Vec3(reach, reach, 0.0));
             include(pivot.point + Vec3(reach, reach, 0.0));
         }

@@ -124,8 +124,8 @@ void Panels::draw() {
         if (timeline.step) stepper_.requestStep();
         if (timeline.toggleRecording) app_.toggleRecording();
     }
-    compare.drawPanel(editor_, ImGui::GetIO().DisplaySize.x - kSideWidth, ImGui::GetFrameHeight() + kStatsTop, kSideWidth,
-                      kStatsHeight);
+    compare.drawPanel(editor_, ImGui::GetIO().DisplaySize.x - kSideWidth, ImGui::GetFrameHeight() + kStatsTop,
+                      kSideWidth, kStatsHeight);
     drawBanners();
     dialogs_.draw();
     if (showHelp_) drawHelp();
@@ -134,17 +134,21 @@ void Panels::draw() {
 void Panels::drawMenu() {
     if (!ImGui::BeginMainMenuBar()) return;
     if (ImGui::BeginMenu("File")) {
-        if (ImGui::MenuItem("New", "Ctrl+N")) dialogs_.unlessUnsaved("start a new scene", [this] { document_.newScene(); });
-        if (ImGui::MenuItem("Open...", "Ctrl+O")) dialogs_.unlessUnsaved("open another scene", [this] { dialogs_.requestOpen(); });
+        if (ImGui::MenuItem("New", "Ctrl+N"))
+            dialogs_.unlessUnsaved("start a new scene", [this] { document_.newScene(); });
+        if (ImGui::MenuItem("Open...", "Ctrl+O"))
+            dialogs_.unlessUnsaved("open another scene", [this] { dialogs_.requestOpen(); });
         if (ImGui::BeginMenu("Open recent", !settings_.recentFiles.empty())) {
             for (const std::string& file : settings_.recentFiles)
-                if (ImGui::MenuItem(file.c_str())) dialogs_.unlessUnsaved("open " + file, [this, file] { document_.openFile(file); });
+                if (ImGui::MenuItem(file.c_str()))
+                    dialogs_.unlessUnsaved("open " + file, [this, file] { document_.openFile(file); });
             ImGui::EndMenu();
         }
         if (ImGui::MenuItem("Save", "Ctrl+S")) app_.save();
         if (ImGui::MenuItem("Save as...", "Ctrl+Shift+S")) dialogs_.requestSaveAs();
         if (ImGui::MenuItem("Screenshot", "F12")) app_.screenshot("");
-        if (ImGui::MenuItem(app_.recording().on() ? "Stop the video" : "Record a video", "Ctrl+R")) app_.toggleRecording();
+        if (ImGui::MenuItem(app_.recording().on() ? "Stop the video" : "Record a video", "Ctrl+R"))
+            app_.toggleRecording();
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) app_.requestQuit();
         ImGui::EndMenu();
@@ -152,7 +156,8 @@ void Panels::drawMenu() {
     if (ImGui::BeginMenu("Edit")) {
         if (ImGui::MenuItem("Undo", "Ctrl+Z", false, editor_.canUndo())) editor_.undo();
         if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, editor_.canRedo())) editor_.redo();
-        if (ImGui::MenuItem("Delete selection", "Delete", false, !editor_.selection().empty())) editor_.deleteSelection();
+        if (ImGui::MenuItem("Delete selection", "Delete", false, !editor_.selection().empty()))
+            editor_.deleteSelection();
         drawBuildingMenuItems(editor_);
         ImGui::EndMenu();
     }
@@ -160,7 +165,8 @@ void Panels::drawMenu() {
         if (ImGui::MenuItem(editor_.playing() ? "Pause" : "Play", "Space")) editor_.togglePlaying();
         if (ImGui::MenuItem("Step", ".", false, !editor_.playing())) stepper_.requestStep();
         if (ImGui::MenuItem("Back to before play", "Backspace", false, editor_.canRewind())) editor_.rewind();
-        if (ImGui::MenuItem("Self collision", "Shift+K", editor_.simulation().settings().contact.selfCollisionThickness > 0.0))
+        if (ImGui::MenuItem("Self collision", "Shift+K",
+                            editor_.simulation().settings().contact.selfCollisionThickness > 0.0))
             app_.toggleSelfCollision();
         ImGui::Separator();
         int key = 1;
@@ -177,7 +183,8 @@ void Panels::drawMenu() {
         if (ImGui::MenuItem("3D orbit view", "C", camera_.mode() == Camera::Mode::ThreeD))
             camera_.setMode(camera_.mode() == Camera::Mode::TwoD ? Camera::Mode::ThreeD : Camera::Mode::TwoD);
         if (ImGui::MenuItem("Frame the model", "Home")) app_.frameView();
-        if (ImGui::MenuItem("Body axes and spin", "A", viewOptions_.bodyAxes)) viewOptions_.bodyAxes = !viewOptions_.bodyAxes;
+        if (ImGui::MenuItem("Body axes and spin", "A", viewOptions_.bodyAxes))
+            viewOptions_.bodyAxes = !viewOptions_.bodyAxes;
         if (ImGui::MenuItem("Shaded cloth and hair", "F", viewOptions_.shadedClothAndHair))
             viewOptions_.shadedClothAndHair = !viewOptions_.shadedClothAndHair;
         if (ImGui::MenuItem("Contact points and normals", "K", viewOptions_.contacts))
@@ -202,7 +209,8 @@ void Panels::drawToolbar() {
         const std::string label = std::string(1, t.key) + " " + std::string(t.name);
         if (&t != &kTools.front()) {
             const float width = ImGui::CalcTextSize(label.c_str()).x + 2.0f * style.FramePadding.x;
-            if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width + style.WindowPadding.x <= right) ImGui::SameLine();
+            if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width + style.WindowPadding.x <= right)
+                ImGui::SameLine();
         }
         const bool active = editor_.tool() == t.tool;
         if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
@@ -233,15 +241,17 @@ void Panels::drawSolverPanel() {
     const auto kinds = integratorKinds();
     if (ImGui::BeginCombo("integrator", s.integrator.c_str())) {
         for (std::size_t i = 0; i < kinds.size(); ++i) {
-            const std::string label = (i < 9 ? std::to_string(i + 1) + "  " : std::string("   ")) + std::string(kinds[i]->name);
-            if (ImGui::Selectable(label.c_str(), kinds[i]->name == s.integrator)) app_.chooseIntegrator(std::string(kinds[i]->name));
+            const std::string label =
+                (i < 9 ? std::to_string(i + 1) + "  " : std::string("   ")) + std::string(kinds[i]->name);
+            if (ImGui::Selectable(label.c_str(), kinds[i]->name == s.integrator))
+                app_.chooseIntegrator(std::string(kinds[i]->name));
             itemTooltip(std::string(kinds[i]->summary).c_str());
         }
         ImGui::EndCombo();
     }
-    const std::string integratorHelp = "How the model is advanced in time (keys 1 to " +
-                                       std::to_string(std::min<std::size_t>(kinds.size(), 9)) +
-                                       "); it continues from where it is. Each one's cost and failings: docs/integrators.md.";
+    const std::string integratorHelp =
+        "How the model is advanced in time (keys 1 to " + std::to_string(std::min<std::size_t>(kinds.size(), 9)) +
+        "); it continues from where it is. Each one's cost and failings: docs/integrators.md.";
     itemTooltip(integratorHelp.c_str());
     if (ImGui::BeginCombo("contact", s.contactModel.c_str())) {
         for (const ContactModelKind* kind : contactModelKinds()) {
@@ -254,18 +264,21 @@ void Panels::drawSolverPanel() {
     itemTooltip("How bodies are kept from passing through each other and through planes; K shows the contacts.");
     bool selfCollision = s.contact.selfCollisionThickness > 0.0;
     if (ImGui::Checkbox("self collision", &selfCollision)) app_.toggleSelfCollision();
-    itemTooltip("Shift+K. Particles collide with each other, a cloth with itself and hair with hair, as spheres of "
-                "the thickness below, except those a spring, a triangle, a hinge or a constraint joins. On, it starts "
-                "at 0.8 of the distance between neighbouring particles.");
+    itemTooltip(
+        "Shift+K. Particles collide with each other, a cloth with itself and hair with hair, as spheres of "
+        "the thickness below, except those a spring, a triangle, a hinge or a constraint joins. On, it starts "
+        "at 0.8 of the distance between neighbouring particles.");
     if (selfCollision) {
         ContactModelSettings contact = s.contact;
         double millimetres = 1e3 * contact.selfCollisionThickness;
         if (inputDouble("thickness (mm)", millimetres, 1.0, "%.1f") && millimetres > 0.0) {
-            contact.selfCollisionThickness = std::min(1e-3 * millimetres, ContactModelSettings::kMaxSelfCollisionThickness);
+            contact.selfCollisionThickness =
+                std::min(1e-3 * millimetres, ContactModelSettings::kMaxSelfCollisionThickness);
             editor_.setContactModelSettings(contact);
         }
-        itemTooltip("The particles' diameter in self collision, at most 1000 mm. About a cloth's spacing keeps its "
-                    "layers apart; much less lets a particle slip through the gaps between others.");
+        itemTooltip(
+            "The particles' diameter in self collision, at most 1000 mm. About a cloth's spacing keeps its "
+            "layers apart; much less lets a particle slip through the gaps between others.");
     }
     drawParameters(contactModelKind(s.contactModel).parameters, s.contact,
                    [&](const ContactModelSettings& next) { editor_.setContactModelSettings(next); });
@@ -297,7 +310,8 @@ void Panels::drawSolverPanel() {
         ImGui::SetNextItemOpen(kind->name == s.integrator, ImGuiCond_Appearing);
         if (!ImGui::CollapsingHeader(header.c_str())) continue;
         ImGui::PushID(header.c_str());
-        drawParameters(kind->parameters, s.solver, [&](const IntegratorSettings& next) { editor_.setSolverSettings(next); });
+        drawParameters(kind->parameters, s.solver,
+                       [&](const IntegratorSettings& next) { editor_.setSolverSettings(next); });
         ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("constraints", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -306,17 +320,21 @@ void Panels::drawSolverPanel() {
         itemTooltip("How hard a drifting constraint is pulled back (the ks C term).");
         changed |= inputDouble("feedback kd", c.kd, 1.0, "%.1f");
         itemTooltip("How the pull back is damped (the kd Cdot term).");
-        helpMarker("Feedback that pulls drifting constraints back: the ks C + kd Cdot terms inside the "
-                   "multiplier solve (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes).");
+        helpMarker(
+            "Feedback that pulls drifting constraints back: the ks C + kd Cdot terms inside the "
+            "multiplier solve (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes).");
         changed |= inputDouble("solve tolerance", c.solver.tolerance, 1e-7, "%.1e");
         itemTooltip("The multiplier solve's relative residual; 0: automatic.");
         changed |= ImGui::InputInt("solve max iter.", &c.solver.maxIterations);
         itemTooltip("The multiplier solve's iteration cap.");
-        helpMarker("The Lagrange multipliers solve J W J^T lambda = -Jdot qdot - J W Q - ks C - kd Cdot with "
-                   "conjugate gradients, to this relative residual. 0: automatic, as tight as the integrator "
-                   "needs (its truncation error, or a tenth of adaptive's tolerance; never looser than 1e-6).");
+        helpMarker(
+            "The Lagrange multipliers solve J W J^T lambda = -Jdot qdot - J W Q - ks C - kd Cdot with "
+            "conjugate gradients, to this relative residual. 0: automatic, as tight as the integrator "
+            "needs (its truncation error, or a tenth of adaptive's tolerance; never looser than 1e-6).");
         changed |= ImGui::Checkbox("warm start", &c.warmStart);
-        itemTooltip("Start each multiplier solve from the last step's multipliers: fewer iterations when the model moves smoothly.");
+        itemTooltip(
+            "Start each multiplier solve from the last step's multipliers: fewer iterations when the model moves "
+            "smoothly.");
         if (changed && c.ks >= 0.0 && c.kd >= 0.0 && c.solver.tolerance >= 0.0 && c.solver.maxIterations > 0)
             editor_.setConstraintSettings(c);
     }
@@ -331,8 +349,9 @@ void Panels::drawSolverPanel() {
             breeze.tangentialDrag = 0.3;
             editor_.setWind(on ? std::optional<WindSettings>(breeze) : std::nullopt);
         }
-        itemTooltip("Air moving past every cloth's triangles, with gusts: a drag along each triangle's normal and a "
-                    "weaker one along its face. An undoable edit of the scene.");
+        itemTooltip(
+            "Air moving past every cloth's triangles, with gusts: a drag along each triangle's normal and a "
+            "weaker one along its face. An undoable edit of the scene.");
         if (current) {
             WindSettings w = *current;
             bool done = false;
@@ -346,8 +365,9 @@ void Panels::drawSolverPanel() {
                               "The gusts' amplitude: 8 travelling waves of air, the same every run.");
             done |= editField("gust size (m)", w.scale, 0.1, "%.2f", "The gusts' length scale.");
             done |= editField("gust rate (Hz)", w.frequency, 0.1, "%.2f", "The gusts' mean frequency.");
-            done |= editField("drag", w.drag, 0.1, "%.2f",
-                              "kg/(m^2 s): the force per unit area and speed of air across a triangle, along its normal.");
+            done |=
+                editField("drag", w.drag, 0.1, "%.2f",
+                          "kg/(m^2 s): the force per unit area and speed of air across a triangle, along its normal.");
             done |= editField("face drag", w.tangentialDrag, 0.05, "%.2f",
                               "kg/(m^2 s): likewise along the face (skin friction, what holds a flag out).");
             if (done) editor_.setWind(w);
@@ -385,7 +405,8 @@ void Panels::drawScenesPanel() {
         if (!ImGui::TreeNodeEx(std::string(category).c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
         for (const ExampleScene* e : examples) {
             if (ImGui::Selectable(std::string(e->name).c_str(), document_.label() == e->name))
-                dialogs_.unlessUnsaved("open " + std::string(e->name), [this, name = std::string(e->name)] { document_.openBuiltIn(name); });
+                dialogs_.unlessUnsaved("open " + std::string(e->name),
+                                       [this, name = std::string(e->name)] { document_.openBuiltIn(name); });
             if (ImGui::IsItemHovered()) itemTooltip(exampleDescription(*e).c_str());  // built only when hovered
         }
         ImGui::TreePop();
@@ -459,8 +480,8 @@ void Panels::drawInspector() {
     if (const std::optional<Index> cloth = commonGroup([&](Index i) { return editor_.clothOf(i); })) {
         const ClothSpec& c = scene.cloths[*cloth];
         ClothMaterial m = c.material;
-        ImGui::Text("Cloth %ld (%d x %d particles, %.3g x %.3g m)", static_cast<long>(*cloth), c.columns, c.rows, c.width,
-                    c.height);
+        ImGui::Text("Cloth %ld (%d x %d particles, %.3g x %.3g m)", static_cast<long>(*cloth), c.columns, c.rows,
+                    c.width, c.height);
         if (!c.missing.empty()) ImGui::Text("holes: %zu of its particles deleted", c.missing.size());
         field("stretch", m.stretch, 10.0, "%.1f", "N/m: the energy stretch/2 (S_u^2 + S_v^2) per unit area.");
         field("shear", m.shear, 1.0, "%.2f", "N/m: the energy shear/2 (w_u . w_v)^2 per unit area.");
@@ -488,7 +509,8 @@ void Panels::drawInspector() {
     if (sel.springs.size() == 1) {
         const Index k = *sel.springs.begin();
         DampedSpring spring = scene.springs[k];
-        ImGui::Text("Spring %ld (%s - %s)", static_cast<long>(k), describe(spring.a).c_str(), describe(spring.b).c_str());
+        ImGui::Text("Spring %ld (%s - %s)", static_cast<long>(k), describe(spring.a).c_str(),
+                    describe(spring.b).c_str());
         bool done = false;
         inputDouble("stiffness (N/m)", spring.stiffness, 10.0, "%.2f");
         done |= ImGui::IsItemDeactivatedAfterEdit();
@@ -574,15 +596,20 @@ void Panels::drawStats() {
         ImGui::Text("%ld particles, %ld bodies, %ld springs", static_cast<long>(s.particleCount()),
                     static_cast<long>(s.rigidBodyCount()), static_cast<long>(s.springs().size()));
     else
-        ImGui::Text("%ld particles, %ld springs", static_cast<long>(s.particleCount()), static_cast<long>(s.springs().size()));
+        ImGui::Text("%ld particles, %ld springs", static_cast<long>(s.particleCount()),
+                    static_cast<long>(s.springs().size()));
     // A frame still in progress that has already taken longer than the average shows its time so far.
-    ImGui::Text("sim %.2f ms  draw %.2f ms  %.0f fps", std::max(stepper_.stats().simulationMs, stepper_.frameWorkMs()), stepper_.stats().renderMs,
-                stepper_.stats().fps);
+    ImGui::Text("sim %.2f ms  draw %.2f ms  %.0f fps", std::max(stepper_.stats().simulationMs, stepper_.frameWorkMs()),
+                stepper_.stats().renderMs, stepper_.stats().fps);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Per frame: simulating (all substeps, however many drawn frames they take), drawing (model and panels), frames per second.");
+        ImGui::SetTooltip(
+            "Per frame: simulating (all substeps, however many drawn frames they take), drawing (model and panels), "
+            "frames per second.");
     ImGui::Text("speed %.3g x real time", stepper_.stats().speed);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Simulated seconds per second. Below 1 when dt is shorter than a drawn frame, in slow motion, or when the frames take longer than a drawn frame may spend.");
+        ImGui::SetTooltip(
+            "Simulated seconds per second. Below 1 when dt is shorter than a drawn frame, in slow motion, or when the "
+            "frames take longer than a drawn frame may spend.");
     const FrameReport& r = stepper_.stats().last;
     if (integratorKind(sim.settings().integrator).has(IntegratorCapability::ConjugateGradientSolve)) {
         ImGui::Text("CG %d iterations (residual %.1e)", r.integrator.linearSolve.iterations,
@@ -592,9 +619,14 @@ void Panels::drawStats() {
     if (!s.constraints().empty()) {
         const ConstraintSolveStats& c = s.constraintSolver().stats();
         ImGui::Text("%zu constraints, error %.2e", s.constraints().size(), sim.constraintError());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("The largest |C|: relative to the length of rods and the radius of wires; in metres for nails, pins and sliders.");
-        ImGui::Text("multipliers: %.1f CG iterations/solve", c.solves ? static_cast<double>(c.iterations) / c.solves : 0.0);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Averaged over the %ld solves since the model was built.", c.solves);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "The largest |C|: relative to the length of rods and the radius of wires; in metres for nails, pins "
+                "and sliders.");
+        ImGui::Text("multipliers: %.1f CG iterations/solve",
+                    c.solves ? static_cast<double>(c.iterations) / c.solves : 0.0);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Averaged over the %ld solves since the model was built.", c.solves);
     }
     if (!r.integrator.stepSizes.empty()) {
         const auto [low, high] = std::minmax_element(r.integrator.stepSizes.begin(), r.integrator.stepSizes.end());
@@ -603,9 +635,13 @@ void Panels::drawStats() {
     if (r.contact.contacts > 0 || s.rigidBodyCount() > 0) {
         ImGui::Text("%d contacts, max penetration %.2f mm", r.contact.contacts, 1e3 * r.contact.maxPenetration);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Contact points found in the last frame (summed over its substeps) and the deepest overlap among them.");
+            ImGui::SetTooltip(
+                "Contact points found in the last frame (summed over its substeps) and the deepest overlap among "
+                "them.");
         ImGui::Text("contact solve %.2f ms, %ld iterations", 1e3 * r.contact.seconds, r.contact.iterations);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("The contact model's detection and solve in the last frame (%s).", sim.settings().contactModel.c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("The contact model's detection and solve in the last frame (%s).",
+                              sim.settings().contactModel.c_str());
     }
 
     // Energy: kinetic, potential and total on one scale.
@@ -630,7 +666,8 @@ void Panels::drawStats() {
             if (series.size() < 2) return;
             std::vector<ImVec2> points;
             for (std::size_t i = 0; i < series.size(); ++i)
-                points.emplace_back(origin.x + size.x * static_cast<float>(i) / static_cast<float>(std::max<std::size_t>(series.size(), 2) - 1),
+                points.emplace_back(origin.x + size.x * static_cast<float>(i) /
+                                                   static_cast<float>(std::max<std::size_t>(series.size(), 2) - 1),
                                     origin.y + size.y * (1.0f - (series[i] - low) / (high - low)));
             draw->AddPolyline(points.data(), static_cast<int>(points.size()), color, 0, 1.5f);
         };
@@ -642,7 +679,8 @@ void Panels::drawStats() {
         std::snprintf(label, sizeof label, "%.3g", high);
         draw->AddText(ImVec2(origin.x + 3.0f, origin.y + 1.0f), IM_COL32(150, 150, 150, 255), label);
         std::snprintf(label, sizeof label, "%.3g", low);
-        draw->AddText(ImVec2(origin.x + 3.0f, origin.y + size.y - ImGui::GetFontSize() - 1.0f), IM_COL32(150, 150, 150, 255), label);
+        draw->AddText(ImVec2(origin.x + 3.0f, origin.y + size.y - ImGui::GetFontSize() - 1.0f),
+                      IM_COL32(150, 150, 150, 255), label);
         ImGui::Dummy(size);
         ImGui::TextColored(ImVec4(1.0f, 0.47f, 0.35f, 1.0f), "kinetic %.4g", stepper_.kinetic().back());
         ImGui::SameLine();
@@ -652,10 +690,12 @@ void Panels::drawStats() {
         for (const auto& force : s.forces())
             if (!force->label().empty()) energies[force->label()] += force->potentialEnergy(s);
         for (const auto& [label, energy] : energies) ImGui::Text("  %s %.4g", label.c_str(), energy);
-        ImGui::Text("total %.6g, drift %+.3g", stepper_.total().back(), stepper_.total().back() - stepper_.total().front());
+        ImGui::Text("total %.6g, drift %+.3g", stepper_.total().back(),
+                    stepper_.total().back() - stepper_.total().front());
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Drift: how much the total changed over the plotted frames. Zero for an exact\n"
-                              "integrator without drag or damping; damping and drag lower it.");
+            ImGui::SetTooltip(
+                "Drift: how much the total changed over the plotted frames. Zero for an exact\n"
+                "integrator without drag or damping; damping and drag lower it.");
     }
     ImGui::End();
 }
@@ -735,13 +775,14 @@ void Panels::drawBanners() {
     }
     // Status line: the tool's help, or a transient message.
     const std::string status = notice_.showing(glfwGetTime()) ? notice_.text
-                               : !editor_.status().empty()                          ? editor_.status()
-                                                          : std::string(toolInfo(editor_.tool()).help);
+                               : !editor_.status().empty()    ? editor_.status()
+                                                              : std::string(toolInfo(editor_.tool()).help);
     ImGui::SetNextWindowPos(ImVec2(kSideWidth + 10.0f, io.DisplaySize.y - 8.0f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
     ImGui::SetNextWindowBgAlpha(0.6f);
     ImGui::Begin("##status", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
-                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoInputs);
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                     ImGuiWindowFlags_NoInputs);
     ImGui::Text("%s   [%s, %s]", status.c_str(), editor_.simulation().settings().integrator.c_str(),
                 camera_.mode() == Camera::Mode::TwoD ? "2D" : "3D");
     ImGui::End();
@@ -759,36 +800,46 @@ void Panels::drawHelp() {
         ImGui::TextUnformatted(text.c_str());
     };
     ImGui::TextUnformatted("Tools");
-    for (const ToolInfo& t : kTools) line(std::string(1, t.key) + "  " + std::string(t.name) + ": " + std::string(t.help));
+    for (const ToolInfo& t : kTools)
+        line(std::string(1, t.key) + "  " + std::string(t.name) + ": " + std::string(t.help));
     ImGui::Separator();
     ImGui::TextUnformatted("Editing");
-    line("Click selects, Shift+click adds; with the Select tool, a drag on empty space selects what is inside a "
-         "rectangle (Shift+drag adds), and a drag on the selection moves it");
-    line("Ctrl+A select all   Ctrl+L select what is joined to the selection (a whole cloth, strand, chain)   "
-         "Ctrl+C copy   Ctrl+X cut   Ctrl+V paste (at the pointer)   Delete  remove the selection and what hangs on it");
-    line("Ctrl+G  snap to grid on / off (its spacing, and the chain's, cloth's and hair's settings, under 'grid, "
-         "chain, cloth and hair' in the Solver panel)");
-    line("Ctrl+Z undo   Ctrl+Shift+Z / Ctrl+Y redo   Escape  drop a chain waiting for its second click, dismiss "
-         "the divergence banner");
+    line(
+        "Click selects, Shift+click adds; with the Select tool, a drag on empty space selects what is inside a "
+        "rectangle (Shift+drag adds), and a drag on the selection moves it");
+    line(
+        "Ctrl+A select all   Ctrl+L select what is joined to the selection (a whole cloth, strand, chain)   "
+        "Ctrl+C copy   Ctrl+X cut   Ctrl+V paste (at the pointer)   Delete  remove the selection and what hangs on it");
+    line(
+        "Ctrl+G  snap to grid on / off (its spacing, and the chain's, cloth's and hair's settings, under 'grid, "
+        "chain, cloth and hair' in the Solver panel)");
+    line(
+        "Ctrl+Z undo   Ctrl+Shift+Z / Ctrl+Y redo   Escape  drop a chain waiting for its second click, dismiss "
+        "the divergence banner");
     ImGui::Separator();
     ImGui::TextUnformatted("Running");
     line("Space  play / pause   .  one step   Backspace  back to before play");
-    line("Left / Right  one frame back / forward in the timeline (paused; held, they scrub); its slider under the "
-         "view scrubs every frame run, and playing from an earlier frame drops the later ones (Ctrl+Z brings them back)");
+    line(
+        "Left / Right  one frame back / forward in the timeline (paused; held, they scrub); its slider under the "
+        "view scrubs every frame run, and playing from an earlier frame drops the later ones (Ctrl+Z brings them "
+        "back)");
     std::string integrators = "Integrators: ";
     for (std::size_t i = 0; i < integratorKinds().size() && i < 9; ++i)
         integrators += (i ? ", " : "") + std::to_string(i + 1) + " " + std::string(integratorKinds()[i]->name);
     line(integrators);
-    line("Ctrl+K  compare mode: the model under 2 to 4 integrators at once (Space, '.' and Backspace then drive "
-         "the runs, a drag pulls every run)   Ctrl+Shift+K  ghosts / split views");
+    line(
+        "Ctrl+K  compare mode: the model under 2 to 4 integrators at once (Space, '.' and Backspace then drive "
+        "the runs, a drag pulls every run)   Ctrl+Shift+K  ghosts / split views");
     ImGui::Separator();
     ImGui::TextUnformatted("View and files");
     line("Wheel zooms about the cursor, middle-drag pans, right-drag grabs with any tool");
     line("C  2D / 3D view; in 3D, left-drag on empty space (or Alt+drag) orbits   Home  frame the model");
-    line("A  each body's axes and angular velocity   K  contact points and normals   F  cloth and hair shaded / as "
-         "lines   Shift+K  self collision on / off   F1  this window");
-    line("Ctrl+N new   Ctrl+O open (or drop a .json file)   Ctrl+S save   Ctrl+Shift+S save as   F12 screenshot   "
-         "Ctrl+R start / stop a video of the view   Ctrl+Q quit");
+    line(
+        "A  each body's axes and angular velocity   K  contact points and normals   F  cloth and hair shaded / as "
+        "lines   Shift+K  self collision on / off   F1  this window");
+    line(
+        "Ctrl+N new   Ctrl+O open (or drop a .json file)   Ctrl+S save   Ctrl+Shift+S save as   F12 screenshot   "
+        "Ctrl+R start / stop a video of the view   Ctrl+Q quit");
     line("Springs, rods, nails and chains attach to the clicked point of a body");
     ImGui::PopTextWrapPos();
     ImGui::End();

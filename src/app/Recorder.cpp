@@ -35,7 +35,8 @@ std::filesystem::path Recorder::pngPath(const std::filesystem::path& file, long 
 
 Recorder::Recorder(std::filesystem::path file, int width, int height, double fps, const std::filesystem::path& ffmpeg)
     : file_(std::move(file)), width_(width), height_(height), fps_(fps) {
-    if (width < 1 || height < 1 || !(fps > 0.0)) throw std::invalid_argument("a recording needs a picture and a frame rate");
+    if (width < 1 || height < 1 || !(fps > 0.0))
+        throw std::invalid_argument("a recording needs a picture and a frame rate");
     if (ffmpeg.empty()) return;
     // Raw RGBA on ffmpeg's standard input. H.264 in 4:2:0 needs even sizes: an odd last row
     // or column is cropped. The pipe's end is kept from other children (O_CLOEXEC); the
@@ -45,10 +46,30 @@ Recorder::Recorder(std::filesystem::path file, int width, int height, double fps
     char size[32], rate[32];
     std::snprintf(size, sizeof size, "%dx%d", width, height);
     std::snprintf(rate, sizeof rate, "%.9g", fps);
-    std::vector<std::string> args = {ffmpeg.string(), "-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo",
-                                     "-pix_fmt", "rgba", "-s", size, "-framerate", rate, "-i", "-", "-vf",
-                                     "crop=trunc(iw/2)*2:trunc(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p",
-                                     "-movflags", "+faststart", file_.string()};
+    std::vector<std::string> args = {ffmpeg.string(),
+                                     "-hide_banner",
+                                     "-loglevel",
+                                     "error",
+                                     "-y",
+                                     "-f",
+                                     "rawvideo",
+                                     "-pix_fmt",
+                                     "rgba",
+                                     "-s",
+                                     size,
+                                     "-framerate",
+                                     rate,
+                                     "-i",
+                                     "-",
+                                     "-vf",
+                                     "crop=trunc(iw/2)*2:trunc(ih/2)*2",
+                                     "-c:v",
+                                     "libx264",
+                                     "-pix_fmt",
+                                     "yuv420p",
+                                     "-movflags",
+                                     "+faststart",
+                                     file_.string()};
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

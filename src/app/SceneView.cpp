@@ -23,7 +23,7 @@ constexpr Color kGesture{0.40f, 0.85f, 1.00f, 0.9f};
 constexpr Color kBody{0.45f, 0.62f, 0.85f, 1.0f};
 constexpr Color kFixedBody{0.50f, 0.52f, 0.56f, 1.0f};
 constexpr Color kFrozenBody{0.70f, 0.88f, 0.98f, 1.0f};  // frozen by the contact model oba: icy
-constexpr double kContactNormalLength = 0.2;  // m
+constexpr double kContactNormalLength = 0.2;             // m
 
 // The shape of a body as the renderer draws it.
 void setShape(BodyInstance& b, const Shape& shape) {
@@ -71,9 +71,11 @@ Color strainColor(double strain) {
 SurfaceInstance clothSurface(const World& world, const ClothSpec& cloth) {
     SurfaceInstance surface;
     surface.vertices.reserve(cloth.particleCount());
-    for (Index p = 0; p < cloth.particleCount(); ++p) surface.vertices.push_back(world.position(cloth.firstParticle + p));
+    for (Index p = 0; p < cloth.particleCount(); ++p)
+        surface.vertices.push_back(world.position(cloth.firstParticle + p));
     cloth.forEachTriangle([&](Index a, Index b, Index c) {
-        surface.triangles.push_back({static_cast<int>(a - cloth.firstParticle), static_cast<int>(b - cloth.firstParticle),
+        surface.triangles.push_back({static_cast<int>(a - cloth.firstParticle),
+                                     static_cast<int>(b - cloth.firstParticle),
                                      static_cast<int>(c - cloth.firstParticle)});
     });
     surface.normals = vertexNormals(surface.vertices, surface.triangles);
@@ -81,7 +83,8 @@ SurfaceInstance clothSurface(const World& world, const ClothSpec& cloth) {
     return surface;
 }
 
-StrandInstance hairStrand(const World& world, const HairSpec& hair, Index root, Index length, const StrandInstance& whole) {
+StrandInstance hairStrand(const World& world, const HairSpec& hair, Index root, Index length,
+                          const StrandInstance& whole) {
     StrandInstance piece = whole;
     piece.points.clear();
     if (const int place = hair.placeOf(root) % hair.length; place > 0 || length < hair.length) {
@@ -136,8 +139,9 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
     if (!(ground < INFINITY) && bodies.count() > 0) {
         ground = 0.0;
         for (Index k = 0; k < bodies.count(); ++k)
-            ground = std::min(ground, bodies.position(k).y() -
-                                          boundingRadius(bodies.spec(k).shape, bodies.centerOfMassInShapeFrame(k)) - 0.5);
+            ground =
+                std::min(ground, bodies.position(k).y() -
+                                     boundingRadius(bodies.spec(k).shape, bodies.centerOfMassInShapeFrame(k)) - 0.5);
     }
     frame.groundLevel = ground;
     frame.snapSpacing = editor.grid().enabled ? editor.grid().spacing : 0.0;
@@ -157,7 +161,8 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
     if (options.contacts) addContacts(frame, simulation.contactModel().manifolds(), kContactNormalLength);
     for (std::size_t k = 0; k < editor.scene().wires.size(); ++k) {
         const Wire& w = editor.scene().wires[k];
-        frame.circles.push_back({w.center, w.normal, w.radius, selection.wires.count(static_cast<Index>(k)) ? 3.5f : 2.0f,
+        frame.circles.push_back({w.center, w.normal, w.radius,
+                                 selection.wires.count(static_cast<Index>(k)) ? 3.5f : 2.0f,
                                  selection.wires.count(static_cast<Index>(k)) ? kSelected : kWireColor});
     }
     for (Index i = 0; i < s.beadCount(); ++i) {
@@ -222,7 +227,8 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
         const ConstraintSpec spec = constraints[k]->spec();
         // A strand's root is drawn as its start, its pins too.
         if (const auto* pin = std::get_if<PinSpec>(&spec); pin && !selected &&
-            ((pin->a.isParticle() && strandRoot[pin->a.index()]) || (pin->b.isParticle() && strandRoot[pin->b.index()])))
+                                                           ((pin->a.isParticle() && strandRoot[pin->a.index()]) ||
+                                                            (pin->b.isParticle() && strandRoot[pin->b.index()])))
             continue;
         // Every constraint joining anchors is drawn between them: a rod as a rod, the
         // others (pins, ball joints, hinges) thin.
@@ -232,7 +238,9 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
             const Vec3 x = s.anchorPosition(a);
             if (previous)
                 frame.segments.push_back({*previous, x, rod ? (selected ? 5.0f : 3.5f) : 2.0f,
-                                          selected ? kSelected : rod ? kRod : kNailedColor});
+                                          selected ? kSelected
+                                          : rod    ? kRod
+                                                   : kNailedColor});
             previous = x;
         });
         std::visit(
@@ -256,8 +264,8 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
     const Gesture& g = editor.gesture();
     switch (g.kind) {
         case Gesture::Kind::Connect:
-            frame.segments.push_back({s.anchorPosition(g.anchor), g.current, g.tool == Tool::Rod ? 3.5f : 1.5f, kGesture,
-                                      g.tool != Tool::Rod});
+            frame.segments.push_back({s.anchorPosition(g.anchor), g.current, g.tool == Tool::Rod ? 3.5f : 1.5f,
+                                      kGesture, g.tool != Tool::Rod});
             break;
         case Gesture::Kind::WireRadius:
             frame.circles.push_back(
@@ -290,13 +298,13 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
                 const Vec3 du = cloth->u / (cloth->columns - 1), dv = cloth->v / (cloth->rows - 1);
                 for (int i = 0; i < cloth->columns; ++i) {
                     const bool edge = i == 0 || i + 1 == cloth->columns;
-                    frame.segments.push_back({cloth->corner + i * du, cloth->corner + i * du + cloth->v, edge ? 1.5f : 1.0f,
-                                              kGesture, edge});
+                    frame.segments.push_back({cloth->corner + i * du, cloth->corner + i * du + cloth->v,
+                                              edge ? 1.5f : 1.0f, kGesture, edge});
                 }
                 for (int j = 0; j < cloth->rows; ++j) {
                     const bool edge = j == 0 || j + 1 == cloth->rows;
-                    frame.segments.push_back({cloth->corner + j * dv, cloth->corner + j * dv + cloth->u, edge ? 1.5f : 1.0f,
-                                              kGesture, edge});
+                    frame.segments.push_back({cloth->corner + j * dv, cloth->corner + j * dv + cloth->u,
+                                              edge ? 1.5f : 1.0f, kGesture, edge});
                 }
             }
             break;
@@ -304,13 +312,14 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
             // The rope as it would drop now: its links and its joints.
             const std::vector<Vec3> rope = editor.chainBeingLaid();
             for (std::size_t k = 0; k + 1 < rope.size(); ++k)
-                frame.segments.push_back({rope[k], rope[k + 1], editor.chain().rods ? 3.5f : 1.5f, kGesture, !editor.chain().rods});
-            for (std::size_t k = 1; k + 1 < rope.size(); ++k) frame.discs.push_back({rope[k], 3.5f, kGesture, kOutlineColor, 1.0f});
+                frame.segments.push_back(
+                    {rope[k], rope[k + 1], editor.chain().rods ? 3.5f : 1.5f, kGesture, !editor.chain().rods});
+            for (std::size_t k = 1; k + 1 < rope.size(); ++k)
+                frame.discs.push_back({rope[k], 3.5f, kGesture, kOutlineColor, 1.0f});
             break;
         }
         case Gesture::Kind::Move:
-        case Gesture::Kind::None:
-            break;
+        case Gesture::Kind::None: break;
     }
 
     // The hair tool's tuft under the pointer: each strand's line from its root, straight.
@@ -329,7 +338,8 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
         const bool isHovered = hovered && *hovered == i;
         const bool nailed = s.isNailed(i) || held[i];
         if (onSurface[i] && !selected && !isHovered && (!nailed || strandRoot[i])) continue;
-        DiscInstance disc{s.position(i), nailed ? radius + 1.0f : radius, nailed ? kNailedColor : kParticle, kOutlineColor, 1.0f};
+        DiscInstance disc{s.position(i), nailed ? radius + 1.0f : radius, nailed ? kNailedColor : kParticle,
+                          kOutlineColor, 1.0f};
         if (selected) {
             disc.outline = kSelected;
             disc.outlineWidth = 2.5f;
@@ -341,7 +351,8 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
         }
         frame.discs.push_back(disc);
     }
-    for (Index i = 0; i < s.beadCount(); ++i) frame.discs.push_back({s.beads().position(i), 5.0f, kBead, kOutlineColor, 1.0f});
+    for (Index i = 0; i < s.beadCount(); ++i)
+        frame.discs.push_back({s.beads().position(i), 5.0f, kBead, kOutlineColor, 1.0f});
 }
 
 }  // namespace tinkerbox

@@ -23,7 +23,8 @@ SurfaceInstance clothSurface(const World& world, const ClothSpec& cloth);
 // The piece of a hair's strand from particle root on, length particles long (the whole strand
 // when it is uncut), in the colours it has on the whole strand, whose root and tip colours
 // whole gives (its width too; its points are not read).
-StrandInstance hairStrand(const World& world, const HairSpec& hair, Index root, Index length, const StrandInstance& whole);
+StrandInstance hairStrand(const World& world, const HairSpec& hair, Index root, Index length,
+                          const StrandInstance& whole);
 
 // Which particles are held in place (nailed, or by a nail constraint), and which each piece
 // of a hair's strands of two particles or more starts with that hold it: held in place, or

@@ -29,7 +29,8 @@ TimelineBarRequests drawTimelineBar(Editor& editor, int& budgetMegabytes, const 
     if (ImGui::ArrowButton("##back", ImGuiDir_Left) && !editor.playing()) editor.stepBack();
     tooltip("One frame back (Left, while paused)");
     ImGui::SameLine();
-    if (ImGui::ArrowButton("##forward", ImGuiDir_Right) && !editor.playing() && !editor.stepForward()) requests.step = true;
+    if (ImGui::ArrowButton("##forward", ImGuiDir_Right) && !editor.playing() && !editor.stepForward())
+        requests.step = true;
     tooltip("One frame forward (Right, while paused); at the newest frame, one more frame is simulated");
     ImGui::SameLine();
 
@@ -44,9 +45,10 @@ TimelineBarRequests drawTimelineBar(Editor& editor, int& budgetMegabytes, const 
                              static_cast<int>(timeline.lastNumber()), label, ImGuiSliderFlags_AlwaysClamp) &&
             shown != timeline.cursor())
             editor.seekFrame(shown);
-        tooltip("Every frame run is kept (back to the oldest the memory holds): drag to see one again. Playing, "
-                "stepping or editing at an earlier frame goes on from there and drops the later frames (Ctrl+Z "
-                "brings them back).");
+        tooltip(
+            "Every frame run is kept (back to the oldest the memory holds): drag to see one again. Playing, "
+            "stepping or editing at an earlier frame goes on from there and drops the later frames (Ctrl+Z "
+            "brings them back).");
     }
     ImGui::SameLine();
     ImGui::Text("t = %.3f s", editor.simulation().time());

@@ -10,7 +10,7 @@ namespace tinkerbox {
 
 // What the bar asks of the app (what the editor cannot do alone).
 struct TimelineBarRequests {
-    bool step = false;             // Right at the newest frame: simulate one more
+    bool step = false;  // Right at the newest frame: simulate one more
     bool toggleRecording = false;
 };
 

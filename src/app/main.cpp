@@ -8,25 +8,27 @@
 int main(int argc, char** argv) {
     using namespace tinkerbox;
     AppOptions options;
-    CLI::App cli{"Tinkerbox: build mass-spring and tinkertoy models, drag them, and compare integrators.\n"
-                 "Press F1 in the app for the keys."};
+    CLI::App cli{
+        "Tinkerbox: build mass-spring and tinkertoy models, drag them, and compare integrators.\n"
+        "Press F1 in the app for the keys."};
     cli.set_version_flag("--version", "tinkerbox 0.1.0");
     cli.add_option("scene", options.scene, "Scene file (.json) to open")->check(CLI::ExistingFile);
     std::string integrator;
     cli.add_option("--integrator", integrator, integratorNameList())
         ->check(CLI::Validator(
             [](std::string& name) {
-                return findIntegratorKind(name) ? std::string()
-                                                : "unknown integrator '" + name + "' (choose one of: " +
-                                                      integratorNameList() + ")";
+                return findIntegratorKind(name)
+                           ? std::string()
+                           : "unknown integrator '" + name + "' (choose one of: " + integratorNameList() + ")";
             },
             "INTEGRATOR"));
     cli.add_option("--screenshot", options.screenshot, "Render --frames frames, save this PNG and exit");
     cli.add_option("--video", options.video,
                    "Render --frames frames into this video (H.264 through ffmpeg; without it, numbered PNG files) "
                    "and exit");
-    auto* frames = cli.add_option("--frames", options.frames, "Frames to render for --screenshot or --video (default 1)")
-                       ->check(CLI::PositiveNumber);
+    auto* frames =
+        cli.add_option("--frames", options.frames, "Frames to render for --screenshot or --video (default 1)")
+            ->check(CLI::PositiveNumber);
     cli.add_flag("--play", options.play, "Start running");
     cli.add_option("--script", options.script, "Replay an input script (see docs/app.md)")->check(CLI::ExistingFile);
     cli.add_option("--record", options.record, "Record the input to a script file");

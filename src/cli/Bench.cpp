@@ -83,9 +83,10 @@ int runBench(const BenchOptions& options) {
     if (contactModels.empty())
         for (const ContactModelKind* kind : contactModelKinds()) contactModels.emplace_back(kind->name);
 
-    std::cout << "scene,integrator,contact_model,freezing,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,"
-                 "ms_per_constraint_solve,constraint_cg_iterations,warm_start,max_constraint_error,contacts,"
-                 "max_penetration,ms_per_contact_solve,contact_iterations\n";
+    std::cout
+        << "scene,integrator,contact_model,freezing,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,"
+           "ms_per_constraint_solve,constraint_cg_iterations,warm_start,max_constraint_error,contacts,"
+           "max_penetration,ms_per_contact_solve,contact_iterations\n";
     std::map<std::pair<std::string, std::string>, int> substepsFound;
     for (const std::string& name : scenes) {
         const Scene base = makeBenchmarkScene(name, options.solver);
@@ -112,11 +113,12 @@ int runBench(const BenchOptions& options) {
             for (const std::string& contactModel : contactModels) {
                 // Freezing is the model oba's: its rows come with and without it (or as asked).
                 const bool freezes = contactModel == kObaContactKind.name;
-                const std::vector<bool> freezings = !freezes                    ? std::vector<bool>{true}
+                const std::vector<bool> freezings = !freezes                      ? std::vector<bool>{true}
                                                     : options.obaFreezing.empty() ? std::vector<bool>{true, false}
                                                                                   : options.obaFreezing;
                 for (const bool freezing : freezings) {
-                    for (const bool warmStart : constrained ? std::vector<bool>{true, false} : std::vector<bool>{true}) {
+                    for (const bool warmStart :
+                         constrained ? std::vector<bool>{true, false} : std::vector<bool>{true}) {
                         Scene scene = base;
                         scene.settings.integrator = integrator;
                         scene.settings.contactModel = contactModel;
@@ -127,8 +129,8 @@ int runBench(const BenchOptions& options) {
                         const Measurement m = measure(scene, options.seconds);
                         if (!m.failure.empty()) {
                             std::cerr << name << " " << integrator << " " << contactModel
-                                      << (freezes && !freezing ? " (no freezing)" : "") << (warmStart ? "" : " (no warm start)")
-                                      << ": " << m.failure << '\n';
+                                      << (freezes && !freezing ? " (no freezing)" : "")
+                                      << (warmStart ? "" : " (no warm start)") << ": " << m.failure << '\n';
                             continue;
                         }
                         const ConstraintSolveStats& c = m.constraints;
@@ -139,15 +141,18 @@ int runBench(const BenchOptions& options) {
                             return m.steps ? total / static_cast<double>(m.steps) : 0.0;
                         };
                         std::cout << name << ',' << integrator << ',' << contactModel << ','
-                                  << (freezes ? (freezing ? "yes" : "no") : "") << ',' << particles << ',' << bodies << ','
-                                  << scene.springs.size() << ',' << formatDouble(scene.settings.dt) << ',' << formatDouble(m.msPerStep) << ','
-                                  << formatDouble(m.cgIterations) << ',' << scene.constraints.size() << ','
+                                  << (freezes ? (freezing ? "yes" : "no") : "") << ',' << particles << ',' << bodies
+                                  << ',' << scene.springs.size() << ',' << formatDouble(scene.settings.dt) << ','
+                                  << formatDouble(m.msPerStep) << ',' << formatDouble(m.cgIterations) << ','
+                                  << scene.constraints.size() << ','
                                   << formatDouble(c.solves ? 1e3 * c.seconds / c.solves : 0.0) << ','
                                   << formatDouble(c.solves ? static_cast<double>(c.iterations) / c.solves : 0.0) << ','
                                   << (constrained ? (warmStart ? "yes" : "no") : "") << ','
-                                  << formatDouble(m.maxConstraintError) << ',' << formatDouble(perStep(contact.contacts)) << ','
-                                  << formatDouble(contact.maxPenetration) << ',' << formatDouble(perStep(1e3 * contact.seconds))
-                                  << ',' << formatDouble(perStep(static_cast<double>(contact.iterations))) << '\n';
+                                  << formatDouble(m.maxConstraintError) << ','
+                                  << formatDouble(perStep(contact.contacts)) << ','
+                                  << formatDouble(contact.maxPenetration) << ','
+                                  << formatDouble(perStep(1e3 * contact.seconds)) << ','
+                                  << formatDouble(perStep(static_cast<double>(contact.iterations))) << '\n';
                         std::cerr << name << " " << integrator << ": " << 1e6 * m.msPerStep / (particles + bodies)
                                   << " ns per particle or body per step\n";
                     }

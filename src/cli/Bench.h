@@ -26,13 +26,13 @@
 namespace tinkerbox {
 
 struct BenchOptions {
-    std::vector<std::string> scenes;       // benchmark scene names; empty: all
-    std::vector<std::string> integrators;  // empty: all
+    std::vector<std::string> scenes;         // benchmark scene names; empty: all
+    std::vector<std::string> integrators;    // empty: all
     std::vector<std::string> contactModels;  // empty: all
     std::vector<bool> obaFreezing;           // oba: with freezing, without; empty: both
     bool obaHopFix = true;                   // oba: the hop fix
-    double seconds = 2.0;                  // wall time cap per case
-    IntegratorSettings solver;             // CG tolerance and cap, adaptive tolerance
+    double seconds = 2.0;                    // wall time cap per case
+    IntegratorSettings solver;               // CG tolerance and cap, adaptive tolerance
 };
 
 int runBench(const BenchOptions& options);

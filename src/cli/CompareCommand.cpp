@@ -37,10 +37,11 @@ int compareIntegrators(const CompareOptions& o) {
     }
 
     std::vector<ComparisonChoice> choices;
-    for (const std::string& name : o.integrators.empty() ? scene.compare : o.integrators) choices.push_back({name, "", 0});
+    for (const std::string& name : o.integrators.empty() ? scene.compare : o.integrators)
+        choices.push_back({name, "", 0});
     if (choices.empty()) {
-        std::cerr << "error: nothing to compare: give --integrator (repeatable), or a \"compare\" list in "
-                  << o.scene << '\n';
+        std::cerr << "error: nothing to compare: give --integrator (repeatable), or a \"compare\" list in " << o.scene
+                  << '\n';
         return 2;
     }
     std::optional<Comparison> runs, reference;
@@ -101,8 +102,8 @@ int compareIntegrators(const CompareOptions& o) {
     csv << "integrator,dt,substeps,steps,ms_per_step,max_energy_drift,max_constraint_error,"
            "max_position_error_vs_finest\n";
     PlotPanel energy{"total energy (J)", false, {}};
-    PlotPanel error{"position error vs " + o.reference + " at " + std::to_string(finest.substeps()) + " substeps (m)",
-                    true, {}};
+    PlotPanel error{
+        "position error vs " + o.reference + " at " + std::to_string(finest.substeps()) + " substeps (m)", true, {}};
     PlotPanel constraint{"constraint error", true, {}};
     std::vector<PlotLegendEntry> legend;
     for (std::size_t r = 0; r < runs->size(); ++r) {

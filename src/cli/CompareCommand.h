@@ -18,7 +18,7 @@ namespace tinkerbox {
 struct CompareOptions {
     std::string scene;
     std::vector<std::string> integrators;  // empty: the scene's "compare" list
-    std::string reference = "rk4";  // the finest: this at 16 times its substeps in the scene
+    std::string reference = "rk4";         // the finest: this at 16 times its substeps in the scene
     std::optional<std::string> contactModel;
     std::optional<double> dt;
     std::optional<int> substeps;

@@ -89,8 +89,8 @@ constexpr Glyph kFont[] = {
     {'_', {"     ", "     ", "     ", "     ", "     ", "     ", "#####"}},
 };
 
-constexpr int kScale = 2;                  // font pixels per glyph pixel
-constexpr int kAdvance = 6 * kScale;       // a glyph and its gap
+constexpr int kScale = 2;             // font pixels per glyph pixel
+constexpr int kAdvance = 6 * kScale;  // a glyph and its gap
 constexpr int kTextHeight = 7 * kScale;
 
 const Glyph* glyphFor(char c) {
@@ -277,8 +277,8 @@ bool writePlotPng(const std::string& file, int width, int height, double tEnd, c
             canvas.text(plot.right - textWidth("t (s)"), plot.bottom + 8 + kTextHeight, "t (s)", kInk);
         if (axis.empty) {
             const std::string text = panel.logarithmic ? "nothing above 0" : "no data";
-            canvas.text((plot.left + plot.right - textWidth(text)) / 2, (plot.top + plot.bottom - kTextHeight) / 2, text,
-                        kInk);
+            canvas.text((plot.left + plot.right - textWidth(text)) / 2, (plot.top + plot.bottom - kTextHeight) / 2,
+                        text, kInk);
         }
         for (double v : axis.ticks) {
             const int y = static_cast<int>(std::lround(py(*axis.position(v))));

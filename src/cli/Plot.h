@@ -13,7 +13,7 @@ struct PlotSeries {
 
 struct PlotPanel {
     std::string title;
-    bool logarithmic = false;  // decades on the y axis
+    bool logarithmic = false;        // decades on the y axis
     std::vector<PlotSeries> series;  // one per legend entry, in its order and colour
 };
 

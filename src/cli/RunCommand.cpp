@@ -100,8 +100,8 @@ int runScene(const RunOptions& o) {
     const auto writeRow = [&](const ContactReport& contact) {
         const std::string column = writeRunRow(csv, *simulation, contact);
         if (!column.empty())
-            std::cerr << "error: " << scene.settings.integrator << " at t = " << simulation->time()
-                      << " s: the run's " << column << " is not finite; the run stops before its row\n";
+            std::cerr << "error: " << scene.settings.integrator << " at t = " << simulation->time() << " s: the run's "
+                      << column << " is not finite; the run stops before its row\n";
         return column.empty();
     };
     writeRunHeader(csv, *simulation);
@@ -154,8 +154,8 @@ int validateScene(const std::string& file) {
         std::cout << file << ": ok: \"" << scene.name << "\", " << scene.particles.size() << " particles, "
                   << scene.springs.size() << " springs, " << scene.constraints.size() << " constraints, "
                   << scene.wires.size() << " wires, " << scene.parametricBeads.size() << " parametric beads, "
-                  << scene.planes.size() << " planes, " << scene.bodies.size() << " bodies, integrator " << scene.settings.integrator
-                  << ", contact model " << scene.settings.contactModel << ", dt "
+                  << scene.planes.size() << " planes, " << scene.bodies.size() << " bodies, integrator "
+                  << scene.settings.integrator << ", contact model " << scene.settings.contactModel << ", dt "
                   << scene.settings.dt << '\n';
         return 0;
     } catch (const SceneError& e) {

@@ -12,7 +12,7 @@ struct RunOptions {
     std::string scene;
     std::optional<std::string> integrator;
     std::optional<std::string> contactModel;
-    std::optional<double> selfCollision;          // particles' thickness, m; 0: off
+    std::optional<double> selfCollision;  // particles' thickness, m; 0: off
     std::optional<double> dt;
     std::optional<int> substeps;
     // An integrator's own settings (--cg-tolerance, --tolerance, ...), in the order given.
@@ -30,7 +30,7 @@ struct RunOptions {
     };
     std::vector<ContactModelParameterChoice> contactModelParameters;
     std::optional<double> constraintTolerance;  // the multiplier solve, every integrator
-    std::optional<double> duration;  // seconds; default 10 when neither this nor steps is given
+    std::optional<double> duration;             // seconds; default 10 when neither this nor steps is given
     std::optional<long> steps;
     std::string out;  // empty: stdout
     long every = 1;

@@ -26,7 +26,8 @@ double parseParameter(const Parameter<Settings>& p, const std::string& text) {
     double value = 0.0;
     if (p.type == ParameterType::Flag) {
         if (text == "true" || text == "1") value = 1.0;
-        else if (text != "false" && text != "0") throw CLI::ValidationError(option, "expected true or false, got '" + text + "'");
+        else if (text != "false" && text != "0")
+            throw CLI::ValidationError(option, "expected true or false, got '" + text + "'");
     } else {
         std::size_t used = 0;
         try {
@@ -63,7 +64,7 @@ void addParameterOptions(CLI::App* cmd, std::span<const Kind* const> kinds, Defa
 const CLI::Validator kIntegratorName(
     [](std::string& name) {
         return findIntegratorKind(name) ? std::string()
-                                      : "unknown integrator '" + name + "' (choose one of: " + integratorList() + ")";
+                                        : "unknown integrator '" + name + "' (choose one of: " + integratorList() + ")";
     },
     "INTEGRATOR", "integrator");
 
@@ -71,9 +72,9 @@ std::string contactModelList() { return contactModelNameList(); }
 
 const CLI::Validator kContactModelName(
     [](std::string& name) {
-        return findContactModelKind(name) ? std::string()
-                                          : "unknown contact model '" + name + "' (choose one of: " +
-                                                contactModelList() + ")";
+        return findContactModelKind(name)
+                   ? std::string()
+                   : "unknown contact model '" + name + "' (choose one of: " + contactModelList() + ")";
     },
     "MODEL", "contact model");
 
@@ -100,20 +101,25 @@ int exportExample(const std::string& name, const std::string& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"tinkerbox-sim: run, check and benchmark Tinkerbox scenes without a window.\n"
-                 "Integrators: " + integratorList() + "\nContact models: " + contactModelList()};
+    CLI::App app{
+        "tinkerbox-sim: run, check and benchmark Tinkerbox scenes without a window.\n"
+        "Integrators: " +
+        integratorList() + "\nContact models: " + contactModelList()};
     app.require_subcommand(1);
     app.set_version_flag("--version", "tinkerbox-sim 0.1.0");
 
     RunOptions run;
-    CLI::App* runCmd = app.add_subcommand("run", "Simulate a scene and write CSV (t, energies, constraint error, positions)");
+    CLI::App* runCmd =
+        app.add_subcommand("run", "Simulate a scene and write CSV (t, energies, constraint error, positions)");
     runCmd->add_option("scene", run.scene, "Scene file (.json)")->required()->check(CLI::ExistingFile);
     runCmd->add_option("--integrator", run.integrator, "Integrator: " + integratorList())->check(kIntegratorName);
-    runCmd->add_option("--contact", run.contactModel, "Contact model: " + contactModelList() + " (default: the scene's)")
+    runCmd
+        ->add_option("--contact", run.contactModel, "Contact model: " + contactModelList() + " (default: the scene's)")
         ->check(kContactModelName);
-    runCmd->add_option("--self-collision", run.selfCollision,
-                       "Particles collide with each other as spheres of this diameter in metres, except those an "
-                       "element or a constraint joins; 0: not at all (default: the scene's)")
+    runCmd
+        ->add_option("--self-collision", run.selfCollision,
+                     "Particles collide with each other as spheres of this diameter in metres, except those an "
+                     "element or a constraint joins; 0: not at all (default: the scene's)")
         ->check(CLI::Range(0.0, ContactModelSettings::kMaxSelfCollisionThickness));
     runCmd->add_option("--dt", run.dt, "Frame time step in seconds (default: the scene's)")->check(CLI::PositiveNumber);
     runCmd->add_option("--substeps", run.substeps, "Integrator steps per frame (default: the scene's)")
@@ -127,11 +133,14 @@ int main(int argc, char** argv) {
                         [&run](const ContactModelKind& kind, const ContactModelParameter& p, double value) {
                             run.contactModelParameters.push_back({&kind, &p, value});
                         });
-    runCmd->add_option("--constraint-tolerance", run.constraintTolerance,
-                       "Constraint multipliers' CG relative residual, every integrator (default: the scene's, else as tight as the integrator needs)")
+    runCmd
+        ->add_option("--constraint-tolerance", run.constraintTolerance,
+                     "Constraint multipliers' CG relative residual, every integrator (default: the scene's, else as "
+                     "tight as the integrator needs)")
         ->check(CLI::PositiveNumber);
-    auto* duration = runCmd->add_option("--duration", run.duration,
-                                        "Simulated seconds (default 10); a last, shorter frame ends the run there")
+    auto* duration = runCmd
+                         ->add_option("--duration", run.duration,
+                                      "Simulated seconds (default 10); a last, shorter frame ends the run there")
                          ->check(CLI::PositiveNumber);
     auto* steps = runCmd->add_option("--steps", run.steps, "Number of frames of dt")->check(CLI::PositiveNumber);
     duration->excludes(steps);
@@ -140,28 +149,39 @@ int main(int argc, char** argv) {
     runCmd->add_option("--step-log", run.stepLog, "Write every integrator step size as CSV t,h (adaptive's own steps)");
 
     CompareOptions compare;
-    CLI::App* compareCmd = app.add_subcommand(
-        "compare", "Run a scene under several integrators at once; CSV, one row per integrator (energy drift, "
-                   "constraint error, position error against a reference at 16 times smaller steps)");
+    CLI::App* compareCmd =
+        app.add_subcommand("compare",
+                           "Run a scene under several integrators at once; CSV, one row per integrator (energy drift, "
+                           "constraint error, position error against a reference at 16 times smaller steps)");
     compareCmd->add_option("scene", compare.scene, "Scene file (.json)")->required()->check(CLI::ExistingFile);
-    compareCmd->add_option("--integrator", compare.integrators,
-                           "Integrator to compare (repeatable; default: the scene's \"compare\" list): " + integratorList())
+    compareCmd
+        ->add_option("--integrator", compare.integrators,
+                     "Integrator to compare (repeatable; default: the scene's \"compare\" list): " + integratorList())
         ->check(kIntegratorName);
-    compareCmd->add_option("--reference", compare.reference,
-                           "The finest run: this integrator at 16 times its substeps in the scene (default rk4)")
+    compareCmd
+        ->add_option("--reference", compare.reference,
+                     "The finest run: this integrator at 16 times its substeps in the scene (default rk4)")
         ->check(kIntegratorName);
-    compareCmd->add_option("--contact", compare.contactModel, "Contact model: " + contactModelList() + " (default: the scene's)")
+    compareCmd
+        ->add_option("--contact", compare.contactModel,
+                     "Contact model: " + contactModelList() + " (default: the scene's)")
         ->check(kContactModelName);
-    compareCmd->add_option("--dt", compare.dt, "Frame time step in seconds (default: the scene's)")->check(CLI::PositiveNumber);
-    compareCmd->add_option("--substeps", compare.substeps, "Integrator steps per frame, every integrator (default: the scene's)")
+    compareCmd->add_option("--dt", compare.dt, "Frame time step in seconds (default: the scene's)")
+        ->check(CLI::PositiveNumber);
+    compareCmd
+        ->add_option("--substeps", compare.substeps,
+                     "Integrator steps per frame, every integrator (default: the scene's)")
         ->check(CLI::Range(1, SimulationSettings::kMaxSubsteps / kReferenceRefinement));
-    auto* compareDuration = compareCmd->add_option("--duration", compare.duration,
-                                                   "Simulated seconds (default 10); a last, shorter frame ends the run there")
+    auto* compareDuration = compareCmd
+                                ->add_option("--duration", compare.duration,
+                                             "Simulated seconds (default 10); a last, shorter frame ends the run there")
                                 ->check(CLI::PositiveNumber);
-    auto* compareSteps = compareCmd->add_option("--steps", compare.steps, "Number of frames of dt")->check(CLI::PositiveNumber);
+    auto* compareSteps =
+        compareCmd->add_option("--steps", compare.steps, "Number of frames of dt")->check(CLI::PositiveNumber);
     compareDuration->excludes(compareSteps);
     compareCmd->add_option("--out", compare.out, "CSV file (default: standard output)");
-    compareCmd->add_option("--plot", compare.plot, "PNG of total energy, position error and constraint error over time");
+    compareCmd->add_option("--plot", compare.plot,
+                           "PNG of total energy, position error and constraint error over time");
 
     std::string validateFile;
     CLI::App* validateCmd = app.add_subcommand("validate", "Check a scene file: a one-line summary, or the error");
@@ -171,18 +191,19 @@ int main(int argc, char** argv) {
     CLI::App* benchCmd = app.add_subcommand("bench", "Benchmark the built-in scenes with each integrator (CSV)");
     benchCmd->add_option("--scene", bench.scenes, "Benchmark scene (repeatable; default all)")
         ->check(CLI::IsMember(benchmarkSceneNames()));
-    benchCmd->add_option("--integrator", bench.integrators, "Integrator (repeatable; default all)")->check(kIntegratorName);
+    benchCmd->add_option("--integrator", bench.integrators, "Integrator (repeatable; default all)")
+        ->check(kIntegratorName);
     benchCmd->add_option("--contact", bench.contactModels, "Contact model (repeatable; default all)")
         ->check(kContactModelName);
     benchCmd->add_option("--oba-freezing", bench.obaFreezing,
                          "oba: with freezing (true) or without (false), repeatable (default: both)");
     benchCmd->add_option("--oba-hop-fix", bench.obaHopFix, "oba: the hop fix, true or false (default true)");
-    addParameterOptions(benchCmd, integratorKinds(), [](const IntegratorParameter& p) { return p.valueText(p.get({})); },
-                        [&bench](const IntegratorKind&, const IntegratorParameter& p, double value) {
-                            p.set(bench.solver, value);
-                        });
-    benchCmd->add_option("--seconds", bench.seconds,
-                         "Wall-time cap per case; each is timed over its first simulated second (default 2)")
+    addParameterOptions(
+        benchCmd, integratorKinds(), [](const IntegratorParameter& p) { return p.valueText(p.get({})); },
+        [&bench](const IntegratorKind&, const IntegratorParameter& p, double value) { p.set(bench.solver, value); });
+    benchCmd
+        ->add_option("--seconds", bench.seconds,
+                     "Wall-time cap per case; each is timed over its first simulated second (default 2)")
         ->check(CLI::PositiveNumber);
 
     CLI::App* examplesCmd = app.add_subcommand("examples", "List the built-in example and benchmark scenes");

@@ -60,7 +60,8 @@ SceneFragment copyItems(const Scene& scene, const Selection& selection) {
         for (int place = 0; place < c.placeCount(); ++place)
             if (selected(c, place)) {
                 const int i = place % c.columns, j = place / c.columns;
-                lowI = std::min(lowI, i), highI = std::max(highI, i), lowJ = std::min(lowJ, j), highJ = std::max(highJ, j);
+                lowI = std::min(lowI, i), highI = std::max(highI, i), lowJ = std::min(lowJ, j),
+                highJ = std::max(highJ, j);
             }
         if (highI <= lowI || highJ <= lowJ) continue;  // no cell: no triangle
         ClothSpec piece = c;

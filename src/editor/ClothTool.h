@@ -9,9 +9,9 @@
 namespace tinkerbox {
 
 struct ClothSettings {
-    int particles = 16;     // along the longer side
-    double size = 1.0;      // m: the side of a clicked (not dragged) cloth
-    double density = 0.2;   // kg/m^2
+    int particles = 16;    // along the longer side
+    double size = 1.0;     // m: the side of a clicked (not dragged) cloth
+    double density = 0.2;  // kg/m^2
     ClothMaterial material = cotton();
 
     static constexpr int kMaxParticles = 256;

@@ -343,7 +343,8 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
             return;
         case Tool::Nail:
             if (!particle) {
-                if (const std::optional<BodyHit> hit = pickBody(*simulation_, ray)) toggleBodyNail(*hit, tolerance, ray);
+                if (const std::optional<BodyHit> hit = pickBody(*simulation_, ray))
+                    toggleBodyNail(*hit, tolerance, ray);
                 return;
             }
             edit([&](Scene& scene) {
@@ -372,7 +373,7 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
             const std::optional<Anchor> from = pickAnchor(ray, tolerance);
             if (!from && !point) return;
             const Vec3 at = from ? simulation_->world().anchorPosition(*from) : snap(*point);
-            gesture_ = {Gesture::Kind::Chain, tool_, from && from->isParticle() ? from->index() : -1, at, at,
+            gesture_ = {Gesture::Kind::Chain,   tool_, from && from->isParticle() ? from->index() : -1, at, at,
                         from.value_or(Anchor())};
             chainFromAnchor_ = from.has_value();
             gesturePlanePoint_ = at;
@@ -414,8 +415,7 @@ void Editor::pointerDown(const Ray& ray, const PickTolerance& tolerance, Pointer
                 gesturePlanePoint_ = *point;
             }
             return;
-        case Tool::Grab:
-            return;  // handled above
+        case Tool::Grab: return;  // handled above
     }
 }
 
@@ -443,14 +443,15 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
     // Whether the pointer moved, by where it was pressed and released (not by what snapped there).
     const std::optional<Vec3> pressedAt = intersectPlane(pressRay_, gesturePlanePoint_, workNormal_);
     const std::optional<Vec3> releasedAt = onPlane(ray);
-    const bool dragged = pressedAt && releasedAt &&
-                         (*releasedAt - *pressedAt).norm() > tolerance.at((gesture.start - ray.origin).dot(ray.direction));
+    const bool dragged =
+        pressedAt && releasedAt &&
+        (*releasedAt - *pressedAt).norm() > tolerance.at((gesture.start - ray.origin).dot(ray.direction));
     switch (gesture.kind) {
-        case Gesture::Kind::None:
-            return;
+        case Gesture::Kind::None: return;
         case Gesture::Kind::RubberBand:
             gesture_ = {};
-            if (dragged) selection_.add(itemsInside(*simulation_, scene_, {gesture.start, gesture.current, workNormal_}));
+            if (dragged)
+                selection_.add(itemsInside(*simulation_, scene_, {gesture.start, gesture.current, workNormal_}));
             return;
         case Gesture::Kind::Chain:
             // A click leaves the chain waiting for a second click; a drag ends it here.
@@ -483,9 +484,7 @@ void Editor::pointerUp(const Ray& ray, const PickTolerance& tolerance) {
             edit([&](Scene& scene) { scene.wires.push_back({gesture.start, radius, workNormal_}); });
             return;
         }
-        case Gesture::Kind::Grab:
-            endGrab();
-            return;
+        case Gesture::Kind::Grab: endGrab(); return;
         case Gesture::Kind::Move:
             gesture_ = {};
             if (gestureMoved_ && beforeMove_) {
@@ -537,7 +536,9 @@ void Editor::finishChain(const Ray& ray, const PickTolerance& tolerance) {
         const double rest = length / (count + 1);
         for (std::size_t k = 0; k + 1 < rope.size(); ++k) {
             if (rods) scene.constraints.push_back(RodSpec{rope[k], rope[k + 1], rest});
-            else scene.springs.push_back({rope[k], rope[k + 1], newElements_.springStiffness, newElements_.springDamping, rest});
+            else
+                scene.springs.push_back(
+                    {rope[k], rope[k + 1], newElements_.springStiffness, newElements_.springDamping, rest});
         }
     });
 }
@@ -561,7 +562,8 @@ void Editor::plantHair(const Ray& ray, const BodyHit& hit) {
                 ParticleInit& particle = scene.particles[i];
                 particle.nailed = false;
                 scene.constraints.push_back(PinSpec{
-                    Anchor(i), Anchor::onBody(hit.body, spec.orientation.conjugate() * (particle.position - spec.position))});
+                    Anchor(i),
+                    Anchor::onBody(hit.body, spec.orientation.conjugate() * (particle.position - spec.position))});
             }
     });
     status_ = "Hair: " + std::to_string(roots.size()) + " strands of " + std::to_string(options.length) +
@@ -584,7 +586,8 @@ std::vector<Vec3> Editor::chainBeingLaid() const {
     const int count = std::clamp(chain_.particles, 1, ChainSettings::kMaxParticles);
     const double length = std::max(chain_.slack, 1.0) * (gesture_.current - start).norm();
     std::vector<Vec3> rope = {start};
-    for (const Vec3& x : hangingRope(start, gesture_.current, count, length, simulation_->settings().gravity, workNormal_))
+    for (const Vec3& x :
+         hangingRope(start, gesture_.current, count, length, simulation_->settings().gravity, workNormal_))
         rope.push_back(x);
     rope.push_back(gesture_.current);
     return rope;
@@ -617,7 +620,9 @@ void Editor::toggleBodyNail(const BodyHit& hit, const PickTolerance& tolerance, 
         const auto* nail = std::get_if<NailSpec>(&scene_.constraints[k]);
         if (nail && nail->anchor.isRigid() && nail->anchor.index() == hit.body &&
             (simulation_->world().anchorPosition(nail->anchor) - hit.point).norm() <= 2.0 * near) {
-            edit([&](Scene& scene) { scene.constraints.erase(scene.constraints.begin() + static_cast<std::ptrdiff_t>(k)); });
+            edit([&](Scene& scene) {
+                scene.constraints.erase(scene.constraints.begin() + static_cast<std::ptrdiff_t>(k));
+            });
             return;
         }
     }
@@ -707,7 +712,8 @@ void Editor::beginGrab(Index particle, const Vec3& at) {
     grabTargetBefore_ = at;
     World& system = simulation_->world();
     if (system.isNailed(particle) || nailConstraintOn(particle)) return;  // moved kinematically in updateGrab
-    const GrabSpringParameters p = grabSpringParameters(system, Anchor(particle), simulation_->settings().gravity.norm());
+    const GrabSpringParameters p =
+        grabSpringParameters(system, Anchor(particle), simulation_->settings().gravity.norm());
     auto spring = std::make_unique<MouseSpring>(particle, p.stiffness, p.damping, p.maxForce);
     spring->setTarget(at);
     grabSpring_ = &static_cast<MouseSpring&>(system.addForce(std::move(spring)));
@@ -725,7 +731,8 @@ void Editor::addBody(const Shape& shape, const Vec3& at) {
 
 std::pair<Shape, Vec3> Editor::sizedBody(Tool tool, const Vec3& start, const Vec3& end, bool dragged) const {
     if (tool == Tool::Sphere)
-        return {SphereShape{dragged ? std::max((end - start).norm(), kSmallestBodySize) : newElements_.sphereRadius}, start};
+        return {SphereShape{dragged ? std::max((end - start).norm(), kSmallestBodySize) : newElements_.sphereRadius},
+                start};
     if (!dragged) return {BoxShape{Vec3::Constant(newElements_.boxSize)}, start};
     // The edges in the work plane span the drag; the edge across it is the default edge.
     Vec3 size = (end - start).cwiseAbs().cwiseMax(kSmallestBodySize);
@@ -741,7 +748,8 @@ TriangleClothOptions Editor::sizedCloth(const Vec3& start, const Vec3& end, bool
     PlaneRectangle rectangle{start, end, workNormal_};
     const std::array<Vec3, 4> corners = rectangle.corners();
     // A click, or a drag along one axis only, lays the default square.
-    if (!dragged || (corners[1] - corners[0]).norm() < kSmallestBodySize || (corners[3] - corners[0]).norm() < kSmallestBodySize)
+    if (!dragged || (corners[1] - corners[0]).norm() < kSmallestBodySize ||
+        (corners[3] - corners[0]).norm() < kSmallestBodySize)
         rectangle = squareAround(start, workNormal_, std::max(settings.size, kSmallestBodySize));
     return clothOver(rectangle, settings);
 }
@@ -822,7 +830,8 @@ void Editor::endGrab() {
     if (gesture_.kind != Gesture::Kind::Grab) return;
     World& system = simulation_->world();
     if (grabSpring_) system.removeForce(grabSpring_);
-    else if (gesture_.particle >= 0 && system.isNailed(gesture_.particle)) system.setVelocity(gesture_.particle, Vec3::Zero());
+    else if (gesture_.particle >= 0 && system.isNailed(gesture_.particle))
+        system.setVelocity(gesture_.particle, Vec3::Zero());
     grabSpring_ = nullptr;
     gesture_ = {};
 }
@@ -832,7 +841,8 @@ void Editor::beginMove(const Anchor& pressed, const Vec3& at) {
     gesturePlanePoint_ = at;
     moveAnchor_ = at;
     const World& world = simulation_->world();
-    moveReference_ = pressed.isParticle() ? world.position(pressed.index()) : world.rigidBodies().position(pressed.index());
+    moveReference_ =
+        pressed.isParticle() ? world.position(pressed.index()) : world.rigidBodies().position(pressed.index());
     gestureMoved_ = false;
     beforeMove_ = currentScene();
 }
@@ -929,8 +939,8 @@ void Editor::paste() {
     // Each paste one step further down and to the right of the original, so that copies
     // pasted one after another do not hide each other; on the grid, whole grid steps.
     constexpr double kPasteStep = 0.5;  // m
-    const double step = grid_.enabled && grid_.spacing > 0.0 ? grid_.spacing * std::ceil(kPasteStep / grid_.spacing)
-                                                             : kPasteStep;
+    const double step =
+        grid_.enabled && grid_.spacing > 0.0 ? grid_.spacing * std::ceil(kPasteStep / grid_.spacing) : kPasteStep;
     Vec3 u = Vec3::UnitX() - workNormal_.x() * workNormal_;  // the work plane's right and down
     if (u.norm() < 1e-6) u = Vec3::UnitY() - workNormal_.y() * workNormal_;
     u.normalize();
@@ -1072,13 +1082,9 @@ std::optional<Index> groupOf(const std::vector<Group>& groups, Index particle) {
 
 }  // namespace
 
-std::optional<Index> Editor::clothOf(Index particle) const {
-    return groupOf(scene_.cloths, particle);
-}
+std::optional<Index> Editor::clothOf(Index particle) const { return groupOf(scene_.cloths, particle); }
 
-std::optional<Index> Editor::hairOf(Index particle) const {
-    return groupOf(scene_.hair, particle);
-}
+std::optional<Index> Editor::hairOf(Index particle) const { return groupOf(scene_.hair, particle); }
 
 namespace {
 

@@ -214,7 +214,7 @@ private:
         modified_ = true;
         ++revision_;
     }
-    void restore(Scene scene);  // undo, redo: the settings stay the current ones
+    void restore(Scene scene);      // undo, redo: the settings stay the current ones
     void restore(UndoEntry entry);  // ... and the timeline's frames as they were
     void recordFrame();             // the model's state as the timeline's newest frame
     void showFrame(long number);
@@ -291,9 +291,9 @@ private:
     std::optional<Scene> beforeMove_;
     Vec3 moveAnchor_ = Vec3::Zero();
     Vec3 moveReference_ = Vec3::Zero();  // where the pressed particle or body's centre was: what the grid snaps
-    bool chainFromAnchor_ = false;  // the chain starts on gesture_.anchor, else at gesture_.start
-    bool chainWaiting_ = false;     // its first click is done; the next press ends it
-    std::set<Index> movedBodies_;  // by the move in progress
+    bool chainFromAnchor_ = false;       // the chain starts on gesture_.anchor, else at gesture_.start
+    bool chainWaiting_ = false;          // its first click is done; the next press ends it
+    std::set<Index> movedBodies_;        // by the move in progress
 
     MouseSpring* grabSpring_ = nullptr;  // owned by the simulation's particle system
     Vec3 grabTargetBefore_ = Vec3::Zero();

@@ -32,7 +32,8 @@ std::vector<StrandRoot> tuftRoots(const Simulation& simulation, const Ray& click
         Vec3 out(hit.point.x() - centre.x(), hit.point.y() - centre.y(), 0.0);
         out = out.norm() > 1e-9 ? Vec3(out.normalized()) : Vec3(Vec3::UnitY());
         const Vec3 across = Vec3::UnitZ().cross(out);
-        const double beyond = 2.0 * boundingRadius(bodies.spec(hit.body).shape, bodies.centerOfMassInShapeFrame(hit.body));
+        const double beyond =
+            2.0 * boundingRadius(bodies.spec(hit.body).shape, bodies.centerOfMassInShapeFrame(hit.body));
         for (int k = 0; k < n; ++k) {
             const double offset = n == 1 ? 0.0 : settings.radius * (2.0 * k / (n - 1) - 1.0);
             const Vec3 from = Vec3(centre.x(), centre.y(), 0.0) + beyond * out + offset * across;

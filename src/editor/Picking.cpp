@@ -111,7 +111,7 @@ std::optional<ParticleHit> pickCloth(const Scene& scene, const Simulation& simul
 }
 
 std::optional<ParticleHit> pickStrand(const Scene& scene, const Simulation& simulation, const Ray& ray,
-                                   const PickTolerance& tolerance) {
+                                      const PickTolerance& tolerance) {
     const World& s = simulation.world();
     Best best;
     for (const HairSpec& h : scene.hair) {
@@ -125,7 +125,8 @@ std::optional<ParticleHit> pickStrand(const Scene& scene, const Simulation& simu
     }
     if (!best.index) return std::nullopt;
     const Index a = *best.index;
-    return ParticleHit{distanceToRay(ray, s.position(a + 1)) < distanceToRay(ray, s.position(a)) ? a + 1 : a, best.along};
+    return ParticleHit{distanceToRay(ray, s.position(a + 1)) < distanceToRay(ray, s.position(a)) ? a + 1 : a,
+                       best.along};
 }
 
 std::optional<Index> pickParticleClothOrHair(const Scene& scene, const Simulation& simulation, const Ray& ray,
@@ -185,73 +186,75 @@ std::optional<Entry> rayEntry(const Shape& shape, const Vec3& centerOfMass, cons
     };
     return std::visit(
         ShapeCases{[&](const SphereShape& sphere) -> std::optional<Entry> {
-                const auto span = sphereSpan(Vec3::Zero(), sphere.radius);
-                if (!span || span->first < 0.0) return std::nullopt;
-                return Entry{span->first, (o + span->first * d) / sphere.radius};
-        },
-        [&](const BoxShape& box) -> std::optional<Entry> {
-            // Slabs (Kay and Kajiya, Ray Tracing Complex Scenes, SIGGRAPH 1986); the normal is the
-            // entering slab's (from inside the box, the face nearest the origin's).
-            double near = 0.0, far = INFINITY;
-            Vec3 normal = Vec3::Zero();
-            for (Index k = 0; k < 3; ++k) {
-                const double half = 0.5 * box.size[k];
-                if (std::abs(d[k]) < 1e-300) {
-                    if (std::abs(o[k]) > half) return std::nullopt;
-                    continue;
-                }
-                double t0 = (-half - o[k]) / d[k], t1 = (half - o[k]) / d[k];
-                if (t0 > t1) std::swap(t0, t1);
-                if (t0 > near) {
-                    near = t0;
-                    normal = Vec3::Zero();
-                    normal[k] = d[k] > 0.0 ? -1.0 : 1.0;
-                }
-                far = std::min(far, t1);
-                if (near > far) return std::nullopt;
-            }
-            if (normal.isZero()) {
-                Index k = 0;
-                (o.cwiseAbs().cwiseQuotient(box.size)).maxCoeff(&k);
-                normal[k] = o[k] < 0.0 ? -1.0 : 1.0;
-            }
-            return Entry{near, normal};
-        },
-        [&](const ConvexShape& convex) -> std::optional<Entry> {
-            // A convex hull: the ray clipped by its faces' planes (Cyrus and Beck, Generalized Two- and
-            // Three-Dimensional Clipping, Computers & Graphics 3(1), 1978), where it reaches the
-            // bounding sphere at all (the hull is built for the bodies the ray may hit only).
-            const auto bound = sphereSpan(centerOfMass, boundingRadius(shape, centerOfMass));
-            if (!bound || bound->second < 0.0) return std::nullopt;
-            // A body's points always have a hull: its mass properties were worked out from it.
-            const ConvexHull hull = convexHull(convex.points).value();
-            double near = 0.0, far = INFINITY, nearestFace = -INFINITY;
-            Vec3 normal = Vec3::Zero(), inside = Vec3::Zero();  // inside: the face nearest an origin within the hull
-            for (const auto& [a, bi, c] : hull.triangles) {
-                const Vec3& p = hull.vertices[a];
-                const Vec3 n = (hull.vertices[bi] - p).cross(hull.vertices[c] - p).normalized();
-                const double height = n.dot(o - p), rate = n.dot(d);  // the origin's height above the face, its change along d
-                if (height > nearestFace) {
-                    nearestFace = height;
-                    inside = n;
-                }
-                if (rate == 0.0) {
-                    if (height > 0.0) return std::nullopt;
-                    continue;
-                }
-                const double t = -height / rate;
-                if (rate < 0.0) {
-                    if (t > near) {
-                        near = t;
-                        normal = n;
-                    }
-                } else {
-                    far = std::min(far, t);
-                }
-                if (near > far) return std::nullopt;
-            }
-            return Entry{near, normal.isZero() ? inside : normal};
-        }},
+                       const auto span = sphereSpan(Vec3::Zero(), sphere.radius);
+                       if (!span || span->first < 0.0) return std::nullopt;
+                       return Entry{span->first, (o + span->first * d) / sphere.radius};
+                   },
+                   [&](const BoxShape& box) -> std::optional<Entry> {
+                       // Slabs (Kay and Kajiya, Ray Tracing Complex Scenes, SIGGRAPH 1986); the normal is the
+                       // entering slab's (from inside the box, the face nearest the origin's).
+                       double near = 0.0, far = INFINITY;
+                       Vec3 normal = Vec3::Zero();
+                       for (Index k = 0; k < 3; ++k) {
+                           const double half = 0.5 * box.size[k];
+                           if (std::abs(d[k]) < 1e-300) {
+                               if (std::abs(o[k]) > half) return std::nullopt;
+                               continue;
+                           }
+                           double t0 = (-half - o[k]) / d[k], t1 = (half - o[k]) / d[k];
+                           if (t0 > t1) std::swap(t0, t1);
+                           if (t0 > near) {
+                               near = t0;
+                               normal = Vec3::Zero();
+                               normal[k] = d[k] > 0.0 ? -1.0 : 1.0;
+                           }
+                           far = std::min(far, t1);
+                           if (near > far) return std::nullopt;
+                       }
+                       if (normal.isZero()) {
+                           Index k = 0;
+                           (o.cwiseAbs().cwiseQuotient(box.size)).maxCoeff(&k);
+                           normal[k] = o[k] < 0.0 ? -1.0 : 1.0;
+                       }
+                       return Entry{near, normal};
+                   },
+                   [&](const ConvexShape& convex) -> std::optional<Entry> {
+                       // A convex hull: the ray clipped by its faces' planes (Cyrus and Beck, Generalized Two- and
+                       // Three-Dimensional Clipping, Computers & Graphics 3(1), 1978), where it reaches the
+                       // bounding sphere at all (the hull is built for the bodies the ray may hit only).
+                       const auto bound = sphereSpan(centerOfMass, boundingRadius(shape, centerOfMass));
+                       if (!bound || bound->second < 0.0) return std::nullopt;
+                       // A body's points always have a hull: its mass properties were worked out from it.
+                       const ConvexHull hull = convexHull(convex.points).value();
+                       double near = 0.0, far = INFINITY, nearestFace = -INFINITY;
+                       Vec3 normal = Vec3::Zero(),
+                            inside = Vec3::Zero();  // inside: the face nearest an origin within the hull
+                       for (const auto& [a, bi, c] : hull.triangles) {
+                           const Vec3& p = hull.vertices[a];
+                           const Vec3 n = (hull.vertices[bi] - p).cross(hull.vertices[c] - p).normalized();
+                           const double height = n.dot(o - p),
+                                        rate = n.dot(d);  // the origin's height above the face, its change along d
+                           if (height > nearestFace) {
+                               nearestFace = height;
+                               inside = n;
+                           }
+                           if (rate == 0.0) {
+                               if (height > 0.0) return std::nullopt;
+                               continue;
+                           }
+                           const double t = -height / rate;
+                           if (rate < 0.0) {
+                               if (t > near) {
+                                   near = t;
+                                   normal = n;
+                               }
+                           } else {
+                               far = std::min(far, t);
+                           }
+                           if (near > far) return std::nullopt;
+                       }
+                       return Entry{near, normal.isZero() ? inside : normal};
+                   }},
         shape);
 }
 }  // namespace

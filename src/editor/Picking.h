@@ -15,8 +15,8 @@ struct Ray {
 };
 
 struct PickTolerance {
-    double radius = 0.05;        // world units at the ray's origin
-    double perDistance = 0.0;    // growth per unit of distance along the ray (perspective)
+    double radius = 0.05;      // world units at the ray's origin
+    double perDistance = 0.0;  // growth per unit of distance along the ray (perspective)
     double at(double distance) const { return radius + perDistance * std::max(0.0, distance); }
 };
 
@@ -59,7 +59,7 @@ std::optional<ParticleHit> pickCloth(const Scene& scene, const Simulation& simul
 // the ray within the tolerance: the end of it nearer the ray, and how far along the ray the
 // piece's nearest point is. A strand is then grabbed wherever it is seen.
 std::optional<ParticleHit> pickStrand(const Scene& scene, const Simulation& simulation, const Ray& ray,
-                                   const PickTolerance& tolerance);
+                                      const PickTolerance& tolerance);
 // The particle under the pointer: the one nearest the ray within the tolerance
 // (pickParticle), else, of a cloth's surface where the ray meets it (pickCloth) and of a
 // hair strand passing within the tolerance (pickStrand), the one the ray reaches first,

@@ -40,7 +40,8 @@ Selection itemsInside(const Simulation& simulation, const Scene& scene, const Pl
         if (rectangle.contains(scene.wires[k].center)) inside.wires.insert(static_cast<Index>(k));
     const auto anchorInside = [&](const Anchor& a) { return rectangle.contains(world.anchorPosition(a)); };
     for (std::size_t k = 0; k < scene.springs.size(); ++k)
-        if (anchorInside(scene.springs[k].a) && anchorInside(scene.springs[k].b)) inside.springs.insert(static_cast<Index>(k));
+        if (anchorInside(scene.springs[k].a) && anchorInside(scene.springs[k].b))
+            inside.springs.insert(static_cast<Index>(k));
     for (std::size_t k = 0; k < scene.constraints.size(); ++k) {
         bool all = true;
         forEachAnchor(scene.constraints[k], [&](const Anchor& a) { all = all && anchorInside(a); });

@@ -9,7 +9,8 @@ namespace tinkerbox {
 
 std::size_t Timeline::frameBytes(const TimelineFrame& frame) {
     const SimulationFrame& s = frame.simulation;
-    return sizeof(TimelineFrame) + sizeof(double) * static_cast<std::size_t>(s.state.size() + s.integratorMemory.size()) +
+    return sizeof(TimelineFrame) +
+           sizeof(double) * static_cast<std::size_t>(s.state.size() + s.integratorMemory.size()) +
            s.integrator.capacity();
 }
 

@@ -24,9 +24,9 @@ struct TimelineFrame {
 // Frames cut off after a frame, and where the state was: what a branch drops and an undo
 // brings back.
 struct TimelineCut {
-    long keptThrough = -1;  // the number of the last frame kept
-    long cursor = -1;       // the number of the frame the state was at
-    bool atCursor = true;   // the state was that frame's (false: edited after it)
+    long keptThrough = -1;             // the number of the last frame kept
+    long cursor = -1;                  // the number of the frame the state was at
+    bool atCursor = true;              // the state was that frame's (false: edited after it)
     std::deque<TimelineFrame> frames;  // numbered from keptThrough + 1
 };
 

@@ -1,5 +1,6 @@
 #pragma once
-// The editor's tools and the keys that choose them (the "Create, Attach, Drag, Nail" of Witkin's Constrained Dynamics, SIGGRAPH 2001 notes).
+// The editor's tools and the keys that choose them (the "Create, Attach, Drag, Nail" of Witkin's Constrained Dynamics,
+// SIGGRAPH 2001 notes).
 #include <array>
 #include <optional>
 #include <string_view>
@@ -44,7 +45,8 @@ inline constexpr std::array<ToolInfo, 12> kTools = {{
      "Click (or press) at one end and click (or release) at the other: a rope of particles joined by springs or "
      "rods, hanging from what the ends were on."},
     {Tool::Cloth, 'T', "Cloth",
-     "Drag a rectangle on empty space (or click): a cloth of triangle energies. Settings: grid, chain, cloth and hair."},
+     "Drag a rectangle on empty space (or click): a cloth of triangle energies. Settings: grid, chain, cloth and "
+     "hair."},
     {Tool::Hair, 'H', "Hair",
      "Click on a body: a tuft of hair grows there. Settings under grid, chain, cloth and hair."},
 }};

@@ -89,7 +89,7 @@ struct BodyInstance {
 struct SurfaceInstance {
     std::vector<Vec3> vertices;
     std::vector<std::array<int, 3>> triangles;  // indices into vertices
-    std::vector<Vec3> normals;                   // per vertex (vertexNormals)
+    std::vector<Vec3> normals;                  // per vertex (vertexNormals)
     // World: its depth is taken this much nearer the viewer, on the same pixels. The flat
     // triangles of a cloth lying on a curved body cut into it between the particles (by
     // l^2 / 8R for edges l on a radius R), and would show the body through the cloth.
@@ -127,7 +127,7 @@ struct RenderFrame {
     std::vector<BodyInstance> bodies;  // opaque, depth tested in both views
     std::vector<SurfaceInstance> surfaces;
     std::vector<StrandInstance> strands;
-    std::vector<DiscInstance> discs;   // over the bodies in 2D, depth tested in 3D
+    std::vector<DiscInstance> discs;  // over the bodies in 2D, depth tested in 3D
     // Markers seen through the bodies in both views, drawn last: centres of mass, body
     // axes, angular velocities (BodyOverlays.h makes them).
     std::vector<SegmentInstance> overlaySegments;

@@ -143,7 +143,8 @@ std::vector<float> unitCubeFaces() {
             Vec3 t1 = Vec3::Zero();
             t1[(axis + 1) % 3] = 1.0;
             const Vec3 t2 = n.cross(t1);  // t1 x t2 = n
-            const Vec3 corners[4] = {0.5 * (n - t1 - t2), 0.5 * (n + t1 - t2), 0.5 * (n + t1 + t2), 0.5 * (n - t1 + t2)};
+            const Vec3 corners[4] = {0.5 * (n - t1 - t2), 0.5 * (n + t1 - t2), 0.5 * (n + t1 + t2),
+                                     0.5 * (n - t1 + t2)};
             for (int k : {0, 1, 2, 0, 2, 3}) {
                 for (int i = 0; i < 3; ++i) out.push_back(static_cast<float>(corners[k][i]));
                 for (int i = 0; i < 3; ++i) out.push_back(static_cast<float>(n[i]));
@@ -164,7 +165,9 @@ constexpr Color kSelectedOutline{1.00f, 0.90f, 0.20f, 1.0f};
 constexpr float kSelectedExtraWidth = 2.0f;  // pixels
 
 Color outlineColor(const BodyInstance& body) { return body.selected ? kSelectedOutline : body.outline; }
-float outlineWidth(const BodyInstance& body) { return body.outlineWidth + (body.selected ? kSelectedExtraWidth : 0.0f); }
+float outlineWidth(const BodyInstance& body) {
+    return body.outlineWidth + (body.selected ? kSelectedExtraWidth : 0.0f);
+}
 
 // Binds vao with a static 2D quad as attribute 0, and leaves the instance buffer bound for
 // the attributes instanceAttribute adds.
@@ -219,7 +222,8 @@ void addGrid(const Camera& camera, double groundLevel, double snapSpacing, AddSe
         double x0, x1, y0, y1;
         viewBounds2D(camera, x0, x1, y0, y1);
         if (snapSpacing > 0.0) {
-            const double spacing = snapSpacing * std::max(1.0, std::ceil(kSnapGridPixels * camera.pixelSize() / snapSpacing));
+            const double spacing =
+                snapSpacing * std::max(1.0, std::ceil(kSnapGridPixels * camera.pixelSize() / snapSpacing));
             for (double x = std::ceil(x0 / spacing) * spacing; x <= x1; x += spacing)
                 addSegment({x, y0, 0.0}, {x, y1, 0.0}, 1.0f, kSnapGrid, false);
             for (double y = std::ceil(y0 / spacing) * spacing; y <= y1; y += spacing)
@@ -287,8 +291,8 @@ void addPlane(const Camera& camera, const PlaneInstance& plane, AddSegment&& add
     const Vec3 u = (std::abs(n.y()) < 0.9 ? n.cross(Vec3::UnitY()) : n.cross(Vec3::UnitX())).normalized();
     const Vec3 w = n.cross(u);
     constexpr double kHalf = 15.0;
-    const Vec3 a = centre - kHalf * u - kHalf * w, b = centre + kHalf * u - kHalf * w, c = centre + kHalf * u + kHalf * w,
-               d = centre - kHalf * u + kHalf * w;
+    const Vec3 a = centre - kHalf * u - kHalf * w, b = centre + kHalf * u - kHalf * w,
+               c = centre + kHalf * u + kHalf * w, d = centre - kHalf * u + kHalf * w;
     addTriangle(a, b, c, fill);
     addTriangle(a, c, d, fill);
     const Color line{plane.color.r, plane.color.g, plane.color.b, 0.35f * plane.color.a};
@@ -326,9 +330,9 @@ struct Renderer::Impl {
             glDeleteProgram(program);
         const GLuint arrays[] = {discVao, segmentVao, flatVao, boxVao, meshVao, sphereVao, surfaceVao};
         glDeleteVertexArrays(static_cast<GLsizei>(std::size(arrays)), arrays);
-        const GLuint buffers[] = {quadBuffer,   segmentQuadBuffer, discInstances,   segmentInstances, flatVertices,
-                                  cubeBuffer,   boxInstances,      meshVertices,    sphereInstances,  surfaceVertices,
-                                  surfaceIndices};
+        const GLuint buffers[] = {quadBuffer,      segmentQuadBuffer, discInstances, segmentInstances,
+                                  flatVertices,    cubeBuffer,        boxInstances,  meshVertices,
+                                  sphereInstances, surfaceVertices,   surfaceIndices};
         glDeleteBuffers(static_cast<GLsizei>(std::size(buffers)), buffers);
     }
 
@@ -403,8 +407,8 @@ struct Renderer::Impl {
         glDrawArraysInstanced(GL_TRIANGLES, 0, 6, static_cast<GLsizei>(discs.size()));
     }
 
-    void drawBodies(const std::vector<BodyInstance>& bodies, const Camera& camera, const Eigen::Matrix4f& viewProjection,
-                    const float viewport[2]);
+    void drawBodies(const std::vector<BodyInstance>& bodies, const Camera& camera,
+                    const Eigen::Matrix4f& viewProjection, const float viewport[2]);
     void drawSurfaces(const std::vector<SurfaceInstance>& surfaces, const Camera& camera,
                       const Eigen::Matrix4f& viewProjection);
 };
@@ -529,8 +533,8 @@ void Renderer::Impl::drawBodies(const std::vector<BodyInstance>& bodies, const C
                     }
                 }
                 for (const auto& e : mesh.edges)
-                    addEdge(body.position + rotation * mesh.vertices[e[0]], body.position + rotation * mesh.vertices[e[1]],
-                            body);
+                    addEdge(body.position + rotation * mesh.vertices[e[0]],
+                            body.position + rotation * mesh.vertices[e[1]], body);
                 break;
             }
         }
@@ -645,9 +649,11 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     glBindVertexArray(r.flatVao);
     glBindBuffer(GL_ARRAY_BUFFER, r.flatVertices);
     glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(FlatVertex), reinterpret_cast<const void*>(offsetof(FlatVertex, position)));
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(FlatVertex),
+                          reinterpret_cast<const void*>(offsetof(FlatVertex, position)));
     glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(FlatVertex), reinterpret_cast<const void*>(offsetof(FlatVertex, color)));
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(FlatVertex),
+                          reinterpret_cast<const void*>(offsetof(FlatVertex, color)));
 
     const std::vector<float> cube = unitCubeFaces();
     r.cubeVertexCount = static_cast<GLsizei>(cube.size() / 6);
@@ -657,7 +663,8 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
     glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<const void*>(3 * sizeof(float)));
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
+                          reinterpret_cast<const void*>(3 * sizeof(float)));
     glBindBuffer(GL_ARRAY_BUFFER, r.boxInstances);
     constexpr GLsizei boxStride = sizeof(BoxVertex);
     instanceAttribute(2, 3, boxStride, offsetof(BoxVertex, position));
@@ -731,9 +738,9 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
     r.segments.clear();
     r.triangles.clear();
     r.lines.clear();
-    const bool dense = static_cast<std::size_t>(std::count_if(frame.segments.begin(), frame.segments.end(), [](const SegmentInstance& s) {
-                           return isThin(s.width, s.dashed);
-                       })) > kDenseSegmentCount;
+    const bool dense = static_cast<std::size_t>(std::count_if(
+                           frame.segments.begin(), frame.segments.end(),
+                           [](const SegmentInstance& s) { return isThin(s.width, s.dashed); })) > kDenseSegmentCount;
     const auto addSegment = [&](const Vec3& a, const Vec3& b, float width, const Color& color, bool dashed) {
         if (dense && isThin(width, dashed)) {
             FlatVertex v;
@@ -777,8 +784,8 @@ void Renderer::draw(const RenderFrame& frame, const Camera& camera) {
         glUseProgram(r.flatProgram);
         glUniformMatrix4fv(glGetUniformLocation(r.flatProgram, "viewProjection"), 1, GL_FALSE, viewProjection.data());
         glBindBuffer(GL_ARRAY_BUFFER, r.flatVertices);
-        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(r.triangles.size() * sizeof(FlatVertex)), r.triangles.data(),
-                     GL_STREAM_DRAW);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(r.triangles.size() * sizeof(FlatVertex)),
+                     r.triangles.data(), GL_STREAM_DRAW);
         glBindVertexArray(r.flatVao);
         glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(r.triangles.size()));
         glDepthMask(GL_TRUE);

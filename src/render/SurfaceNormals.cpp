@@ -11,8 +11,8 @@ std::vector<Vec3> vertexNormals(const std::vector<Vec3>& vertices, const std::ve
     for (const auto& t : triangles) {
         for (int i : t)
             if (i < 0 || i >= count)
-                throw std::invalid_argument("surface: vertex index " + std::to_string(i) + " of " + std::to_string(count) +
-                                            " vertices");
+                throw std::invalid_argument("surface: vertex index " + std::to_string(i) + " of " +
+                                            std::to_string(count) + " vertices");
         const Vec3 areaNormal = (vertices[t[1]] - vertices[t[0]]).cross(vertices[t[2]] - vertices[t[0]]);
         for (int i : t) normals[i] += areaNormal;
     }

@@ -142,22 +142,32 @@ Scene byName(const std::string& name) {
     if (name == "cube-jam-100") return makeCubeJam(100);
     if (name == "pendulum-6") return makePendulum(6);
     if (name == "cloth-heap") return findExampleScene(name)->make();
-    throw std::invalid_argument("unknown benchmark scene '" + name +
-                                "' (choose cloth-32, cloth-64, cloth-128, cloth-tri-32, cloth-tri-64, chain-1000, rod-chain-1000, "
-                                "rod-grid-100, box-chain-1000, stack-10, pyramid-20, large-pyramid-100, cube-stack-10, "
-                                "cube-jam-100, pendulum-6, cloth-heap)");
+    throw std::invalid_argument(
+        "unknown benchmark scene '" + name +
+        "' (choose cloth-32, cloth-64, cloth-128, cloth-tri-32, cloth-tri-64, chain-1000, rod-chain-1000, "
+        "rod-grid-100, box-chain-1000, stack-10, pyramid-20, large-pyramid-100, cube-stack-10, "
+        "cube-jam-100, pendulum-6, cloth-heap)");
 }
 
 }  // namespace
 
 std::span<const BenchmarkScene> benchmarkScenes() {
     static constexpr BenchmarkScene kScenes[] = {
-        {"cloth-32", "cloth-32"},   {"cloth-64", "cloth-32"},         {"cloth-128", "cloth-32"},
-        {"cloth-tri-32", "cloth-tri-32"}, {"cloth-tri-64", "cloth-tri-32"},
-        {"chain-1000", "chain-1000"}, {"rod-chain-1000", "rod-chain-1000"}, {"rod-grid-100", ""},
+        {"cloth-32", "cloth-32"},
+        {"cloth-64", "cloth-32"},
+        {"cloth-128", "cloth-32"},
+        {"cloth-tri-32", "cloth-tri-32"},
+        {"cloth-tri-64", "cloth-tri-32"},
+        {"chain-1000", "chain-1000"},
+        {"rod-chain-1000", "rod-chain-1000"},
+        {"rod-grid-100", ""},
         {"box-chain-1000", "", 64},
-        {"stack-10", "", 4},        {"pyramid-20", "", 1},           {"large-pyramid-100", "", 4},
-        {"cube-stack-10", "", 1},   {"cube-jam-100", "", 1},         {"pendulum-6", "", 1},
+        {"stack-10", "", 4},
+        {"pyramid-20", "", 1},
+        {"large-pyramid-100", "", 4},
+        {"cube-stack-10", "", 1},
+        {"cube-jam-100", "", 1},
+        {"pendulum-6", "", 1},
         {"cloth-heap", "", 4},
     };
     return kScenes;

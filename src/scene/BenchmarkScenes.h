@@ -6,10 +6,9 @@
 // rods, a 100 x 100 grid joined by 19,800 rods, and a
 // chain of 1000 boxes on ball joints hanging from a nail; and for contact, unit cubes resting
 // on a ground plane: a stack of 10, a pyramid of base 20 (210 boxes) standing in a vertical
-// plane, and a pyramid of base 100 (5,050 boxes) in a planar world. A cloth keeps its spacing (2 cm), particle mass (1 g) and
-// stiffness as n grows, so that every size has the same local stiffness; its springs
-// are stiff enough that rk4 needs about 10 substeps of a 1/60 s frame and euler
-// hundreds, while implicit-euler takes the frame in one step.
+// plane, and a pyramid of base 100 (5,050 boxes) in a planar world. A cloth keeps its spacing (2 cm), particle mass (1
+// g) and stiffness as n grows, so that every size has the same local stiffness; its springs are stiff enough that rk4
+// needs about 10 substeps of a 1/60 s frame and euler hundreds, while implicit-euler takes the frame in one step.
 #include <optional>
 #include <span>
 #include <string>

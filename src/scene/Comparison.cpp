@@ -77,9 +77,9 @@ bool Comparison::beginPull(const Anchor& anchor, const Vec3& target) {
     const auto sizer = std::ranges::find_if(runs_, [](const Run& run) { return !run.diverged; });
     if (sizer == runs_.end()) return false;
     const World& world = sizer->simulation->world();
-    if (anchor.isParticle() ? world.isNailed(anchor.index()) : world.rigidBodies().isFixed(anchor.index())) return false;
-    const GrabSpringParameters p =
-        grabSpringParameters(world, anchor, sizer->simulation->settings().gravity.norm());
+    if (anchor.isParticle() ? world.isNailed(anchor.index()) : world.rigidBodies().isFixed(anchor.index()))
+        return false;
+    const GrabSpringParameters p = grabSpringParameters(world, anchor, sizer->simulation->settings().gravity.norm());
     for (Run& run : runs_) {
         auto spring = std::make_unique<MouseSpring>(anchor, p.stiffness, p.damping, p.maxForce);
         spring->setTarget(target);
@@ -120,7 +120,8 @@ std::vector<Vec3> trackedPoints(const World& world) {
 double maxPointDistance(const World& a, const World& b) {
     const std::vector<Vec3> pa = trackedPoints(a), pb = trackedPoints(b);
     double distance = 0.0;
-    for (std::size_t i = 0; i < std::min(pa.size(), pb.size()); ++i) distance = std::max(distance, (pa[i] - pb[i]).norm());
+    for (std::size_t i = 0; i < std::min(pa.size(), pb.size()); ++i)
+        distance = std::max(distance, (pa[i] - pb[i]).norm());
     return distance;
 }
 

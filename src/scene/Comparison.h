@@ -38,11 +38,11 @@ public:
         ComparisonChoice choice;  // its contact model and substeps filled in
         std::unique_ptr<Simulation> simulation;
         std::vector<ComparisonSample> samples;  // one at the start, then one per frame stepped
-        long integratorSteps = 0;  // the substeps taken (adaptive's own steps)
-        double stepSeconds = 0.0;  // wall time spent in its frames
-        bool diverged = false;     // frozen since
-        std::string divergence;    // what the simulation said
-        MouseSpring* pull = nullptr;  // owned by the simulation's world
+        long integratorSteps = 0;               // the substeps taken (adaptive's own steps)
+        double stepSeconds = 0.0;               // wall time spent in its frames
+        bool diverged = false;                  // frozen since
+        std::string divergence;                 // what the simulation said
+        MouseSpring* pull = nullptr;            // owned by the simulation's world
         // The frame in progress: ended (waiting for the other runs) and its wall time so far.
         bool frameEnded = false;
         double frameSeconds = 0.0;

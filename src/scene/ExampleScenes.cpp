@@ -73,7 +73,8 @@ Scene stiffSpring() {
     Scene s;
     s.name = "Stiff spring";
     s.description =
-        "The stiff test equation x' = -kx of the SIGGRAPH 2001 notes made a spring: a 50 g mass on a 2000 N/m spring (period 31 ms) beside a "
+        "The stiff test equation x' = -kx of the SIGGRAPH 2001 notes made a spring: a 50 g mass on a 2000 N/m spring "
+        "(period 31 ms) beside a "
         "soft one, at dt = 1/60. Explicit Euler blows up at this dt; implicit Euler does not.";
     s.settings.integrator = "implicit-euler";
     s.particles = {{{-0.5, 1, 0}, {0, 0, 0}, 0.05, true},
@@ -184,7 +185,8 @@ Scene ropeBridge() {
         cable[i] = addParticle(s, {x, 1.0 - 0.6 * sag, 0.0}, 0.2);
         deck[i] = addParticle(s, {x, -0.5 - 0.2 * sag, 0.0}, 0.5);
         // A push up in the deck's first mode, off centre so that it also rocks.
-        s.particles[deck[i]].velocity = Vec3(0.0, 1.5 * std::sin(std::numbers::pi * (x + 3.0) / 6.0) * (1.0 + x / 6.0), 0.0);
+        s.particles[deck[i]].velocity =
+            Vec3(0.0, 1.5 * std::sin(std::numbers::pi * (x + 3.0) / 6.0) * (1.0 + x / 6.0), 0.0);
     }
     for (int i = 0; i < segments; ++i) {
         addRod(s, cable[i], cable[i + 1]);
@@ -192,7 +194,8 @@ Scene ropeBridge() {
     }
     for (Index end : {cable.front(), cable.back(), deck.front(), deck.back()}) addNail(s, end);
     for (int i = 1; i < segments; ++i) addSpring(s, cable[i], deck[i], 300.0, 1.0);
-    // Rods do not stretch: keep the part of the push they allow (J v = 0, Witkin, Constrained Dynamics, SIGGRAPH 2001 notes).
+    // Rods do not stretch: keep the part of the push they allow (J v = 0, Witkin, Constrained Dynamics, SIGGRAPH 2001
+    // notes).
     const auto model = buildSimulation(s);
     model->world().constrainVelocities();
     for (Index i = 0; i < model->world().particleCount(); ++i) s.particles[i].velocity = model->world().velocity(i);
@@ -336,7 +339,8 @@ Scene boxChain() {
     Scene s = makeBoxChain(o);
     s.name = "Box chain";
     s.description =
-        "Eight boxes joined end to end by ball joints, hanging from a nail, released 45 degrees from the vertical with a "
+        "Eight boxes joined end to end by ball joints, hanging from a nail, released 45 degrees from the vertical with "
+        "a "
         "push out of the plane: the chain swings and folds in 3D.";
     s.settings.integrator = "rk4";
     s.settings.substeps = 8;
@@ -414,13 +418,13 @@ Scene seesaw() {
     weight.mass = 1.5;
     weight.position = Vec3(-1.8, -0.35, 0.0);
     const Index weightBody = addBody(s, weight);
-    addSpring(s, Anchor::onBody(plankBody, Vec3(-1.8, -0.05, 0.0)), Anchor::onBody(weightBody, Vec3(0.0, 0.15, 0.0)), 60.0,
-              0.2);
+    addSpring(s, Anchor::onBody(plankBody, Vec3(-1.8, -0.05, 0.0)), Anchor::onBody(weightBody, Vec3(0.0, 0.15, 0.0)),
+              60.0, 0.2);
     const Index particle = addParticle(s, Vec3(1.8, -0.3, 0.0));
     addSpring(s, Anchor::onBody(plankBody, Vec3(1.8, -0.05, 0.0)), particle, 60.0, 0.2);
     for (double x : {-1.95, 1.95})
-        addSpring(s, Anchor::onBody(plankBody, Vec3(x, -0.05, 0.0)), Anchor::onBody(groundBody, Vec3(x, 0.1, 0.0)), 40.0,
-                  0.5);
+        addSpring(s, Anchor::onBody(plankBody, Vec3(x, -0.05, 0.0)), Anchor::onBody(groundBody, Vec3(x, 0.1, 0.0)),
+                  40.0, 0.5);
     return s;
 }
 
@@ -511,7 +515,8 @@ Scene newtonsCradle() {
         const double x = 2.0 * kRadius * (i - 2);
         // Each ball turns about the line through its two suspension points (x, kHang, +-kSpread).
         const double angle = i == 0 ? kPull : 0.0;
-        RigidBodySpec ball = sphereBody(kRadius, Vec3(x - kHang * std::sin(angle), kHang - kHang * std::cos(angle), 0.0), 0.5);
+        RigidBodySpec ball =
+            sphereBody(kRadius, Vec3(x - kHang * std::sin(angle), kHang - kHang * std::cos(angle), 0.0), 0.5);
         ball.friction = 0.0;
         ball.restitution = 1.0;
         const Index k = addBody(s, ball);
@@ -622,7 +627,6 @@ Scene tinkertoyCar() {
     }
     return s;
 }
-
 
 // Cloth and hair made of energies: triangles with stretch, shear and bend (Baraff and
 // Witkin, Large Steps in Cloth Simulation), strands with angular springs. A cloth's
@@ -739,7 +743,8 @@ Scene clothHeap() {
     s.description =
         "A 32 x 32 triangle cloth let fall from upright onto the ground: it folds onto itself in layers, kept "
         "apart by self collision (its particles collide as spheres 3 cm across, except those a triangle or a "
-        "hinge joins). Turn self collision off (Shift+K, or the Solver panel) to see the layers pass through each other.";
+        "hinge joins). Turn self collision off (Shift+K, or the Solver panel) to see the layers pass through each "
+        "other.";
     useClothSettings(s, 4);
     s.settings.contact.selfCollisionThickness = 0.03;
     s.planes.push_back(ground());
@@ -888,8 +893,8 @@ Scene makeCloth(const ClothOptions& o) {
     for (int j = 0; j < o.n; ++j)
         for (int i = 0; i < o.n; ++i) {
             const bool pinned = j == 0 && (i == 0 || i == o.n - 1);
-            s.particles.push_back({{-0.5 * o.size + i * spacing, o.height, -0.5 * o.size + j * spacing},
-                                   Vec3::Zero(), mass, pinned});
+            s.particles.push_back(
+                {{-0.5 * o.size + i * spacing, o.height, -0.5 * o.size + j * spacing}, Vec3::Zero(), mass, pinned});
         }
     for (int j = 0; j < o.n; ++j)
         for (int i = 0; i < o.n; ++i) {
@@ -906,7 +911,12 @@ Scene makeCloth(const ClothOptions& o) {
 }
 
 ClothMaterial cotton() {
-    return {.stretch = 200.0, .shear = 20.0, .bend = 2e-4, .stretchDamping = 0.5, .shearDamping = 0.05, .bendDamping = 2e-5};
+    return {.stretch = 200.0,
+            .shear = 20.0,
+            .bend = 2e-4,
+            .stretchDamping = 0.5,
+            .shearDamping = 0.05,
+            .bendDamping = 2e-5};
 }
 
 Index addTriangleCloth(Scene& s, const TriangleClothOptions& o) {

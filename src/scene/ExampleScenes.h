@@ -58,11 +58,11 @@ struct HairOptions {
     int strands = 100, length = 12;
     Vec3 center{0.0, 1.0, 0.0};
     double radius = 0.3;
-    double segment = 0.02;        // m
-    double curl = 0.0;            // helix radius, m
-    int turn = 8;                 // particles per turn of the helix
+    double segment = 0.02;  // m
+    double curl = 0.0;      // helix radius, m
+    int turn = 8;           // particles per turn of the helix
     int rootParticles = 2;
-    double particleMass = 1e-4;   // kg
+    double particleMass = 1e-4;  // kg
     HairMaterial material;
 };
 Index addHair(Scene& scene, const HairOptions& options);
@@ -119,7 +119,7 @@ Scene makePendulum(int links);
 // `gap` apart, each row resting on the one below and offset by half a box.
 struct PyramidOptions {
     int base = 20;
-    double gap = 0.05;     // m, between neighbours in a row
+    double gap = 0.05;    // m, between neighbours in a row
     bool planar = false;  // a flat world (settings.planar)
 };
 Scene makePyramid(const PyramidOptions& options);

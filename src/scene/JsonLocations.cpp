@@ -150,9 +150,9 @@ private:
     static constexpr const char* kOverflowMessage = "must be a finite number (it overflows a double)";
 
     struct Frame {
-        json* value;              // the array or object being filled
-        std::string key;          // of the member being read (objects)
-        json* member = nullptr;   // its value
+        json* value;             // the array or object being filled
+        std::string key;         // of the member being read (objects)
+        json* member = nullptr;  // its value
     };
 
     // The path of the innermost open array or object (built only for a message).
@@ -192,8 +192,9 @@ private:
     }
     bool open(json::value_t type) {
         if (frames_.size() >= kMaxJsonDepth) {
-            error_ = JsonTextError{tokenStart(), "",
-                                   "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels of arrays and objects"};
+            error_ =
+                JsonTextError{tokenStart(), "",
+                              "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels of arrays and objects"};
             return false;
         }
         frames_.push_back(Frame{place(json(type)), {}, nullptr});
@@ -248,8 +249,9 @@ private:
     };
 
     bool leadsToTarget(const std::string& path) const {
-        return path.empty() || (target_.starts_with(path) && (target_.size() == path.size() ||
-                                                              target_[path.size()] == '.' || target_[path.size()] == '['));
+        return path.empty() ||
+               (target_.starts_with(path) &&
+                (target_.size() == path.size() || target_[path.size()] == '.' || target_[path.size()] == '['));
     }
 
     // The path of the value being read, when it is the target or leads to it.

@@ -283,17 +283,18 @@ void readIntegratorParameters(const Node& section, const IntegratorKind& kind, I
 }
 
 void readSettings(const Node& s, SimulationSettings& out) {
-    std::vector<std::string_view> keys = {"gravity", "drag", "integrator", "dt", "substeps", "integrator_substeps",
-                                          "constraints", "planar", "contact_model",
-                                          "self_collision_thickness"};
+    std::vector<std::string_view> keys = {"gravity",       "drag",
+                                          "integrator",    "dt",
+                                          "substeps",      "integrator_substeps",
+                                          "constraints",   "planar",
+                                          "contact_model", "self_collision_thickness"};
     for (const IntegratorKind* kind : integratorKinds())
         if (!kind->section.empty()) keys.push_back(kind->section);
     for (const ContactModelKind* kind : contactModelKinds())
         for (const ContactModelParameter& p : kind->parameters) keys.push_back(p.key);
     s.expectObject(keys);
     if (s.has("planar")) out.planar = s["planar"].boolean();
-    for (const ContactModelKind* kind : contactModelKinds())
-        readParameters(s, kind->parameters, out.contact);
+    for (const ContactModelKind* kind : contactModelKinds()) readParameters(s, kind->parameters, out.contact);
     if (s.has("self_collision_thickness")) {
         const Node n = s["self_collision_thickness"];
         out.contact.selfCollisionThickness = n.numberAtLeast(0.0);
@@ -377,7 +378,8 @@ Shape readShape(const Node& s) {
         const Node size = box["size"];
         BoxShape out{size.vec3()};
         for (Index d = 0; d < 3; ++d)
-            if (!(out.size[d] >= kMinScenePositive)) size.fail("edge lengths must be positive (got " + formatNumber(out.size[d]) + ")");
+            if (!(out.size[d] >= kMinScenePositive))
+                size.fail("edge lengths must be positive (got " + formatNumber(out.size[d]) + ")");
         return out;
     }
     if (s.has("sphere")) {
@@ -422,8 +424,9 @@ RigidBodySpec readBody(const Node& b) {
     // small or too large to invert: bound the moments as quantities.
     const Vec3 moments = principalAxes(rigidBodyMass(out).inertia).moments;
     if (!(moments.minCoeff() >= kMinScenePositive && moments.maxCoeff() <= kMaxSceneMagnitude))
-        b.fail("its moments of inertia (" + formatNumber(moments.minCoeff()) + " to " + formatNumber(moments.maxCoeff()) +
-               " kg m^2) must be between " + formatNumber(kMinScenePositive) + " and " + formatNumber(kMaxSceneMagnitude));
+        b.fail("its moments of inertia (" + formatNumber(moments.minCoeff()) + " to " +
+               formatNumber(moments.maxCoeff()) + " kg m^2) must be between " + formatNumber(kMinScenePositive) +
+               " and " + formatNumber(kMaxSceneMagnitude));
     return out;
 }
 
@@ -505,8 +508,10 @@ ConstraintSpec readConstraint(const Node& c, const Scene& scene) {
         HingeSpec h;
         h.a = end("a");
         h.b = end("b");
-        if (!h.a.isRigid()) c["a"].fail("a hinge joins points of rigid bodies: expected {\"body\": i, \"point\": [x, y, z]}");
-        if (!h.b.isRigid()) c["b"].fail("a hinge joins points of rigid bodies: expected {\"body\": i, \"point\": [x, y, z]}");
+        if (!h.a.isRigid())
+            c["a"].fail("a hinge joins points of rigid bodies: expected {\"body\": i, \"point\": [x, y, z]}");
+        if (!h.b.isRigid())
+            c["b"].fail("a hinge joins points of rigid bodies: expected {\"body\": i, \"point\": [x, y, z]}");
         if (h.a.body == h.b.body) c.fail("hinge joins " + describeAnchor(h.a) + " to itself");
         h.axisA = c["axis_a"].direction();
         // Body b's axis defaults to the same world line as body a's.
@@ -532,7 +537,8 @@ ParametricBead readParametricBead(const Node& b) {
 // A count of particles along a cloth's side or a strand: 2 to 4096.
 int gridCount(const Node& n, int low) {
     const long long k = n.integer();
-    if (k < low || k > 4096) n.fail("must be between " + std::to_string(low) + " and 4096 (got " + std::to_string(k) + ")");
+    if (k < low || k > 4096)
+        n.fail("must be between " + std::to_string(low) + " and 4096 (got " + std::to_string(k) + ")");
     return static_cast<int>(k);
 }
 
@@ -564,7 +570,8 @@ std::vector<int> readMissing(const Node& parent, long long places, const std::st
         const Node place = missing.element(k);
         const long long value = place.integer();
         if (value < 0 || value >= places)
-            place.fail("place " + std::to_string(value) + " is not in " + where + " (0 to " + std::to_string(places - 1) + ")");
+            place.fail("place " + std::to_string(value) + " is not in " + where + " (0 to " +
+                       std::to_string(places - 1) + ")");
         if (!out.empty() && value <= out.back())
             place.fail("places must be in ascending order without repeats (" + std::to_string(value) + " after " +
                        std::to_string(out.back()) + ")");
@@ -574,8 +581,8 @@ std::vector<int> readMissing(const Node& parent, long long places, const std::st
 }
 
 ClothSpec readCloth(const Node& c, const Scene& scene) {
-    c.expectObject({"first_particle", "columns", "rows", "width", "height", "stretch", "shear", "bend", "stretch_damping",
-                    "shear_damping", "bend_damping", "missing"});
+    c.expectObject({"first_particle", "columns", "rows", "width", "height", "stretch", "shear", "bend",
+                    "stretch_damping", "shear_damping", "bend_damping", "missing"});
     ClothSpec out;
     out.columns = gridCount(c["columns"], 2);
     out.rows = gridCount(c["rows"], 2);
@@ -603,11 +610,12 @@ ClothSpec readCloth(const Node& c, const Scene& scene) {
 }
 
 HairSpec readHair(const Node& h, const Scene& scene) {
-    h.expectObject({"first_particle", "strands", "length", "stretch", "bend", "twist", "stretch_damping", "bend_damping",
-                    "rest_shape", "missing"});
+    h.expectObject({"first_particle", "strands", "length", "stretch", "bend", "twist", "stretch_damping",
+                    "bend_damping", "rest_shape", "missing"});
     HairSpec out;
     const long long strands = h["strands"].integer();
-    if (strands < 1 || strands > 100000) h["strands"].fail("must be between 1 and 100000 (got " + std::to_string(strands) + ")");
+    if (strands < 1 || strands > 100000)
+        h["strands"].fail("must be between 1 and 100000 (got " + std::to_string(strands) + ")");
     out.strands = static_cast<int>(strands);
     out.length = gridCount(h["length"], 2);
     out.missing = readMissing(h, out.placeCount(), "the strands");
@@ -721,15 +729,18 @@ ordered_json toJson(const Anchor& a) {
 }
 
 ordered_json toJson(const Shape& shape) {
-    ordered_json fields = std::visit(
-        ShapeCases{[](const BoxShape& box) -> ordered_json { return {{"size", toJson(box.size)}}; },
-                   [](const SphereShape& sphere) -> ordered_json { return {{"radius", sphere.radius}}; },
-                   [](const ConvexShape& convex) -> ordered_json {
-                       ordered_json points = ordered_json::array();
-                       for (const Vec3& p : convex.points) points.push_back(toJson(p));
-                       return {{"points", points}};
-                   }},
-        shape);
+    ordered_json fields = std::visit(ShapeCases{[](const BoxShape& box) -> ordered_json {
+                                                    return {{"size", toJson(box.size)}};
+                                                },
+                                                [](const SphereShape& sphere) -> ordered_json {
+                                                    return {{"radius", sphere.radius}};
+                                                },
+                                                [](const ConvexShape& convex) -> ordered_json {
+                                                    ordered_json points = ordered_json::array();
+                                                    for (const Vec3& p : convex.points) points.push_back(toJson(p));
+                                                    return {{"points", points}};
+                                                }},
+                                     shape);
     return {{shapeName(shape), std::move(fields)}};
 }
 
@@ -762,9 +773,14 @@ struct ConstraintJson {
                 {"normal", toJson(w.normal)}};
     }
     ordered_json operator()(const SliderSpec& s) const {
-        return {{"type", "slider"}, {"anchor", toJson(s.anchor)}, {"point", toJson(s.point)}, {"direction", toJson(s.direction)}};
+        return {{"type", "slider"},
+                {"anchor", toJson(s.anchor)},
+                {"point", toJson(s.point)},
+                {"direction", toJson(s.direction)}};
     }
-    ordered_json operator()(const PinSpec& p) const { return {{"type", "pin"}, {"a", toJson(p.a)}, {"b", toJson(p.b)}}; }
+    ordered_json operator()(const PinSpec& p) const {
+        return {{"type", "pin"}, {"a", toJson(p.a)}, {"b", toJson(p.b)}};
+    }
     ordered_json operator()(const HingeSpec& h) const {
         return {{"type", "hinge"},
                 {"a", toJson(h.a)},
@@ -893,8 +909,10 @@ std::string serializeScene(const Scene& scene) {
     constraints["warm_start"] = s.constraints.warmStart;
     root["particles"] = ordered_json::array();
     for (const ParticleInit& p : scene.particles)
-        root["particles"].push_back(
-            {{"position", toJson(p.position)}, {"velocity", toJson(p.velocity)}, {"mass", p.mass}, {"nailed", p.nailed}});
+        root["particles"].push_back({{"position", toJson(p.position)},
+                                     {"velocity", toJson(p.velocity)},
+                                     {"mass", p.mass},
+                                     {"nailed", p.nailed}});
     if (!scene.bodies.empty()) {
         root["bodies"] = ordered_json::array();
         for (const RigidBodySpec& b : scene.bodies) root["bodies"].push_back(toJson(b));
@@ -976,7 +994,9 @@ std::string serializeScene(const Scene& scene) {
     return blockText(root, "", "") + "\n";
 }
 
-void saveScene(const Scene& scene, const std::filesystem::path& file) { writeFileAtomically(file, serializeScene(scene)); }
+void saveScene(const Scene& scene, const std::filesystem::path& file) {
+    writeFileAtomically(file, serializeScene(scene));
+}
 
 void writeFileAtomically(const std::filesystem::path& file, const std::string& text) {
     std::filesystem::path temporary = file;

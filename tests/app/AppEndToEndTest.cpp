@@ -343,8 +343,8 @@ TEST_F(App, ADenseClothRendersItsSpringsAndMoves) {
     const auto shoot = [&](const Scene& scene, const std::string& name, bool play, const char* frames) {
         const fs::path file = dir_ / (name + ".json"), shot = dir_ / (name + ".png");
         saveScene(scene, file);
-        std::vector<std::string> args = {file.string(), "--width", "1280", "--height", "800", "--screenshot",
-                                         shot.string(), "--frames", frames};
+        std::vector<std::string> args = {file.string(),  "--width",     "1280",     "--height", "800",
+                                         "--screenshot", shot.string(), "--frames", frames};
         if (play) args.push_back("--play");
         EXPECT_EQ(run(args), 0) << name;
         return load(shot);
@@ -530,7 +530,8 @@ TEST_F(App, BuildsAChainThenCopiesAndPastesItWithARubberBand) {
         "2 move 640 600\n3 key N ctrl\n7 key P\n9 move 560 300\n10 button left press\n"
         "11 button left release\n13 move 760 300\n14 button left press\n15 button left release\n17 key N\n"
         "19 move 560 300\n20 button left press\n21 button left release\n23 move 760 300\n24 button left press\n"
-        "25 button left release\n26 key G ctrl\n27 key L\n29 move 560 300\n30 button left press\n31 button left release\n"
+        "25 button left release\n26 key G ctrl\n27 key L\n29 move 560 300\n30 button left press\n31 button left "
+        "release\n"
         "33 move 760 300\n34 button left press\n35 button left release\n37 key V\n39 move 500 250\n"
         "40 button left press\n41 move 660 380\n42 move 820 500\n43 button left release\n45 key C ctrl\n"
         "47 move 640 540\n48 key V ctrl\n50 move 480 470\n51 button left press shift\n52 move 700 640\n");
@@ -543,7 +544,8 @@ TEST_F(App, BuildsAChainThenCopiesAndPastesItWithARubberBand) {
     ASSERT_EQ(image.width, 1280);
     EXPECT_GT(brightPixels(image), 400);
     // Kept beside the test's other output, to look at.
-    fs::copy_file(picture, fs::path(TINKERBOX_BINARY_DIR) / "building-by-hand.png", fs::copy_options::overwrite_existing);
+    fs::copy_file(picture, fs::path(TINKERBOX_BINARY_DIR) / "building-by-hand.png",
+                  fs::copy_options::overwrite_existing);
 }
 
 TEST_F(App, BoxesBuiltByClickingStackOnTheGround) {
@@ -611,8 +613,9 @@ TEST_F(App, UnsavedEditsAreNotLostOnQuit) {
     EXPECT_EQ(later.text("modified"), "1");
     stop();
     // The same, then Enter in the prompt: saved to the document, and the app quits.
-    EXPECT_EQ(run(args({document.string(), "--script", script("save.txt", addParticle + "10 key Q ctrl\n20 key ENTER\n")})),
-              0);
+    EXPECT_EQ(
+        run(args({document.string(), "--script", script("save.txt", addParticle + "10 key Q ctrl\n20 key ENTER\n")})),
+        0);
     EXPECT_EQ(loadScene(document).particles.size(), before + 1);
 }
 
@@ -623,16 +626,19 @@ TEST_F(App, AFileThatIsRefusedLeavesTheOpenSceneAsItWas) {
     fs::copy_file(kScenes / "bead-on-wire.json", document);
     const Scene original = loadScene(document);
     ASSERT_FALSE(original.wires.empty());
-    const std::string bad = writeFile(dir_ / "bad.json", R"({"format": "tinkerbox-scene", "version": 1, "name": "Broken",
+    const std::string bad =
+        writeFile(dir_ / "bad.json", R"({"format": "tinkerbox-scene", "version": 1, "name": "Broken",
   "particles": [{"position": [0, 0, 0]}],
   "constraints": [{"type": "slider", "particle": 0, "direction": [0, 0, 0]}],
   "wires": [{"center": [0, 0, 0], "radius": 2}]})");
     // Two particles added (unsaved), the bad file dropped, the prompt's Ctrl+D (open it
     // without saving), then quit.
-    const std::string script = writeFile(dir_ / "input.txt", "2 move 640 650\n3 key P\n5 button left press\n"
-                                                             "6 button left release\n8 move 800 650\n"
-                                                             "9 button left press\n10 button left release\n"
-                                                             "12 drop " + bad + "\n20 key D ctrl\n30 key Q ctrl\n");
+    const std::string script = writeFile(dir_ / "input.txt",
+                                         "2 move 640 650\n3 key P\n5 button left press\n"
+                                         "6 button left release\n8 move 800 650\n"
+                                         "9 button left press\n10 button left release\n"
+                                         "12 drop " +
+                                             bad + "\n20 key D ctrl\n30 key Q ctrl\n");
     const fs::path saved = dir_ / "saved.json";
     ASSERT_EQ(run(withWindow({document.string(), "--script", script, "--save-on-exit", saved.string()})), 0);
     const Status status = readStatus(status_);
@@ -653,12 +659,12 @@ TEST_F(App, AFileThatIsRefusedLeavesTheOpenSceneAsItWas) {
 
 // Ctrl+N from a 3D scene (the cloth): the empty scene opens in 2D, so a clicked particle lands on z = 0.
 TEST_F(App, ANewSceneOpensInTwoD) {
-    const std::string script =
-        writeFile(dir_ / "input.txt", "3 key N ctrl\n6 move 640 400\n7 key P\n9 button left press\n"
-                                      "10 button left release\n14 key Q ctrl\n");
+    const std::string script = writeFile(dir_ / "input.txt",
+                                         "3 key N ctrl\n6 move 640 400\n7 key P\n9 button left press\n"
+                                         "10 button left release\n14 key Q ctrl\n");
     const fs::path saved = dir_ / "saved.json";
-    ASSERT_EQ(run(withWindow({(kScenes / "cloth.json").string(), "--script", script, "--save-on-exit", saved.string()})),
-              0);
+    ASSERT_EQ(
+        run(withWindow({(kScenes / "cloth.json").string(), "--script", script, "--save-on-exit", saved.string()})), 0);
     EXPECT_EQ(readStatus(status_).text("view"), "2D");
     const Scene scene = loadScene(saved);
     ASSERT_EQ(scene.particles.size(), 1u);
@@ -733,9 +739,9 @@ TEST_F(App, ALeftDragBetweenTheParticlesOfAClothOrAStrandTakesIt) {
                                          std::pair{oneStrand(), std::vector<std::size_t>{1, 2}}}) {
         const fs::path file = dir_ / "model.json", saved = dir_ / "saved.json";
         saveScene(scene, file);
-        const std::string script =
-            writeFile(dir_ / "input.txt", "2 key G\n3 move 640 410\n4 button left press\n5 move 640 370\n"
-                                          "6 move 640 350\n7 button left release\n9 key Q ctrl\n");
+        const std::string script = writeFile(dir_ / "input.txt",
+                                             "2 key G\n3 move 640 410\n4 button left press\n5 move 640 370\n"
+                                             "6 move 640 350\n7 button left release\n9 key Q ctrl\n");
         ASSERT_EQ(run(withWindow({file.string(), "--script", script, "--save-on-exit", saved.string()})), 0);
         const Status status = readStatus(status_);
         EXPECT_EQ(status.text("view"), "3D") << scene.name;
@@ -757,22 +763,23 @@ TEST_F(App, ALeftDragBetweenTheParticlesOfAClothOrAStrandTakesIt) {
 TEST_F(App, CompareModePullsAClothBetweenItsParticles) {
     const fs::path file = dir_ / "cloth.json";
     saveScene(coarseCloth(), file);
-    const std::string script =
-        writeFile(dir_ / "input.txt", "2 key K ctrl\n3 move 640 410\n4 button left press\n6 move 640 370\n"
-                                      "8 move 640 350\n20 button left release\n22 key Q ctrl\n");
+    const std::string script = writeFile(dir_ / "input.txt",
+                                         "2 key K ctrl\n3 move 640 410\n4 button left press\n6 move 640 370\n"
+                                         "8 move 640 350\n20 button left release\n22 key Q ctrl\n");
     ASSERT_EQ(run(withWindow({file.string(), "--script", script})), 0);
     const Status status = readStatus(status_);
     EXPECT_EQ(status.text("compare"), "on");
     EXPECT_GT(status.number("compare_moved"), 0.01) << "the drag orbited the view instead of pulling the cloth\n"
-                                                     << status.describe();
+                                                    << status.describe();
 }
 
 // In a new scene, T and a drag lay a cloth over the dragged rectangle, in one edit: 300 x 200
 // pixels, so 16 particles along it and 11 (15 cells x 2/3 + 1) across. Dragged down to the
 // right, its columns run down so that its front faces the viewer.
 TEST_F(App, TheClothToolLaysAClothWithRealInput) {
-    const Scene scene = runScript({}, "1 key N ctrl\n3 key T\n4 move 500 250\n5 button left press\n"
-                                      "7 move 700 350\n9 move 800 450\n10 button left release\n12 key Q ctrl\n");
+    const Scene scene = runScript({},
+                                  "1 key N ctrl\n3 key T\n4 move 500 250\n5 button left press\n"
+                                  "7 move 700 350\n9 move 800 450\n10 button left release\n12 key Q ctrl\n");
     const Status status = readStatus(status_);
     EXPECT_EQ(status.text("tool"), "Cloth");
     EXPECT_EQ(status.text("undo"), "1");
@@ -787,9 +794,10 @@ TEST_F(App, TheClothToolLaysAClothWithRealInput) {
 // of its centre, grow a tuft there: 24 strands of 12 particles in the plane, rooted on the
 // ball's outline on that side and pinned to the ball, which moves. Two edits.
 TEST_F(App, TheHairToolGrowsATuftWithRealInput) {
-    const Scene scene = runScript({}, "1 key N ctrl\n3 key O\n4 move 640 400\n5 button left press\n"
-                                      "6 button left release\n8 key H\n9 move 655 388\n10 button left press\n"
-                                      "11 button left release\n13 key Q ctrl\n");
+    const Scene scene = runScript({},
+                                  "1 key N ctrl\n3 key O\n4 move 640 400\n5 button left press\n"
+                                  "6 button left release\n8 key H\n9 move 655 388\n10 button left press\n"
+                                  "11 button left release\n13 key Q ctrl\n");
     const Status status = readStatus(status_);
     EXPECT_EQ(status.text("tool"), "Hair");
     EXPECT_EQ(status.text("undo"), "2");
@@ -834,9 +842,10 @@ TEST_F(App, TheToolsSettingsAreRememberedBetweenRuns) {
     const fs::path settings = dir_ / "config" / "tinkerbox" / "settings.json";
     fs::create_directories(settings.parent_path());
     writeFile(settings, R"({"tools": {"hair": {"strands": 5, "particles": 4}, "cloth": {"particles": 9}}})");
-    const Scene scene = runScript({}, "1 key N ctrl\n3 key O\n4 move 640 400\n5 button left press\n"
-                                      "6 button left release\n8 key H\n9 move 655 388\n10 button left press\n"
-                                      "11 button left release\n13 key Q ctrl\n");
+    const Scene scene = runScript({},
+                                  "1 key N ctrl\n3 key O\n4 move 640 400\n5 button left press\n"
+                                  "6 button left release\n8 key H\n9 move 655 388\n10 button left press\n"
+                                  "11 button left release\n13 key Q ctrl\n");
     ASSERT_EQ(scene.hair.size(), 1u);
     EXPECT_EQ(scene.hair[0].strands, 5);
     EXPECT_EQ(scene.hair[0].length, 4);
@@ -886,8 +895,9 @@ TEST_F(App, ShiftClicksAndDeleteCutASlitInACloth) {
 TEST_F(App, AClickAndDeleteCutAStrand) {
     const fs::path file = dir_ / "model.json";
     saveScene(oneStrand(), file);
-    const Scene scene = runScript({file.string()}, "2 key V\n3 move 640 410\n4 button left press\n"
-                                                   "5 button left release\n7 key DELETE\n9 key Q ctrl\n");
+    const Scene scene = runScript({file.string()},
+                                  "2 key V\n3 move 640 410\n4 button left press\n"
+                                  "5 button left release\n7 key DELETE\n9 key Q ctrl\n");
     EXPECT_EQ(readStatus(status_).text("undo"), "1");
     ASSERT_EQ(scene.hair.size(), 1u);
     ASSERT_EQ(scene.hair[0].missing.size(), 1u);
@@ -1203,7 +1213,8 @@ TEST_F(CompareApp, TheScenesCompareListIsWhatCtrlKCompares) {
     EXPECT_GT(status.number("compare_frames"), 20.0);
 
     // Another scene (Ctrl+N) ends comparing: the runs were of the model that was open.
-    const std::string fresh = writeFile(dir_ / "fresh.txt", "2 move 640 600\n3 key K ctrl\n10 key N ctrl\n20 key Q ctrl\n");
+    const std::string fresh =
+        writeFile(dir_ / "fresh.txt", "2 move 640 600\n3 key K ctrl\n10 key N ctrl\n20 key Q ctrl\n");
     ASSERT_EQ(run(withWindow({(dir_ / "listed.json").string(), "--script", fresh})), 0);
     EXPECT_EQ(readStatus(status_).text("document"), "untitled");
     EXPECT_EQ(readStatus(status_).text("compare"), "off");
@@ -1318,14 +1329,13 @@ TEST_F(App, TheTimelineBarShowsTheFrameSteppedBackTo) {
                                              << frameRight << " on row " << bestRow;
 }
 
-
 bool haveFfmpeg() { return sh("command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null") == 0; }
 
 TEST_F(App, RendersAVideoHeadless) {
     if (!haveFfmpeg()) GTEST_SKIP() << "ffmpeg is not installed (scripts/install-deps installs it)";
     const fs::path video = dir_ / "cloth.mp4";
-    ASSERT_EQ(run(withWindow({(kScenes / "cloth.json").string(), "--play", "--video", video.string(), "--frames", "45"})),
-              0);
+    ASSERT_EQ(
+        run(withWindow({(kScenes / "cloth.json").string(), "--play", "--video", video.string(), "--frames", "45"})), 0);
     EXPECT_EQ(probeVideo(video), "h264,1280,800,60/1,45");
     EXPECT_EQ(readStatus(status_).text("recorded_frames"), "45");
 }

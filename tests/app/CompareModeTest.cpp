@@ -76,7 +76,8 @@ TEST(CompareMode, HairIsStrandsInTheRunsColourGreyedOnceTheRunDiverged) {
     EXPECT_GT(frame.strands[0].tip.r, frame.strands[0].tip.b) << "orange, the first run's colour";
     Index rootDiscs = 0;
     for (const DiscInstance& d : frame.discs)
-        for (int k = 0; k < hair.strands; ++k) rootDiscs += d.center == world.position(hair.particleAt(k * hair.length)) ? 1 : 0;
+        for (int k = 0; k < hair.strands; ++k)
+            rootDiscs += d.center == world.position(hair.particleAt(k * hair.length)) ? 1 : 0;
     EXPECT_EQ(rootDiscs, 0) << "a strand's root is its start, not a particle";
 
     Comparison::Run diverged{};

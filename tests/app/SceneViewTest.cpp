@@ -53,8 +53,7 @@ TEST(SceneView, AClothIsASurfaceOfItsTrianglesShowingOnlyItsMarkedParticles) {
     for (std::size_t t = 0; t < triangles.size(); ++t)
         for (int k = 0; k < 3; ++k) EXPECT_EQ(surface.triangles[t][k] + cloth.firstParticle, triangles[t].particles[k]);
     EXPECT_EQ(surface.normals, vertexNormals(surface.vertices, surface.triangles));
-    EXPECT_DOUBLE_EQ(surface.lift,
-                     0.25 * std::min(cloth.width / (cloth.columns - 1), cloth.height / (cloth.rows - 1)));
+    EXPECT_DOUBLE_EQ(surface.lift, 0.25 * std::min(cloth.width / (cloth.columns - 1), cloth.height / (cloth.rows - 1)));
     EXPECT_EQ(clothDiscs(frame, world, cloth), nailed);
 
     const Index inner = cloth.firstParticle + cloth.columns + 1;
@@ -79,7 +78,8 @@ TEST(SceneView, AClothWithHolesIsItsWholeTrianglesAndShowsACutOffParticle) {
     Scene scene;
     scene.settings.gravity = Vec3::Zero();
     for (int place = 0; place < 16; ++place)
-        if (place != 1 && place != 4) scene.particles.push_back({Vec3(place % 4, place / 4, 0), Vec3::Zero(), 1.0, false});
+        if (place != 1 && place != 4)
+            scene.particles.push_back({Vec3(place % 4, place / 4, 0), Vec3::Zero(), 1.0, false});
     scene.cloths.push_back({0, 4, 4, 3.0, 3.0, ClothMaterial{}, {1, 4}});
     const Editor editor(scene);
     const World& world = editor.simulation().world();
@@ -162,7 +162,8 @@ TEST(SceneView, HairIsStrandsThroughItsParticlesShowingOnlyItsMarkedParticles) {
         const StrandInstance& instance = frame.strands[strand];
         ASSERT_EQ(static_cast<int>(instance.points.size()), hair.length);
         for (int k = 0; k < hair.length; ++k)
-            EXPECT_EQ(instance.points[k], world.position(hair.firstParticle + strand * hair.length + k)) << strand << ' ' << k;
+            EXPECT_EQ(instance.points[k], world.position(hair.firstParticle + strand * hair.length + k))
+                << strand << ' ' << k;
     }
     EXPECT_EQ(discsAt(frame, world, hair.firstParticle, hair.particleCount()), 0);
 
@@ -236,7 +237,9 @@ TEST(SceneView, TheTuftUnderARestingPointerFollowsAMovingBody) {
     const Vec3 centre = editor.simulation().world().rigidBodies().position(0);
     ASSERT_GT(centre.x(), 0.4) << centre.transpose();
     ASSERT_LT(centre.x(), 0.6) << centre.transpose();
-    const auto offSurface = [&](const StrandRoot& root) { return (root.origin + root.start * root.direction - centre).norm(); };
+    const auto offSurface = [&](const StrandRoot& root) {
+        return (root.origin + root.start * root.direction - centre).norm();
+    };
     EXPECT_GT(std::abs(offSurface(before[0]) - 0.502), 1e-3);  // the old tuft: no longer on the ball
     editor.pointerRests(ray, PickTolerance{});
     const std::vector<StrandRoot> after = editor.tuftUnderPointer();

@@ -20,9 +20,10 @@ inline std::string output(const std::string& command) {
 
 // ffprobe's codec,width,height,frame rate,frames counted by decoding the whole video.
 inline std::string probeVideo(const std::filesystem::path& video) {
-    return output("ffprobe -v error -count_frames -select_streams v:0 -show_entries "
-                  "stream=codec_name,width,height,r_frame_rate,nb_read_frames -of csv=p=0 '" +
-                  video.string() + "'");
+    return output(
+        "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+        "stream=codec_name,width,height,r_frame_rate,nb_read_frames -of csv=p=0 '" +
+        video.string() + "'");
 }
 
 }  // namespace tinkerbox::test

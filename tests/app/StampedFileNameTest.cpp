@@ -36,7 +36,7 @@ TEST(StampedFileName, ANameTakenInTheSameSecondGetsTheNextNumber) {
     const auto isTaken = [&](const fs::path& f) { return taken.count(f.filename().string()) > 0; };
     for (int i = 0; i < 3; ++i) taken.insert(stampedFileName(aMoment(), ".mp4", isTaken).filename().string());
     EXPECT_EQ(taken, (std::set<std::string>{"tinkerbox-20261206-132056.mp4", "tinkerbox-20261206-132056-2.mp4",
-                                             "tinkerbox-20261206-132056-3.mp4"}));
+                                            "tinkerbox-20261206-132056-3.mp4"}));
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ TEST(Csv, ARowIsWrittenWhenEveryValueIsFinite) {
 // that would not be finite is named.
 TEST(Csv, ARowWithAValueThatIsNotFiniteIsNotWrittenAndItsColumnNamed) {
     std::ostringstream out;
-    EXPECT_EQ(rowOf(Vec3::Zero(), Vec3(1e300, 0.0, 0.0), out), "kinetic");  // 1/2 m v^2 overflows
+    EXPECT_EQ(rowOf(Vec3::Zero(), Vec3(1e300, 0.0, 0.0), out), "kinetic");                     // 1/2 m v^2 overflows
     EXPECT_EQ(rowOf(Vec3(1e300, 0.0, 0.0), Vec3(0.0, 1e10, 0.0), out), "angular_momentum_z");  // x * m v overflows
     EXPECT_EQ(out.str(), "");
 }

@@ -38,16 +38,15 @@ std::string readFile(const fs::path& file) {
 class TinkerboxSim : public ::testing::Test {
 protected:
     void SetUp() override {
-        dir_ = fs::temp_directory_path() /
-               ("tinkerbox-cli-" + std::to_string(::getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        dir_ = fs::temp_directory_path() / ("tinkerbox-cli-" + std::to_string(::getpid()) + "-" +
+                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::create_directories(dir_);
     }
     void TearDown() override { fs::remove_all(dir_); }
 
     Result sim(const std::string& args) const {
-        const std::string command = std::string(TINKERBOX_SIM) + " " + args + " > " + (dir_ / "out").string() +
-                                    " 2> " + (dir_ / "err").string();
+        const std::string command = std::string(TINKERBOX_SIM) + " " + args + " > " + (dir_ / "out").string() + " 2> " +
+                                    (dir_ / "err").string();
         const int status = std::system(command.c_str());
         return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, readFile(dir_ / "out"), readFile(dir_ / "err")};
     }
@@ -77,14 +76,15 @@ TEST_F(TinkerboxSim, RunWritesTheDocumentedCsv) {
     EXPECT_EQ(rows[0].rfind("t,kinetic,potential,energy,constraint_error,p0_x,p0_y,p0_z,p1_x,", 0), 0u);
     EXPECT_EQ(lines(r.out)[0].find("p4_x"), std::string::npos);  // 4 particles: p0..p3
     // No rigid bodies: after the particles come the frame's contacts and the momenta of everything.
-    const std::string momenta = ",p3_z,contacts,max_penetration,linear_momentum_x,linear_momentum_y,linear_momentum_z,"
-                                "angular_momentum_x,angular_momentum_y,angular_momentum_z";
+    const std::string momenta =
+        ",p3_z,contacts,max_penetration,linear_momentum_x,linear_momentum_y,linear_momentum_z,"
+        "angular_momentum_x,angular_momentum_y,angular_momentum_z";
     EXPECT_EQ(rows[0].size() - rows[0].rfind(momenta), momenta.size()) << rows[0];
     const auto first = fields(rows[1]);
     const auto last = fields(rows.back());
     ASSERT_EQ(first.size(), 5u + 3u * 4u + 2u + 6u);
     for (std::size_t c = 17; c < 25; ++c) EXPECT_EQ(first[c], 0.0) << c;  // no contacts; released at rest
-    EXPECT_EQ(last[17], 0.0);                                                // nothing to touch
+    EXPECT_EQ(last[17], 0.0);                                             // nothing to touch
     EXPECT_EQ(first[0], 0.0);
     EXPECT_NEAR(last[0], 30.0 / 60.0, 1e-12);
     EXPECT_NEAR(first[3], first[1] + first[2], 1e-12);  // energy = kinetic + potential
@@ -105,8 +105,9 @@ TEST_F(TinkerboxSim, RunOptionsOverrideTheScene) {
 }
 
 TEST_F(TinkerboxSim, AdaptiveLogsTheStepsItTook) {
-    const Result r = sim("run " + (kScenes / "stiff-spring.json").string() + " --integrator adaptive --duration 1 --step-log " +
-                         (dir_ / "steps.csv").string() + " --out " + (dir_ / "run.csv").string());
+    const Result r =
+        sim("run " + (kScenes / "stiff-spring.json").string() + " --integrator adaptive --duration 1 --step-log " +
+            (dir_ / "steps.csv").string() + " --out " + (dir_ / "run.csv").string());
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto rows = lines(readFile(dir_ / "steps.csv"));
     ASSERT_GT(rows.size(), 61u);  // more internal steps than frames on a stiff spring
@@ -167,7 +168,8 @@ TEST_F(TinkerboxSim, SolverOptionsApplyToTheirIntegratorOnly) {
     const std::string pendulum = (kScenes / "double-pendulum.json").string();
     const Result cg = sim("run " + pendulum + " --integrator rk4 --cg-tolerance 1e-3");
     EXPECT_EQ(cg.exitCode, 2);
-    EXPECT_NE(cg.err.find("--cg-tolerance sets implicit-euler's CG tolerance, but this run uses rk4"), std::string::npos)
+    EXPECT_NE(cg.err.find("--cg-tolerance sets implicit-euler's CG tolerance, but this run uses rk4"),
+              std::string::npos)
         << cg.err;
     EXPECT_NE(cg.err.find("--constraint-tolerance"), std::string::npos) << cg.err;
     EXPECT_EQ(sim("run " + pendulum + " --integrator verlet --cg-max-iterations 3").exitCode, 2);
@@ -192,9 +194,10 @@ TEST_F(TinkerboxSim, SolverOptionsApplyToTheirIntegratorOnly) {
 
 // Same scene, same integrator, same build: the same bits, for every integrator.
 TEST_F(TinkerboxSim, RunsAreBitwiseRepeatable) {
-    for (const char* integrator : {"euler", "midpoint", "rk4", "implicit-euler", "adaptive", "symplectic-euler", "verlet",
-                                   "projective"}) {
-        const std::string run = "run " + (kScenes / "triple-pendulum.json").string() + " --duration 1 --integrator " + integrator;
+    for (const char* integrator :
+         {"euler", "midpoint", "rk4", "implicit-euler", "adaptive", "symplectic-euler", "verlet", "projective"}) {
+        const std::string run =
+            "run " + (kScenes / "triple-pendulum.json").string() + " --duration 1 --integrator " + integrator;
         const Result a = sim(run), b = sim(run);
         ASSERT_EQ(a.exitCode, 0) << a.err;
         EXPECT_GT(lines(a.out).size(), 60u);
@@ -247,7 +250,8 @@ TEST_F(TinkerboxSim, HelpListsCommandsAndIntegratorsInOrder) {
     EXPECT_EQ(r.exitCode, 0);
     for (const char* word : {"run", "compare", "validate", "bench", "examples", "example"})
         EXPECT_NE(r.out.find(word), std::string::npos) << word;
-    EXPECT_NE(r.out.find("euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet"), std::string::npos);
+    EXPECT_NE(r.out.find("euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet"),
+              std::string::npos);
 }
 
 TEST_F(TinkerboxSim, BenchPrintsTheDocumentedCsv) {
@@ -255,10 +259,11 @@ TEST_F(TinkerboxSim, BenchPrintsTheDocumentedCsv) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto rows = lines(r.out);
     ASSERT_EQ(rows.size(), 2u);
-    EXPECT_EQ(rows[0],
-              "scene,integrator,contact_model,freezing,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,"
-              "ms_per_constraint_solve,constraint_cg_iterations,warm_start,max_constraint_error,contacts,max_penetration,"
-              "ms_per_contact_solve,contact_iterations");
+    EXPECT_EQ(
+        rows[0],
+        "scene,integrator,contact_model,freezing,particles,bodies,springs,dt,ms_per_step,cg_iterations,constraints,"
+        "ms_per_constraint_solve,constraint_cg_iterations,warm_start,max_constraint_error,contacts,max_penetration,"
+        "ms_per_contact_solve,contact_iterations");
     EXPECT_EQ(rows[1].rfind("cloth-32,implicit-euler,baraff,,1024,0,5826,0.016666666666666666,", 0), 0u) << rows[1];
 }
 
@@ -285,8 +290,9 @@ TEST_F(TinkerboxSim, BenchMeasuresTheClothHeap) {
 // frame, 210 at one step per frame (as the game engines it is compared with step it); a row
 // per contact model asked for.
 TEST_F(TinkerboxSim, BenchMeasuresTheContactScenes) {
-    const Result r = sim("bench --scene stack-10 --scene pyramid-20 --scene large-pyramid-100 --integrator "
-                         "symplectic-euler --contact baraff --seconds 0.05");
+    const Result r =
+        sim("bench --scene stack-10 --scene pyramid-20 --scene large-pyramid-100 --integrator "
+            "symplectic-euler --contact baraff --seconds 0.05");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto rows = lines(r.out);
     ASSERT_EQ(rows.size(), 4u) << r.out;
@@ -300,7 +306,8 @@ TEST_F(TinkerboxSim, BenchMeasuresTheContactScenes) {
     }
     const Result unknown = sim("bench --scene stack-10 --contact springs");
     EXPECT_EQ(unknown.exitCode, 2);
-    EXPECT_NE(unknown.err.find("unknown contact model 'springs' (choose one of: baraff"), std::string::npos) << unknown.err;
+    EXPECT_NE(unknown.err.find("unknown contact model 'springs' (choose one of: baraff"), std::string::npos)
+        << unknown.err;
 }
 
 // The thesis scenes of the contact model oba: a row with freezing and one without, baraff's
@@ -314,8 +321,9 @@ TEST_F(TinkerboxSim, BenchRunsObaWithAndWithoutFreezing) {
     EXPECT_EQ(rows[1].rfind("cube-stack-10,symplectic-euler,baraff,,0,10,0" + dt, 0), 0u) << rows[1];
     EXPECT_EQ(rows[2].rfind("cube-stack-10,symplectic-euler,oba,yes,0,10,0" + dt, 0), 0u) << rows[2];
     EXPECT_EQ(rows[3].rfind("cube-stack-10,symplectic-euler,oba,no,0,10,0" + dt, 0), 0u) << rows[3];
-    const Result one = sim("bench --scene pendulum-6 --integrator symplectic-euler --contact oba --oba-freezing false "
-                           "--oba-hop-fix false --seconds 0.05");
+    const Result one =
+        sim("bench --scene pendulum-6 --integrator symplectic-euler --contact oba --oba-freezing false "
+            "--oba-hop-fix false --seconds 0.05");
     ASSERT_EQ(one.exitCode, 0) << one.err;
     ASSERT_EQ(lines(one.out).size(), 3u) << one.out;  // header, with and without warm start
     EXPECT_EQ(lines(one.out)[1].rfind("pendulum-6,symplectic-euler,oba,no,0,6,0" + dt, 0), 0u) << one.out;
@@ -338,7 +346,7 @@ TEST_F(TinkerboxSim, RunChoosesTheContactModelAndReportsContacts) {
         ASSERT_EQ(f.size(), contactsColumn + 2u + 6u) << rows[i];
         EXPECT_GE(f[contactsColumn], 0.0) << rows[i];
         EXPECT_EQ(f[contactsColumn], std::floor(f[contactsColumn])) << rows[i];  // a count
-        EXPECT_GE(f[contactsColumn + 1], 0.0) << rows[i];                         // a depth
+        EXPECT_GE(f[contactsColumn + 1], 0.0) << rows[i];                        // a depth
     }
     EXPECT_EQ(fields(rows[1])[contactsColumn], 0.0);  // t = 0: no frame has run
 
@@ -350,7 +358,8 @@ TEST_F(TinkerboxSim, RunChoosesTheContactModelAndReportsContacts) {
 
     const Result unknown = sim("run " + stack + " --contact penalty");
     EXPECT_EQ(unknown.exitCode, 2);
-    EXPECT_NE(unknown.err.find("unknown contact model 'penalty' (choose one of: baraff"), std::string::npos) << unknown.err;
+    EXPECT_NE(unknown.err.find("unknown contact model 'penalty' (choose one of: baraff"), std::string::npos)
+        << unknown.err;
     const Result help = sim("run --help");
     EXPECT_NE(help.out.find("--contact"), std::string::npos) << help.out;
 }
@@ -416,7 +425,7 @@ TEST_F(TinkerboxSim, RunOnAConstrainedSceneWritesConstraintErrorAndBeadColumns) 
         const auto f = fields(rows[i]);
         ASSERT_EQ(f.size(), 5u + 3u * 3u + 3u + 2u + 6u) << rows[i];
         const Vec3 constrained(f[5] + 2.5, f[6], f[7]);  // particle 0 on the wire centred at (-2.5, 0, 0)
-        const Vec3 parametric(f[14], f[15], f[16]);       // the parametric bead, centred at the origin
+        const Vec3 parametric(f[14], f[15], f[16]);      // the parametric bead, centred at the origin
         EXPECT_NEAR(parametric.norm(), 1.0, 1e-12) << rows[i];
         EXPECT_LT((constrained - parametric).norm(), 1e-4) << rows[i];
         EXPECT_LT(f[4], 1e-4) << rows[i];
@@ -437,9 +446,11 @@ TEST_F(TinkerboxSim, RunOnARigidBodyWritesItsPoseAndConservesItsMomenta) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto rows = lines(r.out);
     ASSERT_EQ(rows.size(), 1u + 101u);
-    EXPECT_EQ(rows[0], "t,kinetic,potential,energy,constraint_error,r0_x,r0_y,r0_z,r0_qw,r0_qx,r0_qy,r0_qz,"
-                       "contacts,max_penetration,linear_momentum_x,linear_momentum_y,linear_momentum_z,angular_momentum_x,angular_momentum_y,"
-                       "angular_momentum_z");
+    EXPECT_EQ(rows[0],
+              "t,kinetic,potential,energy,constraint_error,r0_x,r0_y,r0_z,r0_qw,r0_qx,r0_qy,r0_qz,"
+              "contacts,max_penetration,linear_momentum_x,linear_momentum_y,linear_momentum_z,angular_momentum_x,"
+              "angular_momentum_y,"
+              "angular_momentum_z");
     const Vec3 L(13.0 / 12.0 * 0.01, 10.0 / 12.0 * 4.0, 5.0 / 12.0 * 0.01);
     const double energy = 0.5 * (L.x() * 0.01 + L.y() * 4.0 + L.z() * 0.01);
     double lowestY = 1.0;  // the y component of the box's y axis
@@ -489,7 +500,9 @@ TEST_F(TinkerboxSim, HostileFilesAreRefusedWithAPlace) {
         {"infinity", head + R"("particles": [{"position": [0, -Infinity]}]})"},
         {"overflow", head + R"("particles": [{"position": [0, 1e999]}]})"},
         {"huge-velocity", head + R"("particles": [{"position": [0, 0], "velocity": [1e200, 0]}]})"},
-        {"index-2-63", head + R"("particles": [{"position": [0, 0]}], "constraints": [{"type": "nail", "particle": 9223372036854775808}]})"},
+        {"index-2-63",
+         head +
+             R"("particles": [{"position": [0, 0]}], "constraints": [{"type": "nail", "particle": 9223372036854775808}]})"},
         {"duplicate-key", head + R"("particles": [{"position": [0, 0]}], "particles": []})"},
         {"bom-then-garbage", "\xEF\xBB\xBF" + binary},
     };
@@ -520,8 +533,9 @@ TEST_F(TinkerboxSim, HostileFilesAreRefusedWithAPlace) {
 TEST_F(TinkerboxSim, RunsTooLongToCountAreRefused) {
     const Result r = sim("run --duration 1e300 " + (kScenes / "spring-oscillator.json").string());
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_NE(r.err.find("spring-oscillator.json: a run of 1e+300 s at dt 0.0166667 s would take more than 1e15 frames"),
-              std::string::npos)
+    EXPECT_NE(
+        r.err.find("spring-oscillator.json: a run of 1e+300 s at dt 0.0166667 s would take more than 1e15 frames"),
+        std::string::npos)
         << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
 }
@@ -680,14 +694,15 @@ TEST_F(TinkerboxSim, ContactCrashScenesRunOrStopAndWriteOnlyFiniteNumbers) {
     for (const char* scene :
          {"box-under-a-drag-of-1e50.json", "dominoes-with-a-damping-of-1e50.json", "cradle-with-fixed-balls.json"})
         for (const char* model : {"baraff", "oba"})
-            for (const char* integrator :
-                 {"euler", "midpoint", "rk4", "implicit-euler", "adaptive", "symplectic-euler", "verlet", "projective"}) {
+            for (const char* integrator : {"euler", "midpoint", "rk4", "implicit-euler", "adaptive", "symplectic-euler",
+                                           "verlet", "projective"}) {
                 const std::string what = std::string(scene) + " under " + model + " and " + integrator;
                 const Result r = sim("run " + (seeds / scene).string() + " --contact " + model + " --integrator " +
                                      integrator + " --duration 1");
                 ASSERT_TRUE(r.exitCode == 0 || r.exitCode == 1) << what << ": exit " << r.exitCode << "\n" << r.err;
                 if (r.exitCode == 1) {
-                    EXPECT_NE(r.err.find(std::string(integrator) + " diverged at t = "), std::string::npos) << what << r.err;
+                    EXPECT_NE(r.err.find(std::string(integrator) + " diverged at t = "), std::string::npos)
+                        << what << r.err;
                     EXPECT_NE(r.err.find("dt = "), std::string::npos) << what << r.err;
                 }
                 const auto rows = lines(r.out);
@@ -698,8 +713,8 @@ TEST_F(TinkerboxSim, ContactCrashScenesRunOrStopAndWriteOnlyFiniteNumbers) {
     // The cradle runs its second to the end under both models: its first ball comes back from
     // the fixed second one with the energy it had (restitution 1, no friction).
     for (const char* model : {"baraff", "oba"}) {
-        const Result r = sim("run " + (seeds / "cradle-with-fixed-balls.json").string() + " --contact " + model +
-                             " --duration 1");
+        const Result r =
+            sim("run " + (seeds / "cradle-with-fixed-balls.json").string() + " --contact " + model + " --duration 1");
         ASSERT_EQ(r.exitCode, 0) << model << ": " << r.err;
         const auto rows = lines(r.out);
         const double start = fields(rows[1])[3], end = fields(rows.back())[3];
@@ -712,8 +727,10 @@ TEST_F(TinkerboxSim, ContactCrashScenesRunOrStopAndWriteOnlyFiniteNumbers) {
 // under both contact models (it took 6.6 GB within a minute and then aborted).
 TEST_F(TinkerboxSim, AThousandBoxesOnOneSpotStopWithinAGigabyte) {
     std::ofstream file(dir_ / "pile.json");
-    file << R"({"format": "tinkerbox-scene", "version": 2, "planes": [{"point": [0, 0, 0], "normal": [0, 1, 0]}], "bodies": [)";
-    for (int k = 0; k < 1000; ++k) file << (k > 0 ? ", " : "") << R"({"shape": {"box": {"size": [1, 1, 1]}}, "position": [0, 0.5, 0]})";
+    file
+        << R"({"format": "tinkerbox-scene", "version": 2, "planes": [{"point": [0, 0, 0], "normal": [0, 1, 0]}], "bodies": [)";
+    for (int k = 0; k < 1000; ++k)
+        file << (k > 0 ? ", " : "") << R"({"shape": {"box": {"size": [1, 1, 1]}}, "position": [0, 0.5, 0]})";
     file << "]}";
     file.close();
     for (const char* model : {"baraff", "oba"}) {

@@ -4,7 +4,9 @@
 
 namespace tinkerbox::test {
 
-VecX symmetricEigenvalues(const Eigen::MatrixXd& a) { return Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(a).eigenvalues(); }
+VecX symmetricEigenvalues(const Eigen::MatrixXd& a) {
+    return Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(a).eigenvalues();
+}
 
 VecX solveSymmetric(const Eigen::MatrixXd& a, const VecX& b) { return a.ldlt().solve(b); }
 

@@ -7,7 +7,7 @@
 
 namespace tinkerbox::test {
 
-VecX symmetricEigenvalues(const Eigen::MatrixXd& a);         // ascending
+VecX symmetricEigenvalues(const Eigen::MatrixXd& a);           // ascending
 VecX solveSymmetric(const Eigen::MatrixXd& a, const VecX& b);  // LDL^T: a may be semi-definite
 VecX leastSquares(const Eigen::MatrixXd& a, const VecX& b);    // column-pivoting QR
 

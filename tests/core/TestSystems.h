@@ -47,7 +47,8 @@ struct Oscillator {
     }
     Vec3 velocity(double t) const {
         const double wd = dampedOmega(), decay = std::exp(-0.5 * gamma() * t);
-        return decay * (v0 * std::cos(wd * t) - (omega() * omega() * x0 + 0.5 * gamma() * v0) * (std::sin(wd * t) / wd));
+        return decay *
+               (v0 * std::cos(wd * t) - (omega() * omega() * x0 + 0.5 * gamma() * v0) * (std::sin(wd * t) / wd));
     }
     double energy() const { return 0.5 * mass * v0.squaredNorm() + 0.5 * stiffness * x0.squaredNorm(); }
 
@@ -64,8 +65,8 @@ struct Oscillator {
 
 // A chain hanging from a nailed first particle, laid out from `start` along `direction`
 // with `stretch` times the rest length between neighbours. Returns the first index.
-inline Index addChain(World& ps, int count, const Vec3& start, const Vec3& direction, double restLength,
-                      double stretch, double stiffness, double damping, double mass) {
+inline Index addChain(World& ps, int count, const Vec3& start, const Vec3& direction, double restLength, double stretch,
+                      double stiffness, double damping, double mass) {
     const Index first = ps.particleCount();
     for (int k = 0; k < count; ++k)
         ps.addParticle(start + direction.normalized() * (k * restLength * stretch), Vec3::Zero(), mass, k == 0);
@@ -75,8 +76,7 @@ inline Index addChain(World& ps, int count, const Vec3& start, const Vec3& direc
 
 // A square cloth of n x n particles in the plane y = 0 with structural and shear springs,
 // spaced `stretch` times the rest spacing; the two corners of the first row are nailed.
-inline void addCloth(World& ps, int n, double spacing, double stretch, double stiffness, double damping,
-                     double mass) {
+inline void addCloth(World& ps, int n, double spacing, double stretch, double stiffness, double damping, double mass) {
     const Index first = ps.particleCount();
     const auto id = [&](int i, int j) { return first + i * n + j; };
     for (int i = 0; i < n; ++i)
@@ -291,7 +291,11 @@ inline Eigen::MatrixXd finiteDifferenceConstraintJacobian(const Constraint& cons
     for (const Anchor& a : constraint.anchors())
         for (int block = 0; block < (a.isRigid() ? 2 : 1); ++block)
             for (int d = 0; d < 3; ++d) {
-                const VecX before = [&] { VecX s; world.getState(s); return s; }();
+                const VecX before = [&] {
+                    VecX s;
+                    world.getState(s);
+                    return s;
+                }();
                 nudge(world, a, block, Vec3::Unit(d), eps);
                 const VecX plus = evaluateConstraint(constraint, world).C;
                 world.setState(before, world.time());
@@ -311,8 +315,7 @@ struct ConstraintRates {
     Eigen::MatrixXd Jdot;
 };
 
-inline ConstraintRates finiteDifferenceConstraintRates(const Constraint& constraint, World& world,
-                                                       double eps = 1e-6) {
+inline ConstraintRates finiteDifferenceConstraintRates(const Constraint& constraint, World& world, double eps = 1e-6) {
     VecX before;
     world.getState(before);
     const auto moveAll = [&](double s) {
@@ -324,7 +327,8 @@ inline ConstraintRates finiteDifferenceConstraintRates(const Constraint& constra
             if (a.isParticle()) {
                 nudge(world, a, 0, world.velocity(a.index()), s);
             } else {
-                const Vec3 v = world.rigidBodies().velocity(a.index()), w = world.rigidBodies().angularVelocity(a.index());
+                const Vec3 v = world.rigidBodies().velocity(a.index()),
+                           w = world.rigidBodies().angularVelocity(a.index());
                 nudge(world, a, 0, v, s);
                 nudge(world, a, 1, w, s);
             }
@@ -347,12 +351,15 @@ inline void expectConsistentDerivatives(const Constraint& constraint, World& ps,
         << "some entry was not written";
     const VecX v = constraintVelocities(constraint, ps);
     EXPECT_LT((values.J - finiteDifferenceConstraintJacobian(constraint, ps)).cwiseAbs().maxCoeff(), tolerance)
-        << "J:\n" << values.J << "\nfinite differences:\n" << finiteDifferenceConstraintJacobian(constraint, ps);
+        << "J:\n"
+        << values.J << "\nfinite differences:\n"
+        << finiteDifferenceConstraintJacobian(constraint, ps);
     EXPECT_LT((values.Cdot - values.J * v).cwiseAbs().maxCoeff(), 1e-12) << "Cdot != J v";
     const ConstraintRates rates = finiteDifferenceConstraintRates(constraint, ps);
     EXPECT_LT((values.Cdot - rates.Cdot).cwiseAbs().maxCoeff(), tolerance) << "Cdot != dC/dt";
-    EXPECT_LT((values.Jdot - rates.Jdot).cwiseAbs().maxCoeff(), tolerance)
-        << "Jdot:\n" << values.Jdot << "\nfinite differences:\n" << rates.Jdot;
+    EXPECT_LT((values.Jdot - rates.Jdot).cwiseAbs().maxCoeff(), tolerance) << "Jdot:\n"
+                                                                           << values.Jdot << "\nfinite differences:\n"
+                                                                           << rates.Jdot;
 }
 
 // A chain of rods hanging from a pivot: particle `first` at `pivot` and one particle of
@@ -379,7 +386,8 @@ inline Index addRodChain(World& ps, const Vec3& pivot, const std::vector<Vec3>& 
 inline double periodFromZeroCrossings(const std::vector<double>& t, const std::vector<double>& y) {
     std::vector<double> crossings;
     for (std::size_t k = 1; k < y.size(); ++k)
-        if (y[k - 1] < 0.0 && y[k] >= 0.0) crossings.push_back(t[k - 1] + (t[k] - t[k - 1]) * (-y[k - 1]) / (y[k] - y[k - 1]));
+        if (y[k - 1] < 0.0 && y[k] >= 0.0)
+            crossings.push_back(t[k - 1] + (t[k] - t[k - 1]) * (-y[k - 1]) / (y[k] - y[k - 1]));
     if (crossings.size() < 2) return 0.0;
     return (crossings.back() - crossings.front()) / static_cast<double>(crossings.size() - 1);
 }
@@ -440,7 +448,8 @@ inline RigidBodySpec unitCube(double friction, double restitution) {
 inline std::vector<Vec3> boxCorners(const Vec3& size) {
     std::vector<Vec3> corners;
     for (int i = 0; i < 8; ++i)
-        corners.push_back(0.5 * Vec3(i & 1 ? size.x() : -size.x(), i & 2 ? size.y() : -size.y(), i & 4 ? size.z() : -size.z()));
+        corners.push_back(
+            0.5 * Vec3(i & 1 ? size.x() : -size.x(), i & 2 ? size.y() : -size.y(), i & 4 ? size.z() : -size.z()));
     return corners;
 }
 

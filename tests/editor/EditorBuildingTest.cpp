@@ -306,13 +306,15 @@ TEST(EditorBuilding, SnappingPutsWhatIsMadeAndMovedOnGridPoints) {
 TEST(EditorBuilding, ARopeHangsAsACatenary) {
     const Vec3 down(0, -9.81, 0);
     // Symmetric ends at x = -1 and 1: the middle joint is the vertex, cosh(1) - 1 below them.
-    const std::vector<Vec3> middle = hangingRope(Vec3(-1, 0, 0), Vec3(1, 0, 0), 1, 2.0 * std::sinh(1.0), down, Vec3::UnitZ());
+    const std::vector<Vec3> middle =
+        hangingRope(Vec3(-1, 0, 0), Vec3(1, 0, 0), 1, 2.0 * std::sinh(1.0), down, Vec3::UnitZ());
     ASSERT_EQ(middle.size(), 1u);
     EXPECT_NEAR((middle[0] - Vec3(0, 1.0 - std::cosh(1.0), 0)).norm(), 0.0, 1e-12);
     // From the vertex to x = 1 (one end higher): the joints at arc lengths s lie at
     // x = asinh(s), y = cosh(x) - 1.
     const double length = std::sinh(1.0);
-    const std::vector<Vec3> joints = hangingRope(Vec3(0, 0, 0), Vec3(1, std::cosh(1.0) - 1.0, 0), 3, length, down, Vec3::UnitZ());
+    const std::vector<Vec3> joints =
+        hangingRope(Vec3(0, 0, 0), Vec3(1, std::cosh(1.0) - 1.0, 0), 3, length, down, Vec3::UnitZ());
     ASSERT_EQ(joints.size(), 3u);
     for (int k = 1; k <= 3; ++k) {
         const double s = k * length / 4.0, x = std::asinh(s);
@@ -403,7 +405,8 @@ TEST(EditorBuilding, TheChainToolTakesTwoClicksAndMakesSprings) {
         EXPECT_DOUBLE_EQ(s.restLength, 1.0);
         EXPECT_EQ(s.stiffness, e.newElements().springStiffness);
         EXPECT_EQ(s.damping, e.newElements().springDamping);
-        EXPECT_DOUBLE_EQ((e.scene().particles[s.a.index()].position - e.scene().particles[s.b.index()].position).norm(), 1.0);
+        EXPECT_DOUBLE_EQ((e.scene().particles[s.a.index()].position - e.scene().particles[s.b.index()].position).norm(),
+                         1.0);
     }
     EXPECT_EQ(e.scene().particles[0].position, Vec3(0, 0, 0));
     EXPECT_EQ(e.scene().particles[5].position, Vec3(5, 0, 0));
@@ -572,13 +575,16 @@ TEST(EditorBuilding, TheHairToolGrowsATuftOnABody) {
     EXPECT_EQ(hair.material, settings.material);
     ASSERT_EQ(static_cast<Index>(e.scene().particles.size()), hair.particleCount());
     for (int strand = 0; strand < hair.strands; ++strand) {
-        const auto x = [&](int k) { return e.scene().particles[hair.firstParticle + strand * hair.length + k].position; };
+        const auto x = [&](int k) {
+            return e.scene().particles[hair.firstParticle + strand * hair.length + k].position;
+        };
         const Vec3 normal = x(0).normalized();
         EXPECT_NEAR(x(0).norm(), 0.502, 1e-12) << strand;
         EXPECT_LE(std::hypot(x(0).x() - 0.1, x(0).y() - 0.05), settings.radius + 1e-12) << strand;
         for (int k = 0; k < hair.length; ++k) {
             EXPECT_TRUE(x(k).isApprox((0.502 + settings.segment * k) * normal, 1e-12)) << strand << ' ' << k;
-            EXPECT_EQ(e.scene().particles[hair.firstParticle + strand * hair.length + k].nailed, k < 2) << strand << ' ' << k;
+            EXPECT_EQ(e.scene().particles[hair.firstParticle + strand * hair.length + k].nailed, k < 2)
+                << strand << ' ' << k;
         }
     }
     EXPECT_EQ(e.status().rfind("Hair: 24 strands of 12 particles.", 0), 0u) << e.status();
@@ -618,7 +624,9 @@ TEST(EditorBuilding, TheHairToolGrowsOnAConvexHullsFaceUnderANeighbour) {
     EXPECT_EQ(hair.strands, e.hair().strands);
     const Vec3 slope = Vec3(2, 1, 0).normalized();  // the right-hand face's outward normal
     for (int strand = 0; strand < hair.strands; ++strand) {
-        const auto x = [&](int k) { return e.scene().particles[hair.firstParticle + strand * hair.length + k].position; };
+        const auto x = [&](int k) {
+            return e.scene().particles[hair.firstParticle + strand * hair.length + k].position;
+        };
         EXPECT_NEAR(slope.dot(x(0)), 0.002, 1e-12) << strand;
         EXPECT_TRUE((x(1) - x(0)).normalized().isApprox(slope, 1e-12)) << strand;
     }
@@ -642,7 +650,8 @@ TEST(EditorBuilding, HairOnAMovingBodyGoesWithIt) {
     ASSERT_EQ(static_cast<int>(e.scene().constraints.size()), 2 * hair.strands);
     std::vector<Vec3> rootsOnBall;  // in the ball's frame, which starts as the world's
     for (int strand = 0; strand < hair.strands; ++strand)
-        for (int k = 0; k < 2; ++k) rootsOnBall.push_back(e.scene().particles[hair.firstParticle + strand * hair.length + k].position);
+        for (int k = 0; k < 2; ++k)
+            rootsOnBall.push_back(e.scene().particles[hair.firstParticle + strand * hair.length + k].position);
     e.setPlaying(true);
     for (int f = 0; f < 30; ++f) e.advance();
     EXPECT_TRUE(e.divergence().empty()) << e.divergence();
@@ -654,7 +663,8 @@ TEST(EditorBuilding, HairOnAMovingBodyGoesWithIt) {
     for (int strand = 0; strand < hair.strands; ++strand)
         for (int j = 0; j < 2; ++j, ++k) {
             const Vec3 expected = world.rigidBodies().position(0) + turn * rootsOnBall[k];
-            EXPECT_LT((world.position(hair.firstParticle + strand * hair.length + j) - expected).norm(), 1e-3) << strand << ' ' << j;
+            EXPECT_LT((world.position(hair.firstParticle + strand * hair.length + j) - expected).norm(), 1e-3)
+                << strand << ' ' << j;
         }
 }
 

@@ -167,7 +167,7 @@ TEST(Editor, GrabPullsWithAMouseSpringWhileRunning) {
     EXPECT_EQ(e.simulation().world().forces().size(), forces + 1);  // the mouse spring
     e.pointerMove(at(1, 2), kTolerance);
     for (int f = 0; f < 60; ++f) e.advance();
-    EXPECT_GT(e.simulation().world().position(1).y(), 1.0);  // pulled toward the pointer
+    EXPECT_GT(e.simulation().world().position(1).y(), 1.0);       // pulled toward the pointer
     EXPECT_EQ(e.simulation().world().position(0), Vec3::Zero());  // the others did not move
     e.pointerUp(at(1, 2), kTolerance);
     EXPECT_EQ(e.simulation().world().forces().size(), forces);

@@ -25,8 +25,9 @@ namespace {
 
 // A finding: says what and aborts, so that libFuzzer keeps the input.
 [[noreturn]] void finding(const std::string& what, const Simulation& simulation) {
-    std::fprintf(stderr, "finding: %s under %s and %s at t = %g\n", what.c_str(), simulation.settings().integrator.c_str(),
-                 simulation.settings().contactModel.c_str(), simulation.time());
+    std::fprintf(stderr, "finding: %s under %s and %s at t = %g\n", what.c_str(),
+                 simulation.settings().integrator.c_str(), simulation.settings().contactModel.c_str(),
+                 simulation.time());
     std::abort();
 }
 

@@ -49,8 +49,8 @@ TEST(BodyOverlays, AxesFollowTheOrientation) {
     const Eigen::Quaterniond quarterTurnAboutZ(Eigen::AngleAxisd(0.5 * M_PI, Vec3::UnitZ()));
     addBodyAxes(frame, origin, quarterTurnAboutZ, 2.0);
     ASSERT_EQ(frame.overlaySegments.size(), 3u);
-    EXPECT_TRUE(frame.overlaySegments[0].b.isApprox(origin + 2.0 * Vec3::UnitY()));   // x turns to y
-    EXPECT_TRUE(frame.overlaySegments[1].b.isApprox(origin - 2.0 * Vec3::UnitX()));   // y turns to -x
+    EXPECT_TRUE(frame.overlaySegments[0].b.isApprox(origin + 2.0 * Vec3::UnitY()));  // x turns to y
+    EXPECT_TRUE(frame.overlaySegments[1].b.isApprox(origin - 2.0 * Vec3::UnitX()));  // y turns to -x
     EXPECT_TRUE(frame.overlaySegments[2].b.isApprox(origin + 2.0 * Vec3::UnitZ()));
     for (const SegmentInstance& s : frame.overlaySegments) EXPECT_EQ(s.a, origin);
 }

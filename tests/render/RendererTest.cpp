@@ -269,10 +269,10 @@ TEST_F(RendererTest, FixedBodiesAreDarkerAndHatchedSelectedOnesOutlinedInTheSele
     patch(free.position, freeMean, freeLow, freeHigh);
     patch(fixed.position, fixedMean, fixedLow, fixedHigh);
     patch(selected.position, selectedMean, selectedLow, selectedHigh);
-    EXPECT_LT(freeHigh - freeLow, 2.0);          // one flat face
-    EXPECT_LT(fixedMean, 0.7 * freeMean);        // darker
-    EXPECT_GT(fixedHigh - fixedLow, 10.0);       // hatched
-    EXPECT_GT(selectedMean, freeMean + 10.0);    // lighter
+    EXPECT_LT(freeHigh - freeLow, 2.0);        // one flat face
+    EXPECT_LT(fixedMean, 0.7 * freeMean);      // darker
+    EXPECT_GT(fixedHigh - fixedLow, 10.0);     // hatched
+    EXPECT_GT(selectedMean, freeMean + 10.0);  // lighter
     // A pixel inside the middle of the selected box's right edge, and of the free one's.
     const Vec3 inside(-1.0, 0.0, 0.0);
     const Rgb selectedEdge = image.at(flat.project(selected.position + Vec3(0.75, 0, 0)) + inside);
@@ -285,8 +285,18 @@ TEST_F(RendererTest, FixedBodiesAreDarkerAndHatchedSelectedOnesOutlinedInTheSele
 std::shared_ptr<const BodyMesh> triangulatedCube() {
     std::vector<Vec3> corners;
     for (int k = 0; k < 8; ++k) corners.emplace_back((k & 1) - 0.5, ((k >> 1) & 1) - 0.5, ((k >> 2) & 1) - 0.5);
-    return makeBodyMesh(corners, {{0, 1, 3}, {0, 3, 2}, {4, 5, 7}, {4, 7, 6}, {0, 1, 5}, {0, 5, 4},
-                                  {2, 3, 7}, {2, 7, 6}, {0, 2, 6}, {0, 6, 4}, {1, 3, 7}, {1, 7, 5}});
+    return makeBodyMesh(corners, {{0, 1, 3},
+                                  {0, 3, 2},
+                                  {4, 5, 7},
+                                  {4, 7, 6},
+                                  {0, 1, 5},
+                                  {0, 5, 4},
+                                  {2, 3, 7},
+                                  {2, 7, 6},
+                                  {0, 2, 6},
+                                  {0, 6, 4},
+                                  {1, 3, 7},
+                                  {1, 7, 5}});
 }
 
 TEST_F(RendererTest, HullsAreLitPerFaceAndOutlinedAlongFeatureEdgesOnly) {
@@ -424,7 +434,8 @@ TEST_F(RendererTest, HairStrandsAreLitAsFibresByTheirTangents) {
     for (const Camera* view : {&view3D, &view2D}) {
         const bool twoD = view == &view2D;
         const Vec3 light = lightDirection(*view);
-        const Vec3 across = (twoD ? Vec3(light.cross(Vec3::UnitZ())) : Vec3(light.cross(view->eye() - view->target()))).normalized();
+        const Vec3 across =
+            (twoD ? Vec3(light.cross(Vec3::UnitZ())) : Vec3(light.cross(view->eye() - view->target()))).normalized();
         // Along the light, as seen on the screen: in 2D the light's part in the plane.
         const Vec3 along = twoD ? Vec3(light.x(), light.y(), 0.0).normalized() : light;
         RenderFrame frame = emptyFrame();
@@ -451,7 +462,8 @@ TEST_F(RendererTest, HairStrandsAreLitAsFibresByTheirTangents) {
         EXPECT_LT(acrossSeen.distance(litFibre(kHair, across, towardEye(acrossMiddle), *view)), 5.0) << name;
         EXPECT_LT(alongSeen.distance(litFibre(kHair, along, towardEye(alongMiddle), *view)), 5.0) << name;
         EXPECT_GT(acrossSeen.brightness(), alongSeen.brightness() + 60.0) << name;
-        const Rgb rootEnd = image.at(view->project(Vec3(-0.4, -0.6, 0.0))), tipEnd = image.at(view->project(Vec3(0.4, -0.6, 0.0)));
+        const Rgb rootEnd = image.at(view->project(Vec3(-0.4, -0.6, 0.0))),
+                  tipEnd = image.at(view->project(Vec3(0.4, -0.6, 0.0)));
         EXPECT_GT(rootEnd.r, rootEnd.b + 30.0) << name << ": the root's piece is reddish";
         EXPECT_GT(tipEnd.b, tipEnd.r + 30.0) << name << ": the tip's piece is bluish";
     }

@@ -12,7 +12,8 @@ namespace {
 // A grid of columns x rows vertices, (u, v) in [0, 1]^2 placed by `place`, two triangles a
 // cell, counter-clockwise in (u, v).
 template <class Place>
-void grid(int columns, int rows, Place&& place, std::vector<Vec3>& vertices, std::vector<std::array<int, 3>>& triangles) {
+void grid(int columns, int rows, Place&& place, std::vector<Vec3>& vertices,
+          std::vector<std::array<int, 3>>& triangles) {
     for (int j = 0; j < rows; ++j)
         for (int i = 0; i < columns; ++i) vertices.push_back(place(double(i) / (columns - 1), double(j) / (rows - 1)));
     for (int j = 0; j + 1 < rows; ++j)
@@ -26,10 +27,13 @@ void grid(int columns, int rows, Place&& place, std::vector<Vec3>& vertices, std
 TEST(SurfaceNormals, AFlatSheetFacesTheSideItsTrianglesTurnAround) {
     std::vector<Vec3> vertices;
     std::vector<std::array<int, 3>> triangles;
-    grid(5, 4, [](double u, double v) { return Vec3(2.0 * u, v, 0.3); }, vertices, triangles);
-    for (const Vec3& n : vertexNormals(vertices, triangles)) EXPECT_TRUE(n.isApprox(Vec3::UnitZ(), 1e-12)) << n.transpose();
+    grid(
+        5, 4, [](double u, double v) { return Vec3(2.0 * u, v, 0.3); }, vertices, triangles);
+    for (const Vec3& n : vertexNormals(vertices, triangles))
+        EXPECT_TRUE(n.isApprox(Vec3::UnitZ(), 1e-12)) << n.transpose();
     for (auto& t : triangles) std::swap(t[1], t[2]);
-    for (const Vec3& n : vertexNormals(vertices, triangles)) EXPECT_TRUE(n.isApprox(-Vec3::UnitZ(), 1e-12)) << n.transpose();
+    for (const Vec3& n : vertexNormals(vertices, triangles))
+        EXPECT_TRUE(n.isApprox(-Vec3::UnitZ(), 1e-12)) << n.transpose();
 }
 
 // A sheet rolled into a cylinder: every normal is radial, outward for a winding that turns
@@ -43,9 +47,12 @@ TEST(SurfaceNormals, ARolledSheetHasRadialNormals) {
     std::vector<Vec3> vertices;
     std::vector<std::array<int, 3>> triangles;
     // Angle along u, height along v: (u, v) counter-clockwise seen from outside.
-    grid(kColumns, kRows,
-         [](double u, double v) { return Vec3(kRadius * std::cos(kAngle * u), 0.4 * v, -kRadius * std::sin(kAngle * u)); },
-         vertices, triangles);
+    grid(
+        kColumns, kRows,
+        [](double u, double v) {
+            return Vec3(kRadius * std::cos(kAngle * u), 0.4 * v, -kRadius * std::sin(kAngle * u));
+        },
+        vertices, triangles);
     const std::vector<Vec3> normals = vertexNormals(vertices, triangles);
     const double step = kAngle / (kColumns - 1);
     for (std::size_t k = 0; k < vertices.size(); ++k) {

@@ -52,8 +52,8 @@ INSTANTIATE_TEST_SUITE_P(AllIntegrators, DoublePendulumEveryIntegrator, test::al
 // diverging for 10 s, its state finite and its constraints held to 1e-3 of their size (Euler gets
 // that from the scenes' integrator_substeps; at the 4 substeps the others take on
 // bead-on-wire, its bead drifts 13 % of the wire's radius off the wire).
-constexpr std::array kConstraintScenes = {"bead-on-wire", "double-pendulum", "triple-pendulum", "slider-pendulum",
-                                          "rope-bridge",  "truss",           "spinning-top",    "box-chain",
+constexpr std::array kConstraintScenes = {"bead-on-wire",  "double-pendulum", "triple-pendulum", "slider-pendulum",
+                                          "rope-bridge",   "truss",           "spinning-top",    "box-chain",
                                           "wrecking-ball", "seesaw"};
 
 class ConstraintScenesEveryIntegrator : public ::testing::TestWithParam<std::string_view> {};
@@ -94,13 +94,16 @@ TEST(ConstraintScenes, BeadOnWireConstraintAndParametricBeadsMoveTogether) {
     for (int f = 0; f < 300; ++f) {
         ASSERT_FALSE(sim->step().diverged);
         separation = std::max(separation, ((sim->world().anchorPosition(wire.anchor) - wire.center) -
-                                           (sim->world().beads().position(0) - bead.center)).norm());
-        penaltyOff = std::max(penaltyOff, std::abs((sim->world().position(penaltyBead) -
-                                                    sim->world().position(penaltyCentre)).norm() - 1.0));
+                                           (sim->world().beads().position(0) - bead.center))
+                                              .norm());
+        penaltyOff = std::max(
+            penaltyOff,
+            std::abs((sim->world().position(penaltyBead) - sim->world().position(penaltyCentre)).norm() - 1.0));
     }
     EXPECT_LT(separation, 1e-4);
     EXPECT_GT(penaltyOff, 1e-2);
-    EXPECT_GT((sim->world().beads().position(0) - scene.particles[wire.anchor.index()].position).norm(), 0.5);  // it swung
+    EXPECT_GT((sim->world().beads().position(0) - scene.particles[wire.anchor.index()].position).norm(),
+              0.5);  // it swung
     RecordProperty("separation", test::scientific(separation));
     RecordProperty("penalty_bead_off_its_wire", test::scientific(penaltyOff));
 }
@@ -146,8 +149,9 @@ TEST(ConstraintScenes, TrussWithRedundantConstraintsStaysRigid) {
         ASSERT_FALSE(sim->step().diverged);
         for (Index i = 0; i < towerParticles; ++i)
             towerMoved = std::max(towerMoved, (sim->world().position(i) - scene.particles[i].position).norm());
-        loadMoved = std::max(loadMoved, (sim->world().position(sim->world().particleCount() - 1) -
-                                         scene.particles.back().position).norm());
+        loadMoved = std::max(
+            loadMoved,
+            (sim->world().position(sim->world().particleCount() - 1) - scene.particles.back().position).norm());
         maxError = std::max(maxError, sim->constraintError());
     }
     EXPECT_LT(towerMoved, 1e-5);
@@ -166,7 +170,8 @@ TEST(ConstraintScenes, RopeBridgeHangsFromItsNails) {
     double endsMoved = 0.0;
     for (int f = 0; f < 600; ++f) {
         ASSERT_FALSE(sim->step().diverged);
-        for (Index i : nailed) endsMoved = std::max(endsMoved, (sim->world().position(i) - scene.particles[i].position).norm());
+        for (Index i : nailed)
+            endsMoved = std::max(endsMoved, (sim->world().position(i) - scene.particles[i].position).norm());
     }
     EXPECT_LT(endsMoved, 1e-6);
     EXPECT_LT(sim->constraintError(), 1e-6);
@@ -255,7 +260,8 @@ TEST(RigidBodyScenes, SeesawStaysInItsPlaneOnItsHinge) {
         ASSERT_FALSE(sim->step().diverged);
         for (Index k = 0; k < world.rigidBodyCount(); ++k) {
             const Quat& q = world.rigidBodies().orientation(k);
-            offPlane = std::max({offPlane, std::abs(world.rigidBodies().position(k).z()), std::abs(q.x()), std::abs(q.y())});
+            offPlane =
+                std::max({offPlane, std::abs(world.rigidBodies().position(k).z()), std::abs(q.x()), std::abs(q.y())});
         }
         offPlane = std::max(offPlane, std::abs(world.position(0).z()));
         hingeGap = std::max(hingeGap, (world.anchorPosition(hinge.a) - world.anchorPosition(hinge.b)).norm());

@@ -48,9 +48,11 @@ TEST(ContactScenes, StacksAndPyramidsRestFaceToFaceOnTheGround) {
     ASSERT_EQ(stack.planes.size(), 1u);
     EXPECT_EQ(clearance(stack.bodies[0], stack.planes[0].point, stack.planes[0].normal), 0.0);
     for (std::size_t i = 1; i < stack.bodies.size(); ++i)  // each one's bottom on the top of the one below
-        EXPECT_EQ(clearance(stack.bodies[i], stack.bodies[i - 1].position + 0.5 * Vec3::UnitY(), Vec3::UnitY()), 0.0) << i;
+        EXPECT_EQ(clearance(stack.bodies[i], stack.bodies[i - 1].position + 0.5 * Vec3::UnitY(), Vec3::UnitY()), 0.0)
+            << i;
 
-    for (const auto& [scene, base] : {std::pair{example("pyramid"), 20}, std::pair{makeBenchmarkScene("large-pyramid-100"), 100}}) {
+    for (const auto& [scene, base] :
+         {std::pair{example("pyramid"), 20}, std::pair{makeBenchmarkScene("large-pyramid-100"), 100}}) {
         ASSERT_EQ(scene.bodies.size(), static_cast<std::size_t>(base * (base + 1) / 2));
         std::size_t first = 0;  // of the row
         for (int row = 0; row < base; ++row) {
@@ -105,7 +107,8 @@ TEST(ContactScenes, NewtonsCradleBallsTouchAndHangOnEqualRods) {
         EXPECT_EQ(s.bodies[k].restitution, 1.0);
         EXPECT_EQ(s.bodies[k].friction, 0.0);
     }
-    for (std::size_t k = 3; k <= 5; ++k) EXPECT_NEAR((s.bodies[k].position - s.bodies[k - 1].position).norm(), 0.2, 1e-15);
+    for (std::size_t k = 3; k <= 5; ++k)
+        EXPECT_NEAR((s.bodies[k].position - s.bodies[k - 1].position).norm(), 0.2, 1e-15);
     const double rod = std::get<RodSpec>(s.constraints[0]).length;
     for (const ConstraintSpec& c : s.constraints) EXPECT_NEAR(std::get<RodSpec>(c).length, rod, 1e-15);
     // The pulled ball: 40 degrees about the horizontal line 1 m above the row.
@@ -167,7 +170,8 @@ TEST(ContactScenes, MarblesStartApartAboveTheBox) {
         const auto& [x, r] = items[i];
         EXPECT_GT(x.y() - r, floor.position.y() + 0.5 * std::get<BoxShape>(floor.shape).size.y()) << i;
         EXPECT_LT(std::max(std::abs(x.x()), std::abs(x.z())) + r, inside) << i;
-        for (std::size_t j = 0; j < i; ++j) EXPECT_GT((x - items[j].first).norm(), r + items[j].second) << i << ' ' << j;
+        for (std::size_t j = 0; j < i; ++j)
+            EXPECT_GT((x - items[j].first).norm(), r + items[j].second) << i << ' ' << j;
     }
 }
 

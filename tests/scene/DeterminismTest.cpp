@@ -115,8 +115,7 @@ TEST_P(DeterminismEveryIntegrator, StateHashAfter1000FramesIsPinned) {
         const std::uint64_t actual = hashAfter1000Frames(example, GetParam());
         if (golden == kGolden.end())
             ADD_FAILURE() << "no golden hash for " << key << ": {\"" << key << "\", " << hex(actual) << "ull},";
-        else
-            EXPECT_EQ(hex(actual), hex(golden->second)) << "{\"" << key << "\", " << hex(actual) << "ull},";
+        else EXPECT_EQ(hex(actual), hex(golden->second)) << "{\"" << key << "\", " << hex(actual) << "ull},";
     }
 }
 

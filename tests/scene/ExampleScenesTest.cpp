@@ -256,8 +256,8 @@ TEST_P(ExampleScenesEveryIntegrator, DivergenceAlarmsAreReal) {
             blewUp = diverged || !std::isfinite(energy) || energy - start.total > 1000.0 * (budget - start.total);
         }
         EXPECT_TRUE(blewUp) << e.name << ": alarm at frame " << alarm << " (t = " << guarded->time()
-                            << " s), but unguarded the energy is " << unguarded->totalEnergy() << " J at t = "
-                            << unguarded->time() << " s (budget " << budget << " J)";
+                            << " s), but unguarded the energy is " << unguarded->totalEnergy()
+                            << " J at t = " << unguarded->time() << " s (budget " << budget << " J)";
     }
 }
 

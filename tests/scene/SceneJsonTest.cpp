@@ -24,9 +24,12 @@ namespace {
 std::string sceneWith(const std::string& particles, const std::string& springs = "[]", const std::string& extra = "") {
     return R"({
   "format": "tinkerbox-scene",
-  "version": 1,)" + extra + R"(
-  "particles": )" + particles + R"(,
-  "springs": )" + springs + R"(
+  "version": 1,)" +
+           extra + R"(
+  "particles": )" +
+           particles + R"(,
+  "springs": )" +
+           springs + R"(
 })";
 }
 
@@ -50,27 +53,26 @@ TEST(SceneJson, ReadsAValidSceneWithDefaults) {
     const Scene s = parseScene(sceneWith(kThreeParticles, R"([{"a": 0, "b": 2, "stiffness": 10}])"));
     ASSERT_EQ(s.particles.size(), 3u);
     EXPECT_EQ(s.particles[1].mass, 2.0);
-    EXPECT_EQ(s.particles[2].mass, 1.0);                        // default mass
-    EXPECT_EQ(s.particles[2].position, Vec3(1, 1, 0));          // [x, y] means z = 0
-    EXPECT_EQ(s.particles[0].velocity, Vec3::Zero());           // default velocity
-    EXPECT_FALSE(s.particles[0].nailed);                        // default
+    EXPECT_EQ(s.particles[2].mass, 1.0);                // default mass
+    EXPECT_EQ(s.particles[2].position, Vec3(1, 1, 0));  // [x, y] means z = 0
+    EXPECT_EQ(s.particles[0].velocity, Vec3::Zero());   // default velocity
+    EXPECT_FALSE(s.particles[0].nailed);                // default
     ASSERT_EQ(s.springs.size(), 1u);
     EXPECT_DOUBLE_EQ(s.springs[0].restLength, std::sqrt(2.0));  // rest length defaults to the current distance
     EXPECT_EQ(s.springs[0].damping, 0.0);
-    EXPECT_EQ(s.settings, SimulationSettings{});                // settings default
+    EXPECT_EQ(s.settings, SimulationSettings{});  // settings default
 }
 
 TEST(SceneJson, MalformedJsonNamesLineAndColumn) {
-    const SceneError e = errorOf("{\n  \"format\": \"tinkerbox-scene\",\n  \"version\": 1,\n  \"particles\": [ {\"position\": [0, 0, 0]}, ]\n}");
+    const SceneError e = errorOf(
+        "{\n  \"format\": \"tinkerbox-scene\",\n  \"version\": 1,\n  \"particles\": [ {\"position\": [0, 0, 0]}, ]\n}");
     EXPECT_EQ(e.line(), 4);
     EXPECT_GT(e.column(), 30);
     EXPECT_NE(e.message().find("malformed JSON"), std::string::npos);
     EXPECT_EQ(std::string(e.what()).rfind("test.json:4:", 0), 0u) << e.what();
 }
 
-TEST(SceneJson, EmptyFileIsMalformed) {
-    EXPECT_NE(errorOf("").message().find("malformed JSON"), std::string::npos);
-}
+TEST(SceneJson, EmptyFileIsMalformed) { EXPECT_NE(errorOf("").message().find("malformed JSON"), std::string::npos); }
 
 TEST(SceneJson, UnknownKeySuggestsTheNearestOne) {
     const SceneError e = errorOf(sceneWith(R"([{"position": [0, 0, 0]}, {"position": [1, 0, 0], "mas": 2}])"));
@@ -143,7 +145,8 @@ TEST(SceneJson, SettingsAreValidated) {
     };
     const SceneError integrator = settingsError(R"({"integrator": "rk5"})");
     EXPECT_EQ(integrator.path(), "settings.integrator");
-    EXPECT_NE(integrator.message().find("euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet, projective"),
+    EXPECT_NE(integrator.message().find(
+                  "euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet, projective"),
               std::string::npos);
     EXPECT_EQ(settingsError(R"({"dt": 0})").path(), "settings.dt");
     EXPECT_EQ(settingsError(R"({"substeps": 0})").path(), "settings.substeps");
@@ -156,7 +159,8 @@ TEST(SceneJson, SettingsAreValidated) {
     const Scene projective = parseScene(sceneWith("[]", "[]", R"( "settings": {"projective": {"iterations": 25}},)"));
     EXPECT_EQ(projective.settings.solver.projectiveIterations, 25);
     EXPECT_EQ(parseScene(serializeScene(projective)).settings.solver.projectiveIterations, 25);
-    EXPECT_EQ(settingsError(R"({"gravity": [0, -9.81, 0, 1]})").message(), "expected [x, y, z] or [x, y], got an array of 4");
+    EXPECT_EQ(settingsError(R"({"gravity": [0, -9.81, 0, 1]})").message(),
+              "expected [x, y, z] or [x, y], got an array of 4");
     EXPECT_EQ(settingsError(R"({"implicit": {"cg_max_iterations": 0}})").message(),
               "must be between 1 and 1000000 (got 0)");
 }
@@ -176,9 +180,9 @@ TEST(SceneJson, EveryIntegratorParameterIsSavedAndRangeChecked) {
             const std::string tooBig = p.type == ParameterType::Count
                                            ? std::to_string(static_cast<long long>(p.max) + 1)
                                            : std::to_string(p.max * 2.0);
-            const SceneError error = errorOf(sceneWith("[]", "[]", R"( "settings": {")" + std::string(kind->section) +
-                                                                       R"(": {")" + std::string(p.key) + "\": " +
-                                                                       tooBig + "}},"));
+            const SceneError error = errorOf(sceneWith("[]", "[]",
+                                                       R"( "settings": {")" + std::string(kind->section) + R"(": {")" +
+                                                           std::string(p.key) + "\": " + tooBig + "}},"));
             EXPECT_EQ(error.path(), "settings." + std::string(kind->section) + "." + std::string(p.key));
             EXPECT_NE(error.message().find("must be between"), std::string::npos) << error.message();
         }
@@ -282,37 +286,39 @@ TEST(SceneJson, EveryConstraintTypeRoundTrips) {
                    {Vec3(1.5, -0.2, 0.3), Vec3::Zero(), 0.5, false},
                    {Vec3(-1, 0, 0), Vec3::Zero(), 1.0, false},
                    {Vec3(-1, 0, 0), Vec3::Zero(), 1.0, false}};
-    s.constraints = {NailSpec{0, Vec3(0, 1.1, 0)},
-                     RodSpec{0, 1, 1.0 / 3.0},
+    s.constraints = {NailSpec{0, Vec3(0, 1.1, 0)}, RodSpec{0, 1, 1.0 / 3.0},
                      WireSpec{2, Vec3(0.1, 0.2, 0.3), 0.7, Vec3(0, 0.6, 0.8)},
-                     SliderSpec{3, Vec3(-1, 0, 0), Vec3(0.6, -0.8, 0)},
-                     PinSpec{3, 4}};
+                     SliderSpec{3, Vec3(-1, 0, 0), Vec3(0.6, -0.8, 0)}, PinSpec{3, 4}};
     s.parametricBeads = {{Vec3(2, 0, 0), 0.9, Vec3(0, 0, 1), 1.5, -0.25, 3.0},
                          {Vec3(0, 0, 4), 1.1, Vec3(0.6, 0, 0.8), 0.2, 2.0, -1.0}};
     s.settings.constraints = {123.0, 4.5, {1e-9, 77}, false};
     EXPECT_EQ(parseScene(serializeScene(s)), s);
     // Through a file, and into a simulation that holds the same constraints.
-    const auto file = std::filesystem::temp_directory_path() / ("tinkerbox-constraints-" + std::to_string(::getpid()) + ".json");
+    const auto file =
+        std::filesystem::temp_directory_path() / ("tinkerbox-constraints-" + std::to_string(::getpid()) + ".json");
     saveScene(s, file);
     const Scene loaded = loadScene(file);
     std::filesystem::remove(file);
     EXPECT_EQ(loaded, s);
     const auto sim = buildSimulation(loaded);
     ASSERT_EQ(sim->world().constraints().size(), s.constraints.size());
-    for (std::size_t k = 0; k < s.constraints.size(); ++k) EXPECT_EQ(sim->world().constraints()[k]->spec(), s.constraints[k]);
+    for (std::size_t k = 0; k < s.constraints.size(); ++k)
+        EXPECT_EQ(sim->world().constraints()[k]->spec(), s.constraints[k]);
     EXPECT_EQ(sim->world().beadCount(), 2);
     EXPECT_EQ(sim->settings().constraints, s.settings.constraints);
 }
 
 // Lengths, radii and points default to where the particles are; directions are normalized.
 TEST(SceneJson, ConstraintDefaultsComeFromTheParticles) {
-    const Scene s = parseScene(constraintScene(R"([
+    const Scene s = parseScene(
+        constraintScene(R"([
     {"type": "nail", "particle": 1},
     {"type": "rod", "a": 0, "b": 2},
     {"type": "wire", "particle": 2, "center": [1, 0]},
     {"type": "slider", "particle": 1, "direction": [0, 2, 0]},
     {"type": "pin", "a": 0, "b": 1}
-  ])", R"( "parametric_beads": [{"center": [0, 0, 0], "radius": 2, "normal": [0, 0, -3]}],)"));
+  ])",
+                        R"( "parametric_beads": [{"center": [0, 0, 0], "radius": 2, "normal": [0, 0, -3]}],)"));
     ASSERT_EQ(s.constraints.size(), 5u);
     EXPECT_EQ(std::get<NailSpec>(s.constraints[0]), (NailSpec{1, Vec3(1, 0, 0)}));
     EXPECT_DOUBLE_EQ(std::get<RodSpec>(s.constraints[1]).length, std::sqrt(2.0));
@@ -326,14 +332,17 @@ TEST(SceneJson, ConstraintDefaultsComeFromTheParticles) {
 // Degenerate constraints are refused with the place named (and a line to go to).
 TEST(SceneJson, DegenerateConstraintsNameThePlace) {
     const std::string at = R"({"position": [0, 0, 0]}, {"position": [0, 0, 0]}, {"position": [1, 0, 0]})";
-    const SceneError zeroRod = errorOf(sceneWith("[" + at + "]", "[]", R"( "constraints": [{"type": "rod", "a": 0, "b": 1}],)"));
+    const SceneError zeroRod =
+        errorOf(sceneWith("[" + at + "]", "[]", R"( "constraints": [{"type": "rod", "a": 0, "b": 1}],)"));
     EXPECT_EQ(zeroRod.path(), "constraints[0]");
     EXPECT_EQ(zeroRod.message(), "zero-length rod: particle 0 and particle 1 are at the same place (give a length)");
     EXPECT_GT(zeroRod.line(), 0);
     // The same particles with a length given are fine (the rod pushes them apart).
-    EXPECT_NO_THROW(parseScene(sceneWith("[" + at + "]", "[]", R"( "constraints": [{"type": "rod", "a": 0, "b": 1, "length": 0.5}],)")));
+    EXPECT_NO_THROW(parseScene(
+        sceneWith("[" + at + "]", "[]", R"( "constraints": [{"type": "rod", "a": 0, "b": 1, "length": 0.5}],)")));
 
-    const SceneError rodToItself = constraintError(R"([{"type": "nail", "particle": 0}, {"type": "rod", "a": 2, "b": 2}])");
+    const SceneError rodToItself =
+        constraintError(R"([{"type": "nail", "particle": 0}, {"type": "rod", "a": 2, "b": 2}])");
     EXPECT_EQ(rodToItself.path(), "constraints[1]");
     EXPECT_EQ(rodToItself.message(), "rod joins particle 2 to itself");
     EXPECT_GT(rodToItself.line(), 0);
@@ -342,7 +351,8 @@ TEST(SceneJson, DegenerateConstraintsNameThePlace) {
     EXPECT_EQ(pinToItself.path(), "constraints[0]");
     EXPECT_EQ(pinToItself.message(), "pin joins particle 1 to itself");
 
-    const SceneError beadAtCentre = constraintError(R"([{"type": "wire", "particle": 1, "center": [1, 0, 0], "radius": 1}])");
+    const SceneError beadAtCentre =
+        constraintError(R"([{"type": "wire", "particle": 1, "center": [1, 0, 0], "radius": 1}])");
     EXPECT_EQ(beadAtCentre.path(), "constraints[0]");
     EXPECT_EQ(beadAtCentre.message(), "the bead (particle 1) is at its wire's centre");
 
@@ -350,7 +360,8 @@ TEST(SceneJson, DegenerateConstraintsNameThePlace) {
     EXPECT_EQ(zeroDirection.path(), "constraints[0].direction");
     EXPECT_EQ(zeroDirection.message(), "must not be zero");
 
-    const SceneError zeroNormal = constraintError(R"([{"type": "wire", "particle": 0, "center": [1, 1], "normal": [0, 0, 0]}])");
+    const SceneError zeroNormal =
+        constraintError(R"([{"type": "wire", "particle": 0, "center": [1, 1], "normal": [0, 0, 0]}])");
     EXPECT_EQ(zeroNormal.path(), "constraints[0].normal");
     EXPECT_EQ(zeroNormal.message(), "must not be zero");
 
@@ -378,15 +389,19 @@ TEST(SceneJson, UnknownConstraintTypeListsTheTypes) {
 }
 
 // Version 2: one particle and the given bodies, constraints and springs.
-std::string bodyScene(const std::string& bodies, const std::string& constraints = "[]", const std::string& springs = "[]",
-                      const std::string& extra = "") {
+std::string bodyScene(const std::string& bodies, const std::string& constraints = "[]",
+                      const std::string& springs = "[]", const std::string& extra = "") {
     return R"({
   "format": "tinkerbox-scene",
-  "version": 2,)" + extra + R"(
+  "version": 2,)" +
+           extra + R"(
   "particles": [{"position": [0, 3, 0]}],
-  "bodies": )" + bodies + R"(,
-  "springs": )" + springs + R"(,
-  "constraints": )" + constraints + R"(
+  "bodies": )" +
+           bodies + R"(,
+  "springs": )" +
+           springs + R"(,
+  "constraints": )" +
+           constraints + R"(
 })";
 }
 
@@ -418,11 +433,11 @@ TEST(SceneJson, RigidBodiesAnchorsAndHingesRoundTrip) {
     tetrahedron.fixed = true;
     s.bodies = {box, ball, tetrahedron};
     s.springs.push_back({Anchor(0), Anchor::onBody(1, Vec3(0, 0.2, 0)), 10.0, 0.5, 3.0});
-    s.constraints = {PinSpec{Anchor::onBody(0, Vec3(0.5, 1, 1.5)), Anchor::onBody(1, Vec3(0, -0.2, 0))},
-                     HingeSpec{Anchor::onBody(0, Vec3(0, -1, 0)), Anchor::onBody(2, Vec3(0, 0, 1)), Vec3::UnitX(),
-                               Vec3::UnitY()},
-                     NailSpec{Anchor::onBody(1, Vec3(0.2, 0, 0)), Vec3(-0.8, 0, 0)},
-                     RodSpec{Anchor(0), Anchor::onBody(2, Vec3::UnitX()), 2.5}};
+    s.constraints = {
+        PinSpec{Anchor::onBody(0, Vec3(0.5, 1, 1.5)), Anchor::onBody(1, Vec3(0, -0.2, 0))},
+        HingeSpec{Anchor::onBody(0, Vec3(0, -1, 0)), Anchor::onBody(2, Vec3(0, 0, 1)), Vec3::UnitX(), Vec3::UnitY()},
+        NailSpec{Anchor::onBody(1, Vec3(0.2, 0, 0)), Vec3(-0.8, 0, 0)},
+        RodSpec{Anchor(0), Anchor::onBody(2, Vec3::UnitX()), 2.5}};
     const std::string text = serializeScene(s);
     EXPECT_NE(text.find("\"version\": 2"), std::string::npos);
     EXPECT_NE(text.find(R"({"body": 1, "point": [0.0, 0.2, 0.0]})"), std::string::npos) << text;
@@ -441,23 +456,32 @@ TEST(SceneJson, RigidBodiesAnchorsAndHingesRoundTrip) {
     // A body point anchors where the body's orientation puts it: (x, y, z) -> (z, x, y).
     EXPECT_TRUE(sim->world().anchorPosition(Anchor::onBody(0, Vec3(0.5, 1, 1.5))).isApprox(Vec3(2.5, 2.5, 4), 1e-14));
     ASSERT_EQ(sim->world().constraints().size(), 4u);
-    for (std::size_t k = 0; k < s.constraints.size(); ++k) EXPECT_EQ(sim->world().constraints()[k]->spec(), s.constraints[k]);
+    for (std::size_t k = 0; k < s.constraints.size(); ++k)
+        EXPECT_EQ(sim->world().constraints()[k]->spec(), s.constraints[k]);
 }
 
 // Body b's hinge axis defaults to body a's axis as a world line, in b's frame; a body
 // point defaults to the body's origin.
 TEST(SceneJson, HingeAxisAndAnchorPointDefaults) {
-    const Scene s = parseScene(bodyScene(R"([
+    const Scene s = parseScene(bodyScene(
+        R"([
     {"shape": {"sphere": {"radius": 1}}},
     {"shape": {"sphere": {"radius": 1}}, "orientation": [0.5, 0.5, 0.5, 0.5]}
-  ])", R"([{"type": "hinge", "a": {"body": 0, "point": [1, 0, 0]}, "b": {"body": 1}, "axis_a": [0, 0, 2]}])"));
+  ])",
+        R"([{"type": "hinge", "a": {"body": 0, "point": [1, 0, 0]}, "b": {"body": 1}, "axis_a": [0, 0, 2]}])"));
     const auto& hinge = std::get<HingeSpec>(s.constraints.at(0));
     EXPECT_EQ(hinge.axisA, Vec3::UnitZ());  // normalized
-    EXPECT_TRUE(hinge.axisB.isApprox(Vec3::UnitY(), 1e-15)) << hinge.axisB.transpose();  // z seen from a frame turned x->y->z->x
+    EXPECT_TRUE(hinge.axisB.isApprox(Vec3::UnitY(), 1e-15))
+        << hinge.axisB.transpose();  // z seen from a frame turned x->y->z->x
     EXPECT_EQ(hinge.b.point, Vec3::Zero());
-    EXPECT_EQ(std::get<HingeSpec>(parseScene(bodyScene(kTwoBoxes, R"([{"type": "hinge", "a": {"body": 0}, "b": {"body": 1},
-      "axis_a": [1, 0, 0], "axis_b": [0, 1, 0]}])")).constraints[0]).axisB, Vec3::UnitY());  // given
-    const SceneError noAxis = errorOf(bodyScene(kTwoBoxes, R"([{"type": "hinge", "a": {"body": 0}, "b": {"body": 1}}])"));
+    EXPECT_EQ(
+        std::get<HingeSpec>(parseScene(bodyScene(kTwoBoxes, R"([{"type": "hinge", "a": {"body": 0}, "b": {"body": 1},
+      "axis_a": [1, 0, 0], "axis_b": [0, 1, 0]}])"))
+                                .constraints[0])
+            .axisB,
+        Vec3::UnitY());  // given
+    const SceneError noAxis =
+        errorOf(bodyScene(kTwoBoxes, R"([{"type": "hinge", "a": {"body": 0}, "b": {"body": 1}}])"));
     EXPECT_EQ(noAxis.path(), "constraints[0].axis_a");
     EXPECT_EQ(noAxis.message(), "missing");
 }
@@ -473,8 +497,10 @@ TEST(SceneJson, BadBodiesNameThePlace) {
          "must be a unit quaternion [w, x, y, z] (its length is 1.41421)"},
         {R"({"shape": {"box": {"size": [1, 1, 1]}}, "orientation": [1, 0, 0]})", "bodies[0].orientation",
          "expected a unit quaternion [w, x, y, z]"},
-        {R"({"shape": {"box": {"size": [1, 0, 1]}}})", "bodies[0].shape.box.size", "edge lengths must be positive (got 0)"},
-        {R"({"shape": {"box": {"size": [1, 1, -2]}}})", "bodies[0].shape.box.size", "edge lengths must be positive (got -2)"},
+        {R"({"shape": {"box": {"size": [1, 0, 1]}}})", "bodies[0].shape.box.size",
+         "edge lengths must be positive (got 0)"},
+        {R"({"shape": {"box": {"size": [1, 1, -2]}}})", "bodies[0].shape.box.size",
+         "edge lengths must be positive (got -2)"},
         {R"({"shape": {"sphere": {"radius": 0}}})", "bodies[0].shape.sphere.radius", "must be positive (got 0)"},
         {R"({"shape": {"convex": {"points": [[0, 0, 0], [1, 0, 0], [0, 1, 0]]}}})", "bodies[0].shape.convex.points",
          "a convex hull needs at least 4 points, got 3"},
@@ -495,7 +521,8 @@ TEST(SceneJson, BadBodiesNameThePlace) {
         EXPECT_GT(e.line(), 0) << c.body;
     }
     // A quaternion within 1e-6 of unit length is accepted and normalized.
-    const Scene nearlyUnit = parseScene(bodyScene(R"([{"shape": {"sphere": {"radius": 1}}, "orientation": [1.0000001, 0, 0, 0]}])"));
+    const Scene nearlyUnit =
+        parseScene(bodyScene(R"([{"shape": {"sphere": {"radius": 1}}, "orientation": [1.0000001, 0, 0, 0]}])"));
     EXPECT_EQ(nearlyUnit.bodies[0].orientation.coeffs(), Quat::Identity().coeffs());
 }
 
@@ -506,30 +533,35 @@ TEST(SceneJson, BadAnchorsAndHingesNameThePlace) {
     EXPECT_EQ(outOfRange.path(), "constraints[0].anchor.body");
     EXPECT_EQ(outOfRange.message(), "body 2 out of range (2 bodies)");
     EXPECT_GT(outOfRange.line(), 0);
-    const SceneError springEnd = errorOf(bodyScene(kTwoBoxes, "[]", R"([{"a": 0, "b": {"body": -1}, "stiffness": 1}])"));
+    const SceneError springEnd =
+        errorOf(bodyScene(kTwoBoxes, "[]", R"([{"a": 0, "b": {"body": -1}, "stiffness": 1}])"));
     EXPECT_EQ(springEnd.path(), "springs[0].b.body");
     EXPECT_EQ(springEnd.message(), "body -1 out of range (2 bodies)");
 
-    const SceneError onParticle = errorOf(
-        bodyScene(kTwoBoxes, R"([{"type": "hinge", "a": 0, "b": {"body": 1, "point": [0, 0, 0]}, "axis_a": [0, 0, 1]}])"));
+    const SceneError onParticle = errorOf(bodyScene(
+        kTwoBoxes, R"([{"type": "hinge", "a": 0, "b": {"body": 1, "point": [0, 0, 0]}, "axis_a": [0, 0, 1]}])"));
     EXPECT_EQ(onParticle.path(), "constraints[0].a");
-    EXPECT_EQ(onParticle.message(), R"(a hinge joins points of rigid bodies: expected {"body": i, "point": [x, y, z]})");
+    EXPECT_EQ(onParticle.message(),
+              R"(a hinge joins points of rigid bodies: expected {"body": i, "point": [x, y, z]})");
     EXPECT_GT(onParticle.line(), 0);
-    const SceneError toItself = errorOf(
-        bodyScene(kTwoBoxes, R"([{"type": "hinge", "a": {"body": 1}, "b": {"body": 1, "point": [1, 0, 0]}, "axis_a": [0, 0, 1]}])"));
+    const SceneError toItself = errorOf(bodyScene(
+        kTwoBoxes,
+        R"([{"type": "hinge", "a": {"body": 1}, "b": {"body": 1, "point": [1, 0, 0]}, "axis_a": [0, 0, 1]}])"));
     EXPECT_EQ(toItself.path(), "constraints[0]");
     EXPECT_EQ(toItself.message(), "hinge joins body 1 to itself");
     const SceneError ballToItself =
         errorOf(bodyScene(kTwoBoxes, R"([{"type": "pin", "a": {"body": 0}, "b": {"body": 0, "point": [0, 1, 0]}}])"));
     EXPECT_EQ(ballToItself.message(), "pin joins body 0 to itself");
-    const SceneError badPoint = errorOf(bodyScene(kTwoBoxes, R"([{"type": "pin", "a": {"body": 0, "point": [0, 1, 0, 2]}, "b": 0}])"));
+    const SceneError badPoint =
+        errorOf(bodyScene(kTwoBoxes, R"([{"type": "pin", "a": {"body": 0, "point": [0, 1, 0, 2]}, "b": 0}])"));
     EXPECT_EQ(badPoint.path(), "constraints[0].a.point");
 }
 
 // Version 1 files (particles only) still load, as they always did; rigid bodies need version 2.
 TEST(SceneJson, VersionOneStillLoadsAndRefusesBodies) {
-    const std::string v1 = sceneWith(kThreeParticles, R"([{"a": 0, "b": 2, "stiffness": 10}])",
-                                     R"( "constraints": [{"type": "nail", "particle": 0}, {"type": "rod", "a": 1, "b": 2}],)");
+    const std::string v1 =
+        sceneWith(kThreeParticles, R"([{"a": 0, "b": 2, "stiffness": 10}])",
+                  R"( "constraints": [{"type": "nail", "particle": 0}, {"type": "rod", "a": 1, "b": 2}],)");
     const Scene one = parseScene(v1);
     std::string v2 = v1;
     v2.replace(v2.find("\"version\": 1"), 12, "\"version\": 2");
@@ -538,7 +570,8 @@ TEST(SceneJson, VersionOneStillLoadsAndRefusesBodies) {
     EXPECT_EQ(one.constraints.size(), 2u);
     EXPECT_NE(serializeScene(one).find("\"version\": 2"), std::string::npos);  // saved as the current version
 
-    const SceneError bodies = errorOf(sceneWith(kThreeParticles, "[]", R"( "bodies": [{"shape": {"sphere": {"radius": 1}}}],)"));
+    const SceneError bodies =
+        errorOf(sceneWith(kThreeParticles, "[]", R"( "bodies": [{"shape": {"sphere": {"radius": 1}}}],)"));
     EXPECT_EQ(bodies.path(), "bodies");
     EXPECT_EQ(bodies.message(), "rigid bodies need version 2");
     EXPECT_GT(bodies.line(), 0);
@@ -547,7 +580,8 @@ TEST(SceneJson, VersionOneStillLoadsAndRefusesBodies) {
 // settings.planar: every body and particle stays in the z = 0 plane.
 TEST(SceneJson, PlanarSettingRoundTripsAndBuilds) {
     const Scene s = parseScene(bodyScene(R"([{"shape": {"box": {"size": [1, 1, 1]}}, "velocity": [1, 0, 5],
-      "angular_velocity": [3, 0, 1]}])", "[]", "[]", R"( "settings": {"planar": true},)"));
+      "angular_velocity": [3, 0, 1]}])",
+                                         "[]", "[]", R"( "settings": {"planar": true},)"));
     ASSERT_TRUE(s.settings.planar);
     EXPECT_EQ(parseScene(serializeScene(s)), s);
     const auto sim = buildSimulation(s);
@@ -581,8 +615,8 @@ TEST(SceneJson, ContactModelAndSurfacesRoundTripAndAreValidated) {
     EXPECT_TRUE(defaults.settings.contact.freezing);
     EXPECT_TRUE(defaults.settings.contact.hopFix);
     EXPECT_EQ(serializeScene(defaults).find("oba_"), std::string::npos);
-    const Scene oba = parseScene(bodyScene("[]", "[]", "[]",
-                                           R"( "settings": {"contact_model": "oba", "oba_freezing": false, "oba_hop_fix": false},)"));
+    const Scene oba = parseScene(bodyScene(
+        "[]", "[]", "[]", R"( "settings": {"contact_model": "oba", "oba_freezing": false, "oba_hop_fix": false},)"));
     EXPECT_EQ(oba.settings.contactModel, "oba");
     EXPECT_FALSE(oba.settings.contact.freezing);
     EXPECT_FALSE(oba.settings.contact.hopFix);
@@ -620,11 +654,14 @@ TEST(SceneJson, ContactModelAndSurfacesRoundTripAndAreValidated) {
         std::string body, path, message;
     };
     const Case cases[] = {
-        {R"({"shape": {"sphere": {"radius": 1}}, "friction": -0.1})", "bodies[0].friction", "must be at least 0 (got -0.1)"},
+        {R"({"shape": {"sphere": {"radius": 1}}, "friction": -0.1})", "bodies[0].friction",
+         "must be at least 0 (got -0.1)"},
         {R"({"shape": {"sphere": {"radius": 1}}, "restitution": 1.5})", "bodies[0].restitution",
          "must be between 0 and 1 (got 1.5)"},
-        {R"({"shape": {"sphere": {"radius": 1}}, "restitution": -1})", "bodies[0].restitution", "must be at least 0 (got -1)"},
-        {R"({"shape": {"sphere": {"radius": 1}}, "friction": "high"})", "bodies[0].friction", "expected a number, got a string"},
+        {R"({"shape": {"sphere": {"radius": 1}}, "restitution": -1})", "bodies[0].restitution",
+         "must be at least 0 (got -1)"},
+        {R"({"shape": {"sphere": {"radius": 1}}, "friction": "high"})", "bodies[0].friction",
+         "expected a number, got a string"},
     };
     for (const Case& c : cases) {
         const SceneError e = errorOf(bodyScene("[" + c.body + "]"));
@@ -669,9 +706,12 @@ TEST(SceneJson, ConstraintParticleOutOfRangeNamesTheIndexAndTheCount) {
     EXPECT_EQ(e.path(), "constraints[1].b");
     EXPECT_EQ(e.message(), "particle 5 out of range (3 particles)");
     EXPECT_EQ(e.line(), 4);  // the line of the 5
-    EXPECT_EQ(constraintError(R"([{"type": "nail", "particle": -1}])").message(), "particle -1 out of range (3 particles)");
-    EXPECT_EQ(constraintError(R"([{"type": "wire", "particle": 3, "center": [0, 0]}])").path(), "constraints[0].particle");
-    EXPECT_EQ(constraintError(R"([{"type": "slider", "particle": 9, "direction": [1, 0]}])").path(), "constraints[0].particle");
+    EXPECT_EQ(constraintError(R"([{"type": "nail", "particle": -1}])").message(),
+              "particle -1 out of range (3 particles)");
+    EXPECT_EQ(constraintError(R"([{"type": "wire", "particle": 3, "center": [0, 0]}])").path(),
+              "constraints[0].particle");
+    EXPECT_EQ(constraintError(R"([{"type": "slider", "particle": 9, "direction": [1, 0]}])").path(),
+              "constraints[0].particle");
 }
 
 TEST(SceneJson, ParametricBeadsAreValidated) {
@@ -683,7 +723,8 @@ TEST(SceneJson, ParametricBeadsAreValidated) {
     EXPECT_EQ(zeroRadius.message(), "must be positive (got 0)");
     EXPECT_GT(zeroRadius.line(), 0);
     EXPECT_EQ(beadError(R"({"center": [0, 0, 0], "radius": 1, "mass": -1})").path(), "parametric_beads[0].mass");
-    EXPECT_EQ(beadError(R"({"center": [0, 0, 0], "radius": 1, "normal": [0, 0, 0]})").path(), "parametric_beads[0].normal");
+    EXPECT_EQ(beadError(R"({"center": [0, 0, 0], "radius": 1, "normal": [0, 0, 0]})").path(),
+              "parametric_beads[0].normal");
     EXPECT_EQ(beadError(R"({"radius": 1})").path(), "parametric_beads[0].center");
     EXPECT_EQ(beadError(R"({"center": [0, 0, 0], "radius": 1, "angel": 1})").path(), "parametric_beads[0].angel");
 }
@@ -715,7 +756,8 @@ TEST(SceneJson, ClothsHairAndWindRoundTripAndBuild) {
     for (const auto& force : sim->world().forces())
         if (!force->label().empty()) labels.insert(force->label());
     // (No twist: a strand of three particles has no four consecutive ones.)
-    EXPECT_EQ(labels, (std::set<std::string>{"cloth stretch and shear", "cloth bending", "hair stretch", "hair bending"}));
+    EXPECT_EQ(labels,
+              (std::set<std::string>{"cloth stretch and shear", "cloth bending", "hair stretch", "hair bending"}));
 }
 
 TEST(SceneJson, ClothsHairAndWindAreValidated) {
@@ -727,8 +769,9 @@ TEST(SceneJson, ClothsHairAndWindAreValidated) {
     EXPECT_EQ(error(R"( "cloths": [{"columns": 3, "rows": 2, "width": 0, "height": 1}],)").path(), "cloths[0].width");
     EXPECT_EQ(error(R"( "cloths": [{"columns": 3, "rows": 2, "width": 1, "height": 1, "shear": -1}],)").path(),
               "cloths[0].shear");
-    EXPECT_EQ(error(R"( "cloths": [{"columns": 3, "rows": 2, "width": 1e-30, "height": 1e-30, "stretch": 1e40}],)").path(),
-              "cloths[0]");
+    EXPECT_EQ(
+        error(R"( "cloths": [{"columns": 3, "rows": 2, "width": 1e-30, "height": 1e-30, "stretch": 1e40}],)").path(),
+        "cloths[0]");
     EXPECT_EQ(error(R"( "hair": [{"strands": 2, "length": 3, "first_particle": 1}],)").path(), "hair[0]");
     EXPECT_EQ(error(R"( "hair": [{"strands": 0, "length": 3}],)").path(), "hair[0].strands");
     EXPECT_EQ(error(R"( "hair": [{"strands": 1, "length": 3, "twist": -2}],)").path(), "hair[0].twist");
@@ -743,8 +786,9 @@ TEST(SceneJson, ClothsHairAndWindAreValidated) {
     EXPECT_EQ(shape.path(), "hair[0].rest_shape");
     EXPECT_EQ(shape.message(), "expected 3 points (strands x length), got 2");
     // A rest shape of its own: the particles may then start anywhere, even on one another.
-    const Scene s = parseScene(sceneWith(R"([{"position": [0, 0, 0]}, {"position": [0, 0, 0]}])", "[]",
-                                         R"( "hair": [{"strands": 1, "length": 2, "rest_shape": [[0, 0, 0], [0, 1, 0]]}],)"));
+    const Scene s =
+        parseScene(sceneWith(R"([{"position": [0, 0, 0]}, {"position": [0, 0, 0]}])", "[]",
+                             R"( "hair": [{"strands": 1, "length": 2, "rest_shape": [[0, 0, 0], [0, 1, 0]]}],)"));
     ASSERT_EQ(s.hair[0].restShape.size(), 2u);
     EXPECT_EQ(s.hair[0].restShape[1], Vec3(0, 1, 0));
     EXPECT_EQ(parseScene(serializeScene(s)), s);
@@ -766,9 +810,9 @@ TEST(SceneJson, AClothsHolesRoundTripAndAreValidated) {
     EXPECT_TRUE(serializeScene(s).find("\"missing\"") != std::string::npos);
 
     const auto error = [](const std::string& missing) {
-        return errorOf(sceneWith(kSixParticles, "[]",
-                                 R"( "cloths": [{"columns": 3, "rows": 3, "width": 1, "height": 1, "missing": )" + missing +
-                                     "}],"));
+        return errorOf(sceneWith(
+            kSixParticles, "[]",
+            R"( "cloths": [{"columns": 3, "rows": 3, "width": 1, "height": 1, "missing": )" + missing + "}],"));
     };
     const SceneError outside = error("[2, 4, 9]");
     EXPECT_EQ(outside.path(), "cloths[0].missing[2]");
@@ -787,7 +831,8 @@ TEST(SceneJson, AClothsHolesRoundTripAndAreValidated) {
 // six particles; its rest shape has a point per particle, and the runs are the pieces.
 TEST(SceneJson, AHairsCutsRoundTripAndAreValidated) {
     const std::string rest = "[[0, 0, 0], [0, 2, 0], [0, 3, 0], [1, 0, 0], [1, 1, 0], [1, 3, 0]]";
-    const Scene s = parseScene(sceneWith(kSixParticles, "[]", R"( "hair": [{"strands": 2, "length": 4, "missing": [1, 6],
+    const Scene s =
+        parseScene(sceneWith(kSixParticles, "[]", R"( "hair": [{"strands": 2, "length": 4, "missing": [1, 6],
       "rest_shape": )" + rest + "}],"));
     ASSERT_EQ(s.hair.size(), 1u);
     EXPECT_EQ(s.hair[0].missing, (std::vector<int>{1, 6}));
@@ -813,7 +858,8 @@ TEST(SceneJson, AHairsCutsRoundTripAndAreValidated) {
     EXPECT_EQ(segments, 2);  // one in each piece of two
 
     const auto error = [](const std::string& hair) { return errorOf(sceneWith(kSixParticles, "[]", hair)); };
-    const SceneError shape = error(R"( "hair": [{"strands": 2, "length": 4, "missing": [1, 6], "rest_shape": [[0, 0, 0]]}],)");
+    const SceneError shape =
+        error(R"( "hair": [{"strands": 2, "length": 4, "missing": [1, 6], "rest_shape": [[0, 0, 0]]}],)");
     EXPECT_EQ(shape.path(), "hair[0].rest_shape");
     EXPECT_EQ(shape.message(), "expected 6 points (strands x length, less the missing places), got 1");
     const SceneError outside = error(R"( "hair": [{"strands": 2, "length": 4, "missing": [1, 8]}],)");
@@ -823,7 +869,8 @@ TEST(SceneJson, AHairsCutsRoundTripAndAreValidated) {
     const SceneError together = error(R"( "hair": [{"strands": 2, "length": 4, "missing": [1, 6],
       "rest_shape": [[0, 0, 0], [0, 2, 0], [0, 2, 0], [1, 0, 0], [1, 1, 0], [1, 3, 0]]}],)");
     EXPECT_EQ(together.message(), "particles 1 and 2 of a strand are at the same place at rest");
-    EXPECT_NO_THROW(parseScene(sceneWith(kSixParticles, "[]", R"( "hair": [{"strands": 2, "length": 4, "missing": [1, 6],
+    EXPECT_NO_THROW(
+        parseScene(sceneWith(kSixParticles, "[]", R"( "hair": [{"strands": 2, "length": 4, "missing": [1, 6],
       "rest_shape": [[0, 0, 0], [0, 0, 0], [0, 3, 0], [1, 0, 0], [1, 1, 0], [1, 3, 0]]}],)")));
 }
 
@@ -838,7 +885,8 @@ TEST(SceneJson, ConstraintSettingsAreValidated) {
     EXPECT_EQ(settingsError(R"({"warm_start": 1})").message(), "expected true or false, got a number");
     const SceneError substeps = errorOf(sceneWith("[]", "[]", R"( "settings": {"integrator_substeps": {"rk5": 2}},)"));
     EXPECT_EQ(substeps.path(), "settings.integrator_substeps.rk5");
-    const Scene s = parseScene(sceneWith("[]", "[]", R"( "settings": {"integrator_substeps": {"euler": 512}, "constraints": {"ks": 100}},)"));
+    const Scene s = parseScene(
+        sceneWith("[]", "[]", R"( "settings": {"integrator_substeps": {"euler": 512}, "constraints": {"ks": 100}},)"));
     EXPECT_EQ(s.settings.integratorSubsteps.at("euler"), 512);
     EXPECT_EQ(s.settings.constraints.ks, 100.0);
     EXPECT_EQ(s.settings.constraints.kd, ConstraintSettings{}.kd);  // the rest default
@@ -878,10 +926,12 @@ TEST(SceneJson, WiresRoundTripAndAreValidated) {
 // What the loader accepts, the simulation builds and steps: a direction whose norm
 // overflows a double is still a direction, and a plane normal stays a unit normal.
 TEST(SceneJson, HugeDirectionsLoadAsUnitVectorsAndBuild) {
-    const Scene s = parseScene(constraintScene(R"([
+    const Scene s = parseScene(
+        constraintScene(R"([
     {"type": "slider", "particle": 0, "direction": [1e300, 0]},
     {"type": "wire", "particle": 1, "center": [0, 0], "normal": [0, 0, 1e300]}
-  ])", R"( "parametric_beads": [{"center": [0, 0, 0], "radius": 1, "normal": [0, 0, -1e300]}],
+  ])",
+                        R"( "parametric_beads": [{"center": [0, 0, 0], "radius": 1, "normal": [0, 0, -1e300]}],
   "planes": [{"point": [0, -1], "normal": [0, 1e300]}], "wires": [{"center": [0, 0], "radius": 1, "normal": [1e-300, 0]}],)"));
     EXPECT_EQ(std::get<SliderSpec>(s.constraints[0]).direction, Vec3::UnitX());
     EXPECT_EQ(std::get<WireSpec>(s.constraints[1]).normal, Vec3::UnitZ());
@@ -894,8 +944,9 @@ TEST(SceneJson, HugeDirectionsLoadAsUnitVectorsAndBuild) {
     EXPECT_NEAR(sim->world().position(0).y(), 0.0, 1e-9);  // on its slider, the x axis
 
     // A particle falling onto that plane bounces instead of passing through.
-    const auto drop = buildSimulation(parseScene(sceneWith(R"([{"position": [0, -0.99], "velocity": [0, -10]}])", "[]",
-                                                           R"( "planes": [{"point": [0, -1], "normal": [0, 1e300]}],)")));
+    const auto drop =
+        buildSimulation(parseScene(sceneWith(R"([{"position": [0, -0.99], "velocity": [0, -10]}])", "[]",
+                                             R"( "planes": [{"point": [0, -1], "normal": [0, 1e300]}],)")));
     drop->step();
     EXPECT_GE(drop->world().position(0).y(), -1.0);
     EXPECT_GT(drop->world().velocity(0).y(), 0.0);
@@ -908,10 +959,12 @@ TEST(SceneJson, MagnitudesAreBoundedSoThatEnergiesStayFinite) {
     EXPECT_EQ(velocity.path(), "particles[0].velocity[0]");
     EXPECT_EQ(velocity.message(), "must be at most 1e+50 in magnitude (got 1e+200)");
     EXPECT_EQ(velocity.line(), 4);
-    const SceneError radius = constraintError(R"([{"type": "wire", "particle": 0, "center": [1, 1], "radius": 1e300}])");
+    const SceneError radius =
+        constraintError(R"([{"type": "wire", "particle": 0, "center": [1, 1], "radius": 1e300}])");
     EXPECT_EQ(radius.path(), "constraints[0].radius");
     EXPECT_EQ(radius.message(), "must be at most 1e+50 in magnitude (got 1e+300)");
-    EXPECT_EQ(errorOf(sceneWith(kThreeParticles, R"([{"a": 0, "b": 1, "stiffness": -1e51}])")).path(), "springs[0].stiffness");
+    EXPECT_EQ(errorOf(sceneWith(kThreeParticles, R"([{"a": 0, "b": 1, "stiffness": -1e51}])")).path(),
+              "springs[0].stiffness");
     EXPECT_EQ(errorOf(sceneWith(R"([{"position": [0, 0], "mass": 1e-300}])")).message(),
               "must be at least 1e-50 (got 1e-300)");  // 1 / mass would overflow
     // The bounds themselves are accepted.

@@ -271,9 +271,8 @@ std::vector<bool> nonExtremeVertices(const std::vector<Vec3>& p, const std::vect
         const std::vector<int>& ring = neighbours[v];
         if (std::any_of(ring.begin(), ring.end(), [&](int w) { return nonExtreme[w]; })) continue;
         const std::optional<Vec3> normal = unitVector(areaSum[v]);
-        const bool flat = normal && std::all_of(ring.begin(), ring.end(), [&](int w) {
-                              return std::abs(normal->dot(p[w] - p[v])) <= tolerance;
-                          });
+        const bool flat = normal && std::all_of(ring.begin(), ring.end(),
+                                                [&](int w) { return std::abs(normal->dot(p[w] - p[v])) <= tolerance; });
         bool onSegment = false;
         for (std::size_t i = 0; i < ring.size() && !flat && !onSegment; ++i)
             for (std::size_t j = i + 1; j < ring.size() && !onSegment; ++j)
@@ -290,8 +289,7 @@ std::optional<ConvexHull> convexHull(const std::vector<Vec3>& points, std::strin
         if (error) *error = std::move(reason);
         return std::nullopt;
     };
-    if (points.size() < 4)
-        return fail("a convex hull needs at least 4 points, got " + std::to_string(points.size()));
+    if (points.size() < 4) return fail("a convex hull needs at least 4 points, got " + std::to_string(points.size()));
     for (std::size_t i = 0; i < points.size(); ++i) {
         if (!points[i].allFinite()) return fail("point " + std::to_string(i) + " is not finite");
         if (points[i].cwiseAbs().maxCoeff() > kLargestCoordinate)

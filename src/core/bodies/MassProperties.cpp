@@ -45,8 +45,8 @@ MassProperties massProperties(const ConvexHull& mesh) {
     if (!mesh.vertices.empty()) origin /= static_cast<double>(mesh.vertices.size());
 
     double sixVolume = 0.0;
-    Vec3 firstMoment = Vec3::Zero();    // x 24
-    Mat3 secondMoment = Mat3::Zero();   // x 120
+    Vec3 firstMoment = Vec3::Zero();   // x 24
+    Mat3 secondMoment = Mat3::Zero();  // x 120
     for (const auto& t : mesh.triangles) {
         const Vec3 a = mesh.vertices[t[0]] - origin, b = mesh.vertices[t[1]] - origin, c = mesh.vertices[t[2]] - origin;
         const double d = a.dot(b.cross(c));
@@ -74,7 +74,8 @@ MassProperties massProperties(const Shape& shape) {
                                  [](const ConvexShape& convex) {
                                      std::string error;
                                      const auto hull = convexHull(convex.points, &error);
-                                     if (!hull) throw std::invalid_argument("a convex shape's points have no hull: " + error);
+                                     if (!hull)
+                                         throw std::invalid_argument("a convex shape's points have no hull: " + error);
                                      return massProperties(*hull);
                                  }},
                       shape);

@@ -1,7 +1,7 @@
 #pragma once
-// Beads on circular wires in generalized (Lagrangian) coordinates, the other formulation of Witkin's Constrained Dynamics notes
-// method: the state is the angle theta on the wire, x(theta) = c + r (cos theta u +
-// sin theta w), J = dx/dtheta, and
+// Beads on circular wires in generalized (Lagrangian) coordinates, the other formulation of Witkin's Constrained
+// Dynamics notes method: the state is the angle theta on the wire, x(theta) = c + r (cos theta u + sin theta w), J =
+// dx/dtheta, and
 //   (J^T M J) theta'' = J^T Q - J^T M Jdot theta'        (Witkin, Constrained Dynamics, parametric bead)
 // with Q = m g - kd v the bead's gravity and drag. Scenes put one next to a constrained
 // bead (WireConstraint) to compare the two methods under the same integrator.

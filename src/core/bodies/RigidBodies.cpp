@@ -17,7 +17,8 @@ RigidBodyMass rigidBodyMass(const RigidBodySpec& spec) {
 
 Index RigidBodies::add(const RigidBodySpec& spec, const RigidBodyMass& mass, bool planar) {
     if (!(mass.mass > 0.0)) throw std::invalid_argument("a rigid body's mass must be positive");
-    if (!(mass.inertia.determinant() > 0.0)) throw std::invalid_argument("a rigid body's inertia must be positive definite");
+    if (!(mass.inertia.determinant() > 0.0))
+        throw std::invalid_argument("a rigid body's inertia must be positive definite");
     planar_ = planar;
     spec_.push_back(spec);
     const Quat q = spec.orientation.normalized();

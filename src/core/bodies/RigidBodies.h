@@ -120,7 +120,7 @@ private:
 
     std::vector<Vec3> x_, P_, L_;
     std::vector<Quat> q_;
-    std::vector<double> mass_, inverseMass_;  // inverse 0 when fixed
+    std::vector<double> mass_, inverseMass_;      // inverse 0 when fixed
     std::vector<Mat3> inertia_, inverseInertia_;  // body frame, about the centre of mass; inverse 0 when fixed
     std::vector<Quat> principalAxes_;             // body frame to principal axes (MassProperties.h)
     std::vector<Vec3> principalMoments_;

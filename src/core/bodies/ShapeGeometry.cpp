@@ -7,19 +7,20 @@ namespace tinkerbox {
 
 Vec3 support(const Shape& shape, const Vec3& direction) {
     return std::visit(
-        ShapeCases{[&](const BoxShape& box) -> Vec3 {
-                       return 0.5 * box.size.cwiseProduct(direction.unaryExpr([](double d) { return d < 0.0 ? -1.0 : 1.0; }));
-                   },
-                   [&](const SphereShape& sphere) -> Vec3 {
-                       return sphere.radius * unitVector(direction).value_or(Vec3::UnitX());
-                   },
-                   [&](const ConvexShape& convex) -> Vec3 {
-                       if (convex.points.empty())
-                           throw std::invalid_argument("a convex shape without points has no support point");
-                       return *std::max_element(convex.points.begin(), convex.points.end(), [&](const Vec3& a, const Vec3& b) {
-                           return a.dot(direction) < b.dot(direction);
-                       });
-                   }},
+        ShapeCases{
+            [&](const BoxShape& box) -> Vec3 {
+                return 0.5 * box.size.cwiseProduct(direction.unaryExpr([](double d) { return d < 0.0 ? -1.0 : 1.0; }));
+            },
+            [&](const SphereShape& sphere) -> Vec3 {
+                return sphere.radius * unitVector(direction).value_or(Vec3::UnitX());
+            },
+            [&](const ConvexShape& convex) -> Vec3 {
+                if (convex.points.empty())
+                    throw std::invalid_argument("a convex shape without points has no support point");
+                return *std::max_element(convex.points.begin(), convex.points.end(), [&](const Vec3& a, const Vec3& b) {
+                    return a.dot(direction) < b.dot(direction);
+                });
+            }},
         shape);
 }
 

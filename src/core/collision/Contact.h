@@ -33,7 +33,7 @@ struct ContactPoint {
 };
 
 struct ContactManifold {
-    ColliderRef a, b;  // a is never a plane
+    ColliderRef a, b;             // a is never a plane
     Vec3 normal = Vec3::UnitY();  // unit, pointing from a to b
     std::array<ContactPoint, 4> points{};
     int count = 0;

@@ -167,7 +167,9 @@ struct ContactDetector::Cache {
 
     void updateJoined(const World& world) {
         const auto& constraints = world.constraints();
-        const auto isSeen = [](const std::unique_ptr<Constraint>& c, const Constraint* seen) { return c.get() == seen; };
+        const auto isSeen = [](const std::unique_ptr<Constraint>& c, const Constraint* seen) {
+            return c.get() == seen;
+        };
         const bool same = constraints.size() == constraintsSeen.size() &&
                           std::equal(constraints.begin(), constraints.end(), constraintsSeen.begin(), isSeen);
         if (same) return;
@@ -216,10 +218,8 @@ ContactDetector& ContactDetector::operator=(ContactDetector&&) noexcept = defaul
 
 std::string ContactDetector::overflowMessage() const {
     std::ostringstream out;
-    if (stats_.points > maxContactPoints_)
-        out << "more than " << maxContactPoints_ << " contact points at once";
-    else
-        out << "more than " << SortAndSweep::kMaxPairs << " pairs of overlapping bounding boxes";
+    if (stats_.points > maxContactPoints_) out << "more than " << maxContactPoints_ << " contact points at once";
+    else out << "more than " << SortAndSweep::kMaxPairs << " pairs of overlapping bounding boxes";
     out << " (bodies piled on one another)";
     return out.str();
 }
@@ -283,9 +283,9 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
         const Collider& body = cache.colliders[k];
         manifold = {};
         const Vec3& x = cache.particlePositions[p];
-        const bool touching =
-            body.sphere ? collideSpheres(x, 0.0, cache.poses[k].translation, body.radius, margin, manifold)
-                        : collideSpherePolyhedron(x, 0.0, body.polyhedron, cache.poses[k], margin, manifold);
+        const bool touching = body.sphere
+                                  ? collideSpheres(x, 0.0, cache.poses[k].translation, body.radius, margin, manifold)
+                                  : collideSpherePolyhedron(x, 0.0, body.polyhedron, cache.poses[k], margin, manifold);
         if (!touching) continue;
         manifold.a = a;
         manifold.b = b;
@@ -354,8 +354,8 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
                     const Vec3 x = poseI.apply(vertices[v]);
                     const double separation = plane.signedDistance(x);
                     if (separation < margin)
-                        cache.planePoints.push_back({x - 0.5 * separation * plane.normal, separation,
-                                                     static_cast<std::uint32_t>(v)});
+                        cache.planePoints.push_back(
+                            {x - 0.5 * separation * plane.normal, separation, static_cast<std::uint32_t>(v)});
                 }
                 if (cache.planePoints.empty()) continue;
                 manifold.count = reduceToFour(cache.planePoints, plane.normal, manifold.points);

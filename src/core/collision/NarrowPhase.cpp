@@ -41,8 +41,7 @@ constexpr std::uint32_t kFeatureFaceA = 0u << 30, kFeatureFaceB = 1u << 30, kFea
                         kFeatureSphere = 3u << 30;
 constexpr std::uint16_t kReferenceLine = 1u << 8;
 
-std::uint32_t faceFeature(bool referenceIsB, int referenceFace, int incidentFace, std::uint16_t in,
-                          std::uint16_t out) {
+std::uint32_t faceFeature(bool referenceIsB, int referenceFace, int incidentFace, std::uint16_t in, std::uint16_t out) {
     return (referenceIsB ? kFeatureFaceB : kFeatureFaceA) | (static_cast<std::uint32_t>(referenceFace) & 63u) << 24 |
            (static_cast<std::uint32_t>(incidentFace) & 63u) << 18 | static_cast<std::uint32_t>(out & 511u) << 9 |
            static_cast<std::uint32_t>(in & 511u);
@@ -140,7 +139,9 @@ void reduceToFour(std::vector<ContactCandidate>& candidates, const Vec3& normal,
     const int count = static_cast<int>(candidates.size());
     if (count <= 4) return;
     auto position = [&](int i) -> const Vec3& { return candidates[i].position; };
-    auto area = [&](int i, int j, int k) { return normal.dot((position(j) - position(i)).cross(position(k) - position(i))); };
+    auto area = [&](int i, int j, int k) {
+        return normal.dot((position(j) - position(i)).cross(position(k) - position(i)));
+    };
     double deepest = kInfinity;
     for (const ContactCandidate& c : candidates) deepest = std::min(deepest, c.separation);
     const Vec3 u = side - normal.dot(side) * normal, diagonal = u + normal.cross(u);
@@ -182,8 +183,10 @@ void reduceToFour(std::vector<ContactCandidate>& candidates, const Vec3& normal,
 
 // The separation along the cached axis, or -infinity when the cache names no axis of these
 // shapes. relative is B's pose in A's frame.
-double cachedSeparation(const SeparatingAxisCache& cache, const Polyhedron& a, const Polyhedron& b, const Pose& relative) {
-    if (a.isBox && b.isBox && (cache.kind == SeparatingAxisCache::Kind::FaceA || cache.kind == SeparatingAxisCache::Kind::FaceB) &&
+double cachedSeparation(const SeparatingAxisCache& cache, const Polyhedron& a, const Polyhedron& b,
+                        const Pose& relative) {
+    if (a.isBox && b.isBox &&
+        (cache.kind == SeparatingAxisCache::Kind::FaceA || cache.kind == SeparatingAxisCache::Kind::FaceB) &&
         cache.first >= 0 && cache.first < 6) {
         // A box's extent along an axis is sum |axis . e_k| half_k (as in searchBoxAxes).
         const int axis = cache.first / 2;
@@ -195,37 +198,38 @@ double cachedSeparation(const SeparatingAxisCache& cache, const Polyhedron& a, c
         return -side * r.col(axis).dot(relative.translation) - halfB[axis] - r.col(axis).cwiseAbs().dot(halfA);
     }
     switch (cache.kind) {
-    case SeparatingAxisCache::Kind::FaceA: {
-        if (cache.first < 0 || cache.first >= static_cast<int>(a.faces.size())) return -kInfinity;
-        const Polyhedron::Face& face = a.faces[cache.first];
-        return minProjection(b.vertices, relative.rotation.transpose() * face.normal) +
-               face.normal.dot(relative.translation) - face.offset;
-    }
-    case SeparatingAxisCache::Kind::FaceB: {
-        if (cache.first < 0 || cache.first >= static_cast<int>(b.faces.size())) return -kInfinity;
-        const Polyhedron::Face& face = b.faces[cache.first];
-        const Vec3 normal = relative.rotation * face.normal;
-        return minProjection(a.vertices, normal) - normal.dot(relative.translation) - face.offset;
-    }
-    case SeparatingAxisCache::Kind::Edges: {
-        if (cache.first < 0 || cache.first >= static_cast<int>(a.edges.size()) || cache.second < 0 ||
-            cache.second >= static_cast<int>(b.edges.size()))
-            return -kInfinity;
-        const auto [a0, a1] = a.edges[cache.first];
-        const auto [b0, b1] = b.edges[cache.second];
-        const Vec3 edgeA = a.vertices[a1] - a.vertices[a0];
-        const Vec3 edgeB = relative.rotation * (b.vertices[b1] - b.vertices[b0]);
-        const Vec3 axis = edgeA.cross(edgeB);
-        const double length = axis.norm();
-        if (!(length > kParallelEdges * edgeA.norm() * edgeB.norm())) return -kInfinity;
-        const Vec3 unit = axis / length;
-        const Vec3 unitInB = relative.rotation.transpose() * unit;
-        const double shift = unit.dot(relative.translation);
-        const double lowA = minProjection(a.vertices, unit), highA = maxProjection(a.vertices, unit);
-        const double lowB = minProjection(b.vertices, unitInB) + shift, highB = maxProjection(b.vertices, unitInB) + shift;
-        return std::max(lowB - highA, lowA - highB);
-    }
-    case SeparatingAxisCache::Kind::None: break;
+        case SeparatingAxisCache::Kind::FaceA: {
+            if (cache.first < 0 || cache.first >= static_cast<int>(a.faces.size())) return -kInfinity;
+            const Polyhedron::Face& face = a.faces[cache.first];
+            return minProjection(b.vertices, relative.rotation.transpose() * face.normal) +
+                   face.normal.dot(relative.translation) - face.offset;
+        }
+        case SeparatingAxisCache::Kind::FaceB: {
+            if (cache.first < 0 || cache.first >= static_cast<int>(b.faces.size())) return -kInfinity;
+            const Polyhedron::Face& face = b.faces[cache.first];
+            const Vec3 normal = relative.rotation * face.normal;
+            return minProjection(a.vertices, normal) - normal.dot(relative.translation) - face.offset;
+        }
+        case SeparatingAxisCache::Kind::Edges: {
+            if (cache.first < 0 || cache.first >= static_cast<int>(a.edges.size()) || cache.second < 0 ||
+                cache.second >= static_cast<int>(b.edges.size()))
+                return -kInfinity;
+            const auto [a0, a1] = a.edges[cache.first];
+            const auto [b0, b1] = b.edges[cache.second];
+            const Vec3 edgeA = a.vertices[a1] - a.vertices[a0];
+            const Vec3 edgeB = relative.rotation * (b.vertices[b1] - b.vertices[b0]);
+            const Vec3 axis = edgeA.cross(edgeB);
+            const double length = axis.norm();
+            if (!(length > kParallelEdges * edgeA.norm() * edgeB.norm())) return -kInfinity;
+            const Vec3 unit = axis / length;
+            const Vec3 unitInB = relative.rotation.transpose() * unit;
+            const double shift = unit.dot(relative.translation);
+            const double lowA = minProjection(a.vertices, unit), highA = maxProjection(a.vertices, unit);
+            const double lowB = minProjection(b.vertices, unitInB) + shift,
+                         highB = maxProjection(b.vertices, unitInB) + shift;
+            return std::max(lowB - highA, lowA - highB);
+        }
+        case SeparatingAxisCache::Kind::None: break;
     }
     return -kInfinity;
 }
@@ -265,10 +269,8 @@ void clipFaces(const Vec3* referenceVertices, const Polyhedron::Face& reference,
                 const Vec3 crossing = current.point + (dCurrent / (dCurrent - dNext)) * (next.point - current.point);
                 // Leaving through this side, the polygon goes on along it; entering, it
                 // arrives along it and goes on along the incident edge.
-                if (dCurrent < 0.0)
-                    clipped.push_back({crossing, current.out, side});
-                else
-                    clipped.push_back({crossing, side, current.out});
+                if (dCurrent < 0.0) clipped.push_back({crossing, current.out, side});
+                else clipped.push_back({crossing, side, current.out});
             }
         }
         std::swap(polygon, clipped);
@@ -284,10 +286,8 @@ void clipFaces(const Vec3* referenceVertices, const Polyhedron::Face& reference,
         const Vec3 chord = polygon[(i + 1) % count].point - before, arm = polygon[i].point - before;
         const double length = chord.norm();
         const double offset = length > 0.0 ? chord.cross(arm).norm() / length : arm.norm();
-        if (offset <= straight)
-            polygon.erase(polygon.begin() + static_cast<std::ptrdiff_t>(i));
-        else
-            ++i;
+        if (offset <= straight) polygon.erase(polygon.begin() + static_cast<std::ptrdiff_t>(i));
+        else ++i;
     }
     std::vector<ContactCandidate>& candidates = scratch.candidates;
     candidates.clear();
@@ -352,8 +352,8 @@ int boxEdge(const Polyhedron& box, int from, int to) {
 // The separating axis test over the faces of A and B and their edges' cross products,
 // with B's vertices, face normals and offsets in A's frame left in scratch. Returns false,
 // with the axis cached, as soon as one separates by more than margin.
-bool searchAxes(const Polyhedron& a, const Polyhedron& b, const Pose& relative, double margin, SeparatingAxisCache& cache,
-                AxisSearch& found) {
+bool searchAxes(const Polyhedron& a, const Polyhedron& b, const Pose& relative, double margin,
+                SeparatingAxisCache& cache, AxisSearch& found) {
     Scratch& s = scratch;
     s.verticesB.resize(b.vertices.size());
     for (std::size_t i = 0; i < b.vertices.size(); ++i) s.verticesB[i] = relative.apply(b.vertices[i]);
@@ -547,8 +547,8 @@ bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& 
         if (referenceIsB) {
             cache = {SeparatingAxisCache::Kind::FaceB, faceB, -1};
             const Vec3& normal = s.normalsB[faceB];
-            const int incident =
-                incidentFace(a, a.vertices.data(), [&](int i) -> const Vec3& { return a.faces[i].normal; }, normal);
+            const int incident = incidentFace(
+                a, a.vertices.data(), [&](int i) -> const Vec3& { return a.faces[i].normal; }, normal);
             clipFaces(s.verticesB.data(), b.faces[faceB], normal, s.offsetsB[faceB], a.vertices.data(),
                       a.faces[incident].vertices, margin, straight, true, faceB, incident);
             reduceToFour(s.candidates, normal, referenceSide(s.verticesB.data(), b.faces[faceB]), tie, straight);
@@ -635,10 +635,10 @@ bool collideSpherePolyhedron(const Vec3& center, double radius, const Polyhedron
                     // A vertex when clamped to an end, else the edge by its two vertices.
                     const auto u = static_cast<std::uint32_t>(face.vertices[k]);
                     const auto v = static_cast<std::uint32_t>(face.vertices[(k + 1) % count]);
-                    if (t <= 0.0 || t >= 1.0)
-                        feature = kFeatureSphere | 3u << 28 | (t <= 0.0 ? u : v);
+                    if (t <= 0.0 || t >= 1.0) feature = kFeatureSphere | 3u << 28 | (t <= 0.0 ? u : v);
                     else
-                        feature = kFeatureSphere | 2u << 28 | (std::min(u, v) & 0x3fffu) << 14 | (std::max(u, v) & 0x3fffu);
+                        feature =
+                            kFeatureSphere | 2u << 28 | (std::min(u, v) & 0x3fffu) << 14 | (std::max(u, v) & 0x3fffu);
                 }
             }
             if (inside && height < closest) {

@@ -29,8 +29,8 @@ struct Polyhedron {
     std::vector<Face> faces;
     std::vector<std::pair<int, int>> edges;
     std::vector<std::pair<int, int>> edgeFaces;  // the two faces each edge borders
-    Vec3 center = Vec3::Zero();  // the mean of the vertices: a point inside
-    double radius = 0.0;         // the largest distance of a vertex from center
+    Vec3 center = Vec3::Zero();                  // the mean of the vertices: a point inside
+    double radius = 0.0;                         // the largest distance of a vertex from center
     // Made by boxPolyhedron (and left as made): vertex i at +-size / 2 by the bits of i
     // (x, y, z), faces -x, +x, -y, +y, -z, +z. Two boxes are tested in closed form.
     bool isBox = false;
@@ -57,11 +57,11 @@ struct SeparatingAxisCache {
 // Each fills `out` (its normal pointing from the first shape to the second, and its points
 // with separation below margin) and returns whether it found a point; out.a and out.b are
 // left to the caller.
-bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& b, const Pose& poseB,
-                      double margin, SeparatingAxisCache& cache, ContactManifold& out);
+bool collidePolyhedra(const Polyhedron& a, const Pose& poseA, const Polyhedron& b, const Pose& poseB, double margin,
+                      SeparatingAxisCache& cache, ContactManifold& out);
 // A point (a particle) against a polyhedron is radius 0 of this one.
-bool collideSpherePolyhedron(const Vec3& center, double radius, const Polyhedron& b, const Pose& poseB,
-                             double margin, ContactManifold& out);
+bool collideSpherePolyhedron(const Vec3& center, double radius, const Polyhedron& b, const Pose& poseB, double margin,
+                             ContactManifold& out);
 bool collideSpheres(const Vec3& centerA, double radiusA, const Vec3& centerB, double radiusB, double margin,
                     ContactManifold& out);
 

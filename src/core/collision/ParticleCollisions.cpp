@@ -16,7 +16,7 @@ namespace {
 // centimetre span +-10 km. A particle beyond shares the outermost cells, which costs speed,
 // never a pair.
 constexpr std::int64_t kCellLimit = (std::int64_t{1} << 20) - 1;  // the largest |coordinate|
-constexpr std::uint64_t kNoCell = ~std::uint64_t{0};  // a particle whose position is not finite
+constexpr std::uint64_t kNoCell = ~std::uint64_t{0};              // a particle whose position is not finite
 
 std::uint64_t packCell(std::int64_t x, std::int64_t y, std::int64_t z) {
     const auto field = [](std::int64_t c) { return static_cast<std::uint64_t>(c + kCellLimit + 1); };
@@ -47,14 +47,16 @@ std::vector<std::pair<Index, Index>> particleCouplings(const World& world) {
     const Index n = world.particleCount();
     std::vector<std::pair<Index, Index>> pairs;
     world.couplings(pairs);
-    std::erase_if(pairs, [n](const std::pair<Index, Index>& p) { return p.first >= n || p.second >= n || p.first == p.second; });
+    std::erase_if(
+        pairs, [n](const std::pair<Index, Index>& p) { return p.first >= n || p.second >= n || p.first == p.second; });
     return pairs;
 }
 
 }  // namespace
 
 double suggestedThickness(const World& world) {
-    std::vector<double> nearest(static_cast<std::size_t>(world.particleCount()), std::numeric_limits<double>::infinity());
+    std::vector<double> nearest(static_cast<std::size_t>(world.particleCount()),
+                                std::numeric_limits<double>::infinity());
     for (const auto& [a, b] : particleCouplings(world)) {
         const double distance = (world.position(a) - world.position(b)).norm();
         nearest[static_cast<std::size_t>(a)] = std::min(nearest[static_cast<std::size_t>(a)], distance);
@@ -67,8 +69,7 @@ double suggestedThickness(const World& world) {
     return 0.8 * *middle;
 }
 
-void ParticleCollisions::updateJoined(const World& world,
-                                      const std::vector<std::pair<Index, Index>>& constraintPairs) {
+void ParticleCollisions::updateJoined(const World& world, const std::vector<std::pair<Index, Index>>& constraintPairs) {
     const Index n = world.particleCount();
     std::vector<std::pair<Index, Index>> pairs = particleCouplings(world);
     pairs.insert(pairs.end(), constraintPairs.begin(), constraintPairs.end());
@@ -148,8 +149,9 @@ void ParticleCollisions::detect(const World& world, double thickness, double mar
             std::nth_element(partners_.begin(), partners_.begin() + kMaxPartners, partners_.end());
             partners_.resize(kMaxPartners);
         }
-        std::sort(partners_.begin(), partners_.end(),
-                  [](const std::pair<double, Index>& p, const std::pair<double, Index>& q) { return p.second < q.second; });
+        std::sort(
+            partners_.begin(), partners_.end(),
+            [](const std::pair<double, Index>& p, const std::pair<double, Index>& q) { return p.second < q.second; });
         for (const auto& [squared, b] : partners_) {
             if ((world.isNailed(a) && world.isNailed(b)) || areJoined(a, b)) continue;
             manifold = {};

@@ -21,7 +21,9 @@ bool resolvePlaneContact(const Plane& plane, const Vec3& xBefore, const Vec3& vB
     const double vn = v.dot(N);
     const bool held = heldImpulse > 0.0;
     if (vn >= 0.0 && !held) {
-        if (d < 0.0) x -= d * N;  // leaving, but still inside: displace the point (Witkin, Particle System Dynamics, section 7.1)
+        if (d < 0.0)
+            x -=
+                d * N;  // leaving, but still inside: displace the point (Witkin, Particle System Dynamics, section 7.1)
         return d < 0.0;
     }
     const bool colliding = vBefore.dot(N) < -kApproachSlop * vBefore.norm();

@@ -1,7 +1,7 @@
 #pragma once
-// An infinite plane barrier (ground, wall) for particles, Witkin, Particle System Dynamics, SIGGRAPH 2001 notes, section 7.
-// The normal points to the legal side. Contact is resolved after each integrator
-// step, at the velocity level, so every integrator gets the same behaviour:
+// An infinite plane barrier (ground, wall) for particles, Witkin, Particle System Dynamics, SIGGRAPH 2001 notes,
+// section 7. The normal points to the legal side. Contact is resolved after each integrator step, at the velocity
+// level, so every integrator gets the same behaviour:
 // - collision (the particle was approaching the plane when the step began): the
 //   normal velocity is reflected and scaled by the restitution, v' = vT - kr vN,
 //   and the particle is put back on the surface;

@@ -78,7 +78,7 @@ Polyhedron hullPolyhedron(const std::vector<Vec3>& points) {
     const std::vector<std::array<int, 3>>& triangles = hull->triangles;
     const int count = static_cast<int>(triangles.size());
 
-    std::vector<Vec3> areaNormal(count);  // twice the area times the unit normal
+    std::vector<Vec3> areaNormal(count);            // twice the area times the unit normal
     std::map<std::pair<int, int>, int> triangleOf;  // directed edge -> the triangle that has it
     for (int t = 0; t < count; ++t) {
         const auto& [a, b, c] = triangles[t];

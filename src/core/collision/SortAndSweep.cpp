@@ -113,10 +113,8 @@ bool SortAndSweep::update(const std::vector<Aabb>& boxes, std::vector<Pair>& pai
     }
     for (Key& k : keys_) k.lo = boxes[static_cast<std::size_t>(k.id)].min[axis_];
     const auto key = [](const Key& k) { return sortKey(k.lo); };
-    if (rebuilt_)
-        fullSort(keys_, key);
-    else
-        swaps_ = insertionSort(keys_, key);
+    if (rebuilt_) fullSort(keys_, key);
+    else swaps_ = insertionSort(keys_, key);
 
     const int a1 = (axis_ + 1) % 3, a2 = (axis_ + 2) % 3;
     SortedBounds& s = sorted_;
@@ -196,10 +194,8 @@ bool SortAndSweep::pointsInBoxes(const std::vector<Vec3>& points, std::vector<Pa
     }
     for (PointKey& k : pointKeys_) k.x = points[static_cast<std::size_t>(k.id)][axis_];
     const auto key = [](const PointKey& k) { return sortKey(k.x); };
-    if (rebuild)
-        fullSort(pointKeys_, key);
-    else
-        insertionSort(pointKeys_, key);
+    if (rebuild) fullSort(pointKeys_, key);
+    else insertionSort(pointKeys_, key);
 
     // Both lists sorted along the axis: the points before a box's lower endpoint are before
     // every later box's too, so the first point to look at only moves forward.

@@ -78,8 +78,13 @@ void ConstraintSolver::evaluate(const ConstraintList& constraints, const World& 
         const Index count = static_cast<Index>(blocksPerRow_[i]) * c.rowCount();
         std::fill(J_.begin() + first, J_.begin() + first + count, Vec3::Zero());
         std::fill(Jdot_.begin() + first, Jdot_.begin() + first + count, Vec3::Zero());
-        ConstraintRows rows{C_.data() + rowOffset_[i], Cdot_.data() + rowOffset_[i], J_.data() + first,
-                            Jdot_.data() + first, blocksPerRow_[i], firstBlock_[i], kinematics_};
+        ConstraintRows rows{C_.data() + rowOffset_[i],
+                            Cdot_.data() + rowOffset_[i],
+                            J_.data() + first,
+                            Jdot_.data() + first,
+                            blocksPerRow_[i],
+                            firstBlock_[i],
+                            kinematics_};
         c.evaluate(kinematics_, rows);
     }
 }
@@ -138,8 +143,8 @@ void ConstraintSolver::prepareSweeps(const Blocks& J, const InverseMass& W, VecX
         const Index b = blockParticle_[e];
         const Vec3 w = block3(W.diagonal, b);
         // A particle's three coordinates share one inverse mass.
-        diagonal_[blockRow_[e]] += W.full[b] < 0 && w.x() == w.y() && w.y() == w.z() ? w.x() * J[e].squaredNorm()
-                                                                                    : J[e].dot(W.apply(b, J[e]));
+        diagonal_[blockRow_[e]] +=
+            W.full[b] < 0 && w.x() == w.y() && w.y() == w.z() ? w.x() * J[e].squaredNorm() : J[e].dot(W.apply(b, J[e]));
     }
     meanDiagonal_ = rows() > 0 ? diagonal_.sum() / rows() : 0.0;
     for (Index r = 0; r < rows(); ++r)
@@ -168,14 +173,15 @@ void ConstraintSolver::sweep(const Blocks& J, Row&& row) {
     for (Index i = 0; i < rows(); ++i) {
         const Index r = Descending ? rows() - 1 - i : i;
         double dot = 0.0;
-        for (Index e = first[r]; e < first[r + 1]; ++e) dot += blocks[e].dot(Eigen::Map<const Vec3>(acc + 3 * static_cast<Index>(particle[e])));
+        for (Index e = first[r]; e < first[r + 1]; ++e)
+            dot += blocks[e].dot(Eigen::Map<const Vec3>(acc + 3 * static_cast<Index>(particle[e])));
         const double y = scale_[r] * row(r, scale_[r] * dot);  // the row's value, given its part of L or U
         for (Index e = first[r]; e < first[r + 1]; ++e) {
             const Index b = particle[e];
             if (full[b] < 0)  // a particle's, a bead's or a body's linear block: diagonal
-                Eigen::Map<Vec3>(acc + 3 * b) += (y * Eigen::Map<const Vec3>(inverseMass + 3 * b)).cwiseProduct(blocks[e]);
-            else
-                Eigen::Map<Vec3>(acc + 3 * b) += y * (inverseMass_->fullBlocks[full[b]] * blocks[e]);
+                Eigen::Map<Vec3>(acc + 3 * b) +=
+                    (y * Eigen::Map<const Vec3>(inverseMass + 3 * b)).cwiseProduct(blocks[e]);
+            else Eigen::Map<Vec3>(acc + 3 * b) += y * (inverseMass_->fullBlocks[full[b]] * blocks[e]);
         }
     }
 }
@@ -214,7 +220,8 @@ CgResult ConstraintSolver::solveWith(double epsilon, const Blocks& J, const VecX
     return result;
 }
 
-void ConstraintSolver::solve(const Blocks& J, const InverseMass& W, VecX& b, VecX& x, const ConstraintSettings& settings) {
+void ConstraintSolver::solve(const Blocks& J, const InverseMass& W, VecX& b, VecX& x,
+                             const ConstraintSettings& settings) {
     const auto start = std::chrono::steady_clock::now();
     prepareSweeps(J, W, b, x);
     const CgSettings cg{settings.tolerance(requestedTolerance_), settings.solver.maxIterations};

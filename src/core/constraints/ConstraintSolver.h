@@ -115,7 +115,7 @@ public:
     double maxRelativeError() const;
     const VecX& C() const { return C_; }
     const VecX& multipliers() const { return lambda_; }
-    void multiplyJ(const VecX& x, VecX& y) const { multiply(J_, x, y); }                       // y = J x
+    void multiplyJ(const VecX& x, VecX& y) const { multiply(J_, x, y); }                      // y = J x
     void multiplyJTransposed(const VecX& y, VecX& x) const { multiplyTransposed(J_, y, x); }  // x += J^T y
     const VecX& Cdot() const { return Cdot_; }
 
@@ -141,16 +141,18 @@ private:
     template <bool Descending, class Row>
     void sweep(const Blocks& J, Row&& row);
 
-    std::vector<Index> rowOffset_, blockOffset_;  // per constraint
-    std::vector<int> blocksPerRow_;               // per constraint
-    std::vector<std::vector<int>> firstBlock_;    // per constraint and anchor (ConstraintRows)
+    std::vector<Index> rowOffset_, blockOffset_;          // per constraint
+    std::vector<int> blocksPerRow_;                       // per constraint
+    std::vector<std::vector<int>> firstBlock_;            // per constraint and anchor (ConstraintRows)
     std::vector<std::int32_t> blockRow_, blockParticle_;  // per block: its row and velocity block
     std::vector<Index> rowBlockStart_;  // the blocks of row r are rowBlockStart_[r] .. rowBlockStart_[r + 1] - 1
     std::vector<double> rowScale_;
     VecX C_, Cdot_;
     Blocks J_, Jdot_, J0_;
     VecX lambda_, mu_, nu_;
-    struct WarmStart { VecX rhs, lambda; };
+    struct WarmStart {
+        VecX rhs, lambda;
+    };
     std::array<WarmStart, 4> warmStarts_;
     std::size_t nextWarmStart_ = 0;  // acceleration-, velocity- and position-level multipliers (warm starts)
     VecX rhs_, diagonal_, particleVector_, jv_;

@@ -35,7 +35,8 @@ struct RodSpec {
     bool operator==(const RodSpec&) const = default;
 };
 
-// A bead on a circular wire (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, bead on a wire): C = [N.(x - c), |x - c| - r].
+// A bead on a circular wire (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, bead on a wire): C = [N.(x - c), |x -
+// c| - r].
 struct WireSpec {
     Anchor anchor;
     Vec3 center = Vec3::Zero();
@@ -89,11 +90,19 @@ using ConstraintSpec = std::variant<NailSpec, RodSpec, WireSpec, SliderSpec, Pin
 // type names) handles a new kind without a case for it.
 template <class F>
 void forEachAnchor(ConstraintSpec& spec, F&& f) {
-    std::visit([&](auto& s) { for (Anchor* a : s.anchors()) f(*a); }, spec);
+    std::visit(
+        [&](auto& s) {
+            for (Anchor* a : s.anchors()) f(*a);
+        },
+        spec);
 }
 template <class F>
 void forEachAnchor(const ConstraintSpec& spec, F&& f) {
-    std::visit([&](const auto& s) { for (const Anchor* a : s.anchors()) f(*a); }, spec);
+    std::visit(
+        [&](const auto& s) {
+            for (const Anchor* a : s.anchors()) f(*a);
+        },
+        spec);
 }
 inline std::string_view constraintName(const ConstraintSpec& spec) {
     return std::visit([](const auto& s) { return std::decay_t<decltype(s)>::kName; }, spec);
@@ -104,13 +113,13 @@ inline std::string constraintNames() {
         std::string names;
         ((names += (I ? ", " : "") + std::string(std::variant_alternative_t<I, ConstraintSpec>::kName)), ...);
         return names;
-    }(std::make_index_sequence<std::variant_size_v<ConstraintSpec>>{});
+    }
+    (std::make_index_sequence<std::variant_size_v<ConstraintSpec>>{});
 }
 
 class Constraint;
 // Throws std::invalid_argument for a degenerate description (zero length, radius or
 // direction, a pin or rod from a particle to itself).
 std::unique_ptr<Constraint> makeConstraint(const ConstraintSpec& spec);
-
 
 }  // namespace tinkerbox

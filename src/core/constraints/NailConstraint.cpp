@@ -1,6 +1,5 @@
 #include "core/constraints/NailConstraint.h"
 
-
 namespace tinkerbox {
 
 void NailConstraint::evaluate(std::span<const AnchorKinematics> anchors, ConstraintRows& rows) const {

@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-
 namespace tinkerbox {
 
 PinConstraint::PinConstraint(const PinSpec& spec) : spec_(spec) {

@@ -1,5 +1,6 @@
 #pragma once
-// Pin (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, coincident points): C = xa - xb (3 rows), J_a = I, J_b = -I, Jdot = 0.
+// Pin (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, coincident points): C = xa - xb (3 rows), J_a = I, J_b = -I,
+// Jdot = 0.
 #include "core/constraints/Constraint.h"
 
 namespace tinkerbox {

@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-
 namespace tinkerbox {
 
 RodConstraint::RodConstraint(const RodSpec& spec) : spec_(spec) {

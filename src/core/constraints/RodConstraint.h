@@ -1,6 +1,6 @@
 #pragma once
-// Rod (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, distance constraint): C = |l| - L with l = xa - xb, n = l/|l|:
-// J_a = n^T, J_b = -n^T, Cdot = n.(va - vb), Jdot_a = (ldot - (n.ldot) n)^T / |l|.
+// Rod (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, distance constraint): C = |l| - L with l = xa - xb, n =
+// l/|l|: J_a = n^T, J_b = -n^T, Cdot = n.(va - vb), Jdot_a = (ldot - (n.ldot) n)^T / |l|.
 #include "core/constraints/Constraint.h"
 
 namespace tinkerbox {

@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-
 namespace tinkerbox {
 
 SliderConstraint::SliderConstraint(const SliderSpec& spec) : spec_(spec) {

@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-
 namespace tinkerbox {
 
 WireConstraint::WireConstraint(const WireSpec& spec) : spec_(spec) {

@@ -3,7 +3,8 @@
 // radius r, plane normal N. Two rows: the plane, C0 = N.(x - c), J0 = N^T, Jdot0 = 0; and
 // the circle, C1 = |x - c| - r with n = (x - c)/|x - c|, J1 = n^T,
 // Jdot1 = (v - (n.v) n)^T / |x - c| (the notes' Ndot). In a plane of its own the bead's
-// multiplier is the closed form of the bead-on-a-wire example in Witkin's Constrained Dynamics notes: lambda = [m (x.xdot)^2/(x.x) - m xdot.xdot - x.f]/|x|.
+// multiplier is the closed form of the bead-on-a-wire example in Witkin's Constrained Dynamics notes: lambda = [m
+// (x.xdot)^2/(x.x) - m xdot.xdot - x.f]/|x|.
 #include "core/constraints/Constraint.h"
 
 namespace tinkerbox {

@@ -9,8 +9,9 @@ namespace tinkerbox {
 
 constexpr ContactModelKind kBaraffContactKind{
     .name = "baraff",
-    .summary = "Baraff's nonpenetration constraints: collisions, then resting contact with Coulomb friction "
-               "solved by sweeps, and a position projection.",
+    .summary =
+        "Baraff's nonpenetration constraints: collisions, then resting contact with Coulomb friction "
+        "solved by sweeps, and a position projection.",
     .make = [](const ContactModelSettings& s) -> std::unique_ptr<ContactModel> {
         return std::make_unique<BaraffContact>(s);
     },

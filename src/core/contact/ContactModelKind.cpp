@@ -32,8 +32,8 @@ std::string contactModelNameList() {
 
 const ContactModelKind& contactModelKind(std::string_view name) {
     if (const ContactModelKind* kind = findContactModelKind(name)) return *kind;
-    throw std::invalid_argument("unknown contact model '" + std::string(name) + "' (choose one of: " +
-                                contactModelNameList() + ")");
+    throw std::invalid_argument("unknown contact model '" + std::string(name) +
+                                "' (choose one of: " + contactModelNameList() + ")");
 }
 
 }  // namespace tinkerbox

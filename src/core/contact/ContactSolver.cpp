@@ -85,10 +85,8 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
             row.wLinearB = wLinearB;
             buildAxis(W, row, directions[0], ra, rb, row.normal);
             buildAxis(W, row, directions[1], ra, rb, row.tangent1);
-            if (tangents == 2)
-                buildAxis(W, row, directions[2], ra, rb, row.tangent2);
-            else
-                row.tangent2 = zeroAxis();
+            if (tangents == 2) buildAxis(W, row, directions[2], ra, rb, row.tangent2);
+            else row.tangent2 = zeroAxis();
             row.coupling1 = coupling(row, row.tangent1, row.normal);
             row.coupling2 = coupling(row, row.tangent2, row.normal);
             // A side without a block (a plane, a particle's rotation) reads and writes the
@@ -106,7 +104,8 @@ void ContactSolver::buildRows(const World& world, const std::vector<ContactManif
 
 ContactSolver::Axis ContactSolver::zeroAxis() {
     Axis axis;
-    for (Vec3* part : {&axis.direction, &axis.angularA, &axis.angularB, &axis.wAngularA, &axis.wAngularB}) part->setZero();
+    for (Vec3* part : {&axis.direction, &axis.angularA, &axis.angularB, &axis.wAngularA, &axis.wAngularB})
+        part->setZero();
     return axis;
 }
 
@@ -116,8 +115,8 @@ double ContactSolver::coupling(const Row& row, const Axis& along, const Axis& pu
 }
 
 double ContactSolver::velocityAlong(const Axis& axis, const Row& row, const VecX& u) const {
-    return axis.direction.dot(block3(u, row.linearB) - block3(u, row.linearA)) + axis.angularA.dot(block3(u, row.angularA)) +
-           axis.angularB.dot(block3(u, row.angularB));
+    return axis.direction.dot(block3(u, row.linearB) - block3(u, row.linearA)) +
+           axis.angularA.dot(block3(u, row.angularA)) + axis.angularB.dot(block3(u, row.angularB));
 }
 
 void ContactSolver::applyImpulse(const Axis& axis, const Row& row, double impulse, VecX& target) const {
@@ -331,7 +330,8 @@ bool ContactSolver::factorActiveSet(BlockCholesky<B>& factor, std::vector<typena
     values.assign(static_cast<std::size_t>(factor.slots()), BlockCholesky<B>::Block::Zero());
     for (std::size_t k = 0; k < activeBlocks_.size(); ++k) {
         const ActiveBlock& piece = activeBlocks_[k];
-        values[static_cast<std::size_t>(activeSlots_[k])].template block<3, 3>(piece.row % B, piece.column % B) += piece.value;
+        values[static_cast<std::size_t>(activeSlots_[k])].template block<3, 3>(piece.row % B, piece.column % B) +=
+            piece.value;
     }
     return factor.factorize(values);
 }
@@ -397,10 +397,12 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
     };
     for (const ActiveAxis& a : activeAxes_) {
         const Row& row = *a.row;
-        for (const auto& [linear, angular] : {std::pair(row.linearA, row.angularA), std::pair(row.linearB, row.angularB)})
+        for (const auto& [linear, angular] :
+             {std::pair(row.linearA, row.angularA), std::pair(row.linearB, row.angularB)})
             for (const Index b : {linear, angular}) {
                 if (b == spare || activeDof_[static_cast<std::size_t>(b)] >= 0) continue;
-                if (W.apply(b, Vec3::Ones()).isZero() && (activeBlockSize_ == 3 || W.apply(b == linear ? angular : linear, Vec3::Ones()).isZero()))
+                if (W.apply(b, Vec3::Ones()).isZero() &&
+                    (activeBlockSize_ == 3 || W.apply(b == linear ? angular : linear, Vec3::Ones()).isZero()))
                     continue;  // a fixed body's blocks: it does not move
                 if (activeBlockSize_ == 3) {
                     assign(b);
@@ -425,7 +427,8 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
         const std::array<Vec3, 4> parts{-axis.direction, axis.angularA, axis.direction, axis.angularB};
         for (std::size_t i = 0; i < 4; ++i) {
             at[i] = activeDof_[static_cast<std::size_t>(blocks[i])];
-            j[i] = at[i] < 0 ? Vec3::Zero() : Vec3(parts[i].cwiseProduct(activeDofMask_[static_cast<std::size_t>(blocks[i])]));
+            j[i] = at[i] < 0 ? Vec3::Zero()
+                             : Vec3(parts[i].cwiseProduct(activeDofMask_[static_cast<std::size_t>(blocks[i])]));
         }
     };
     // J_S^T E^-1 J_S: the rows of a manifold share their four blocks, so their outer
@@ -439,8 +442,10 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
                 if (groupAt[p] >= 0 && groupAt[q] >= 0) {
                     // Block (p, q) of the group, or its transpose, in the lower triangle.
                     const bool below = groupAt[p] >= groupAt[q];
-                    const Mat3 block = group.block<3, 3>(3 * static_cast<Index>(below ? p : q), 3 * static_cast<Index>(below ? q : p));
-                    activeBlocks_.push_back({std::max(groupAt[p], groupAt[q]), std::min(groupAt[p], groupAt[q]), block});
+                    const Mat3 block =
+                        group.block<3, 3>(3 * static_cast<Index>(below ? p : q), 3 * static_cast<Index>(below ? q : p));
+                    activeBlocks_.push_back(
+                        {std::max(groupAt[p], groupAt[q]), std::min(groupAt[p], groupAt[q]), block});
                 }
         group.setZero();
     };
@@ -458,7 +463,8 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
         group.noalias() += a.weight * row * row.transpose();
     }
     flush();
-    if (!(activeBlockSize_ == 6 ? factorActiveSet(factor6_, values6_, dofs) : factorActiveSet(factor3_, values3_, dofs)))
+    if (!(activeBlockSize_ == 6 ? factorActiveSet(factor6_, values6_, dofs)
+                                : factorActiveSet(factor3_, values3_, dofs)))
         return false;
     // Kept to go back to, should the step not solve the system (a degenerate factor).
     savedU_ = u_;
@@ -480,7 +486,8 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
         initialResidual = std::max(initialResidual, std::abs(activeResidual_[i]));
     }
     double finalResidual = initialResidual;
-    for (int solve = 0; solve < kMaxSubspaceRefinements && !(finalResidual <= kSubspaceReduction * initialResidual); ++solve) {
+    for (int solve = 0; solve < kMaxSubspaceRefinements && !(finalResidual <= kSubspaceReduction * initialResidual);
+         ++solve) {
         activeRhs_.setZero(dofs);
         for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
             const ActiveJacobian& jacobianOf = activeJacobians_[i];
@@ -489,10 +496,8 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
                 if (jacobianOf.at[p] >= 0) activeRhs_.segment<3>(jacobianOf.at[p]) += weighted * jacobianOf.j[p];
         }
         activeSolution_ = activeRhs_;
-        if (activeBlockSize_ == 6)
-            factor6_.solve(activeSolution_);
-        else
-            factor3_.solve(activeSolution_);
+        if (activeBlockSize_ == 6) factor6_.solve(activeSolution_);
+        else factor3_.solve(activeSolution_);
         finalResidual = 0.0;
         for (std::size_t i = 0; i < activeAxes_.size(); ++i) {
             const ActiveJacobian& jacobianOf = activeJacobians_[i];
@@ -515,8 +520,7 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
     for (const ActiveAxis& a : activeAxes_) {
         const Row& row = *a.row;
         const double limit = row.friction * (row.normalImpulse + row.heldImpulse);
-        if (a.axis == 0 && (row.normalImpulse < 0.0 || tangentSize(row) > limit))
-            ++outside;
+        if (a.axis == 0 && (row.normalImpulse < 0.0 || tangentSize(row) > limit)) ++outside;
     }
     if (outside > kSubspaceOutside * activeAxes_.size()) return restore();
     for (const ActiveAxis& a : activeAxes_) {
@@ -545,8 +549,8 @@ Vec3 ContactSolver::sweepRow(Row& row) {
     // velocity blocks are read once and written once: the tangents' velocities after the
     // normal change follow from the couplings J_t W J_n^T, and the three impulse changes
     // go into u together.
-    const auto linearA = block3(u_, row.linearA), angularA = block3(u_, row.angularA), linearB = block3(u_, row.linearB),
-               angularB = block3(u_, row.angularB);
+    const auto linearA = block3(u_, row.linearA), angularA = block3(u_, row.angularA),
+               linearB = block3(u_, row.linearB), angularB = block3(u_, row.angularB);
     const Vec3 linear = linearB - linearA;
     const auto along = [&](const Axis& axis) {
         return axis.direction.dot(linear) + axis.angularA.dot(angularA) + axis.angularB.dot(angularB);
@@ -574,14 +578,18 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
     // The previous points of a manifold's pair are contiguous in warm_, which is sorted by
     // pair: found once per manifold.
     std::size_t cold = 0;
-    const auto byPair = [](const Warm& x, const Warm& y) { return std::tie(x.key.a, x.key.b) < std::tie(y.key.a, y.key.b); };
+    const auto byPair = [](const Warm& x, const Warm& y) {
+        return std::tie(x.key.a, x.key.b) < std::tie(y.key.a, y.key.b);
+    };
     for (std::size_t g = 0; g + 1 < manifoldStart_.size(); ++g) {
         const std::size_t begin = manifoldStart_[g], end = manifoldStart_[g + 1];
-        const auto [first, last] =
-            std::equal_range(warm_.begin(), warm_.end(), Warm{rows_[begin].key, Vec3::Zero(), 0.0, Vec3::Zero()}, byPair);
+        const auto [first, last] = std::equal_range(warm_.begin(), warm_.end(),
+                                                    Warm{rows_[begin].key, Vec3::Zero(), 0.0, Vec3::Zero()}, byPair);
         for (std::size_t i = begin; i < end; ++i) {
             Row& row = rows_[i];
-            const Warm* found = row.collided ? nullptr : findWarm(row, warm_.data() + (first - warm_.begin()), warm_.data() + (last - warm_.begin()));
+            const Warm* found = row.collided ? nullptr
+                                             : findWarm(row, warm_.data() + (first - warm_.begin()),
+                                                        warm_.data() + (last - warm_.begin()));
             if (found == nullptr) {
                 ++cold;
                 continue;
@@ -653,7 +661,8 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
         }
         double residual = 0.0;
         for (const Row& row : rows_)
-            residual += (Vec3(row.normalImpulse, row.tangentImpulse1, row.tangentImpulse2) - row.iterationStart).squaredNorm();
+            residual +=
+                (Vec3(row.normalImpulse, row.tangentImpulse1, row.tangentImpulse2) - row.iterationStart).squaredNorm();
         const double beta = previousResidual > 0.0 && residual < previousResidual ? residual / previousResidual : 0.0;
         previousResidual = residual;
         for (Row& row : rows_) {
@@ -670,11 +679,13 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
     nextWarm_.clear();
     for (const Row& row : rows_) {
         if (row.normalImpulse == 0.0 && row.tangentImpulse1 == 0.0 && row.tangentImpulse2 == 0.0) continue;
-        nextWarm_.push_back({row.key, row.onA, row.normalImpulse,
-                             row.tangentImpulse1 * row.tangent1.direction + row.tangentImpulse2 * row.tangent2.direction});
+        nextWarm_.push_back(
+            {row.key, row.onA, row.normalImpulse,
+             row.tangentImpulse1 * row.tangent1.direction + row.tangentImpulse2 * row.tangent2.direction});
     }
     // In the manifolds' order, which the detector gives sorted by pair.
-    if (!std::is_sorted(nextWarm_.begin(), nextWarm_.end(), byPair)) std::stable_sort(nextWarm_.begin(), nextWarm_.end(), byPair);
+    if (!std::is_sorted(nextWarm_.begin(), nextWarm_.end(), byPair))
+        std::stable_sort(nextWarm_.begin(), nextWarm_.end(), byPair);
     std::swap(warm_, nextWarm_);
     return sweeps;
 }
@@ -711,8 +722,8 @@ void ContactSolver::projectPositions(double h) {
             double* d = displacement_.data();
             Eigen::Map<Vec3> linearA(d + 3 * row.linearA), angularA(d + 3 * row.angularA), linearB(d + 3 * row.linearB),
                 angularB(d + 3 * row.angularB);
-            const double separation =
-                row.separation + n.direction.dot(linearB - linearA) + n.angularA.dot(angularA) + n.angularB.dot(angularB);
+            const double separation = row.separation + n.direction.dot(linearB - linearA) + n.angularA.dot(angularA) +
+                                      n.angularB.dot(angularB);
             const double error = -kSlop - separation;
             if (!row.held && error <= 0.0 && row.positionImpulse == 0.0) continue;
             double step = error * n.inverseMass;

@@ -34,8 +34,8 @@ namespace tinkerbox {
 class World;
 
 struct ContactStep {
-    double h = 1.0 / 60.0;   // the step just taken
-    double gravity = 9.81;   // |g|: sets the speed below which an approach rests
+    double h = 1.0 / 60.0;  // the step just taken
+    double gravity = 9.81;  // |g|: sets the speed below which an approach rests
     // The world's state at the step's start (World::getState layout), for how the step
     // moved the bodies: without it the free acceleration along the normals is taken as 0
     // and the integrator's positionResponse as 1/2.
@@ -72,7 +72,7 @@ public:
     static constexpr double kSubspaceReduction = 1e-3;
     // Nor when more than this fraction of its points end outside the cone.
     static constexpr double kSubspaceOutside = 0.1;  // largest impulse change per sweep / largest impulse
-    static constexpr double kSlop = 5e-5;               // metres of overlap left alone
+    static constexpr double kSlop = 5e-5;            // metres of overlap left alone
     // Metres: a gap this narrow is contact (its point must not approach), not a gap the step
     // may close. The position pass holds touching points at the slop only to a tenth of it
     // once a pile rests; in a pile just built it leaves gaps of about the slop, and taken as
@@ -112,13 +112,13 @@ private:
     // those and the next, the rest after (a row is about 700 bytes and the sweeps go over all of them).
     struct Row {
         Index linearA = -1, angularA = -1, linearB = -1, angularB = -1;  // velocity blocks, -1: none
-        Vec3 wLinearA = Vec3::Zero(), wLinearB = Vec3::Zero();  // W's diagonal on the linear blocks (0: none)
+        Vec3 wLinearA = Vec3::Zero(), wLinearB = Vec3::Zero();           // W's diagonal on the linear blocks (0: none)
         Axis normal;
-        double separation = 0.0;  // at detection; the linear change from displacements is added on
+        double separation = 0.0;       // at detection; the linear change from displacements is added on
         double positionImpulse = 0.0;  // of the position projection
         bool held = false;             // in the position projection: kept at the slop from both sides
         bool collided = false;
-        int tangents = 2;  // 1 in a planar world
+        int tangents = 2;         // 1 in a planar world
         Axis tangent1, tangent2;  // tangent2 all zero in a planar world
         // J_t W J_n^T of each tangent: how an impulse along the normal moves the point
         // along it.
@@ -133,7 +133,7 @@ private:
         // conjugate direction they move along (solveResting).
         Vec3 iterationStart = Vec3::Zero(), direction = Vec3::Zero();
         Key key;
-        Vec3 onA = Vec3::Zero();  // the point in a's frame (from its centre of mass)
+        Vec3 onA = Vec3::Zero();          // the point in a's frame (from its centre of mass)
         double normalAcceleration = 0.0;  // of the relative normal velocity over the step, without contact
         double impactTime = 0.0;          // before the step's end (< 0: after it), once collided
         // In the collision pass at hand: whether the point collides, the normal velocity its
@@ -184,8 +184,8 @@ private:
         double weight;  // 1 / the row's regularization
     };
     std::vector<ActiveAxis> activeAxes_;
-    std::vector<Index> activeDof_;       // per velocity block: its first unknown, or -1
-    std::vector<Vec3> activeDofMask_;    // per velocity block: 1 where W is not 0
+    std::vector<Index> activeDof_;     // per velocity block: its first unknown, or -1
+    std::vector<Vec3> activeDofMask_;  // per velocity block: 1 where W is not 0
     // The system's 3 x 3 pieces, at their first rows' and columns' unknowns, on or below the
     // diagonal; repeats are summed.
     struct ActiveBlock {

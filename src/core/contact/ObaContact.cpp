@@ -34,8 +34,9 @@ constexpr ContactModelParameter kObaParameters[] = {
 
 constexpr ContactModelKind kObaContactKind{
     .name = "oba",
-    .summary = "Schmidl's optimization-based animation: one quadratic program per step for the impulses, "
-               "then programs that move the bodies apart.",
+    .summary =
+        "Schmidl's optimization-based animation: one quadratic program per step for the impulses, "
+        "then programs that move the bodies apart.",
     .parameters = kObaParameters,
     .make = [](const ContactModelSettings& s) -> std::unique_ptr<ContactModel> {
         return std::make_unique<ObaContact>(s);
@@ -66,19 +67,21 @@ constexpr double kSeparationSlack = 1e-6;
 // position as origin (it does not turn), a plane's world frame (it does not move).
 Vec3 toColliderFrame(const World& world, const ColliderRef& c, const Vec3& point) {
     switch (c.kind) {
-    case ColliderKind::Particle: return point - world.position(c.index);
-    case ColliderKind::Rigid:
-        return world.rigidBodies().orientation(c.index).conjugate() * (point - world.rigidBodies().position(c.index));
-    case ColliderKind::Plane: return point;
+        case ColliderKind::Particle: return point - world.position(c.index);
+        case ColliderKind::Rigid:
+            return world.rigidBodies().orientation(c.index).conjugate() *
+                   (point - world.rigidBodies().position(c.index));
+        case ColliderKind::Plane: return point;
     }
     return point;
 }
 
 Vec3 fromColliderFrame(const World& world, const ColliderRef& c, const Vec3& local) {
     switch (c.kind) {
-    case ColliderKind::Particle: return world.position(c.index) + local;
-    case ColliderKind::Rigid: return world.rigidBodies().position(c.index) + world.rigidBodies().orientation(c.index) * local;
-    case ColliderKind::Plane: return local;
+        case ColliderKind::Particle: return world.position(c.index) + local;
+        case ColliderKind::Rigid:
+            return world.rigidBodies().position(c.index) + world.rigidBodies().orientation(c.index) * local;
+        case ColliderKind::Plane: return local;
     }
     return local;
 }
@@ -118,9 +121,9 @@ bool ObaContact::isFrozen(Index rigidBody) const {
 
 bool ObaContact::isMovable(const World& world, const ColliderRef& c) const {
     switch (c.kind) {
-    case ColliderKind::Particle: return !world.isNailed(c.index);
-    case ColliderKind::Rigid: return !world.rigidBodies().isFixed(c.index) && !isFrozen(c.index);
-    case ColliderKind::Plane: return false;
+        case ColliderKind::Particle: return !world.isNailed(c.index);
+        case ColliderKind::Rigid: return !world.rigidBodies().isFixed(c.index) && !isFrozen(c.index);
+        case ColliderKind::Plane: return false;
     }
     return false;
 }
@@ -278,7 +281,8 @@ int ObaContact::solveImpulses(const World& world, double h) {
         d.head(cRows).setZero();
         for (Index r = 0; r < rows; ++r) {
             const Row& row = contacts_[static_cast<std::size_t>(r)];
-            const auto side = [&](Index block, bool movable, const Vec3& j, const Vec3& wj, Index variable, bool normal) {
+            const auto side = [&](Index block, bool movable, const Vec3& j, const Vec3& wj, Index variable,
+                                  bool normal) {
                 if (!movable || block == W.blocks()) return;
                 const Index v = variableOf[static_cast<std::size_t>(block)];
                 for (int k = 0; k < 3; ++k) {
@@ -374,9 +378,10 @@ void ObaContact::holdCriticalPoints(const World& world) {
         for (int i = 0; i < m.count; ++i) {
             const ContactPoint& p = m.points[static_cast<std::size_t>(i)];
             if (p.separation >= kMargin) continue;
-            const Vec3 onA = p.position - 0.5 * p.separation * m.normal, onB = p.position + 0.5 * p.separation * m.normal;
-            const HeldPoint point{m.a, m.b, p.feature, toColliderFrame(world, m.a, onA), toColliderFrame(world, m.b, onB),
-                                  m.normal};
+            const Vec3 onA = p.position - 0.5 * p.separation * m.normal,
+                       onB = p.position + 0.5 * p.separation * m.normal;
+            const HeldPoint point{
+                m.a, m.b, p.feature, toColliderFrame(world, m.a, onA), toColliderFrame(world, m.b, onB), m.normal};
             // The same features found again: the fresh reading replaces the held one.
             const auto same = std::find_if(held_.begin(), held_.end(), [&](const HeldPoint& q) {
                 return q.a == point.a && q.b == point.b && q.feature == point.feature;
@@ -444,7 +449,8 @@ ObaContact::PositionProgram ObaContact::solvePositions(World& world) {
         for (int c = 0; c < 3; ++c) {
             const Vec3 column = W.apply(block, Vec3::Unit(c));
             for (int r = 0; r < 3; ++r)
-                if (column[r] != 0.0) h.emplace_back(3 * static_cast<Index>(v) + r, 3 * static_cast<Index>(v) + c, column[r]);
+                if (column[r] != 0.0)
+                    h.emplace_back(3 * static_cast<Index>(v) + r, 3 * static_cast<Index>(v) + c, column[r]);
             scale = std::max(scale, column[c]);
         }
         qp.g.segment<3>(3 * static_cast<Index>(v)) = block3(displacement_, block);
@@ -590,7 +596,8 @@ ObaContact::Poses ObaContact::savePoses(const World& world) const {
 }
 
 void ObaContact::restorePoses(World& world, const Poses& poses) {
-    for (Index i = 0; i < world.particleCount(); ++i) world.setPosition(i, poses.particles[static_cast<std::size_t>(i)]);
+    for (Index i = 0; i < world.particleCount(); ++i)
+        world.setPosition(i, poses.particles[static_cast<std::size_t>(i)]);
     RigidBodies& bodies = world.rigidBodies();
     for (Index k = 0; k < bodies.count(); ++k) {
         bodies.setPosition(k, poses.positions[static_cast<std::size_t>(k)]);
@@ -704,7 +711,8 @@ void ObaContact::freezeEnd(World& world, double h, double g) {
         restTime_[i] = kinetic < threshold ? restTime_[i] + h : 0.0;
     }
     const auto holds = [&](const ColliderRef& c) {
-        return c.kind == ColliderKind::Plane || (c.kind == ColliderKind::Rigid && (bodies.isFixed(c.index) || isFrozen(c.index)));
+        return c.kind == ColliderKind::Plane ||
+               (c.kind == ColliderKind::Rigid && (bodies.isFixed(c.index) || isFrozen(c.index)));
     };
     const auto freezes = [&](const ColliderRef& c) {
         if (c.kind != ColliderKind::Rigid) return false;
@@ -722,7 +730,8 @@ void ObaContact::freezeEnd(World& world, double h, double g) {
         spread = false;
         for (const ContactManifold& m : manifolds_) {
             bool touching = false;
-            for (int i = 0; i < m.count; ++i) touching = touching || m.points[static_cast<std::size_t>(i)].separation <= 0.5 * kMargin;
+            for (int i = 0; i < m.count; ++i)
+                touching = touching || m.points[static_cast<std::size_t>(i)].separation <= 0.5 * kMargin;
             if (!touching) continue;
             for (const auto& [side, other] : {std::pair{m.a, m.b}, std::pair{m.b, m.a}})
                 if (freezes(side) && holds(other)) {

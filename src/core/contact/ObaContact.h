@@ -46,15 +46,15 @@ extern const ContactModelKind kObaContactKind;
 
 class ObaContact final : public ContactModel {
 public:
-    static constexpr double kMargin = 0.005;             // metres: points found closer than this, at rest
+    static constexpr double kMargin = 0.005;  // metres: points found closer than this, at rest
     // Metres: what the position update leaves. A program moves a corner to within the square of
     // its turn times its arm (about 1e-4 m when a step sinks a resting cube by g h^2 at 1/30 s),
     // the next to within about 1e-6 m: 1e-5 m ends there, one program sooner than 1e-6 m would.
     static constexpr double kOverlapTolerance = 1e-5;
     // Metres: points this close at the step's end (after the next step's approach) touch.
     static constexpr double kTouching = 1e-4;
-    static constexpr int kMaxPositionIterations = 8;    // quadratic programs per position update
-    static constexpr double kMaxTurn = 0.1;              // radians per axis per position program
+    static constexpr int kMaxPositionIterations = 8;  // quadratic programs per position update
+    static constexpr double kMaxTurn = 0.1;           // radians per axis per position program
     // The most contact points a step takes (ContactDetector's bound, lower than baraff's): the
     // programs hold about 10 kB a point in a pile (the planar pyramid of 5,050 cubes has 40,000
     // points) and about 22 kB where every body touches every other (bodies piled on one spot,
@@ -94,11 +94,11 @@ private:
         ColliderRef a, b;
         bool movableA = false, movableB = false;  // a fixed, frozen or planar side takes no impulse
         Index linearA = -1, angularA = -1, linearB = -1, angularB = -1;  // velocity blocks; the spare one when none
-        std::array<Axis, 3> axes;  // normal, tangent 1, tangent 2
-        int tangents = 2;          // 1 in a planar world
+        std::array<Axis, 3> axes;                                        // normal, tangent 1, tangent 2
+        int tangents = 2;                                                // 1 in a planar world
         double separation = 0.0;
         double friction = 0.0, restitution = 0.0;
-        double target = 0.0;   // the least normal velocity after the impulses (0 or a bounce)
+        double target = 0.0;  // the least normal velocity after the impulses (0 or a bounce)
         bool colliding = false;
     };
 
@@ -114,7 +114,8 @@ private:
 
     void freezeStart(World& world, const VecX& start, double h);
     void buildRows(const World& world, bool withFrozenPairs);
-    void buildAxis(const InverseMass& W, Row& row, const Vec3& direction, const Vec3& ra, const Vec3& rb, Axis& axis) const;
+    void buildAxis(const InverseMass& W, Row& row, const Vec3& direction, const Vec3& ra, const Vec3& rb,
+                   Axis& axis) const;
     double velocityAlong(const Axis& axis, const Row& row) const;
     void applyImpulse(const Axis& axis, const Row& row, double impulse);
     double updatePositions(World& world, double margin, ContactReport& report);

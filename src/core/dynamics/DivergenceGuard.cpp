@@ -47,8 +47,7 @@ std::optional<std::string> DivergenceGuard::check(const EnergyReading& now, doub
     const double speed = std::sqrt(2.0 * (kBudget + 1.0) * ref.scale / ref.lightestMass);
     const double size = (ref.high - ref.low).norm() + 1.0;
     const double reach = 100.0 * size + speed * elapsed + 0.5 * gravity * elapsed * elapsed;
-    const double outside =
-        std::max((ref.low - now.low).maxCoeff(), (now.high - ref.high).maxCoeff());
+    const double outside = std::max((ref.low - now.low).maxCoeff(), (now.high - ref.high).maxCoeff());
     if (outside > reach) {
         why << "a particle got " << outside << " m outside the model's extent at t = " << reference_->time
             << " s, farther than its energy can carry it";

@@ -30,8 +30,8 @@ namespace tinkerbox {
 // What the guard needs to know of the model at one moment.
 struct EnergyReading {
     double kinetic = 0.0;
-    double total = 0.0;  // kinetic + potential
-    double scale = 0.0;  // see above
+    double total = 0.0;                            // kinetic + potential
+    double scale = 0.0;                            // see above
     Vec3 low = Vec3::Zero(), high = Vec3::Zero();  // bounding box of the positions
     double lightestMass = 1.0;
 };

@@ -25,8 +25,8 @@ GrabSpringParameters grabSpringParameters(const World& world, const Anchor& anch
         for (Index k = 0; k < bodies.count(); ++k)
             if (labels[world.particleCount() + k] == labels[node] && !bodies.isFixed(k)) mass += bodies.mass(k);
     // What the grabbed point weighs along the pull.
-    const double pointMass = anchor.isParticle() ? world.mass(anchor.index())
-                                                 : 1.0 / world.effectiveInverseMass(anchor, Vec3::UnitY());
+    const double pointMass =
+        anchor.isParticle() ? world.mass(anchor.index()) : 1.0 / world.effectiveInverseMass(anchor, Vec3::UnitY());
     mass = anchor.isParticle() ? std::max(mass, pointMass) : mass;
     GrabSpringParameters p;
     p.stiffness = mass * kGrabFrequency * kGrabFrequency;

@@ -1,13 +1,11 @@
 #pragma once
 // A running model: the world (particles, rigid bodies and parametric beads, with their
 // forces and constraints), its settings, the chosen integrator, and the stepping loop
-// (integrator step, then the contact model, per substep). The integrator can be changed at any moment: the state lives in the system, so the
-// model keeps moving from where it is. A frame that makes the state non-finite is
-// rolled back to its start; an energy explosion (DivergenceGuard) is rolled back to
-// a state from before it began. Both are reported, never propagated.
-// A frame can be run a few substeps at a time (advance), so that a caller with a time
-// budget, the app, stays responsive however much work a frame is; the result is
-// bitwise that of the whole frame in one call.
+// (integrator step, then the contact model, per substep). The integrator can be changed at any moment: the state lives
+// in the system, so the model keeps moving from where it is. A frame that makes the state non-finite is rolled back to
+// its start; an energy explosion (DivergenceGuard) is rolled back to a state from before it began. Both are reported,
+// never propagated. A frame can be run a few substeps at a time (advance), so that a caller with a time budget, the
+// app, stays responsive however much work a frame is; the result is bitwise that of the whole frame in one call.
 #include <map>
 #include <memory>
 #include <optional>
@@ -51,7 +49,7 @@ struct FrameReport {
     // It stopped because the contact step passed its bound of contact points: no time step or
     // integrator helps, only bodies moved apart.
     bool contactBound = false;
-    std::string message;  // why it diverged, and what to try
+    std::string message;    // why it diverged, and what to try
     ContactReport contact;  // summed over the substeps
     StepReport integrator;  // summed over the substeps
 };
@@ -66,7 +64,7 @@ struct SimulationFrame {
     double time = 0.0;
     double clockStart = 0.0;  // time = clockStart + frames dt (the clock, see Simulation)
     long frames = 0;
-    std::string integrator;   // whose memory follows
+    std::string integrator;  // whose memory follows
     VecX integratorMemory;
 };
 
@@ -94,7 +92,7 @@ public:
     // stepped (integrator, dt, substeps, solver settings) end a frame in progress where
     // it is (see advance()); gravity, drag and constraint settings apply from the next
     // substep.
-    void setIntegrator(const std::string& name);  // throws std::invalid_argument on an unknown name
+    void setIntegrator(const std::string& name);    // throws std::invalid_argument on an unknown name
     void setContactModel(const std::string& name);  // the same
     // The contact model's choices, from its next step.
     void setContactModelSettings(const ContactModelSettings& contact);

@@ -287,7 +287,8 @@ int World::resolveContacts(const Eigen::Ref<const VecX>& xBefore, const Eigen::R
         for (const Plane& plane : planes_) {
             // The part of the step's filter impulse along this plane's normal, per unit mass.
             const double heldImpulse = isHeld ? std::max(0.0, held->second.dot(plane.normal)) / mass_[i] : 0.0;
-            if (resolvePlaneContact(plane, xBefore.segment<3>(3 * i), vBefore.segment<3>(3 * i), h, x, v, heldImpulse)) {
+            if (resolvePlaneContact(plane, xBefore.segment<3>(3 * i), vBefore.segment<3>(3 * i), h, x, v,
+                                    heldImpulse)) {
                 ++contacts;
                 touched = true;
             }
@@ -313,9 +314,9 @@ void World::setParticleContacts(const std::vector<ContactManifold>& manifolds) {
         const Mat3 toShape = bodies_.rotation(k).transpose();
         for (int p = 0; p < m.count; ++p) {
             const Vec3 surface = m.points[p].position + 0.5 * m.points[p].separation * m.normal;
-            particleContacts_.push_back({m.a.index, k,
-                                         bodies_.centerOfMassInShapeFrame(k) + toShape * (surface - bodies_.position(k)),
-                                         toShape * -m.normal});
+            particleContacts_.push_back(
+                {m.a.index, k, bodies_.centerOfMassInShapeFrame(k) + toShape * (surface - bodies_.position(k)),
+                 toShape * -m.normal});
         }
     }
     std::sort(particleContacts_.begin(), particleContacts_.end(),
@@ -329,8 +330,9 @@ void World::filterImpulses(const std::vector<VelocityFilter>& filters, const std
 }
 
 double World::heldImpulse(Index i, const Vec3& direction) const {
-    const auto it = std::lower_bound(heldImpulses_.begin(), heldImpulses_.end(), i,
-                                     [](const std::pair<Index, Vec3>& held, Index particle) { return held.first < particle; });
+    const auto it =
+        std::lower_bound(heldImpulses_.begin(), heldImpulses_.end(), i,
+                         [](const std::pair<Index, Vec3>& held, Index particle) { return held.first < particle; });
     return it != heldImpulses_.end() && it->first == i ? std::max(0.0, it->second.dot(direction)) : 0.0;
 }
 
@@ -476,8 +478,7 @@ void World::accelerations(VecX& a) {
         W.apply(force_, freeAcceleration_);
         for (Index k = 0; k < rigidBodyCount(); ++k) {
             const Vec3 w = bodies_.angularVelocity(k);
-            block3(freeAcceleration_, rigidBlock(k) + 1) -=
-                W.fullBlocks[k] * w.cross(bodies_.angularMomentum(k));
+            block3(freeAcceleration_, rigidBlock(k) + 1) -= W.fullBlocks[k] * w.cross(bodies_.angularMomentum(k));
         }
         constraintSolver_.addConstraintForces(W, generalizedVelocities(), freeAcceleration_, force_,
                                               constraintSettings_);

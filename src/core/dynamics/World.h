@@ -171,8 +171,8 @@ public:
     void constrainPositions(double h) override;
     void constrainVelocities() override;
     void appliedForces(VecX& f) override;
-    void appliedForcesAndCombinedJacobian(VecX& f, double cx, double cv, BlockSparseMatrix& J,
-                                          VecX& dFdxTimesVelocity, TwoWayParallel* parallel = nullptr) override;
+    void appliedForcesAndCombinedJacobian(VecX& f, double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity,
+                                          TwoWayParallel* parallel = nullptr) override;
     // The Jacobians of appliedForcesAndCombinedJacobian alone.
     void combinedJacobian(double cx, double cv, BlockSparseMatrix& J, VecX& dFdxTimesVelocity);
     void massBlocks(std::vector<Mat3>& mass, std::vector<char>& fixed) const override;
@@ -237,7 +237,7 @@ private:
         Index particle, body;
         Vec3 surfacePoint, normal;  // the body's, in its shape frame; the normal points to the particle
     };
-    std::vector<ParticleContact> particleContacts_;  // sorted by particle
+    std::vector<ParticleContact> particleContacts_;     // sorted by particle
     std::vector<std::pair<Index, Vec3>> heldImpulses_;  // per filtered particle, sorted by it
     std::vector<std::unique_ptr<Constraint>> constraints_;
     ConstraintSolver constraintSolver_;

@@ -142,7 +142,8 @@ void AngularSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first
         nearestPairAtAngle(y[0], y[1], s.restAngle, elastic[0], elastic[1]);
         const Rows damped = projectiveDampingDisplacement<2>(
             {y[0] - y0[0], y[1] - y0[1]}, {Vec3(state[2], state[3], state[4]), Vec3(state[5], state[6], state[7])});
-        for (int r = 0; r < 2; ++r) targets[r] = projectiveTarget(state[0] * (elastic[r] - y0[r]) + state[1] * damped[r]);
+        for (int r = 0; r < 2; ++r)
+            targets[r] = projectiveTarget(state[0] * (elastic[r] - y0[r]) + state[1] * damped[r]);
     }
 }
 
@@ -166,8 +167,8 @@ double AngularSpringSet::elementEnergy(Index e, const Vector& x) const {
     return 0.5 * springs_[e].stiffness * d * d;
 }
 
-void AngularSpringSet::elementJacobians(const World&, Index e, const Vector& x, const Vector& v, const JacobianRequest& r,
-                                        Matrix& K, Vector& KxV) const {
+void AngularSpringSet::elementJacobians(const World&, Index e, const Vector& x, const Vector& v,
+                                        const JacobianRequest& r, Matrix& K, Vector& KxV) const {
     addConditionJacobians(condition(e, x, r.form == JacobianForm::Exact), springs_[e].stiffness, springs_[e].damping, v,
                           r.form, ConditionCurvature::Drop, r.cx, r.cv, K, KxV);
 }

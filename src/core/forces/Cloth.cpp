@@ -31,7 +31,8 @@ std::unique_ptr<TriangleStretchShear> makeStretchShear(const std::vector<ClothTr
     return force;
 }
 
-std::unique_ptr<DihedralBending> makeBending(const std::vector<ClothTriangle>& triangles, const ClothMaterial& material) {
+std::unique_ptr<DihedralBending> makeBending(const std::vector<ClothTriangle>& triangles,
+                                             const ClothMaterial& material) {
     // Each edge (as the pair of its particles, smaller first): the first triangle seen and
     // the corner opposite the edge in it.
     struct Side {
@@ -43,7 +44,8 @@ std::unique_ptr<DihedralBending> makeBending(const std::vector<ClothTriangle>& t
     for (std::size_t t = 0; t < triangles.size(); ++t) {
         const ClothTriangle& tri = triangles[t];
         for (int corner = 0; corner < 3; ++corner) {
-            const int i = (corner + 1) % 3, j = (corner + 2) % 3;  // the edge opposite `corner`, in the triangle's order
+            const int i = (corner + 1) % 3,
+                      j = (corner + 2) % 3;  // the edge opposite `corner`, in the triangle's order
             const Index a = tri.particles[i], b = tri.particles[j];
             const auto key = std::minmax(a, b);
             const auto [it, inserted] = firstSide.try_emplace({key.first, key.second}, Side{t, corner});
@@ -53,7 +55,8 @@ std::unique_ptr<DihedralBending> makeBending(const std::vector<ClothTriangle>& t
             // The hinge (x0, x1, x2, x3): x0 -> x1 in the first triangle's order, x2 its opposite corner.
             const int oi = (otherCorner + 1) % 3, oj = (otherCorner + 2) % 3;
             BendingHinge h;
-            h.particles = {other.particles[oi], other.particles[oj], other.particles[otherCorner], tri.particles[corner]};
+            h.particles = {other.particles[oi], other.particles[oj], other.particles[otherCorner],
+                           tri.particles[corner]};
             // The rest edge length and triangle areas from (u, v).
             const Eigen::Vector2d edge = other.restUV[oj] - other.restUV[oi];
             const double areas = uvArea(other) + uvArea(tri);
@@ -110,7 +113,8 @@ HairForces makeHair(const std::vector<Vec3>& x, const std::vector<StrandRun>& st
                              (p(k + 1) - p(k)).norm()});
         }
         for (int k = 1; k + 2 < length; ++k) {
-            if (jointAngle(p(k - 1), p(k), p(k + 1)) < kCurled || jointAngle(p(k), p(k + 1), p(k + 2)) < kCurled) continue;
+            if (jointAngle(p(k - 1), p(k), p(k + 1)) < kCurled || jointAngle(p(k), p(k + 1), p(k + 2)) < kCurled)
+                continue;
             // The hinge of the segment (k, k + 1) between the planes of its two joints.
             BendingHinge h;
             h.particles = {base + k, base + k + 1, base + k - 1, base + k + 2};

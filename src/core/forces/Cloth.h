@@ -15,12 +15,12 @@ namespace tinkerbox {
 
 // The masses are the particles' own (a generator lumps density x area onto them).
 struct ClothMaterial {
-    double stretch = 1000.0;       // N/m: energy stretch/2 (S_u^2 + S_v^2) per unit area
-    double shear = 100.0;          // N/m: energy shear/2 (w_u . w_v)^2 per unit area
-    double bend = 1e-4;            // N m: energy bend/2 kappa^2 per unit area
-    double stretchDamping = 1.0;   // kg/s per unit area, likewise
+    double stretch = 1000.0;      // N/m: energy stretch/2 (S_u^2 + S_v^2) per unit area
+    double shear = 100.0;         // N/m: energy shear/2 (w_u . w_v)^2 per unit area
+    double bend = 1e-4;           // N m: energy bend/2 kappa^2 per unit area
+    double stretchDamping = 1.0;  // kg/s per unit area, likewise
     double shearDamping = 0.1;
-    double bendDamping = 1e-5;     // kg m^2/s
+    double bendDamping = 1e-5;  // kg m^2/s
 
     bool operator==(const ClothMaterial&) const = default;
 };
@@ -41,7 +41,8 @@ std::unique_ptr<TriangleStretchShear> makeStretchShear(const std::vector<ClothTr
 // triangles must be consistently oriented (their corners in the same turning sense in
 // (u, v)), as gridTriangles makes them; an edge shared by more than two makes a hinge of
 // the first of them with each other one. Each hinge's rest shape is its corners' (u, v).
-std::unique_ptr<DihedralBending> makeBending(const std::vector<ClothTriangle>& triangles, const ClothMaterial& material);
+std::unique_ptr<DihedralBending> makeBending(const std::vector<ClothTriangle>& triangles,
+                                             const ClothMaterial& material);
 
 // The triangles of a grid of columns x rows particles laid out row by row from
 // firstParticle, each grid square cut along alternating diagonals, with rest (u, v) the
@@ -55,7 +56,8 @@ template <class F>
 void forEachGridTriangle(int columns, int rows, F&& f) {
     for (int j = 0; j + 1 < rows; ++j)
         for (int i = 0; i + 1 < columns; ++i) {
-            const int corner[4] = {j * columns + i, j * columns + i + 1, (j + 1) * columns + i + 1, (j + 1) * columns + i};
+            const int corner[4] = {j * columns + i, j * columns + i + 1, (j + 1) * columns + i + 1,
+                                   (j + 1) * columns + i};
             // Alternating diagonals, so the mesh has no preferred shear direction.
             if ((i + j) % 2 == 0) {
                 f(corner[0], corner[1], corner[2]);
@@ -68,9 +70,9 @@ void forEachGridTriangle(int columns, int rows, F&& f) {
 }
 
 struct HairMaterial {
-    double stretch = 10.0;       // N: a segment of rest length l is a spring of stiffness stretch / l
-    double bend = 1e-5;          // N m^2: a joint between segments of mean length l has k = bend / l
-    double twist = 1e-5;         // N m^2: the dihedral spring of four particles, k = twist / l
+    double stretch = 10.0;         // N: a segment of rest length l is a spring of stiffness stretch / l
+    double bend = 1e-5;            // N m^2: a joint between segments of mean length l has k = bend / l
+    double twist = 1e-5;           // N m^2: the dihedral spring of four particles, k = twist / l
     double stretchDamping = 0.01;  // kg m/s: kd = stretchDamping / l
     double bendDamping = 1e-7;     // kd = bendDamping / l, for the joints and the twist
 

@@ -132,9 +132,10 @@ void DampedSpringSet::accumulate(const World& world, VecX& f, TwoWayParallel* pa
             const Lanes magnitude = -(stiffness * (L - rest) + damping * dot(laneVectors(v, a) - laneVectors(v, b), n));
             for (std::size_t j = 0; j < kLanes; ++j) {
                 const auto lane = static_cast<Index>(j);
-                add(*p[j], L[lane] < kDegenerateSpringLength
-                               ? Vec3::Zero()
-                               : Vec3(magnitude[lane] * n.x[lane], magnitude[lane] * n.y[lane], magnitude[lane] * n.z[lane]));
+                add(*p[j],
+                    L[lane] < kDegenerateSpringLength
+                        ? Vec3::Zero()
+                        : Vec3(magnitude[lane] * n.x[lane], magnitude[lane] * n.y[lane], magnitude[lane] * n.z[lane]));
             }
         }
         for (; k < count; ++k) {
@@ -182,15 +183,20 @@ void DampedSpringSet::appendProjectiveStencils(double h, std::vector<ProjectiveS
 namespace {
 // What prepareProjections keeps per block of kLanes springs, lane by lane (Lanes.h): the
 // shares of the weight (elastic, damping), the direction n0 and l0 = xa0 - xb0.
-enum SpringState { kSpringElasticShare = 0, kSpringDampingShare = kLanes, kSpringStartDirection = 2 * kLanes,
-                   kSpringStartVector = 5 * kLanes };
+enum SpringState {
+    kSpringElasticShare = 0,
+    kSpringDampingShare = kLanes,
+    kSpringStartDirection = 2 * kLanes,
+    kSpringStartVector = 5 * kLanes
+};
 }  // namespace
 
 void DampedSpringSet::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
     for (Index block = first; block < last; block += kLanes, state += kLanes * projectionStateSize()) {
         // Four springs at once, as in projectTargets; past the last one, lanes repeat it.
         std::array<const ParticlePair*, kLanes> p;
-        for (int k = 0; k < kLanes; ++k) p[k] = &particlePairs_[static_cast<std::size_t>(std::min<Index>(block + k, last - 1))];
+        for (int k = 0; k < kLanes; ++k)
+            p[k] = &particlePairs_[static_cast<std::size_t>(std::min<Index>(block + k, last - 1))];
         const Lanes stiffness = lanes([&](int k) { return p[k]->stiffness; });
         const Lanes damping = lanes([&](int k) { return p[k]->damping / h; });
         const Lanes weight = stiffness + damping;
@@ -200,7 +206,8 @@ void DampedSpringSet::prepareProjections(const VecX& x0, double h, Index first, 
         const Lanes constrained = (weight > 0.0).select(joins, 0.0);
         // The direction at the start; none for coincident ends, where the damping holds all of
         // the displacement (projectiveDampingDirection).
-        const LaneVec3 l0 = laneVectors(x0, [&](int k) { return 3 * p[k]->a; }) - laneVectors(x0, [&](int k) { return 3 * p[k]->b; });
+        const LaneVec3 l0 =
+            laneVectors(x0, [&](int k) { return 3 * p[k]->a; }) - laneVectors(x0, [&](int k) { return 3 * p[k]->b; });
         const Lanes squared = dot(l0, l0);
         storeLanes(state + kSpringElasticShare, (constrained > 0.0).select(stiffness / weight, 0.0));
         storeLanes(state + kSpringDampingShare, (constrained > 0.0).select(damping / weight, 0.0));
@@ -215,7 +222,8 @@ void DampedSpringSet::projectTargets(const VecX& x, const VecX&, Index first, In
         // Lane k projects spring block + k (first is a multiple of kLanes); past the last
         // one, lanes project another of the block (and are dropped).
         const LaneBlock& springs = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
-        const LaneVec3 l = laneVectors(x, springs.a) - laneVectors(x, springs.b), l0 = loadLaneVec3(state + kSpringStartVector);
+        const LaneVec3 l = laneVectors(x, springs.a) - laneVectors(x, springs.b),
+                       l0 = loadLaneVec3(state + kSpringStartVector);
         const Lanes L = dot(l, l).sqrt();
         // Elastic target r n; with no direction (coincident ends) the spring pulls nowhere.
         const Lanes restLength = loadLanes(springs.restLength.data());
@@ -321,9 +329,8 @@ constexpr Index kPrefetchAhead = 16;
 // (an Eigen 3x3 temporary came back from memory through loads that stalled on its stores).
 // The blocks in set (kSetDiagonalA, ...) are taken as zero before.
 template <class Spring, class Blocks>
-void addDefinitePairJacobian(const Spring& s, const Blocks& blocks, std::uint8_t set, Index a, Index b,
-                             const Vec3& n, double L, const Vec3& dv, const JacobianRequest& request,
-                             BlockSparseMatrix& J) {
+void addDefinitePairJacobian(const Spring& s, const Blocks& blocks, std::uint8_t set, Index a, Index b, const Vec3& n,
+                             double L, const Vec3& dv, const JacobianRequest& request, BlockSparseMatrix& J) {
     const double t = std::max(0.0, 1.0 - s.restLength / L);
     const double along = -(request.cx * s.stiffness * (1.0 - t) + request.cv * s.damping);
     const double diagonal = request.cx * s.stiffness * t;
@@ -373,7 +380,8 @@ void DampedSpringSet::addAnchoredJacobians(const World& world, const JacobianReq
                 J.at(p.block, q.block) += (p.sign * q.sign) * (p.G.transpose() * K * q.G);
     if (request.dFdxTimesVelocity) {
         const Vec3 product = Kx * (va - vb);
-        for (const EndBlock& p : ends) block3(*request.dFdxTimesVelocity, p.block) += p.sign * (p.G.transpose() * product);
+        for (const EndBlock& p : ends)
+            block3(*request.dFdxTimesVelocity, p.block) += p.sign * (p.G.transpose() * product);
     }
 }
 
@@ -427,8 +435,7 @@ void DampedSpringSet::accumulateWithJacobians(const World& world, const Jacobian
 
 void DampedSpringSet::accumulateSettingJacobians(const World& world, const JacobianRequest& request, VecX& f,
                                                  BlockSparseMatrix& J) const {
-    if (request.form != JacobianForm::Definite || !patternBound_ ||
-        plannedPattern_ != J.patternId())
+    if (request.form != JacobianForm::Definite || !patternBound_ || plannedPattern_ != J.patternId())
         throw std::logic_error("DampedSpringSet: setting the Jacobian needs the Definite form and the bound pattern");
     // The unreached blocks zeroed first, in two halves at once when they are many.
     const auto zero = [&](Index from, Index to) {  // the unreached blocks from-th to to-th (exclusive)
@@ -443,8 +450,7 @@ void DampedSpringSet::accumulateSettingJacobians(const World& world, const Jacob
     for (const auto& [first, last] : unreached_) count += last - first;
     if (request.parallel && count >= static_cast<Index>(BlockSparseMatrix::kParallelZeroBlocks))
         request.parallel->run([&] { zero(0, count / 2); }, [&] { zero(count / 2, count); });
-    else
-        zero(0, count);
+    else zero(0, count);
     pairsWithJacobians<true>(world, request, f, J);
 }
 

@@ -139,16 +139,16 @@ private:
         std::array<double, kLanes> restLength, stiffness;
     };
     std::vector<LaneBlock> laneBlocks_;
-    std::vector<Index> anchoredSprings_;       // the others
-    std::vector<PairBlocks> blocks_;  // per particle pair
+    std::vector<Index> anchoredSprings_;  // the others
+    std::vector<PairBlocks> blocks_;      // per particle pair
     bool patternBound_ = false;
     // Per particle pair, the blocks it is the first to write (kSetDiagonalA, kSetDiagonalB,
     // kSetOffDiagonal), and the ranges of blocks [first, last) that no pair writes.
     std::vector<std::uint8_t> firstWrites_;
     std::vector<std::pair<Index, Index>> unreached_;
-    std::uint64_t plannedPattern_ = 0;  // the pattern id they were planned for
-    std::uint64_t revision_ = 0;                // counts the changes of the springs
-    mutable ElementPartition pairPartition_;    // of particlePairs_
+    std::uint64_t plannedPattern_ = 0;                             // the pattern id they were planned for
+    std::uint64_t revision_ = 0;                                   // counts the changes of the springs
+    mutable ElementPartition pairPartition_;                       // of particlePairs_
     mutable std::uint64_t partitionRevision_ = ~std::uint64_t{0};  // revision_ it was made at
 };
 

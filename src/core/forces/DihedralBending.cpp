@@ -39,7 +39,8 @@ bool hingeAngle(const Eigen::Matrix<T, 12, 1>& x, T* theta, Eigen::Matrix<T, 12,
     gradient.template segment<3>(6) = length * u1;
     gradient.template segment<3>(9) = length * u2;
     gradient.template segment<3>(0) = ((x2 - x1).dot(e) * inverseLength) * u1 + ((x3 - x1).dot(e) * inverseLength) * u2;
-    gradient.template segment<3>(3) = -((x2 - x0).dot(e) * inverseLength) * u1 - ((x3 - x0).dot(e) * inverseLength) * u2;
+    gradient.template segment<3>(3) =
+        -((x2 - x0).dot(e) * inverseLength) * u1 - ((x3 - x0).dot(e) * inverseLength) * u2;
     return true;
 }
 
@@ -100,11 +101,18 @@ Index DihedralBending::add(const BendingHinge& h) {
     const double length = std::sqrt(e2), halfAngle = 0.5 * angleDifference(h.restAngle, 0.0);
     if (std::abs(halfAngle) <= 0.25 * std::numbers::pi) {  // open: K = -|e| (u1 + u2), along m = n1 + n2
         const double halfCos = std::cos(halfAngle);
-        projectiveRows_.push_back({e, h.particles, {c11 + c21, c10 + c20, -(c10 + c11), -(c20 + c21)}, 1.0,
-                                   -2.0 * length * std::sin(halfAngle), 1.0 / (e2 * halfCos * halfCos)});
+        projectiveRows_.push_back({e,
+                                   h.particles,
+                                   {c11 + c21, c10 + c20, -(c10 + c11), -(c20 + c21)},
+                                   1.0,
+                                   -2.0 * length * std::sin(halfAngle),
+                                   1.0 / (e2 * halfCos * halfCos)});
     } else {  // closing: K = -|e| (u1 - u2), along n2 - n1 (DihedralBending.h)
         const double halfSin = std::sin(halfAngle);
-        projectiveRows_.push_back({e, h.particles, {c11 - c21, c10 - c20, -(c10 + c11), c20 + c21}, -1.0,
+        projectiveRows_.push_back({e,
+                                   h.particles,
+                                   {c11 - c21, c10 - c20, -(c10 + c11), c20 + c21},
+                                   -1.0,
                                    -2.0 * length * std::abs(std::cos(halfAngle)) * (halfAngle > 0.0 ? 1.0 : -1.0),
                                    1.0 / (e2 * halfSin * halfSin)});
     }
@@ -149,8 +157,12 @@ void DihedralBending::appendProjectiveStencils(double h, std::vector<ProjectiveS
 namespace {
 // What prepareProjections keeps per block of kLanes hinges, lane by lane (Lanes.h): the
 // shares of the weight (elastic, damping), the frame's direction at the start and K there.
-enum HingeState { kHingeElasticShare = 0, kHingeDampingShare = kLanes, kHingeStartDirection = 2 * kLanes,
-                  kHingeStartCurvature = 5 * kLanes };
+enum HingeState {
+    kHingeElasticShare = 0,
+    kHingeDampingShare = kLanes,
+    kHingeStartDirection = 2 * kLanes,
+    kHingeStartCurvature = 5 * kLanes
+};
 }  // namespace
 
 void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
@@ -159,7 +171,8 @@ void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, 
         // Lane k prepares hinge block + k (first is a multiple of kLanes); past the last one,
         // lanes prepare another of the block (and are dropped).
         const LaneBlock& row = laneBlocks_[static_cast<std::size_t>(block / kLanes)];
-        const Lanes stiffness = loadLanes(row.stiffnessWeight.data()), damping = loadLanes(row.dampingWeight.data()) * perStep;
+        const Lanes stiffness = loadLanes(row.stiffnessWeight.data()),
+                    damping = loadLanes(row.dampingWeight.data()) * perStep;
         const Lanes weight = stiffness + damping, inverseWeight = 1.0 / weight;
         // No constraint: the target does not matter.
         const LaneMask constrained = lanesGreater(weight, 0.0);
@@ -173,8 +186,8 @@ void DihedralBending::prepareProjections(const VecX& x0, double h, Index first, 
         const Lanes frame = normalFrame(x0s, loadLanes(row.frameSign.data()), m0);
         storeLanes(state + kHingeElasticShare, elasticShare);
         storeLanes(state + kHingeDampingShare, dampingShare);
-        const Lanes unit =
-            select(lanesAnd(lanesGreater(dampingShare, 0.0), lanesGreater(frame, 0.0)), Lanes(1.0 / dot(m0, m0).sqrt()), zero);
+        const Lanes unit = select(lanesAnd(lanesGreater(dampingShare, 0.0), lanesGreater(frame, 0.0)),
+                                  Lanes(1.0 / dot(m0, m0).sqrt()), zero);
         storeLaneVec3(state + kHingeStartDirection, unit * m0);
         const auto coefficient = [&row](std::size_t m) { return loadLanes(row.coefficients[m].data()); };
         storeLaneVec3(state + kHingeStartCurvature, coefficient(0) * x0s[0] + coefficient(1) * x0s[1] +
@@ -193,7 +206,8 @@ void DihedralBending::projectTargets(const VecX& x, const VecX&, Index first, In
         const std::array<LaneVec3, 4> xs{laneVectors(x, row.particles[0]), laneVectors(x, row.particles[1]),
                                          laneVectors(x, row.particles[2]), laneVectors(x, row.particles[3])};
         const auto coefficient = [&row](std::size_t m) { return loadLanes(row.coefficients[m].data()); };
-        const LaneVec3 K = coefficient(0) * xs[0] + coefficient(1) * xs[1] + coefficient(2) * xs[2] + coefficient(3) * xs[3];
+        const LaneVec3 K =
+            coefficient(0) * xs[0] + coefficient(1) * xs[1] + coefficient(2) * xs[2] + coefficient(3) * xs[3];
         const LaneVec3 K0 = loadLaneVec3(state + kHingeStartCurvature);
         // Flat at rest: the nearest point of {0}. Otherwise the rest curvature along the frame;
         // without a frame (a collapsed triangle, a hinge folded shut) K is left where it is.
@@ -253,8 +267,8 @@ double DihedralBending::potentialEnergyHalf(const World& world, int half) const 
             std::array<const Element*, kLanes> hinge;
             for (int k = 0; k < kLanes; ++k) hinge[k] = &element(std::min<Index>(block + k, count - 1));
             const auto corner = [&](int m) { return [&, m](int k) { return 3 * (*hinge[k])[m]; }; };
-            const LaneVec3 x0 = laneVectors(x, corner(0)), x1 = laneVectors(x, corner(1)), x2 = laneVectors(x, corner(2)),
-                           x3 = laneVectors(x, corner(3));
+            const LaneVec3 x0 = laneVectors(x, corner(0)), x1 = laneVectors(x, corner(1)),
+                           x2 = laneVectors(x, corner(2)), x3 = laneVectors(x, corner(3));
             // hingeAngle's quantities; a degenerate hinge (no angle) counts as flat, as there.
             const LaneVec3 e = x1 - x0, n1 = cross(x2 - x0, x2 - x1), n2 = cross(x3 - x1, x3 - x0);
             const Lanes e2 = dot(e, e), n1sq = dot(n1, n1), n2sq = dot(n2, n2);
@@ -282,14 +296,14 @@ double DihedralBending::potentialEnergyHalf(const World& world, int half) const 
     return u.sum();
 }
 
-void DihedralBending::elementJacobians(const World&, Index e, const Vector& x, const Vector& v, const JacobianRequest& r,
-                                       Matrix& K, Vector& KxV) const {
+void DihedralBending::elementJacobians(const World&, Index e, const Vector& x, const Vector& v,
+                                       const JacobianRequest& r, Matrix& K, Vector& KxV) const {
     if (r.form == JacobianForm::Definite) {
         // Only the gradient: the definite form drops the term with the angle.
         ElementCondition<4> c;
         if (!hingeAngle<double>(x, nullptr, &c.gradient)) return;
-        addConditionJacobians(c, hinges_[e].stiffness, hinges_[e].damping, v, r.form, ConditionCurvature::Drop, r.cx, r.cv,
-                              K, KxV);
+        addConditionJacobians(c, hinges_[e].stiffness, hinges_[e].damping, v, r.form, ConditionCurvature::Drop, r.cx,
+                              r.cv, K, KxV);
         return;
     }
     addConditionJacobians(condition(e, x, true), hinges_[e].stiffness, hinges_[e].damping, v, r.form,

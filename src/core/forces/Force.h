@@ -44,7 +44,9 @@ public:
     // The potential energy of the first (half 0) or the second half (1) of the force's
     // elements, so that two threads can share a big force's energy: potentialEnergy() is
     // half 0's plus half 1's. A force that does not split gives all of it as half 0.
-    virtual double potentialEnergyHalf(const World& world, int half) const { return half == 0 ? potentialEnergy(world) : 0.0; }
+    virtual double potentialEnergyHalf(const World& world, int half) const {
+        return half == 0 ? potentialEnergy(world) : 0.0;
+    }
 
     // Velocity blocks (i, j) whose force depends on each other: the off-diagonal blocks
     // this force writes into the Jacobians.

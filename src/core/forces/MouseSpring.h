@@ -1,15 +1,12 @@
 #pragma once
-// The mouse spring (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes, "Drag"): a grabbed anchor (a particle, or the
-// point of a body where it was grabbed) is tied to the cursor by a zero-rest-length
-// damped spring, f = -ks (x - y) - kd (v - ydot), with its magnitude capped so that a
-// fast flick cannot blow the model apart. Nothing is moved directly; a body grabbed off
-// its centre of mass turns under the torque.
-// For the projective integrator a grabbed particle is one constraint (ProjectiveTerm.h) of
-// weight w = ks + kd/h whose target is p = x + F/w, F the capped force with the velocity
-// (x - x0)/h at the iterate: at convergence w (p - x) = F, the spring's force at the step's
-// end (backward Euler), and uncapped p = (ks y + kd/h (x0 + h ydot)) / w does not depend on x.
-// So a stiff grab (the editor's pulls a whole cloth through one particle) stays stable there;
-// a body point is left to the external forces.
+// The mouse spring (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes, "Drag"): a grabbed anchor (a particle, or
+// the point of a body where it was grabbed) is tied to the cursor by a zero-rest-length damped spring, f = -ks (x - y)
+// - kd (v - ydot), with its magnitude capped so that a fast flick cannot blow the model apart. Nothing is moved
+// directly; a body grabbed off its centre of mass turns under the torque. For the projective integrator a grabbed
+// particle is one constraint (ProjectiveTerm.h) of weight w = ks + kd/h whose target is p = x + F/w, F the capped force
+// with the velocity (x - x0)/h at the iterate: at convergence w (p - x) = F, the spring's force at the step's end
+// (backward Euler), and uncapped p = (ks y + kd/h (x0 + h ydot)) / w does not depend on x. So a stiff grab (the
+// editor's pulls a whole cloth through one particle) stays stable there; a body point is left to the external forces.
 #include "core/bodies/Anchor.h"
 #include "core/forces/Force.h"
 #include "core/forces/ProjectiveTerm.h"

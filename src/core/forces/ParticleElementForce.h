@@ -144,7 +144,8 @@ public:
     }
 
     void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override {
-        if (blocks_.size() != elements_.size()) throw std::logic_error("ParticleElementForce: Jacobian pattern not bound");
+        if (blocks_.size() != elements_.size())
+            throw std::logic_error("ParticleElementForce: Jacobian pattern not bound");
         const VecX& positions = world.positions();
         const VecX& velocities = world.velocities();
         Vector x, v, KxV;
@@ -166,7 +167,8 @@ public:
             Force::accumulateWithJacobians(world, request, f, J);
             return;
         }
-        if (blocks_.size() != elements_.size()) throw std::logic_error("ParticleElementForce: Jacobian pattern not bound");
+        if (blocks_.size() != elements_.size())
+            throw std::logic_error("ParticleElementForce: Jacobian pattern not bound");
         const VecX& positions = world.positions();
         const VecX& velocities = world.velocities();
         partition(world).forEach(request.parallel, [&](Index e) {
@@ -176,7 +178,8 @@ public:
             definiteElementForceAndJacobians(world, e, x, v, request, fe, blocks, KxV);
             for (int m = 0; m < N; ++m) block3(f, elements_[e][m]) += fe.template segment<3>(3 * m);
             if (request.dFdxTimesVelocity)
-                for (int m = 0; m < N; ++m) block3(*request.dFdxTimesVelocity, elements_[e][m]) += KxV.template segment<3>(3 * m);
+                for (int m = 0; m < N; ++m)
+                    block3(*request.dFdxTimesVelocity, elements_[e][m]) += KxV.template segment<3>(3 * m);
         });
     }
 
@@ -224,7 +227,8 @@ private:
         // the definite local matrices are symmetric, so their transposes are written instead.
         Blocks(blocks_[e], J).addDense(K);
         if (request.dFdxTimesVelocity)
-            for (int m = 0; m < N; ++m) block3(*request.dFdxTimesVelocity, elements_[e][m]) += KxV.template segment<3>(3 * m);
+            for (int m = 0; m < N; ++m)
+                block3(*request.dFdxTimesVelocity, elements_[e][m]) += KxV.template segment<3>(3 * m);
     }
 
     // positions and velocities: the world's, fetched once per pass (with rigid bodies,

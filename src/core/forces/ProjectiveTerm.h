@@ -70,7 +70,8 @@ std::array<Vec3, Rows> projectiveDampingDirection(const std::array<Vec3, Rows>& 
 // and in every iteration, the target less y0 from the step's displacement dy = y - y0: dy
 // less its part along the direction.
 template <std::size_t Rows>
-std::array<Vec3, Rows> projectiveDampingDisplacement(const std::array<Vec3, Rows>& dy, const std::array<Vec3, Rows>& unit) {
+std::array<Vec3, Rows> projectiveDampingDisplacement(const std::array<Vec3, Rows>& dy,
+                                                     const std::array<Vec3, Rows>& unit) {
     double along = 0.0;
     for (std::size_t r = 0; r < Rows; ++r) along += dy[r].dot(unit[r]);
     std::array<Vec3, Rows> target;

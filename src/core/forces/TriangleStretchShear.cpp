@@ -12,7 +12,8 @@ Index TriangleStretchShear::add(const StretchShearTriangle& t) {
     D << d1.x(), d2.x(), d1.y(), d2.y();
     const double det = D.determinant();
     const double scale = d1.squaredNorm() + d2.squaredNorm();
-    if (!(std::abs(det) > 1e-12 * scale)) throw std::invalid_argument("a cloth triangle's rest (u, v) corners are on one line");
+    if (!(std::abs(det) > 1e-12 * scale))
+        throw std::invalid_argument("a cloth triangle's rest (u, v) corners are on one line");
     // [w_u w_v] = [dx1 dx2] D^-1: w_u = (x1 - x0) Dinv(0, 0) + (x2 - x0) Dinv(1, 0), likewise w_v.
     const Eigen::Matrix2d Dinv = D.inverse();
     Triangle tri{t, 0.5 * std::abs(det), Vec3::Zero(), Vec3::Zero()};
@@ -78,7 +79,8 @@ void TriangleStretchShear::conditions(const Triangle& t, const Vector& x, Hessia
     if (hessians == Hessians::All)
         for (int m = 0; m < 3; ++m)
             for (int k = 0; k < 3; ++k)
-                c[2].hessian.block<3, 3>(3 * m, 3 * k) = (a * (t.du[m] * t.dv[k] + t.dv[m] * t.du[k])) * Mat3::Identity();
+                c[2].hessian.block<3, 3>(3 * m, 3 * k) =
+                    (a * (t.du[m] * t.dv[k] + t.dv[m] * t.du[k])) * Mat3::Identity();
 }
 
 void TriangleStretchShear::elementForce(const World&, Index e, const Vector& x, const Vector& v, Vector& fe) const {
@@ -93,7 +95,8 @@ void TriangleStretchShear::elementForce(const World&, Index e, const Vector& x, 
 double TriangleStretchShear::elementEnergy(Index e, const Vector& x) const {
     const Triangle& t = triangles_[e];
     const Vec3 wu = combine(t.du, x), wv = combine(t.dv, x);
-    const double su = t.area * (wu.norm() - t.spec.bu), sv = t.area * (wv.norm() - t.spec.bv), shear = t.area * wu.dot(wv);
+    const double su = t.area * (wu.norm() - t.spec.bu), sv = t.area * (wv.norm() - t.spec.bv),
+                 shear = t.area * wu.dot(wv);
     return 0.5 * t.spec.stretchStiffness * (su * su + sv * sv) + 0.5 * t.spec.shearStiffness * shear * shear;
 }
 
@@ -123,7 +126,8 @@ double TriangleStretchShear::potentialEnergyHalf(const World& world, int half) c
             const double a = triangle.area;
             const double su = a * (lengthU[k] - triangle.spec.bu), sv = a * (lengthV[k] - triangle.spec.bv);
             const double sh = a * shear[k];
-            energy += 0.5 * triangle.spec.stretchStiffness * (su * su + sv * sv) + 0.5 * triangle.spec.shearStiffness * sh * sh;
+            energy += 0.5 * triangle.spec.stretchStiffness * (su * su + sv * sv) +
+                      0.5 * triangle.spec.shearStiffness * sh * sh;
         }
     }
     return energy;
@@ -138,8 +142,8 @@ void TriangleStretchShear::elementJacobians(const World&, Index e, const Vector&
     for (int k = 0; k < 2; ++k)
         addConditionJacobians(c[k], t.spec.stretchStiffness, t.spec.stretchDamping, v, r.form,
                               ConditionCurvature::KeepWhenPositive, r.cx, r.cv, K, KxV);
-    addConditionJacobians(c[2], t.spec.shearStiffness, t.spec.shearDamping, v, r.form, ConditionCurvature::Drop, r.cx, r.cv,
-                          K, KxV);
+    addConditionJacobians(c[2], t.spec.shearStiffness, t.spec.shearDamping, v, r.form, ConditionCurvature::Drop, r.cx,
+                          r.cv, K, KxV);
 }
 
 namespace {
@@ -153,7 +157,8 @@ struct StretchTerms {
     Mat3 block = Mat3::Zero();
 };
 
-StretchTerms stretchTerms(const Vec3& w, const Vec3& wdot, double a, double b, double k, double kd, double cx, double cv) {
+StretchTerms stretchTerms(const Vec3& w, const Vec3& wdot, double a, double b, double k, double kd, double cx,
+                          double cv) {
     StretchTerms terms;
     const double length = w.norm();
     if (length < 1e-12) return terms;  // a collapsed triangle: no direction to pull along (as conditions())
@@ -195,7 +200,8 @@ void TriangleStretchShear::definiteElementForceAndJacobians(const World&, Index 
         const Vec3 gm = -shearWeight * g[m];
         for (int n = m; n < 3; ++n) {
             const double uu = t.du[m] * t.du[n], vv = t.dv[m] * t.dv[n];
-            blocks.addSymmetric(m, n, [&](int r, int c) { return uu * u.block(r, c) + vv * w.block(r, c) + gm[r] * g[n][c]; });
+            blocks.addSymmetric(
+                m, n, [&](int r, int c) { return uu * u.block(r, c) + vv * w.block(r, c) + gm[r] * g[n][c]; });
         }
     }
 }
@@ -245,8 +251,16 @@ namespace {
 // where its direction vanishes; then w_u and w_v at the start. Lane by lane in blocks of
 // kLanes triangles, number j of a block's lane k at kLanes j + k: 12 numbers a triangle, the
 // local step's reads of its state from memory in every iteration.
-enum TriangleState { kStretchShare, kShearShare, kDampingShare, kStretchDampingU, kStretchDampingV, kShearDamping,
-                     kStartU, kStartV = 9 };
+enum TriangleState {
+    kStretchShare,
+    kShearShare,
+    kDampingShare,
+    kStretchDampingU,
+    kStretchDampingV,
+    kShearDamping,
+    kStartU,
+    kStartV = 9
+};
 }  // namespace
 
 void TriangleStretchShear::prepareProjections(const VecX& x0, double h, Index first, Index last, double* state) const {
@@ -267,7 +281,9 @@ void TriangleStretchShear::prepareProjections(const VecX& x0, double h, Index fi
         // No constraint: the target does not matter (its shares are 0).
         const LaneMask constrained = lanesGreater(weight, 0.0);
         const Lanes inverseWeight = 1.0 / weight;
-        const auto share = [&](const Lanes& part) { return select(constrained, Lanes(part * inverseWeight), Lanes::Zero()); };
+        const auto share = [&](const Lanes& part) {
+            return select(constrained, Lanes(part * inverseWeight), Lanes::Zero());
+        };
         // w_u and w_v at the start, summed as projectTargets sums them now.
         LaneVec3 u0, v0;
         laneRows(x0, laneBlocks_[static_cast<std::size_t>(block / kLanes)], u0, v0);

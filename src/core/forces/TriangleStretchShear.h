@@ -38,7 +38,7 @@ namespace tinkerbox {
 struct StretchShearTriangle {
     std::array<Index, 3> particles{};
     std::array<Eigen::Vector2d, 3> restUV{};  // (u, v) of each corner
-    double stretchStiffness = 0.0;  // per triangle
+    double stretchStiffness = 0.0;            // per triangle
     double stretchDamping = 0.0;
     double shearStiffness = 0.0;
     double shearDamping = 0.0;
@@ -68,8 +68,8 @@ EIGEN_ALWAYS_INLINE OrthogonalPairScale orthogonalPairScale(const LaneVec3& a, c
     return {select(orthogonal, Lanes::Zero(), Lanes(2.0 * c * rest * reciprocal)),
             select(orthogonal, Lanes::Ones(), Lanes(D * D * D * reciprocal))};
 }
-EIGEN_ALWAYS_INLINE void orthogonalPair(const LaneVec3& a, const LaneVec3& b, const OrthogonalPairScale& scale, LaneVec3& p,
-                                        LaneVec3& q) {
+EIGEN_ALWAYS_INLINE void orthogonalPair(const LaneVec3& a, const LaneVec3& b, const OrthogonalPairScale& scale,
+                                        LaneVec3& p, LaneVec3& q) {
     const LaneMask unique = lanesGreater(1.0 - scale.l * scale.l, 1e-12);
     p = select(unique, (a - scale.l * b) * scale.inverse, a);
     q = (b - scale.l * a) * scale.inverse;

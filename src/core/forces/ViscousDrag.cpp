@@ -12,7 +12,8 @@ void ViscousDrag::accumulate(const World& world, VecX& f, TwoWayParallel*) const
     for (Index k = 0; k < bodies.count(); ++k) {
         if (bodies.isFixed(k)) continue;
         block3(f, world.rigidBlock(k)) -= kd_ * bodies.velocity(k);
-        block3(f, world.rigidBlock(k) + 1) -= (kd_ / bodies.mass(k)) * bodies.inertiaWorld(k) * bodies.angularVelocity(k);
+        block3(f, world.rigidBlock(k) + 1) -=
+            (kd_ / bodies.mass(k)) * bodies.inertiaWorld(k) * bodies.angularVelocity(k);
     }
     world.beads().addForces(Vec3::Zero(), kd_, f.tail(3 * world.beadCount()));
 }

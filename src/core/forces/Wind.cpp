@@ -80,7 +80,8 @@ void Wind::elementForce(const World& world, Index, const Vector& x, const Vector
     const double area = a.norm();
     if (area < 1e-300) return;
     const Vec3 u = (v.segment<3>(0) + v.segment<3>(3) + v.segment<3>(6)) / 3.0 - airVelocity(centroid, world.time());
-    const Vec3 F = (-(settings_.drag - settings_.tangentialDrag) * a.dot(u) / area) * a - settings_.tangentialDrag * area * u;
+    const Vec3 F =
+        (-(settings_.drag - settings_.tangentialDrag) * a.dot(u) / area) * a - settings_.tangentialDrag * area * u;
     for (int m = 0; m < 3; ++m) fe.segment<3>(3 * m) += F / 3.0;
 }
 
@@ -98,11 +99,12 @@ void Wind::elementJacobians(const World& world, Index, const Vector& x, const Ve
         for (int n = 0; n < 3; ++n) K.block<3, 3>(3 * m, 3 * n) += (r.cv / 9.0) * dFdu;
     if (r.form == JacobianForm::Definite) return;
     Mat3 dwdx;
-    const Vec3 u = (v.segment<3>(0) + v.segment<3>(3) + v.segment<3>(6)) / 3.0 - airVelocity(centroid, world.time(), &dwdx);
+    const Vec3 u =
+        (v.segment<3>(0) + v.segment<3>(3) + v.segment<3>(6)) / 3.0 - airVelocity(centroid, world.time(), &dwdx);
     const Vec3 n = a / area;
     // dF/da = -c' [a u^T + (a . u)(I - n n^T)]/|a| - ct u n^T.
-    const Mat3 dFda = (-c / area) * (a * u.transpose() + a.dot(u) * (Mat3::Identity() - n * n.transpose())) -
-                      ct * u * n.transpose();
+    const Mat3 dFda =
+        (-c / area) * (a * u.transpose() + a.dot(u) * (Mat3::Identity() - n * n.transpose())) - ct * u * n.transpose();
     // da/dx1 = -[e2]x/2, da/dx2 = [e1]x/2, da/dx0 = -(da/dx1 + da/dx2); du/dx_n = -dw/dx/3.
     const Vec3 e1 = x.segment<3>(3) - x.segment<3>(0), e2 = x.segment<3>(6) - x.segment<3>(0);
     const Mat3 dadx1 = -0.5 * skew(e2), dadx2 = 0.5 * skew(e1);

@@ -87,8 +87,8 @@ void AdaptiveRungeKutta::advance(OdeSystem& system, double h, StepReport& report
             hTry = step * std::max(kMaxShrink, factor);
         }
         if (++steps > kMaxStepsPerCall || hTry < 1e-12 * std::max(1.0, std::abs(tEnd))) {
-            report.failure = "adaptive: step size underflow at t = " + std::to_string(system.time()) +
-                             " (tolerance " + std::to_string(tolerance_) + " too tight or the motion is singular)";
+            report.failure = "adaptive: step size underflow at t = " + std::to_string(system.time()) + " (tolerance " +
+                             std::to_string(tolerance_) + " too tight or the motion is singular)";
             return;
         }
     }

@@ -1,12 +1,10 @@
 #pragma once
-// Error-controlled RK4 by step doubling (Witkin & Baraff, Differential Equation Basics, SIGGRAPH 2001 notes, "adaptive stepsizes"):
-// xa = one step of h, xb = two steps of h/2. For a method of order p = 4 the error
-// of xb is about e = |xb - xa| / (2^p - 1); a step is accepted when e <= tolerance
-// (per component, mixed absolute/relative: |e_i| <= tol (1 + |x_i|)), and the next
-// step is h (tol/e)^(1/(p+1)) times a safety factor. The accepted state is
-// xb + (xb - xa)/15 (Richardson extrapolation, fifth order).
-// One call advances exactly the h it is given, in as many internal steps as the
-// tolerance needs; the step sizes it took are reported.
+// Error-controlled RK4 by step doubling (Witkin & Baraff, Differential Equation Basics, SIGGRAPH 2001 notes, "adaptive
+// stepsizes"): xa = one step of h, xb = two steps of h/2. For a method of order p = 4 the error of xb is about e = |xb
+// - xa| / (2^p - 1); a step is accepted when e <= tolerance (per component, mixed absolute/relative: |e_i| <= tol (1 +
+// |x_i|)), and the next step is h (tol/e)^(1/(p+1)) times a safety factor. The accepted state is xb + (xb - xa)/15
+// (Richardson extrapolation, fifth order). One call advances exactly the h it is given, in as many internal steps as
+// the tolerance needs; the step sizes it took are reported.
 #include "core/integrators/Integrator.h"
 #include "core/integrators/RungeKutta4.h"
 

@@ -1,6 +1,6 @@
 #pragma once
-// Euler's method (Witkin & Baraff, Differential Equation Basics, SIGGRAPH 2001 notes): x1 = x0 + h f(x0, t0). First order; spirals
-// outward on an undamped oscillator and is unstable for h > 2/k on x' = -kx.
+// Euler's method (Witkin & Baraff, Differential Equation Basics, SIGGRAPH 2001 notes): x1 = x0 + h f(x0, t0). First
+// order; spirals outward on an undamped oscillator and is unstable for h > 2/k on x' = -kx.
 #include "core/integrators/Integrator.h"
 
 namespace tinkerbox {

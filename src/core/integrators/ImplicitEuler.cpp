@@ -37,8 +37,9 @@ constexpr IntegratorParameter kImplicitEulerParameters[] = {
 
 constexpr IntegratorKind kImplicitEulerKind{
     .name = "implicit-euler",
-    .summary = "Linearized backward Euler: stable at any step on springs, at the price of damping the motion; "
-               "one conjugate-gradient solve a step.",
+    .summary =
+        "Linearized backward Euler: stable at any step on springs, at the price of damping the motion; "
+        "one conjugate-gradient solve a step.",
     .capabilities = static_cast<unsigned>(IntegratorCapability::StableOnStiffSprings) |
                     static_cast<unsigned>(IntegratorCapability::ConjugateGradientSolve),
     .section = "implicit",

@@ -41,8 +41,8 @@ std::string integratorNameList() {
 
 const IntegratorKind& integratorKind(std::string_view name) {
     if (const IntegratorKind* kind = findIntegratorKind(name)) return *kind;
-    throw std::invalid_argument("unknown integrator '" + std::string(name) + "' (choose one of: " +
-                                integratorNameList() + ")");
+    throw std::invalid_argument("unknown integrator '" + std::string(name) +
+                                "' (choose one of: " + integratorNameList() + ")");
 }
 
 const IntegratorKind& stiffStableIntegratorKind() {

@@ -1,6 +1,6 @@
 #pragma once
-// The midpoint method (Witkin & Baraff, Differential Equation Basics, SIGGRAPH 2001 notes, with the midpoint slip corrected):
-// k = f(x0 + h/2 f(x0, t0), t0 + h/2), x1 = x0 + h k. Second order.
+// The midpoint method (Witkin & Baraff, Differential Equation Basics, SIGGRAPH 2001 notes, with the midpoint slip
+// corrected): k = f(x0 + h/2 f(x0, t0), t0 + h/2), x1 = x0 + h k. Second order.
 #include "core/integrators/Integrator.h"
 
 namespace tinkerbox {

@@ -1,6 +1,6 @@
 #pragma once
-// Witkin's solver interface (Witkin & Baraff, Differential Equation Basics, SIGGRAPH 2001 notes): every integrator talks to a system
-// only through these calls, so any integrator works on any system.
+// Witkin's solver interface (Witkin & Baraff, Differential Equation Basics, SIGGRAPH 2001 notes): every integrator
+// talks to a system only through these calls, so any integrator works on any system.
 #include "core/math/Types.h"
 
 namespace tinkerbox {

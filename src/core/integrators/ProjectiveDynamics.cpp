@@ -25,8 +25,9 @@ constexpr IntegratorParameter kProjectiveParameters[] = {
 
 constexpr IntegratorKind kProjectiveDynamicsKind{
     .name = "projective",
-    .summary = "Projective dynamics: backward Euler by local-global iterations with one prefactored matrix; "
-               "stable at any step on springs.",
+    .summary =
+        "Projective dynamics: backward Euler by local-global iterations with one prefactored matrix; "
+        "stable at any step on springs.",
     .capabilities = static_cast<unsigned>(IntegratorCapability::StableOnStiffSprings),
     .section = "projective",
     .parameters = kProjectiveParameters,
@@ -110,8 +111,8 @@ void ProjectiveDynamics::factor(double h) {
     targets_.resize(targets);
     firstState_.assign(1, 0);
     for (std::size_t t = 0; t < terms_.size(); ++t)
-        firstState_.push_back(firstState_.back() +
-                              projectionStateLength(terms_[t]->projectionStateSize(), firstStencil_[t + 1] - firstStencil_[t]));
+        firstState_.push_back(firstState_.back() + projectionStateLength(terms_[t]->projectionStateSize(),
+                                                                         firstStencil_[t + 1] - firstStencil_[t]));
     projectionState_.resize(static_cast<std::size_t>(firstState_.back()));
 
     std::vector<Index> free(n, -1);
@@ -143,8 +144,9 @@ void ProjectiveDynamics::factor(double h) {
         for (Index f = 0; f < unknowns_; ++f) P.indices()[f] = static_cast<int>(lNumber[static_cast<std::size_t>(f)]);
         Eigen::SparseMatrix<double> permuted(unknowns_, unknowns_);
         permuted = matrix.selfadjointView<Eigen::Lower>().twistedBy(P);
-        factorNumbered(Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>(permuted),
-                       sets);
+        factorNumbered(
+            Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>(permuted),
+            sets);
     } else {
         const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(matrix);
         for (Index f = 0; f < unknowns_; ++f) lNumber[static_cast<std::size_t>(f)] = ldlt.permutationP().indices()[f];
@@ -181,8 +183,8 @@ void ProjectiveDynamics::factor(double h) {
 }
 
 std::optional<std::array<Index, 2>> ProjectiveDynamics::findAlignedSets(const std::vector<Index>& free,
-                                                                    const Eigen::SparseMatrix<double>& matrix,
-                                                                    std::vector<Index>& lNumber) const {
+                                                                        const Eigen::SparseMatrix<double>& matrix,
+                                                                        std::vector<Index>& lNumber) const {
     if (unknowns_ < kParallelUnknowns) return std::nullopt;
     // Which halves of the local step (forTermHalves) reach each free unknown: bit 0 the first's
     // stencils, bit 1 the second's.
@@ -193,7 +195,8 @@ std::optional<std::array<Index, 2>> ProjectiveDynamics::findAlignedSets(const st
             for (Index c = firstStencil_[t] + begin; c < firstStencil_[t] + end; ++c) {
                 const ProjectiveStencil& st = stencils_[static_cast<std::size_t>(c)];
                 for (int k = 0; k < st.particleCount; ++k)
-                    if (const Index f = free[st.particles[k]]; f >= 0) reached[static_cast<std::size_t>(f)] |= 1 << half;
+                    if (const Index f = free[st.particles[k]]; f >= 0)
+                        reached[static_cast<std::size_t>(f)] |= 1 << half;
             }
         }
     // Set 0: reached by the first halves alone, set 1: by the second's; the top: by both (or
@@ -203,7 +206,8 @@ std::optional<std::array<Index, 2>> ProjectiveDynamics::findAlignedSets(const st
         const int r = reached[static_cast<std::size_t>(f)];
         members[r == 1 ? 0 : r == 2 ? 1 : 2].push_back(f);
     }
-    if (members[0].empty() || members[1].empty() || kMostTopShare * static_cast<double>(unknowns_) < static_cast<double>(members[2].size()))
+    if (members[0].empty() || members[1].empty() ||
+        kMostTopShare * static_cast<double>(unknowns_) < static_cast<double>(members[2].size()))
         return std::nullopt;
     // Each part in its own minimum-degree order (AMD on its rows and columns), the top last.
     std::vector<Index> local(static_cast<std::size_t>(unknowns_), -1);
@@ -214,7 +218,8 @@ std::optional<std::array<Index, 2>> ProjectiveDynamics::findAlignedSets(const st
         std::vector<Eigen::Triplet<double>> pattern;  // the matrix's rows and columns of the part
         for (Index k = 0; k < size; ++k)
             for (Eigen::SparseMatrix<double>::InnerIterator it(matrix, part[static_cast<std::size_t>(k)]); it; ++it)
-                if (const Index row = local[static_cast<std::size_t>(it.row())]; row >= 0) pattern.emplace_back(row, k, 1.0);
+                if (const Index row = local[static_cast<std::size_t>(it.row())]; row >= 0)
+                    pattern.emplace_back(row, k, 1.0);
         Eigen::SparseMatrix<double> sub(size, size);
         sub.setFromTriplets(pattern.begin(), pattern.end());
         Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> inverse;
@@ -281,7 +286,8 @@ void ProjectiveDynamics::placeRows(Index first, Index last) {
 void ProjectiveDynamics::solveGlobal(bool positionsWanted) {
     substitution_.solve(
         rhs_, parallel_, [this](Index first, Index last) { gatherRows(first, last); },
-        positionsWanted ? LdltSubstitution::RowRange([this](Index first, Index last) { placeRows(first, last); }) : nullptr);
+        positionsWanted ? LdltSubstitution::RowRange([this](Index first, Index last) { placeRows(first, last); })
+                        : nullptr);
 }
 
 void ProjectiveDynamics::iterateAligned(double h) {

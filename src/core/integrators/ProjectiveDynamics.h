@@ -64,7 +64,8 @@ private:
     // the first halves alone and by the second's, the rest the top; each in its own
     // minimum-degree order of its part of the matrix, written to lNumber (per free unknown,
     // its number in L). Nothing when the top would hold more than kMostTopShare of the unknowns.
-    std::optional<std::array<Index, 2>> findAlignedSets(const std::vector<Index>& free, const Eigen::SparseMatrix<double>& matrix,
+    std::optional<std::array<Index, 2>> findAlignedSets(const std::vector<Index>& free,
+                                                        const Eigen::SparseMatrix<double>& matrix,
                                                         std::vector<Index>& lNumber) const;
     // Term t's stencils begin .. end - 1 of its first (half 0) or second half; the second
     // starts at a whole block of lanes.
@@ -97,9 +98,9 @@ private:
     std::vector<Index> firstStencil_;  // per term, the index of its first stencil (and one past the last)
     std::vector<Index> firstRow_;      // per stencil, the index of its first target (and one past the last)
     std::vector<Index> firstState_;    // per term, where its projections' state starts (and one past the last)
-    std::vector<Index> unknown_;      // per particle its row in the solve, -1 when nailed
-    std::vector<Index> particle_;     // per row of the solve, its particle
-    bool aligned_ = false;            // the substitution's sets follow the local step's halves
+    std::vector<Index> unknown_;       // per particle its row in the solve, -1 when nailed
+    std::vector<Index> particle_;      // per row of the solve, its particle
+    bool aligned_ = false;             // the substitution's sets follow the local step's halves
     static constexpr double kMostTopShare = 0.125;
     Index unknowns_ = 0;
     // The factors P A P^T = L D L^T (SimplicialLDLT's; P an AMD order of the whole, or of each
@@ -119,7 +120,7 @@ private:
     VecX mass_;  // per particle
     VecX force_, acceleration_, x0_, x_, velocity_;
     std::vector<ProjectiveTarget> targets_;  // p_c - A_c x0
-    std::vector<double> projectionState_;  // what the terms keep for their projections in a step
+    std::vector<double> projectionState_;    // what the terms keep for their projections in a step
     std::vector<ProjectiveStencil> stencils_;
     VecX inertia_, rhs_;
     // From kParallelUnknowns unknowns up, the iterations run on two threads: the local step in

@@ -8,8 +8,7 @@ constexpr IntegratorKind kRungeKutta4Kind{
     .make = [](const IntegratorSettings&) -> std::unique_ptr<Integrator> { return std::make_unique<RungeKutta4>(); },
 };
 
-void RungeKutta4Step::operator()(OdeSystem& system, const VecX& x0, double t0, const VecX& f0, double h,
-                                 VecX& x1) {
+void RungeKutta4Step::operator()(OdeSystem& system, const VecX& x0, double t0, const VecX& f0, double h, VecX& x1) {
     // sum_ accumulates k1 + 2 k2 + 2 k3 + k4 (in units of f; scaled by h/6 at the end).
     sum_ = f0;
     system.setState(x0 + (0.5 * h) * f0, t0 + 0.5 * h);

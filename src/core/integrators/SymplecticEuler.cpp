@@ -5,7 +5,9 @@ namespace tinkerbox {
 constexpr IntegratorKind kSymplecticEulerKind{
     .name = "symplectic-euler",
     .summary = "Symplectic Euler: first order, one force evaluation a step; the energy stays near its start.",
-    .make = [](const IntegratorSettings&) -> std::unique_ptr<Integrator> { return std::make_unique<SymplecticEuler>(); },
+    .make = [](const IntegratorSettings&) -> std::unique_ptr<Integrator> {
+        return std::make_unique<SymplecticEuler>();
+    },
 };
 
 void SymplecticEuler::step(MechanicalSystem& system, double h, StepReport& report) {

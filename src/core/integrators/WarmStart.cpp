@@ -46,7 +46,8 @@ Index WarmStart::memorySize() const { return 2 + count_ * (count_ > 0 ? solution
 void WarmStart::save(VecX& memory, Index offset) const {
     memory[offset] = degree_;
     memory[offset + 1] = count_;
-    for (int k = 0; k < count_; ++k) memory.segment(offset + 2 + k * solutions_[k].size(), solutions_[k].size()) = solutions_[k];
+    for (int k = 0; k < count_; ++k)
+        memory.segment(offset + 2 + k * solutions_[k].size(), solutions_[k].size()) = solutions_[k];
 }
 
 void WarmStart::restore(const VecX& memory, Index offset) {

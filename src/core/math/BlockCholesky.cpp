@@ -72,7 +72,8 @@ void BlockCholesky<B>::analyze(Index blocks, std::vector<std::pair<Index, Index>
     std::vector<Index> parent(n, -1), ancestor(n, -1);
     for (std::size_t r = 0; r < n; ++r)
         for (Index k : rowColumns[r]) {
-            while (ancestor[static_cast<std::size_t>(k)] >= 0 && ancestor[static_cast<std::size_t>(k)] != static_cast<Index>(r)) {
+            while (ancestor[static_cast<std::size_t>(k)] >= 0 &&
+                   ancestor[static_cast<std::size_t>(k)] != static_cast<Index>(r)) {
                 const Index next = ancestor[static_cast<std::size_t>(k)];
                 ancestor[static_cast<std::size_t>(k)] = static_cast<Index>(r);
                 k = next;
@@ -154,7 +155,8 @@ bool BlockCholesky<B>::factorize(const std::vector<Block>& values) {
         for (Index u = updateStart_[j]; u < updateStart_[j + 1]; ++u) {
             const Update& update = updates_[static_cast<std::size_t>(u)];
             factor_[static_cast<std::size_t>(update.target)].noalias() -=
-                factor_[static_cast<std::size_t>(update.left)] * factor_[static_cast<std::size_t>(update.right)].transpose();
+                factor_[static_cast<std::size_t>(update.left)] *
+                factor_[static_cast<std::size_t>(update.right)].transpose();
         }
         Block& pivot = factor_[static_cast<std::size_t>(start_[j])];
         const Eigen::LLT<Block> llt(pivot);
@@ -162,7 +164,8 @@ bool BlockCholesky<B>::factorize(const std::vector<Block>& values) {
         pivot = llt.matrixL();
         pivotInverse_[j] = lowerInverse(pivot);
         const Block right = pivotInverse_[j].transpose();
-        for (Index k = start_[j] + 1; k < start_[j + 1]; ++k) factor_[static_cast<std::size_t>(k)] = factor_[static_cast<std::size_t>(k)] * right;
+        for (Index k = start_[j] + 1; k < start_[j + 1]; ++k)
+            factor_[static_cast<std::size_t>(k)] = factor_[static_cast<std::size_t>(k)] * right;
     }
     return true;
 }

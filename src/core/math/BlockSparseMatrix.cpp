@@ -61,9 +61,7 @@ void BlockSparseMatrix::copyPattern(const BlockSparseMatrix& other) {
     values_.assign(column_.size(), Mat3::Zero());
 }
 
-void BlockSparseMatrix::setZero() {
-    std::fill(values_.begin(), values_.end(), Mat3::Zero());
-}
+void BlockSparseMatrix::setZero() { std::fill(values_.begin(), values_.end(), Mat3::Zero()); }
 
 void BlockSparseMatrix::setZero(TwoWayParallel& parallel) {
     if (values_.size() < kParallelZeroBlocks) {

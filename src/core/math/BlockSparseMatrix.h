@@ -67,10 +67,10 @@ public:
 private:
     Index blockRows_ = 0;
     Storage storage_ = Storage::Full;
-    std::uint64_t patternId_ = 0;  // 0: no pattern yet
-    std::vector<Index> rowStart_;  // blockRows_ + 1 entries
+    std::uint64_t patternId_ = 0;       // 0: no pattern yet
+    std::vector<Index> rowStart_;       // blockRows_ + 1 entries
     std::vector<std::int32_t> column_;  // block column of each stored block (32 bits: less to stream)
-    std::vector<Index> diagonal_;  // index of block (i, i)
+    std::vector<Index> diagonal_;       // index of block (i, i)
     std::vector<Mat3> values_;
 };
 

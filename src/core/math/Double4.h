@@ -35,15 +35,13 @@ Double4 lane4(Double4 a) {
     return {_mm256_permute4x64_pd(a.lanes, L * 0x55)};
 }
 // a with its fourth lane zero.
-inline Double4 firstThree(Double4 a) {
-    return {_mm256_blend_pd(a.lanes, _mm256_setzero_pd(), 0b1000)};
-}
+inline Double4 firstThree(Double4 a) { return {_mm256_blend_pd(a.lanes, _mm256_setzero_pd(), 0b1000)}; }
 // (sum of a's lanes, sum of b's, sum of c's, 0), each sum as (l0 + l1) + (l2 + l3).
 inline Double4 laneSums3(Double4 a, Double4 b, Double4 c) {
-    const __m256d ab = _mm256_hadd_pd(a.lanes, b.lanes);                  // a0+a1, b0+b1, a2+a3, b2+b3
-    const __m256d cz = _mm256_hadd_pd(c.lanes, _mm256_setzero_pd());      // c0+c1, 0, c2+c3, 0
-    const __m256d low = _mm256_permute2f128_pd(ab, cz, 0x20);             // a0+a1, b0+b1, c0+c1, 0
-    const __m256d high = _mm256_permute2f128_pd(ab, cz, 0x31);            // a2+a3, b2+b3, c2+c3, 0
+    const __m256d ab = _mm256_hadd_pd(a.lanes, b.lanes);              // a0+a1, b0+b1, a2+a3, b2+b3
+    const __m256d cz = _mm256_hadd_pd(c.lanes, _mm256_setzero_pd());  // c0+c1, 0, c2+c3, 0
+    const __m256d low = _mm256_permute2f128_pd(ab, cz, 0x20);         // a0+a1, b0+b1, c0+c1, 0
+    const __m256d high = _mm256_permute2f128_pd(ab, cz, 0x31);        // a2+a3, b2+b3, c2+c3, 0
     return {_mm256_add_pd(low, high)};
 }
 // (l0 + l2) + (l1 + l3)

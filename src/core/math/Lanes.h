@@ -25,8 +25,12 @@ struct LaneVec3 {
     Lanes x, y, z;
 };
 
-EIGEN_ALWAYS_INLINE LaneVec3 operator+(const LaneVec3& a, const LaneVec3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-EIGEN_ALWAYS_INLINE LaneVec3 operator-(const LaneVec3& a, const LaneVec3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+EIGEN_ALWAYS_INLINE LaneVec3 operator+(const LaneVec3& a, const LaneVec3& b) {
+    return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+EIGEN_ALWAYS_INLINE LaneVec3 operator-(const LaneVec3& a, const LaneVec3& b) {
+    return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
 EIGEN_ALWAYS_INLINE LaneVec3 operator*(const Lanes& s, const LaneVec3& a) { return {s * a.x, s * a.y, s * a.z}; }
 EIGEN_ALWAYS_INLINE LaneVec3 operator*(const LaneVec3& a, const Lanes& s) { return {a.x * s, a.y * s, a.z * s}; }
 EIGEN_ALWAYS_INLINE LaneVec3& operator+=(LaneVec3& a, const LaneVec3& b) { return a = a + b; }
@@ -64,7 +68,8 @@ EIGEN_ALWAYS_INLINE LaneVec3 laneVectors(const VecX& v, const std::array<std::in
     const auto at = [&](int k) { return v.data() + 3 * static_cast<Index>(particles[static_cast<std::size_t>(k)]); };
     const __m256d xy02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(at(0))), _mm_loadu_pd(at(2)), 1);
     const __m256d xy13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(at(1))), _mm_loadu_pd(at(3)), 1);
-    const __m128d z01 = _mm_loadh_pd(_mm_load_sd(at(0) + 2), at(1) + 2), z23 = _mm_loadh_pd(_mm_load_sd(at(2) + 2), at(3) + 2);
+    const __m128d z01 = _mm_loadh_pd(_mm_load_sd(at(0) + 2), at(1) + 2),
+                  z23 = _mm_loadh_pd(_mm_load_sd(at(2) + 2), at(3) + 2);
     LaneVec3 out;
     _mm256_storeu_pd(out.x.data(), _mm256_unpacklo_pd(xy02, xy13));
     _mm256_storeu_pd(out.y.data(), _mm256_unpackhi_pd(xy02, xy13));
@@ -102,11 +107,14 @@ EIGEN_ALWAYS_INLINE Lanes apply(Op op, const Lanes& a, const Lanes& b) {
 EIGEN_ALWAYS_INLINE Lanes multiplyAdd(const Lanes& a, const Lanes& b, const Lanes& c) {
     Lanes out;
     for (int i = 0; i < kLanes; i += lane_packets::kPacketSize)
-        out.writePacket<Eigen::Aligned>(
-            i, Eigen::internal::pmadd(a.packet<Eigen::Aligned>(i), b.packet<Eigen::Aligned>(i), c.packet<Eigen::Aligned>(i)));
+        out.writePacket<Eigen::Aligned>(i,
+                                        Eigen::internal::pmadd(a.packet<Eigen::Aligned>(i), b.packet<Eigen::Aligned>(i),
+                                                               c.packet<Eigen::Aligned>(i)));
     return out;
 }
-EIGEN_ALWAYS_INLINE Lanes multiplyAdd(double a, const Lanes& b, const Lanes& c) { return multiplyAdd(Lanes::Constant(a), b, c); }
+EIGEN_ALWAYS_INLINE Lanes multiplyAdd(double a, const Lanes& b, const Lanes& c) {
+    return multiplyAdd(Lanes::Constant(a), b, c);
+}
 
 // Per lane true or false (every bit of the lane set, or none), from a comparison: a selection
 // by it is one vector blend (Eigen 3.4's Array select() goes number by number, by branches).
@@ -125,7 +133,8 @@ EIGEN_ALWAYS_INLINE LaneMask lanesEqual(const Lanes& a, double b) {
 }
 // Set where both are.
 EIGEN_ALWAYS_INLINE LaneMask lanesAnd(const LaneMask& a, const LaneMask& b) {
-    return {lane_packets::apply([](const auto& x, const auto& y) { return Eigen::internal::pand(x, y); }, a.bits, b.bits)};
+    return {
+        lane_packets::apply([](const auto& x, const auto& y) { return Eigen::internal::pand(x, y); }, a.bits, b.bits)};
 }
 // Whether every lane of the mask is set.
 EIGEN_ALWAYS_INLINE bool allLanes(const LaneMask& mask) {
@@ -137,8 +146,9 @@ EIGEN_ALWAYS_INLINE bool allLanes(const LaneMask& mask) {
 EIGEN_ALWAYS_INLINE Lanes select(const LaneMask& mask, const Lanes& a, const Lanes& b) {
     Lanes out;
     for (int i = 0; i < kLanes; i += lane_packets::kPacketSize)
-        out.writePacket<Eigen::Aligned>(i, Eigen::internal::pselect(mask.bits.packet<Eigen::Aligned>(i), a.packet<Eigen::Aligned>(i),
-                                                                    b.packet<Eigen::Aligned>(i)));
+        out.writePacket<Eigen::Aligned>(
+            i, Eigen::internal::pselect(mask.bits.packet<Eigen::Aligned>(i), a.packet<Eigen::Aligned>(i),
+                                        b.packet<Eigen::Aligned>(i)));
     return out;
 }
 EIGEN_ALWAYS_INLINE LaneVec3 select(const LaneMask& mask, const LaneVec3& a, const LaneVec3& b) {
@@ -159,13 +169,20 @@ EIGEN_ALWAYS_INLINE Lanes atan2Lanes(const Lanes& y, const Lanes& x) {
     const Lanes big = select(steep, ay, ax), small = select(steep, ax, ay);
     // a = small / big; t = a, or (a - 1) / (a + 1) = (small - big) / (small + big): one division.
     const LaneMask reduced = lanesLess(0.66 * big, small);
-    const Lanes t = select(lanesEqual(big, 0.0), Lanes::Zero(),
-                           Lanes(select(reduced, Lanes(small - big), small) / select(reduced, Lanes(small + big), big)));
+    const Lanes t =
+        select(lanesEqual(big, 0.0), Lanes::Zero(),
+               Lanes(select(reduced, Lanes(small - big), small) / select(reduced, Lanes(small + big), big)));
     const Lanes z = t * t;
-    const Lanes p = (((-8.750608600031904122785e-1 * z - 1.615753718733365076637e1) * z - 7.500855792314704667340e1) * z -
-                     1.228866684490136173410e2) * z - 6.485021904942025371773e1;
-    const Lanes q = ((((z + 2.485846490142306297962e1) * z + 1.650270098316988542046e2) * z + 4.328810604912902668951e2) * z +
-                     4.853903996359136964868e2) * z + 1.945506571482613964425e2;
+    const Lanes p =
+        (((-8.750608600031904122785e-1 * z - 1.615753718733365076637e1) * z - 7.500855792314704667340e1) * z -
+         1.228866684490136173410e2) *
+            z -
+        6.485021904942025371773e1;
+    const Lanes q =
+        ((((z + 2.485846490142306297962e1) * z + 1.650270098316988542046e2) * z + 4.328810604912902668951e2) * z +
+         4.853903996359136964868e2) *
+            z +
+        1.945506571482613964425e2;
     Lanes r = t + t * (z * p / q);
     r = select(reduced, kPi / 4 + (r + 0.5 * kMoreBits), r);
     r = select(steep, kPi / 2 - r + kMoreBits, r);  // atan(1/a) = pi/2 - atan a
@@ -210,7 +227,9 @@ EIGEN_ALWAYS_INLINE void storeLaneVec3(double* v, const LaneVec3& a) {
     storeLanes(v + 2 * kLanes, a.z);
 }
 // a in every lane.
-EIGEN_ALWAYS_INLINE LaneVec3 broadcast(const Vec3& a) { return {Lanes::Constant(a.x()), Lanes::Constant(a.y()), Lanes::Constant(a.z())}; }
+EIGEN_ALWAYS_INLINE LaneVec3 broadcast(const Vec3& a) {
+    return {Lanes::Constant(a.x()), Lanes::Constant(a.y()), Lanes::Constant(a.z())};
+}
 // Lane k's vector.
 EIGEN_ALWAYS_INLINE Vec3 lane(const LaneVec3& a, int k) { return Vec3(a.x[k], a.y[k], a.z[k]); }
 

@@ -42,10 +42,12 @@ std::vector<int> splitTree(Index n, const std::vector<Index>& start, const std::
         std::size_t heaviest = 0;
         for (std::size_t k = 0; k < frontier.size(); ++k) {
             total += work[static_cast<std::size_t>(frontier[k])];
-            if (work[static_cast<std::size_t>(frontier[k])] > work[static_cast<std::size_t>(frontier[heaviest])]) heaviest = k;
+            if (work[static_cast<std::size_t>(frontier[k])] > work[static_cast<std::size_t>(frontier[heaviest])])
+                heaviest = k;
         }
         const Index root = frontier[heaviest];
-        if (2.0 * work[static_cast<std::size_t>(root)] <= total || children[static_cast<std::size_t>(root)].empty()) break;
+        if (2.0 * work[static_cast<std::size_t>(root)] <= total || children[static_cast<std::size_t>(root)].empty())
+            break;
         isTop[static_cast<std::size_t>(root)] = 1;
         frontier.erase(frontier.begin() + static_cast<std::ptrdiff_t>(heaviest));
         frontier.insert(frontier.end(), children[static_cast<std::size_t>(root)].begin(),
@@ -140,8 +142,8 @@ void forwardDispatch(std::integer_sequence<int, Widths...>, int width, Index fir
 }
 
 template <int... Widths>
-void backwardDispatch(std::integer_sequence<int, Widths...>, int width, Index first, Index rows, const std::int32_t* row,
-                      const double* values, double* x) {
+void backwardDispatch(std::integer_sequence<int, Widths...>, int width, Index first, Index rows,
+                      const std::int32_t* row, const double* values, double* x) {
     ((width == Widths + 1 ? backwardPanel<Widths + 1>(first, rows, row, values, x) : void()), ...);
 }
 
@@ -199,15 +201,18 @@ void LdltSubstitution::assign(Index unknowns, const std::vector<Index>& start, c
         const auto j = static_cast<std::size_t>(original[static_cast<std::size_t>(c)]);
         const auto begin = static_cast<std::ptrdiff_t>(entries.size());
         for (Index k = start[j]; k < start[j + 1]; ++k)
-            entries.emplace_back(static_cast<std::int32_t>(position_[static_cast<std::size_t>(row[static_cast<std::size_t>(k)])]),
-                                 value[static_cast<std::size_t>(k)]);
+            entries.emplace_back(
+                static_cast<std::int32_t>(position_[static_cast<std::size_t>(row[static_cast<std::size_t>(k)])]),
+                value[static_cast<std::size_t>(k)]);
         std::sort(entries.begin() + begin, entries.end());
         columnStart.push_back(static_cast<Index>(entries.size()));
     }
     const auto columnSize = [&](Index c) {
         return columnStart[static_cast<std::size_t>(c) + 1] - columnStart[static_cast<std::size_t>(c)];
     };
-    const auto firstRow = [&](Index c) { return entries[static_cast<std::size_t>(columnStart[static_cast<std::size_t>(c)])].first; };
+    const auto firstRow = [&](Index c) {
+        return entries[static_cast<std::size_t>(columnStart[static_cast<std::size_t>(c)])].first;
+    };
 
     std::vector<double> dense(static_cast<std::size_t>(unknowns), 0.0);  // one column of L at a time
     for (Part& p : parts_) {
@@ -215,14 +220,16 @@ void LdltSubstitution::assign(Index unknowns, const std::vector<Index>& start, c
         for (Index c0 = p.first; c0 < end;) {
             // The supernode c0 .. c0 + width - 1 and the rows below it.
             std::vector<std::int32_t> below;
-            for (Index k = columnStart[static_cast<std::size_t>(c0)]; k < columnStart[static_cast<std::size_t>(c0) + 1]; ++k)
+            for (Index k = columnStart[static_cast<std::size_t>(c0)]; k < columnStart[static_cast<std::size_t>(c0) + 1];
+                 ++k)
                 below.push_back(entries[static_cast<std::size_t>(k)].first);
             Index width = 1, stored = columnSize(c0);
             while (c0 + width < end && columnSize(c0 + width - 1) > 0 && firstRow(c0 + width - 1) == c0 + width) {
                 const Index c = c0 + width;
                 std::vector<std::int32_t> merged;
                 std::vector<std::int32_t> own;
-                for (Index k = columnStart[static_cast<std::size_t>(c)]; k < columnStart[static_cast<std::size_t>(c) + 1]; ++k)
+                for (Index k = columnStart[static_cast<std::size_t>(c)];
+                     k < columnStart[static_cast<std::size_t>(c) + 1]; ++k)
                     own.push_back(entries[static_cast<std::size_t>(k)].first);
                 std::set_union(below.begin() + 1, below.end(), own.begin(), own.end(), std::back_inserter(merged));
                 const Index storedWith = (width + 1) * width / 2 + static_cast<Index>(merged.size()) * (width + 1);
@@ -246,7 +253,8 @@ void LdltSubstitution::assign(Index unknowns, const std::vector<Index>& start, c
                                                     : std::count_if(p.rows.begin() + panel.rowStart, p.rows.end(),
                                                                     [&](std::int32_t r) { return r < topStart; });
                 const auto column = [&](int j, bool fill) {
-                    for (Index k = columnStart[static_cast<std::size_t>(f + j)]; k < columnStart[static_cast<std::size_t>(f + j) + 1]; ++k)
+                    for (Index k = columnStart[static_cast<std::size_t>(f + j)];
+                         k < columnStart[static_cast<std::size_t>(f + j) + 1]; ++k)
                         dense[static_cast<std::size_t>(entries[static_cast<std::size_t>(k)].first)] =
                             fill ? entries[static_cast<std::size_t>(k)].second : 0.0;
                 };
@@ -272,7 +280,9 @@ void LdltSubstitution::assign(Index unknowns, const std::vector<Index>& start, c
     for (VecX& updates : topUpdates_) updates = VecX::Zero(4 * parts_[kTop].count);
 }
 
-std::array<Index, 3> LdltSubstitution::partSizes() const { return {parts_[0].count, parts_[1].count, parts_[kTop].count}; }
+std::array<Index, 3> LdltSubstitution::partSizes() const {
+    return {parts_[0].count, parts_[1].count, parts_[kTop].count};
+}
 
 void LdltSubstitution::forward(const Part& part, double* b, double* topUpdates) const {
     for (const Panel& panel : part.panels)

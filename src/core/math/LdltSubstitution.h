@@ -73,8 +73,8 @@ public:
     // set are final for forwardSet(s) once they are written, the top's for solveTop() once
     // both forwardSet() are done; set s's answer is final after backwardSet(s). The two sets'
     // stages may run at once, each on one thread.
-    void forwardSet(int s, VecX& b);  // L z = b over set s
-    void solveTop(VecX& b);           // the top's forward and back substitution
+    void forwardSet(int s, VecX& b);   // L z = b over set s
+    void solveTop(VecX& b);            // the top's forward and back substitution
     void backwardSet(int s, VecX& b);  // L^T x = D^-1 z over set s
 
 private:
@@ -99,9 +99,9 @@ private:
     void backward(const Part& part, double* b) const;
 
     Index unknowns_ = 0;
-    std::vector<Index> position_;  // per unknown of L, its number here
-    std::array<Part, 3> parts_;    // the two sets, then the top
-    VecX inverseD_;                // in this numbering
+    std::vector<Index> position_;     // per unknown of L, its number here
+    std::array<Part, 3> parts_;       // the two sets, then the top
+    VecX inverseD_;                   // in this numbering
     std::array<VecX, 2> topUpdates_;  // per set, its updates of the top's rows, 4 numbers each
 };
 

@@ -36,17 +36,20 @@ void requireSize(bool ok, const std::string& what) {
 }
 
 // A matrix of rows constraints on n variables; a matrix without rows may also have no columns.
-void checkConstraintRows(const SparseMatrix& M, const VecX& rhs, Index n, const std::string& matrix, const std::string& vector) {
+void checkConstraintRows(const SparseMatrix& M, const VecX& rhs, Index n, const std::string& matrix,
+                         const std::string& vector) {
     requireSize(M.cols() == n || (M.rows() == 0 && M.cols() == 0),
                 matrix + " has " + std::to_string(M.cols()) + " columns, H has " + std::to_string(n));
-    requireSize(rhs.size() == M.rows(), vector + " has " + std::to_string(rhs.size()) + " entries, " + matrix + " has " +
-                                            std::to_string(M.rows()) + " rows");
+    requireSize(rhs.size() == M.rows(), vector + " has " + std::to_string(rhs.size()) + " entries, " + matrix +
+                                            " has " + std::to_string(M.rows()) + " rows");
 }
 
 void checkSizes(const QuadraticProgram& qp) {
     const Index n = qp.H.rows();
-    requireSize(qp.H.cols() == n, "H is " + std::to_string(qp.H.rows()) + " x " + std::to_string(qp.H.cols()) + ", not square");
-    requireSize(qp.g.size() == n, "g has " + std::to_string(qp.g.size()) + " entries, H has " + std::to_string(n) + " rows");
+    requireSize(qp.H.cols() == n,
+                "H is " + std::to_string(qp.H.rows()) + " x " + std::to_string(qp.H.cols()) + ", not square");
+    requireSize(qp.g.size() == n,
+                "g has " + std::to_string(qp.g.size()) + " entries, H has " + std::to_string(n) + " rows");
     checkConstraintRows(qp.A, qp.b, n, "A", "b");
     checkConstraintRows(qp.C, qp.d, n, "C", "d");
 }
@@ -114,7 +117,8 @@ ReducedKkt::ReducedKkt(const QuadraticProgram& qp, double primalRegularization, 
             if (it.row() > j) pattern.emplace_back(it.row(), j, 0.0);
     for (Index r = 0; r < C.outerSize(); ++r)
         for (RowMajor::InnerIterator a(C, r); a; ++a)
-            for (RowMajor::InnerIterator b(C, r); b && b.col() < a.col(); ++b) pattern.emplace_back(a.col(), b.col(), 0.0);
+            for (RowMajor::InnerIterator b(C, r); b && b.col() < a.col(); ++b)
+                pattern.emplace_back(a.col(), b.col(), 0.0);
     for (Index j = 0; j < qp.A.outerSize(); ++j)
         for (SparseMatrix::InnerIterator it(qp.A, j); it; ++it) pattern.emplace_back(n_ + it.row(), j, 0.0);
     SparseMatrix lower(size, size);
@@ -151,7 +155,8 @@ ReducedKkt::ReducedKkt(const QuadraticProgram& qp, double primalRegularization, 
     for (const WeightedTerm& t : terms) ++first[static_cast<std::size_t>(t.entry) + 1];
     for (std::size_t k = 1; k < first.size(); ++k) first[k] += first[k - 1];
     weightedTerms_.resize(terms.size());
-    for (const WeightedTerm& t : terms) weightedTerms_[static_cast<std::size_t>(first[static_cast<std::size_t>(t.entry)]++)] = t;
+    for (const WeightedTerm& t : terms)
+        weightedTerms_[static_cast<std::size_t>(first[static_cast<std::size_t>(t.entry)]++)] = t;
     ldlt_.analyzePattern(kkt_);
 }
 
@@ -216,7 +221,8 @@ struct Products {
 
 Products multiplyOut(const QuadraticProgram& qp, const VecX& x, const VecX& y, const VecX& z) {
     const Index n = qp.H.rows();
-    return {qp.H * x, multiplyTransposed(qp.A, y, n), multiplyTransposed(qp.C, z, n), multiply(qp.A, x), multiply(qp.C, x)};
+    return {qp.H * x, multiplyTransposed(qp.A, y, n), multiplyTransposed(qp.C, z, n), multiply(qp.A, x),
+            multiply(qp.C, x)};
 }
 
 // The relative residuals the result reports, of x, y, z alone (the slacks are C x - d).
@@ -237,7 +243,10 @@ Measures measure(const QuadraticProgram& qp, const VecX& x, const VecX& z, const
 class InteriorPoint {
 public:
     InteriorPoint(const QuadraticProgram& qp, const QuadraticProgramSettings& settings)
-        : qp_(qp), settings_(settings), n_(qp.H.rows()), mIn_(qp.C.rows()),
+        : qp_(qp),
+          settings_(settings),
+          n_(qp.H.rows()),
+          mIn_(qp.C.rows()),
           kkt_(qp, 1e-9 * std::max(1.0, largestEntry(qp.H)), 1e-9) {}
 
     QuadraticProgramResult run();
@@ -262,12 +271,14 @@ Residuals InteriorPoint::residuals(const Iterate& v, const Products& p) const {
     return {p.Hx + qp_.g - p.Aty - p.Ctz, p.Ax - qp_.b, p.Cx - v.s - qp_.d};
 }
 
-Direction InteriorPoint::direction(const Iterate& v, const Residuals& r, const VecX& complementarityTarget, bool refine) {
+Direction InteriorPoint::direction(const Iterate& v, const Residuals& r, const VecX& complementarityTarget,
+                                   bool refine) {
     Direction d = eliminate(v, r, complementarityTarget);
     if (!refine) return d;
     // Refined until what it misses is 1% of the tolerance, relative to the right-hand side.
-    const double target = 1e-2 * settings_.tolerance *
-                          std::max({1.0, maxNorm(r.dual), maxNorm(r.primal), maxNorm(r.inequality), maxNorm(complementarityTarget)});
+    const double target =
+        1e-2 * settings_.tolerance *
+        std::max({1.0, maxNorm(r.dual), maxNorm(r.primal), maxNorm(r.inequality), maxNorm(complementarityTarget)});
     double previous = std::numeric_limits<double>::infinity();
     // The direction before the last correction, the direction itself before any: a first miss
     // that is not finite (products of data near overflow) returns it whole, and the caller's
@@ -358,7 +369,8 @@ QuadraticProgramResult InteriorPoint::run() {
     Measures bestMeasures = measure(qp_, v.x, v.z, products);
     auto worst = [](const Measures& m) { return std::max({m.primal, m.dual, m.complementarity}); };
     const double m = static_cast<double>(mIn_);
-    for (int iteration = 1; worst(bestMeasures) > settings_.tolerance && iteration <= settings_.maxIterations; ++iteration) {
+    for (int iteration = 1; worst(bestMeasures) > settings_.tolerance && iteration <= settings_.maxIterations;
+         ++iteration) {
         if (provablyInfeasible(v, products) || !kkt_.factorize(v.z.cwiseQuotient(v.s))) break;
         const Residuals r = residuals(v, products);
         const VecX sz = v.s.cwiseProduct(v.z);
@@ -385,8 +397,8 @@ QuadraticProgramResult InteriorPoint::run() {
         // the refinement corrects, keeps the factorization stable.
         if (alpha < 1e-2 * alphaAffine) kkt_.strengthenRegularization();
         Iterate next{v.x + alpha * d.dx, v.y + alpha * d.dy, v.s + alpha * d.ds, v.z + alpha * d.dz};
-        if (!(alpha > 0.0) || !next.x.allFinite() || !next.y.allFinite() || !next.s.allFinite() || !next.z.allFinite() ||
-            (mIn_ > 0 && (next.s.minCoeff() <= 0.0 || next.z.minCoeff() <= 0.0)))
+        if (!(alpha > 0.0) || !next.x.allFinite() || !next.y.allFinite() || !next.s.allFinite() ||
+            !next.z.allFinite() || (mIn_ > 0 && (next.s.minCoeff() <= 0.0 || next.z.minCoeff() <= 0.0)))
             break;
         v = std::move(next);
         result.iterations = iteration;

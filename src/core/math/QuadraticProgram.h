@@ -44,7 +44,6 @@ struct QuadraticProgramResult {
 // Never throws on hard data: the result then says converged = false, with finite x, y, z.
 // A or C without rows may have n or no columns. Throws std::invalid_argument when the
 // sizes do not match, the message naming the matrix or vector.
-QuadraticProgramResult solveQuadraticProgram(const QuadraticProgram& qp,
-                                             const QuadraticProgramSettings& settings = {});
+QuadraticProgramResult solveQuadraticProgram(const QuadraticProgram& qp, const QuadraticProgramSettings& settings = {});
 
 }  // namespace tinkerbox

@@ -14,7 +14,8 @@ std::vector<Index> rowsCoupledAcross(const BlockSparseMatrix& J, Index split) {
     const auto& rowStart = J.rowStarts();
     const auto& column = J.columns();
     for (Index i = 0; i < split; ++i)
-        if (rowStart[i + 1] > rowStart[i] && column[rowStart[i + 1] - 1] >= split) coupled.push_back(i);  // columns are sorted
+        if (rowStart[i + 1] > rowStart[i] && column[rowStart[i + 1] - 1] >= split)
+            coupled.push_back(i);  // columns are sorted
     return coupled;
 }
 
@@ -131,8 +132,8 @@ void ScaledSweepMatrix::fillRows(const BlockSparseMatrix& J, const std::vector<c
         }
 }
 
-void ScaledSweepMatrix::assign(const BlockSparseMatrix& J, const std::vector<Mat3>& mass, const std::vector<char>& fixed,
-                               TwoWayParallel& parallel) {
+void ScaledSweepMatrix::assign(const BlockSparseMatrix& J, const std::vector<Mat3>& mass,
+                               const std::vector<char>& fixed, TwoWayParallel& parallel) {
     if (J.storage() != BlockSparseMatrix::Storage::Upper)
         throw std::invalid_argument("ScaledSweepMatrix: the matrix must have Upper storage");
     const Index n = J.blockRows();

@@ -74,9 +74,9 @@ private:
     Index secondBegin_ = 0, separatorBegin_ = 0;
     std::vector<Index> rowStart_, separatorStart_;
     std::vector<std::int32_t> column_;
-    std::vector<Index> source_;       // per block: J's block it is made from
-    std::vector<char> transposed_;    // per block: stored as that block's transpose
-    std::vector<float> blocks_;       // 9 per block, and a zero after the last
+    std::vector<Index> source_;     // per block: J's block it is made from
+    std::vector<char> transposed_;  // per block: stored as that block's transpose
+    std::vector<float> blocks_;     // 9 per block, and a zero after the last
     std::vector<Mat3> factor_, factorInverse_;
 };
 

@@ -53,7 +53,8 @@ Double4 backwardSweep(const SweepView& m, ScaledSweepMatrix::Rows rows, Input&& 
         };
         const Index first = m.rowStart[r], last = m.rowStart[r + 1];
         const bool next = nextRowFirst(m, rows, r, first, last);
-        for (Index k = last - 1; k >= first + (next ? 1 : 0); --k) add(k, load4(t + 4 * static_cast<Index>(m.column[k])));
+        for (Index k = last - 1; k >= first + (next ? 1 : 0); --k)
+            add(k, load4(t + 4 * static_cast<Index>(m.column[k])));
         if (next) add(first, tNext);
         const Double4 sum = laneSums3(sum0, sum1, sum2);
         const Double4 v = input(r);
@@ -119,7 +120,8 @@ void multiplyUpper(const SweepView& m, ScaledSweepMatrix::Rows rows, double* __r
             sum1 = multiplyAdd(load4(b + 3), vc, sum1);
             sum2 = multiplyAdd(load4(b + 6), vc, sum2);
         }
-        store4(v + 4 * r, broadcast4(1.0 / SgsConjugateGradient::kRelaxation) * load4(v + 4 * r) + laneSums3(sum0, sum1, sum2));
+        store4(v + 4 * r,
+               broadcast4(1.0 / SgsConjugateGradient::kRelaxation) * load4(v + 4 * r) + laneSums3(sum0, sum1, sum2));
     }
 }
 

@@ -106,7 +106,7 @@ private:
     // In sweep order, four doubles per row: the scaled system's right-hand side, unknowns and
     // CG's vectors (r, p, w = A^ r, s = A^ p), the backward sweep's t, a product's result.
     VecX bHat_, xHat_, r_, p_, w_, s_, t_, product_;
-    VecX residual_;  // rhs - (J + M) x, in J's row order
+    VecX residual_;          // rhs - (J + M) x, in J's row order
     VecX separatorSums_[2];  // what each part's forward sweep subtracts from the separator rows
 };
 

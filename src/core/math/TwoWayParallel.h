@@ -33,7 +33,7 @@ private:
     void work();
 
     const std::function<void()>* task_ = nullptr;
-    std::atomic<unsigned> posted_{0};  // counts the tasks handed to the helper
+    std::atomic<unsigned> posted_{0};   // counts the tasks handed to the helper
     std::atomic<unsigned> claimed_{0};  // the last task taken, by either thread
     std::atomic<unsigned> done_{0};     // the last task the helper finished
     std::atomic<bool> stop_{false};

@@ -47,8 +47,9 @@ void expectContains(const ConvexHull& hull, const std::vector<Vec3>& points, dou
     long double worst = -1.0;
     for (const auto& t : hull.triangles) {
         const LongVec3 a = hull.vertices[t[0]].cast<long double>();
-        const LongVec3 n =
-            (hull.vertices[t[1]].cast<long double>() - a).cross(hull.vertices[t[2]].cast<long double>() - a).normalized();
+        const LongVec3 n = (hull.vertices[t[1]].cast<long double>() - a)
+                               .cross(hull.vertices[t[2]].cast<long double>() - a)
+                               .normalized();
         for (const Vec3& x : points) worst = std::max(worst, n.dot(x.cast<long double>() - a));
         for (const Vec3& x : hull.vertices) worst = std::max(worst, n.dot(x.cast<long double>() - a));
     }
@@ -63,7 +64,6 @@ void expectContainsExactly(const ConvexHull& hull, const std::vector<Vec3>& poin
             if (orientation(hull.vertices[t[0]], hull.vertices[t[1]], hull.vertices[t[2]], x) > 0) ++above;
     EXPECT_EQ(above, 0);
 }
-
 
 // The corners of a box, repeated, with points inside it, on its faces and on its edges,
 // shuffled so that corners need not come first.
@@ -187,7 +187,8 @@ TEST(ConvexHull, RoundingAndNearDuplicatesKeepTheHullClosedAndConvex) {
     const Mat3 r = Eigen::AngleAxisd(2.2, Vec3(0.2, -1.0, 0.6).normalized()).toRotationMatrix();
     for (int trial = 0; trial < 10; ++trial) {
         std::vector<Vec3> box = clutteredBox(Vec3(2.0, 4.0, 1.0), random);
-        for (Vec3& x : box) x = r * (x + 1e-12 * Vec3(unit(random), unit(random), unit(random))) + Vec3(3.0, -40.0, 7.0);
+        for (Vec3& x : box)
+            x = r * (x + 1e-12 * Vec3(unit(random), unit(random), unit(random))) + Vec3(3.0, -40.0, 7.0);
         const auto hull = convexHull(box);
         ASSERT_TRUE(hull);
         EXPECT_EQ(hull->vertices.size(), 8u);

@@ -23,7 +23,6 @@ ConvexHull hullOf(const std::vector<Vec3>& points) {
     return hull.value_or(ConvexHull{});
 }
 
-
 void expectRelativelyNear(const MassProperties& got, const MassProperties& expected, double relative, double length) {
     EXPECT_NEAR(got.volume, expected.volume, relative * expected.volume);
     EXPECT_LE((got.centerOfMass - expected.centerOfMass).norm(), relative * length);
@@ -71,10 +70,10 @@ TEST(MassProperties, SphereClosedForm) {
 TEST(MassProperties, HullOfAClutteredBoxIsTheBox) {
     const Vec3 size(2.0, 3.0, 0.5);
     std::vector<Vec3> points = test::boxCorners(size);
-    points.push_back(Vec3(0.3, -0.2, 0.1));    // inside
-    points.push_back(Vec3(1.0, 0.4, -0.1));    // on a face
-    points.push_back(Vec3(-1.0, 1.5, 0.05));   // on an edge
-    points.push_back(points[5]);               // a duplicate
+    points.push_back(Vec3(0.3, -0.2, 0.1));   // inside
+    points.push_back(Vec3(1.0, 0.4, -0.1));   // on a face
+    points.push_back(Vec3(-1.0, 1.5, 0.05));  // on an edge
+    points.push_back(points[5]);              // a duplicate
     const ConvexHull hull = hullOf(points);
     EXPECT_EQ(hull.vertices.size(), 8u);
     EXPECT_EQ(hull.triangles.size(), 12u);
@@ -133,11 +132,14 @@ TEST(MassProperties, ShapeEntryFollowsTheShape) {
     for (Vec3& x : points) x += Vec3(0.5, 0.0, 1.0);
     points.push_back(Vec3(0.5, 0.0, 1.0));
     const MassProperties convex = massProperties(Shape{ConvexShape{points}});
-    expectRelativelyNear(convex, [&] {
-        MassProperties box = massProperties(BoxShape{size});
-        box.centerOfMass = Vec3(0.5, 0.0, 1.0);
-        return box;
-    }(), 1e-12, 1.0);
+    expectRelativelyNear(
+        convex,
+        [&] {
+            MassProperties box = massProperties(BoxShape{size});
+            box.centerOfMass = Vec3(0.5, 0.0, 1.0);
+            return box;
+        }(),
+        1e-12, 1.0);
 }
 
 TEST(MassProperties, InvalidShapesAreRejected) {

@@ -1,5 +1,5 @@
-// Beads in generalized coordinates (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, bead on a wire): x(theta) = c + r (cos theta u + sin theta w),
-// (J^T M J) theta'' = J^T Q. A bead on a vertical circle is a pendulum of length r.
+// Beads in generalized coordinates (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, bead on a wire): x(theta) = c +
+// r (cos theta u + sin theta w), (J^T M J) theta'' = J^T Q. A bead on a vertical circle is a pendulum of length r.
 #include "core/bodies/ParametricBeads.h"
 
 #include <gtest/gtest.h>
@@ -117,7 +117,8 @@ TEST(ParametricBeads, AccelerationIsThePendulumEquation) {
 TEST(ParametricBeads, SwingsWithThePendulumPeriod) {
     constexpr double r = 0.7;
     BeadWorld small = oneBead(kHanging + 0.01, 0.0, r);
-    const double smallError = std::abs(measuredPeriod(small, 1e-3, 8.0) / (2 * std::numbers::pi * std::sqrt(r / kG)) - 1);
+    const double smallError =
+        std::abs(measuredPeriod(small, 1e-3, 8.0) / (2 * std::numbers::pi * std::sqrt(r / kG)) - 1);
     EXPECT_LT(smallError, 1e-4);
     BeadWorld large = oneBead(kHanging + 1.2, 0.0, r);
     const double largeError = std::abs(measuredPeriod(large, 1e-3, 8.0) / test::pendulumPeriod(r, kG, 1.2) - 1);
@@ -153,7 +154,7 @@ TEST(ParametricBeads, TiltedWireSwingsWithTheInPlaneGravity) {
 }
 
 TEST(ParametricBeads, Rk4ConservesEnergy) {
-    BeadWorld beads = oneBead(0.0, 0.0, 1.3, 0.8);  // released from the horizontal
+    BeadWorld beads = oneBead(0.0, 0.0, 1.3, 0.8);                      // released from the horizontal
     beads.addBead({Vec3(3, 0, 0), 0.5, Vec3(1, 0, 1), 2.0, 1.0, 4.0});  // tilted, looping
     const double e0 = beads.kineticEnergy() + beads.potentialEnergy();
     RungeKutta4 rk4;

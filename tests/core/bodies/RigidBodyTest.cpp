@@ -79,8 +79,7 @@ TEST_P(TorqueFreeEveryIntegrator, KeepsAngularMomentumExactly) {
     EXPECT_LT((world.angularMomentum() - L0).norm(), 1e-14 * L0.norm() * 10);
 }
 
-INSTANTIATE_TEST_SUITE_P(Integrators, TorqueFreeEveryIntegrator, test::allIntegrators(),
-                         test::IntegratorParamName{});
+INSTANTIATE_TEST_SUITE_P(Integrators, TorqueFreeEveryIntegrator, test::allIntegrators(), test::IntegratorParamName{});
 
 class TorqueFreeSymplectic : public ::testing::TestWithParam<std::string_view> {};
 
@@ -162,7 +161,8 @@ TEST(RigidBody, IsotropicBodyTurnsAsTheClosedFormRotation) {
                 maxError = std::max(maxError, error);
                 ASSERT_LT((world.rigidBodies().angularVelocity(0) - omega).norm(), 1e-12);
             }
-            RecordProperty(std::string(integrator) + (shape.index() == 0 ? "_cube_error" : "_sphere_error"), test::scientific(maxError));
+            RecordProperty(std::string(integrator) + (shape.index() == 0 ? "_cube_error" : "_sphere_error"),
+                           test::scientific(maxError));
             EXPECT_LE(maxError, 1e-12);
         }
     }
@@ -249,10 +249,10 @@ TEST(RigidBody, HullOfABoxsCornersMovesLikeTheBox) {
     for (int frame = 0; frame < 1800; ++frame) {  // 3 s
         ASSERT_FALSE(boxSim.step().diverged);
         ASSERT_FALSE(hullSim.step().diverged);
-        maxDifference = std::max({maxDifference, (b.position(0) - a.position(0)).norm(),
-                                  (b.orientation(0).coeffs() - a.orientation(0).coeffs()).norm(),
-                                  (b.velocity(0) - a.velocity(0)).norm(),
-                                  (b.angularVelocity(0) - a.angularVelocity(0)).norm()});
+        maxDifference =
+            std::max({maxDifference, (b.position(0) - a.position(0)).norm(),
+                      (b.orientation(0).coeffs() - a.orientation(0).coeffs()).norm(),
+                      (b.velocity(0) - a.velocity(0)).norm(), (b.angularVelocity(0) - a.angularVelocity(0)).norm()});
     }
     RecordProperty("max_difference", test::scientific(maxDifference));
     EXPECT_LE(maxDifference, 1e-9);
@@ -494,8 +494,8 @@ TEST(RigidBody, SpringJacobiansAtABodyPointMatchFiniteDifferences) {
         EXPECT_LT(test::relativeMaxDifference(analytic.dFdv, numeric.dFdv), 1e-7) << analytic.dFdv << "\n\n"
                                                                                   << numeric.dFdv;
         if (atRest) {
-            EXPECT_LT(test::relativeMaxDifference(analytic.dFdx, numeric.dFdx), 1e-7)
-                << analytic.dFdx << "\n\n" << numeric.dFdx;
+            EXPECT_LT(test::relativeMaxDifference(analytic.dFdx, numeric.dFdx), 1e-7) << analytic.dFdx << "\n\n"
+                                                                                      << numeric.dFdx;
         }
     }
 }

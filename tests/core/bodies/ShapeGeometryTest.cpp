@@ -24,8 +24,8 @@ TEST(ShapeGeometry, SphereSupportIsOnTheRayOfTheDirection) {
 
 TEST(ShapeGeometry, ConvexSupportIsTheFarthestPoint) {
     const Shape convex = ConvexShape{{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 2, 0), Vec3(0, 0, 3), Vec3(0.2, 0.2, 0.2)}};
-    EXPECT_EQ(support(convex, Vec3(1, 0.4, 0.3)), Vec3(1, 0, 0));   // 1 > 0.8, 0.9
-    EXPECT_EQ(support(convex, Vec3(1, 0.4, 0.4)), Vec3(0, 0, 3));   // 1.2
+    EXPECT_EQ(support(convex, Vec3(1, 0.4, 0.3)), Vec3(1, 0, 0));  // 1 > 0.8, 0.9
+    EXPECT_EQ(support(convex, Vec3(1, 0.4, 0.4)), Vec3(0, 0, 3));  // 1.2
     EXPECT_EQ(support(convex, Vec3(-1, -1, -1)), Vec3(0, 0, 0));
     EXPECT_THROW(support(Shape{ConvexShape{}}, Vec3::UnitX()), std::invalid_argument);
 }

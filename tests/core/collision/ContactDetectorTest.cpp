@@ -242,7 +242,7 @@ TEST(ContactDetector, FixedBodiesMeetNeitherPlanesNorFixedBodies) {
 TEST(ContactDetector, ParticleInsideABoxIsPushedOutThroughTheNearestFace) {
     World world;
     world.addRigidBody(boxAt(Vec3(1.0, 2.0, 3.0)));
-    world.addParticle(Vec3(1.1, 2.45, 3.0), Vec3::Zero(), 1.0);  // 0.05 below the top face
+    world.addParticle(Vec3(1.1, 2.45, 3.0), Vec3::Zero(), 1.0);                       // 0.05 below the top face
     world.addParticle(Vec3(1.0, 2.0 + 0.5 + 2.0 * kMargin, 3.0), Vec3::Zero(), 1.0);  // beyond the margin
     const std::vector<ContactManifold> contacts = detect(world);
     ASSERT_EQ(contacts.size(), 1u);
@@ -262,10 +262,10 @@ TEST(ContactDetector, ParticlesSkipFixedBodiesWhenNailedAndBodiesTheyArePinnedTo
     world.addRigidBody(fixed);
     world.addRigidBody(boxAt(Vec3(3.0, 0.0, 0.0)));
     world.addRigidBody(sphereAt(Vec3(6.0, 0.0, 0.0), 0.5));
-    world.addParticle(Vec3(0.0, 0.4, 0.0), Vec3::Zero(), 1.0, true);   // nailed in the fixed box
-    world.addParticle(Vec3(0.0, -0.4, 0.0), Vec3::Zero(), 1.0);        // free in it
-    world.addParticle(Vec3(3.0, 0.4, 0.0), Vec3::Zero(), 1.0, true);   // nailed in the free box
-    world.addParticle(Vec3(6.0, 0.3, 0.0), Vec3::Zero(), 1.0);         // in the sphere, 0.2 deep
+    world.addParticle(Vec3(0.0, 0.4, 0.0), Vec3::Zero(), 1.0, true);  // nailed in the fixed box
+    world.addParticle(Vec3(0.0, -0.4, 0.0), Vec3::Zero(), 1.0);       // free in it
+    world.addParticle(Vec3(3.0, 0.4, 0.0), Vec3::Zero(), 1.0, true);  // nailed in the free box
+    world.addParticle(Vec3(6.0, 0.3, 0.0), Vec3::Zero(), 1.0);        // in the sphere, 0.2 deep
     std::vector<ContactManifold> contacts = detect(world);
     ASSERT_EQ(contacts.size(), 3u);
     EXPECT_EQ(contacts[0].a.index, 1);
@@ -296,9 +296,8 @@ TEST(ContactDetector, PinnedBodiesDoNotCollide) {
     EXPECT_TRUE(contacts[0].normal.isApprox(Vec3::UnitX(), 1e-12));
     ASSERT_GE(contacts[0].count, 1);
     for (int k = 0; k < contacts[0].count; ++k) EXPECT_NEAR(contacts[0].points[k].separation, -0.2, 1e-12);
-    const Constraint& pin =
-        world.addConstraint(std::make_unique<PinConstraint>(PinSpec{Anchor::onBody(0, Vec3(0.45, 0.0, 0.0)),
-                                                                    Anchor::onBody(1, Vec3(-0.35, -0.1, 0.0))}));
+    const Constraint& pin = world.addConstraint(std::make_unique<PinConstraint>(
+        PinSpec{Anchor::onBody(0, Vec3(0.45, 0.0, 0.0)), Anchor::onBody(1, Vec3(-0.35, -0.1, 0.0))}));
     detector.detect(world, kMargin, contacts);
     EXPECT_TRUE(contacts.empty());
     EXPECT_EQ(detector.stats().candidatePairs, 1);
@@ -338,7 +337,7 @@ TEST(ContactDetector, StackOfTenBoxesGivesNineBoxManifoldsAndOneOnTheGround) {
 TEST(ContactDetector, SpheresMeetSpheresAndBoxesWithTheNormalFromAToB) {
     World world;
     world.addRigidBody(boxAt(Vec3::Zero()));
-    world.addRigidBody(sphereAt(Vec3(0.0, 0.5 + 0.3 - 0.01, 0.0), 0.3));  // on the box, 0.01 in
+    world.addRigidBody(sphereAt(Vec3(0.0, 0.5 + 0.3 - 0.01, 0.0), 0.3));          // on the box, 0.01 in
     world.addRigidBody(sphereAt(Vec3(0.0, 0.79 + 0.3 + 0.2 + 0.005, 0.0), 0.2));  // on that sphere, 0.005 apart
     const std::vector<ContactManifold> contacts = detect(world);
     ASSERT_EQ(contacts.size(), 2u);

@@ -79,8 +79,7 @@ TEST(Polyhedron, HullOfBoxCornersMergesTrianglesIntoTheBoxFaces) {
 }
 
 TEST(Polyhedron, HullsOfTetrahedronAndOctahedron) {
-    const Polyhedron tetrahedron =
-        hullPolyhedron({Vec3(1, 1, 1), Vec3(1, -1, -1), Vec3(-1, 1, -1), Vec3(-1, -1, 1)});
+    const Polyhedron tetrahedron = hullPolyhedron({Vec3(1, 1, 1), Vec3(1, -1, -1), Vec3(-1, 1, -1), Vec3(-1, -1, 1)});
     EXPECT_EQ(tetrahedron.faces.size(), 4u);
     EXPECT_EQ(tetrahedron.edges.size(), 6u);
     expectValidPolyhedron(tetrahedron);
@@ -206,7 +205,8 @@ TEST(CollidePolyhedra, PileCubeTurnedSlightlyKeepsTheFourCornersOfItsSupport) {
                 for (int c = 1; c < 4; ++c)
                     if ((m.points[i].position - corners[c]).norm() < (m.points[i].position - corners[nearest]).norm())
                         nearest = c;
-                EXPECT_LT((m.points[i].position - corners[nearest]).norm(), 1e-3) << "twist " << twist << ", tilt " << tilt;
+                EXPECT_LT((m.points[i].position - corners[nearest]).norm(), 1e-3)
+                    << "twist " << twist << ", tilt " << tilt;
                 found.insert(nearest);
                 const auto [known, fresh] = featureAt.emplace(nearest, m.points[i].feature);
                 if (!fresh) {
@@ -332,7 +332,8 @@ TEST(CollidePolyhedra, HullsTouchBoxesLikeTheirShapes) {
     ASSERT_TRUE(collidePolyhedra(box, at(Vec3::Zero()), tetrahedron, at(Vec3(0.1, 0.48, 0.0)), 0.0, cache, m));
     EXPECT_NEAR((m.normal - Vec3::UnitY()).norm(), 0.0, kTolerance);
     for (int i = 0; i < m.count; ++i) EXPECT_NEAR(m.points[i].separation, -0.02, kTolerance);
-    expectPointsAt(m, {corners[0] + Vec3(0.1, 0.49, 0.0), corners[1] + Vec3(0.1, 0.49, 0.0), corners[2] + Vec3(0.1, 0.49, 0.0)});
+    expectPointsAt(
+        m, {corners[0] + Vec3(0.1, 0.49, 0.0), corners[1] + Vec3(0.1, 0.49, 0.0), corners[2] + Vec3(0.1, 0.49, 0.0)});
 
     // A hexagonal prism standing on its end: four of the six corners, spanning as much of the
     // hexagon as four of its corners can, r^2 sqrt(3) (two pairs of opposite corners, or
@@ -351,7 +352,9 @@ TEST(CollidePolyhedra, HullsTouchBoxesLikeTheirShapes) {
     std::sort(angles.begin(), angles.end());
     double area = 0.0;  // of the quadrilateral, corners in order around the centre
     for (std::size_t i = 0; i < angles.size(); ++i)
-        area += 0.5 * 0.25 * std::sin(angles[(i + 1) % angles.size()] - angles[i] + (i + 1 == angles.size() ? 2.0 * std::numbers::pi : 0.0));
+        area += 0.5 * 0.25 *
+                std::sin(angles[(i + 1) % angles.size()] - angles[i] +
+                         (i + 1 == angles.size() ? 2.0 * std::numbers::pi : 0.0));
     EXPECT_NEAR(area, 0.25 * std::sqrt(3.0), 1e-12);
 
     // The hull of a box's corners touches as the box does.
@@ -528,7 +531,8 @@ TEST_P(RandomBoxPairs, AgreeWithBruteForce) {
             separation = std::max(separation, gapAlong(poseB.rotation.col(i), cornersA, cornersB));
             for (int j = 0; j < 3; ++j) {
                 const Vec3 axis = poseA.rotation.col(i).cross(poseB.rotation.col(j));
-                if (axis.norm() > 1e-9) separation = std::max(separation, gapAlong(axis.normalized(), cornersA, cornersB));
+                if (axis.norm() > 1e-9)
+                    separation = std::max(separation, gapAlong(axis.normalized(), cornersA, cornersB));
             }
         }
         double sampled = -INFINITY;
@@ -629,7 +633,8 @@ TEST(CollidePolyhedra, RandomHullPairsAgreeWithEveryEdgePair) {
         for (const auto& [a0, a1] : a.edges)
             for (const auto& [b0, b1] : b.edges) {
                 const Vec3 axis = (cornersA[a1] - cornersA[a0]).cross(cornersB[b1] - cornersB[b0]);
-                if (axis.norm() > 1e-9) separation = std::max(separation, gapAlong(axis.normalized(), cornersA, cornersB));
+                if (axis.norm() > 1e-9)
+                    separation = std::max(separation, gapAlong(axis.normalized(), cornersA, cornersB));
             }
         SeparatingAxisCache cache;
         ContactManifold m;

@@ -97,7 +97,8 @@ TEST(ParticleCollisions, ParticlesATriangleAHingeOrARodJoinsNeverCollide) {
     constexpr double kSpacing = 0.1, kThickness = 0.12;
     for (int j = 0; j < kSide; ++j)
         for (int i = 0; i < kSide; ++i) world.addParticle(Vec3(kSpacing * i, 0.0, kSpacing * j), Vec3::Zero(), 1.0);
-    const std::vector<ClothTriangle> triangles = gridTriangles(0, kSide, kSide, kSpacing * (kSide - 1), kSpacing * (kSide - 1));
+    const std::vector<ClothTriangle> triangles =
+        gridTriangles(0, kSide, kSide, kSpacing * (kSide - 1), kSpacing * (kSide - 1));
     ClothMaterial material;
     world.addForce(makeStretchShear(triangles, material));
     EXPECT_TRUE(detectSelfCollisions(world, kThickness).empty());
@@ -252,7 +253,8 @@ TEST(ParticleCollisions, ParticleRestsOnABedOfNailedParticlesItWouldFallThrough)
     const auto build = [&](Simulation& simulation) {
         World& world = simulation.world();
         for (int j = 0; j < 6; ++j)
-            for (int i = 0; i < 6; ++i) world.addParticle(Vec3(kSpacing * i, 0.0, kSpacing * j), Vec3::Zero(), 1.0, true);
+            for (int i = 0; i < 6; ++i)
+                world.addParticle(Vec3(kSpacing * i, 0.0, kSpacing * j), Vec3::Zero(), 1.0, true);
         return world.addParticle(Vec3(0.1, 0.3, 0.1), Vec3::Zero(), 0.01);
     };
     Simulation simulation(selfColliding(kThickness, Vec3(0.0, -9.81, 0.0)));

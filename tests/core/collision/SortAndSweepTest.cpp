@@ -36,8 +36,8 @@ std::vector<Aabb> randomBoxes(int n, double extent, const Vec3& stretch, std::mt
     std::uniform_real_distribution<double> where(0.0, extent), size(0.1, 1.0);
     std::vector<Aabb> boxes;
     for (int i = 0; i < n; ++i)
-        boxes.push_back(box(Vec3(where(rng), where(rng), where(rng)).cwiseProduct(stretch),
-                            Vec3(size(rng), size(rng), size(rng))));
+        boxes.push_back(
+            box(Vec3(where(rng), where(rng), where(rng)).cwiseProduct(stretch), Vec3(size(rng), size(rng), size(rng))));
     return boxes;
 }
 

@@ -15,7 +15,9 @@ using test::kG;
 // Two 1 m rods from a nail, released horizontal (as the double-pendulum example), here with
 // the pivot at the origin: the energy scale is the largest kinetic energy the bobs can
 // reach, m g (1 + 2).
-void addDoublePendulum(Simulation& sim) { test::addRodChain(sim.world(), Vec3::Zero(), {Vec3(1, 0, 0), Vec3(2, 0, 0)}); }
+void addDoublePendulum(Simulation& sim) {
+    test::addRodChain(sim.world(), Vec3::Zero(), {Vec3(1, 0, 0), Vec3(2, 0, 0)});
+}
 constexpr double kDoublePendulumEnergyScale = 3.0 * kG;
 
 // Item 3 of the issue: the frictionless double pendulum under rk4 at dt = 1e-3 drifts
@@ -61,7 +63,8 @@ Swing swingRodPendulum(double length, double theta0, double h, double duration) 
 TEST(ConstrainedDynamics, SmallSwingOfARodPendulumHasPeriodTwoPiRootLOverG) {
     constexpr double L = 1.3;
     const Swing s = swingRodPendulum(L, 0.01, 1e-3, 10.0);
-    const double error = std::abs(test::periodFromZeroCrossings(s.t, s.angle) / (2 * std::numbers::pi * std::sqrt(L / kG)) - 1);
+    const double error =
+        std::abs(test::periodFromZeroCrossings(s.t, s.angle) / (2 * std::numbers::pi * std::sqrt(L / kG)) - 1);
     EXPECT_LT(error, 1e-3);
     RecordProperty("relative_period_error", test::scientific(error));
 }
@@ -112,16 +115,19 @@ TEST(ConstrainedDynamics, ConstraintBeadAndParametricBeadMoveTogether) {
         constexpr double r = 0.9, angle = 0.5, angularVelocity = 1.5;
         sim.world().addBead({beadCenter, r, normal, 1.2, angle, angularVelocity});
         const Index p = sim.world().addParticle(wireCenter + (sim.world().beads().position(0) - beadCenter),
-                                                 sim.world().beads().velocity(0), 1.2);
+                                                sim.world().beads().velocity(0), 1.2);
         sim.world().addConstraint(makeConstraint(WireSpec{p, wireCenter, r, normal.normalized()}));
         double separation = 0.0;
         for (int f = 0; f < 300; ++f) {
             ASSERT_FALSE(sim.step().diverged);
-            separation = std::max(separation, ((sim.world().position(p) - wireCenter) -
-                                               (sim.world().beads().position(0) - beadCenter)).norm());
+            separation = std::max(
+                separation,
+                ((sim.world().position(p) - wireCenter) - (sim.world().beads().position(0) - beadCenter)).norm());
         }
         EXPECT_LT(separation, 1e-4) << "normal " << normal.transpose();
-        EXPECT_GT((sim.world().beads().position(0) - (beadCenter + r * Vec3(std::cos(angle), std::sin(angle), 0))).norm(), 0.1);
+        EXPECT_GT(
+            (sim.world().beads().position(0) - (beadCenter + r * Vec3(std::cos(angle), std::sin(angle), 0))).norm(),
+            0.1);
         RecordProperty(k == 0 ? "separation_flat" : "separation_tilted", test::scientific(separation));
     }
 }

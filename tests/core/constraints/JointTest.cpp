@@ -208,7 +208,8 @@ double chainTolerance(std::string_view integrator) { return integrator == "euler
 class HingeWatch {
 public:
     HingeWatch(const RigidBodies& bodies, const HingeChain& chain)
-        : bodies_(bodies), chain_(chain),
+        : bodies_(bodies),
+          chain_(chain),
           relativeStart_(bodies.orientation(chain.first).conjugate() * bodies.orientation(chain.second)) {}
 
     void observe() {
@@ -220,8 +221,8 @@ public:
         // The second plank's turn relative to the first, since the start: about x only.
         const Quat turn = relativeStart_.conjugate() * bodies_.orientation(chain_.first).conjugate() *
                           bodies_.orientation(chain_.second);
-        misalignment = std::max({misalignment, z1.cross(Vec3::UnitZ()).norm(), xa.cross(xb).norm(),
-                                 std::hypot(turn.y(), turn.z())});
+        misalignment = std::max(
+            {misalignment, z1.cross(Vec3::UnitZ()).norm(), xa.cross(xb).norm(), std::hypot(turn.y(), turn.z())});
         offAxisRate = std::max({offAxisRate, w1.cross(Vec3::UnitZ()).norm(), relative.cross(xa).norm()});
         turned = std::max(turned, std::abs(turn.x()));
     }
@@ -271,15 +272,14 @@ TEST_P(JointChain, HoldsForHalfAMinuteUnderEveryIntegrator) {
     EXPECT_GT(speed, 0.05);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Joints, JointChain,
-    ::testing::Combine(::testing::Values(JointKind::Ball, JointKind::Rod, JointKind::Hinge, JointKind::Nail,
-                                         JointKind::Slider),
-                       test::allIntegrators()),
-    [](const ::testing::TestParamInfo<ChainCase>& info) {
-        return std::string(jointName(std::get<0>(info.param))) + "_" +
-               test::IntegratorParamName{}({std::get<1>(info.param), info.index});
-    });
+INSTANTIATE_TEST_SUITE_P(Joints, JointChain,
+                         ::testing::Combine(::testing::Values(JointKind::Ball, JointKind::Rod, JointKind::Hinge,
+                                                              JointKind::Nail, JointKind::Slider),
+                                            test::allIntegrators()),
+                         [](const ::testing::TestParamInfo<ChainCase>& info) {
+                             return std::string(jointName(std::get<0>(info.param))) + "_" +
+                                    test::IntegratorParamName{}({std::get<1>(info.param), info.index});
+                         });
 
 // Explicit Euler's constraint error is first order: halving h halves it. 10 s of each chain
 // at 50 and 100 substeps.
@@ -298,8 +298,8 @@ TEST(JointChainEuler, ExplicitEulerDriftIsFirstOrder) {
             }
         }
         RecordProperty(std::string(jointName(kind)) + "_error_ratio", std::to_string(error[0] / error[1]));
-        EXPECT_NEAR(error[0] / error[1], 2.0, 0.4) << jointName(kind) << ": " << error[0] << " at 50 substeps, "
-                                                   << error[1] << " at 100";
+        EXPECT_NEAR(error[0] / error[1], 2.0, 0.4)
+            << jointName(kind) << ": " << error[0] << " at 50 substeps, " << error[1] << " at 100";
     }
 }
 

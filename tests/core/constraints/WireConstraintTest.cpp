@@ -1,5 +1,5 @@
-// A bead on a circular wire (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, bead on a wire): C = [N.(x - c), |x - c| - r], the closed-form
-// multiplier of the lecture, and a constraint force that does no work.
+// A bead on a circular wire (Witkin, Constrained Dynamics, SIGGRAPH 2001 notes, bead on a wire): C = [N.(x - c), |x -
+// c| - r], the closed-form multiplier of the lecture, and a constraint force that does no work.
 #include "core/constraints/WireConstraint.h"
 
 #include <gtest/gtest.h>
@@ -37,7 +37,8 @@ TEST(WireConstraint, DerivativesMatchFiniteDifferences) {
     test::expectConsistentDerivatives(WireConstraint(WireSpec{0, Vec3(0.2, -0.1, 0.4), 0.9, Vec3(1, 2, 2) / 3.0}), ps);
     // A normal that is not unit length is normalized.
     test::expectConsistentDerivatives(WireConstraint(WireSpec{0, Vec3::Zero(), 2.0, Vec3(0, 0, 5)}), ps);
-    const test::ConstraintValues values = test::evaluateConstraint(WireConstraint(WireSpec{0, Vec3::Zero(), 2.0, Vec3(0, 0, 5)}), ps);
+    const test::ConstraintValues values =
+        test::evaluateConstraint(WireConstraint(WireSpec{0, Vec3::Zero(), 2.0, Vec3(0, 0, 5)}), ps);
     EXPECT_NEAR(values.C[kPlaneRow], ps.position(0).z(), 1e-15);
 }
 
@@ -185,7 +186,7 @@ TEST(WireConstraint, BeadOnATiltedWireKeepsItsEnergy) {
         maxDrift = std::max(maxDrift, std::abs(ps.totalEnergy() - e0));
     }
     EXPECT_LT(maxError, 1e-8);
-    EXPECT_LT(maxDrift, 1e-6 * 9.81 * 1.6);  // relative to m g times the wire's height
+    EXPECT_LT(maxDrift, 1e-6 * 9.81 * 1.6);                        // relative to m g times the wire's height
     EXPECT_GT((ps.position(0) - (center + 0.8 * u)).norm(), 0.1);  // it did move
 }
 

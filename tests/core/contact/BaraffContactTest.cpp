@@ -136,8 +136,6 @@ struct Bench {
     }
 };
 
-
-
 // Baraff, notes II, section 8: a unit cube of mass 1 (Ibody = I / 6) falling at 1 m/s hits
 // a fixed floor with its corner r = (1/2, -1/2, 1/2); e = 1/2. The denominator is
 // 1/m + (r x n) . Iinv (r x n) = 1 + 6 (1/2) = 4, so j = (1 + e) 1 / 4 = 0.375.
@@ -352,7 +350,8 @@ TEST(BaraffContact, StackOfTenCubesStands) {
         bench.step();
         found = std::max(found, bench.report.maxPenetration);
         overlap = std::max(overlap, 0.5 - bodies.position(0).y());
-        for (Index k = 1; k < 10; ++k) overlap = std::max(overlap, 1.0 - (bodies.position(k).y() - bodies.position(k - 1).y()));
+        for (Index k = 1; k < 10; ++k)
+            overlap = std::max(overlap, 1.0 - (bodies.position(k).y() - bodies.position(k - 1).y()));
         topMotion = std::max(topMotion, (bodies.position(9) - top0).norm());
         iterations += bench.report.iterations;
     }
@@ -403,7 +402,8 @@ TEST(BaraffContact, SimulatedStackOfTenCubesStands) {
     for (int frame = 0; frame < 600; ++frame) {
         ASSERT_FALSE(sim.step().diverged);
         overlap = std::max(overlap, 0.5 - bodies.position(0).y());
-        for (Index k = 1; k < 10; ++k) overlap = std::max(overlap, 1.0 - (bodies.position(k).y() - bodies.position(k - 1).y()));
+        for (Index k = 1; k < 10; ++k)
+            overlap = std::max(overlap, 1.0 - (bodies.position(k).y() - bodies.position(k - 1).y()));
         topMotion = std::max(topMotion, (bodies.position(9) - top0).norm());
     }
     RecordProperty("top_motion", test::scientific(topMotion));
@@ -483,7 +483,7 @@ TEST(BaraffContact, PyramidOfTwoHundredTenCubesStandsTenSecondsAtOneStepPerFrame
     RecordProperty("sweeps_per_step", test::scientific(sweepsPerStep));
     RecordProperty("largest_motion", test::scientific(motion));
     EXPECT_LT(sweepsPerStep, 4.0);
-    EXPECT_LT(motion, 5e-3);  // from where it was built: it settles by the step's sink and the slop per row
+    EXPECT_LT(motion, 5e-3);   // from where it was built: it settles by the step's sink and the slop per row
     EXPECT_LT(overlap, 3e-3);  // before the response: g h^2 = 2.7 mm is the step's own sink
 }
 
@@ -556,12 +556,11 @@ TEST(BaraffContact, ParticleBouncesOnABoxWithTheBoxsRestitution) {
     EXPECT_NEAR(apex / (e * e * H), 1.0, 0.01);
 }
 
-INSTANTIATE_TEST_SUITE_P(Integrators, IntegratorContactTest, test::allIntegrators(),
-                         [](const auto& info) {
-                             std::string name(info.param);
-                             std::replace(name.begin(), name.end(), '-', '_');
-                             return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Integrators, IntegratorContactTest, test::allIntegrators(), [](const auto& info) {
+    std::string name(info.param);
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
+});
 
 }  // namespace
 }  // namespace tinkerbox

@@ -24,8 +24,6 @@ namespace {
 using test::kG;
 using test::unitCube;
 
-
-
 SimulationSettings obaSettings(double dt, int substeps, bool hopFix, bool freezing) {
     SimulationSettings settings = test::simulationSettings("symplectic-euler", dt);
     settings.substeps = substeps;
@@ -135,7 +133,8 @@ TEST(ObaContact, NewtonsCradlePassesItsMomentumAlong) {
         ball.shape = SphereShape{radius};
         ball.friction = 0.0;
         ball.restitution = 1.0;
-        ball.position = pivot + length * (i == 0 ? Vec3(-std::sin(angle), -std::cos(angle), 0.0) : Vec3(-Vec3::UnitY()));
+        ball.position =
+            pivot + length * (i == 0 ? Vec3(-std::sin(angle), -std::cos(angle), 0.0) : Vec3(-Vec3::UnitY()));
         const Index body = world.addRigidBody(ball);
         const Index fixed = world.addParticle(pivot, Vec3::Zero(), 1.0, true);
         world.addConstraint(makeConstraint(RodSpec{Anchor(fixed), Anchor::onBody(body, Vec3::Zero()), length}));

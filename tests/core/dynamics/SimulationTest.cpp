@@ -113,7 +113,8 @@ TEST_P(SimulationEveryIntegrator, AFrameSplitOverCallsIsBitwiseTheWholeFrame) {
     EXPECT_EQ(split.time(), 30.0 * (1.0 / 120.0));  // t0 + n dt, not a sum
 }
 
-INSTANTIATE_TEST_SUITE_P(AllIntegrators, SimulationEveryIntegrator, test::allIntegrators(), test::IntegratorParamName{});
+INSTANTIATE_TEST_SUITE_P(AllIntegrators, SimulationEveryIntegrator, test::allIntegrators(),
+                         test::IntegratorParamName{});
 
 // A particle on a stiff spring (w = 100) to a nail, no gravity: explicit Euler at
 // h = 0.05 (wh = 5) multiplies the energy by 26 per step.
@@ -436,7 +437,8 @@ TEST(Simulation, InputWorkInAFrameEndedEarlyIsNotDivergence) {
     ASSERT_FALSE(sim.advance(2).finished);
     sim.setTimeStep(settings.dt, 8);
     sim.world().removeForce(&mouse);
-    ASSERT_GT(sim.totalEnergy(), start.total + DivergenceGuard::kBudget * start.scale) << "the pull should exceed the budget";
+    ASSERT_GT(sim.totalEnergy(), start.total + DivergenceGuard::kBudget * start.scale)
+        << "the pull should exceed the budget";
     for (int k = 0; k < 3; ++k) {
         const FrameReport report = sim.step();
         ASSERT_FALSE(report.diverged) << report.message;

@@ -88,8 +88,8 @@ TEST(World, AppliedForcesAndCombinedJacobianMatchTheTwoPasses) {
     const int n = 6;
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
-            world.addParticle(Vec3(0.11 * j, 0.02 * std::sin(i + 2.0 * j), 0.09 * i), Vec3(0.3 * std::cos(i * j), 0.1 * i, -0.2 * j),
-                              0.01);
+            world.addParticle(Vec3(0.11 * j, 0.02 * std::sin(i + 2.0 * j), 0.09 * i),
+                              Vec3(0.3 * std::cos(i * j), 0.1 * i, -0.2 * j), 0.01);
     const auto triangles = gridTriangles(0, n, n, 0.5, 0.5);
     ClothMaterial material;
     world.addForce(makeStretchShear(triangles, material));
@@ -141,8 +141,8 @@ TEST(World, ForcesJacobiansAndEnergyOnTwoThreadsAddUpTheSame) {
     const int n = 40;
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
-            world.addParticle(Vec3(0.02 * j, 0.004 * std::sin(i + 2.0 * j), 0.02 * i), Vec3(0.3 * std::cos(i * j), 0.1, -0.2),
-                              0.001);
+            world.addParticle(Vec3(0.02 * j, 0.004 * std::sin(i + 2.0 * j), 0.02 * i),
+                              Vec3(0.3 * std::cos(i * j), 0.1, -0.2), 0.001);
     const auto triangles = gridTriangles(0, n, n, 0.78, 0.78);
     ClothMaterial material;
     world.addForce(makeStretchShear(triangles, material));
@@ -209,8 +209,8 @@ TEST(World, StateIsFiniteWhereverANumberIsNot) {
 TriangleStretchShear& addBigCloth(World& world, int n) {
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
-            world.addParticle(Vec3(0.02 * j, 0.004 * std::sin(i + 2.0 * j), 0.02 * i), Vec3(0.3 * std::cos(i * j), 0.1, -0.2),
-                              0.001);
+            world.addParticle(Vec3(0.02 * j, 0.004 * std::sin(i + 2.0 * j), 0.02 * i),
+                              Vec3(0.3 * std::cos(i * j), 0.1, -0.2), 0.001);
     auto& stretch = static_cast<TriangleStretchShear&>(
         world.addForce(makeStretchShear(gridTriangles(0, n, n, 0.78, 0.78), ClothMaterial{})));
     for (int i = 0; i < n; ++i)
@@ -311,7 +311,8 @@ TEST_P(ParticleSystemEveryIntegrator, ConservesMomentumWithoutExternalForces) {
     EXPECT_LT((test::totalMomentum(ps) - p0).norm(), tolerance);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllIntegrators, ParticleSystemEveryIntegrator, test::allIntegrators(), test::IntegratorParamName{});
+INSTANTIATE_TEST_SUITE_P(AllIntegrators, ParticleSystemEveryIntegrator, test::allIntegrators(),
+                         test::IntegratorParamName{});
 
 TEST(World, EnergiesMatchHandComputedValues) {
     World ps;

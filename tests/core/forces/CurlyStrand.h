@@ -32,7 +32,8 @@ inline HairForces shakenCurlyStrand(World& world, const std::vector<Vec3>& rest)
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
     const int count = static_cast<int>(rest.size());
     for (int k = 0; k < count; ++k)
-        world.addParticle(rest[k], k < 3 ? Vec3(Vec3::Zero()) : Vec3(0.3 * Vec3(unit(rng), unit(rng), unit(rng))), 1e-4, k < 3);
+        world.addParticle(rest[k], k < 3 ? Vec3(Vec3::Zero()) : Vec3(0.3 * Vec3(unit(rng), unit(rng), unit(rng))), 1e-4,
+                          k < 3);
     HairMaterial material;
     material.stretch = 5.0;
     material.bend = 2e-5;

@@ -1,4 +1,5 @@
-// Damped springs: Witkin's force formula (Particle System Dynamics, SIGGRAPH 2001 notes), its energy, and its Jacobians.
+// Damped springs: Witkin's force formula (Particle System Dynamics, SIGGRAPH 2001 notes), its energy, and its
+// Jacobians.
 #include "core/forces/DampedSpring.h"
 
 #include <gtest/gtest.h>
@@ -184,8 +185,8 @@ TEST(DampedSpring, SettingTheJacobianGivesWhatZeroingAndAddingGives) {
 
         for (Index k = 0; k < J.storedBlocks(); ++k) J.value(k).setConstant(std::numeric_limits<double>::quiet_NaN());
         VecX springF = VecX::Zero(f.size()), springDFdxV = VecX::Zero(f.size());
-        ps.springs().accumulateSettingJacobians(ps, {JacobianForm::Definite, -h * h, -h, &springDFdxV, cores},
-                                                springF, J);
+        ps.springs().accumulateSettingJacobians(ps, {JacobianForm::Definite, -h * h, -h, &springDFdxV, cores}, springF,
+                                                J);
         for (Index k = 0; k < J.storedBlocks(); ++k) ASSERT_TRUE(J.value(k) == expected.value(k)) << "block " << k;
         EXPECT_TRUE(springF == expectedF);
         EXPECT_TRUE(springDFdxV == expectedDFdxV);

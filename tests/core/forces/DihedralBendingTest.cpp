@@ -79,7 +79,8 @@ TEST(DihedralBending, EnergyIsTheSumOfTheHingesEnergies) {
     const double expected = hinges.ParticleElementForce<4>::potentialEnergy(world);
     ASSERT_GT(expected, 1.0);
     EXPECT_NEAR(hinges.potentialEnergy(world), expected, 1e-13 * expected);
-    EXPECT_EQ(hinges.potentialEnergy(world), hinges.potentialEnergyHalf(world, 0) + hinges.potentialEnergyHalf(world, 1));
+    EXPECT_EQ(hinges.potentialEnergy(world),
+              hinges.potentialEnergyHalf(world, 0) + hinges.potentialEnergyHalf(world, 1));
 }
 
 // A flat sheet of columns x rows particles (spacing h) rolled onto a cylinder of radius R
@@ -100,7 +101,8 @@ TEST(DihedralBending, SheetRolledOnACylinderHasTheClosedFormEnergy) {
             for (int j = 0; j < n; ++j)
                 for (int i = 0; i < n; ++i) {
                     const double arc = (aroundV ? i : j) * h, along = (aroundV ? j : i) * h;
-                    world.addParticle(Vec3(R * std::sin(arc / R), R * (1.0 - std::cos(arc / R)), along), Vec3::Zero(), 1.0);
+                    world.addParticle(Vec3(R * std::sin(arc / R), R * (1.0 - std::cos(arc / R)), along), Vec3::Zero(),
+                                      1.0);
                 }
             world.addForce(makeBending(gridTriangles(0, n, n, size, size), material));
             const double bendingArea = (n - 2) * h * size;  // between the first and last bending lines
@@ -117,7 +119,6 @@ TEST(DihedralBending, HingesOfAGridAreItsInteriorEdges) {
     auto bending = makeBending(gridTriangles(0, n, n, 1.0, 1.0), ClothMaterial{});
     EXPECT_EQ(bending->elementCount(), 3 * (n - 1) * (n - 1) - 2 * (n - 1));
 }
-
 
 // A hinge on the edge (0, 0, 0)-(1, 0, 0), its apexes 0.7 and 0.9 from it, folded by theta.
 Eigen::Matrix<double, 12, 1> foldedHinge(double theta) {
@@ -142,7 +143,8 @@ TEST(DihedralBending, ProjectiveRowMatchesTheBendingEnergyToSecondOrder) {
     for (const double restAngle : {0.0, 0.9, -1.4, 2.8, -3.0}) {
         BendingHinge hinge{{0, 1, 2, 3}, 2.5, 0.0, restAngle};
         hinge.restShape = foldedHinge(restAngle);
-        const Mat3 turn = Eigen::AngleAxisd(1.0 + unit(rng), Vec3(unit(rng), unit(rng), unit(rng)).normalized()).toRotationMatrix();
+        const Mat3 turn =
+            Eigen::AngleAxisd(1.0 + unit(rng), Vec3(unit(rng), unit(rng), unit(rng)).normalized()).toRotationMatrix();
         const Vec3 shift(unit(rng), unit(rng), unit(rng));
         const auto placed = [&](Eigen::Matrix<double, 12, 1> x) {
             for (int m = 0; m < 4; ++m) x.segment<3>(3 * m) = turn * x.segment<3>(3 * m) + shift;

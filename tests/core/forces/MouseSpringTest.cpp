@@ -19,8 +19,8 @@ struct Grabbed {
         ps.addParticle(Vec3(0.5, 1.0, 0.2), Vec3(0.1, 0.0, -0.3), 1.0);
         ps.addParticle(Vec3(1.0, 2.0, 0.0), Vec3(0.0, 1.0, 1.0), 2.0);
         ps.addSpring({0, 1, 3.0, 0.2, 0.5});
-        mouse = &static_cast<MouseSpring&>(
-            ps.addForce(std::make_unique<MouseSpring>(1, kStiffness, kDamping, maxForce)));
+        mouse =
+            &static_cast<MouseSpring&>(ps.addForce(std::make_unique<MouseSpring>(1, kStiffness, kDamping, maxForce)));
         mouse->setTarget(target, targetVelocity);
     }
 };

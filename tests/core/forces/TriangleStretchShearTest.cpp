@@ -79,7 +79,8 @@ TEST(TriangleStretchShear, EnergyOfAHomogeneousDeformationIsPerArea) {
     const double s = 1.2, shearAngleTan = 0.1;
     // x = F X with F = [s, t; 0, 1]: w_u = (s, 0, 0), w_v = (t, 1, 0), w_u . w_v = s t.
     World world;
-    for (const Vec3& X : rest) world.addParticle(Vec3(s * X.x() + shearAngleTan * X.y(), X.y(), 0.0), Vec3::Zero(), 1.0);
+    for (const Vec3& X : rest)
+        world.addParticle(Vec3(s * X.x() + shearAngleTan * X.y(), X.y(), 0.0), Vec3::Zero(), 1.0);
     const ClothMaterial m = material();
     world.addForce(makeStretchShear(triangles, m));
     const double area = 1.0;
@@ -122,7 +123,9 @@ TEST(TriangleStretchShear, StretchedPatchReturnsToRestUnderImplicitEuler) {
     expectStretchedPatchReturnsToRest("implicit-euler");
 }
 
-TEST(TriangleStretchShear, StretchedPatchReturnsToRestUnderProjective) { expectStretchedPatchReturnsToRest("projective"); }
+TEST(TriangleStretchShear, StretchedPatchReturnsToRestUnderProjective) {
+    expectStretchedPatchReturnsToRest("projective");
+}
 
 // The projective constraints (ProjectiveTerm.h) of a patch with only stretch hold exactly
 // the stretch energy k a^2/2 ((|w_u| - b_u)^2 + (|w_v| - b_v)^2), however far from rest.

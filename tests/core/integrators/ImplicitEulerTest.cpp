@@ -51,8 +51,8 @@ TEST(ImplicitEuler, StableOnStiffSpringWhereEulerDiverges) {
     }
 }
 
-// The test equation x' = -kx of Witkin & Baraff, Differential Equation Basics, as a particle in viscous drag: v' = -(kd/m) v.
-// Euler is unstable for h > 2m/kd; backward Euler gives v_n = v0 / (1 + h kd/m)^n.
+// The test equation x' = -kx of Witkin & Baraff, Differential Equation Basics, as a particle in viscous drag: v' =
+// -(kd/m) v. Euler is unstable for h > 2m/kd; backward Euler gives v_n = v0 / (1 + h kd/m)^n.
 TEST(ImplicitEuler, DragDecayMatchesBackwardEulerWhereEulerOscillatesAndGrows) {
     const double kd = 200.0, mass = 2.0, h = 0.03;  // h kd / m = 3 > 2
     const Vec3 v0(1.0, 2.0, -1.0);

@@ -54,7 +54,8 @@ TEST(IntegratorKind, EveryRegisteredKindHasEveryPart) {
 TEST(IntegratorKind, NamesAndCapabilities) {
     EXPECT_EQ(findIntegratorKind("leapfrog"), nullptr);
     EXPECT_THROW(integratorKind("leapfrog"), std::invalid_argument);
-    EXPECT_EQ(integratorNameList(), "euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet, projective");
+    EXPECT_EQ(integratorNameList(),
+              "euler, midpoint, rk4, implicit-euler, adaptive, symplectic-euler, verlet, projective");
     EXPECT_EQ(stiffStableIntegratorKind().name, "implicit-euler");
     EXPECT_TRUE(integratorKind("projective").has(IntegratorCapability::StableOnStiffSprings));
     EXPECT_FALSE(integratorKind("rk4").has(IntegratorCapability::StableOnStiffSprings));

@@ -198,7 +198,8 @@ World triangleCloth(int n, double stretch, const ClothMaterial& material) {
     World world;
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i)
-            world.addParticle(Vec3(spacing * i, -spacing * j, 0.0), Vec3::Zero(), 0.001, j == 0 && (i == 0 || i == n - 1));
+            world.addParticle(Vec3(spacing * i, -spacing * j, 0.0), Vec3::Zero(), 0.001,
+                              j == 0 && (i == 0 || i == n - 1));
     const double side = spacing * (n - 1) / stretch;
     std::vector<ClothTriangle> triangles = gridTriangles(0, n, n, side, side);
     for (ClothTriangle& t : triangles)  // v down the grid, as y is
@@ -211,8 +212,8 @@ World triangleCloth(int n, double stretch, const ClothMaterial& material) {
 // One step of h of the world make() builds, with projective at 1, 5, 20 and 100 iterations: each
 // answer's distance (of what of the world `of` reads) from implicit-euler's (tight CG), relative
 // to implicit-euler's change of it over the step.
-std::vector<double> errorsAgainstImplicitEuler(const std::function<World()>& make, const std::function<VecX(const World&)>& of,
-                                               double h) {
+std::vector<double> errorsAgainstImplicitEuler(const std::function<World()>& make,
+                                               const std::function<VecX(const World&)>& of, double h) {
     World reference = make();
     const VecX start = of(reference);
     StepReport report;
@@ -248,8 +249,9 @@ ClothMaterial stretchShearMaterial(double stretchDamping, double shearDamping) {
 // iterations reach those modes slowly (0.13 after 100, 6e-3 after 1000).
 TEST(ProjectiveDynamics, TriangleClothConvergesToImplicitEulerAsIterationsGrow) {
     const ClothMaterial material = stretchShearMaterial(0.01, 0.0);
-    const std::vector<double> errors = errorsAgainstImplicitEuler([&] { return triangleCloth(8, 1.00001, material); },
-                                                                  [](const World& w) { return VecX(w.positions()); }, 1.0 / 60.0);
+    const std::vector<double> errors =
+        errorsAgainstImplicitEuler([&] { return triangleCloth(8, 1.00001, material); },
+                                   [](const World& w) { return VecX(w.positions()); }, 1.0 / 60.0);
     for (std::size_t k = 1; k < errors.size(); ++k) EXPECT_LT(errors[k], 0.5 * errors[k - 1]) << k;
     EXPECT_LT(errors.back(), 1e-4);
     EXPECT_GT(errors.front(), 1e-2);  // one iteration is far from it: the test measures something
@@ -270,8 +272,8 @@ TEST(ProjectiveDynamics, ShearDampedTriangleClothConvergesToImplicitEuler) {
             if (!world.isNailed(i)) world.setVelocity(i, Vec3(rate * world.position(i).y(), 0.0, 0.0));
         return world;
     };
-    const std::vector<double> errors = errorsAgainstImplicitEuler([&] { return sheared(material); },
-                                                                  [](const World& w) { return VecX(w.velocities()); }, h);
+    const std::vector<double> errors = errorsAgainstImplicitEuler(
+        [&] { return sheared(material); }, [](const World& w) { return VecX(w.velocities()); }, h);
     for (std::size_t k = 1; k < errors.size(); ++k) EXPECT_LT(errors[k], errors[k - 1]) << k;
     EXPECT_LT(errors.back(), 1e-3);
 
@@ -323,7 +325,8 @@ TEST(ProjectiveDynamics, BigClothStepsAlikeWhateverTheOrderOfItsSprings) {
         const auto id = [](int i, int j) { return static_cast<Index>(i * kSide + j); };
         for (int i = 0; i < kSide; ++i)
             for (int j = 0; j < kSide; ++j)
-                ps.addParticle(Vec3(j * spacing, 0.0, -i * spacing), Vec3::Zero(), 0.001, i == 0 && (j == 0 || j == kSide - 1));
+                ps.addParticle(Vec3(j * spacing, 0.0, -i * spacing), Vec3::Zero(), 0.001,
+                               i == 0 && (j == 0 || j == kSide - 1));
         const auto springsOfKind = [&](int kind, int i, int j) {
             if (kind == 0 && j + 1 < kSide) ps.addSpring({id(i, j), id(i, j + 1), 200.0, 0.01, spacing});
             if (kind == 1 && i + 1 < kSide) ps.addSpring({id(i, j), id(i + 1, j), 200.0, 0.01, spacing});

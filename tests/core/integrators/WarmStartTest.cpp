@@ -84,7 +84,9 @@ Iterations swingingClothIterations(const Vec3& gravity, const Vec3& push) {
         EXPECT_TRUE(a.converged && b.converged);
         total.fromLast += a.iterations;
         total.fromPrediction += b.iterations;
-        EXPECT_LT(test::relativeEnergyError(s, predicted, exact), std::max(3.0 * test::relativeEnergyError(s, x, exact), 3e-4)) << frame;
+        EXPECT_LT(test::relativeEnergyError(s, predicted, exact),
+                  std::max(3.0 * test::relativeEnergyError(s, x, exact), 3e-4))
+            << frame;
         last = x;
         warm.record(predicted);
         StepReport report;

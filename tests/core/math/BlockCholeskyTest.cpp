@@ -78,11 +78,13 @@ void expectSolvesLikeADenseCholesky() {
         for (int trial = 0; trial < 3; ++trial) {  // one analysis, several factorizations
             const CholeskySystem<B> s = randomCholeskySystem(nx * ny, pattern, cholesky, random);
             ASSERT_TRUE(cholesky.factorize(s.values));
-            const VecX b = VecX::NullaryExpr(B * nx * ny, [&](Index) { return std::uniform_real_distribution<double>(-1.0, 1.0)(random); });
+            const VecX b = VecX::NullaryExpr(
+                B * nx * ny, [&](Index) { return std::uniform_real_distribution<double>(-1.0, 1.0)(random); });
             VecX x = b;
             cholesky.solve(x);
             const VecX expected = s.dense.llt().solve(b);
-            EXPECT_LT((x - expected).norm(), 1e-12 * expected.norm()) << B << ": " << nx << " x " << ny << ", trial " << trial;
+            EXPECT_LT((x - expected).norm(), 1e-12 * expected.norm())
+                << B << ": " << nx << " x " << ny << ", trial " << trial;
             EXPECT_LT((s.dense * x - b).norm(), 1e-12 * b.norm());
         }
     }
@@ -96,7 +98,7 @@ TEST(BlockCholesky, SolvesLikeADenseCholeskyOnRandomGrids) {
 TEST(BlockCholesky, SlotsAreThoseOfThePatternAndItsDiagonal) {
     BlockCholesky<3> cholesky;
     cholesky.analyze(4, {{1, 0}, {0, 1}, {3, 1}, {1, 3}, {2, 2}});  // repeats, either order, a diagonal
-    EXPECT_EQ(cholesky.slots(), 6);  // four diagonal blocks, (1, 0) and (3, 1)
+    EXPECT_EQ(cholesky.slots(), 6);                                 // four diagonal blocks, (1, 0) and (3, 1)
     EXPECT_GE(cholesky.slot(1, 0), 0);
     EXPECT_GE(cholesky.slot(3, 1), 0);
     EXPECT_GE(cholesky.slot(2, 2), 0);

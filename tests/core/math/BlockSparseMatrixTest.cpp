@@ -27,7 +27,8 @@ TEST(BlockSparseMatrix, ZeroedOnTwoThreadsEveryBlockIsZero) {
         m.setPattern(rows, {{0, rows - 1}, {rows / 2, rows / 2 + 1}});
         for (Index k = 0; k < m.storedBlocks(); ++k) m.value(k) = Mat3::Constant(static_cast<double>(k + 1));
         m.setZero(parallel);
-        for (Index k = 0; k < m.storedBlocks(); ++k) ASSERT_TRUE(m.value(k).isZero(0.0)) << "block " << k << " of " << rows << " rows";
+        for (Index k = 0; k < m.storedBlocks(); ++k)
+            ASSERT_TRUE(m.value(k).isZero(0.0)) << "block " << k << " of " << rows << " rows";
     }
 }
 
@@ -77,9 +78,9 @@ TEST(ConjugateGradient, StopsAtIterationCapAndSaysSo) {
     for (Index i = 0; i + 1 < n; ++i) A.at(i, i + 1) = A.at(i + 1, i) = -Mat3::Identity();
     VecX x;
     CgWorkspace w;
-    const CgResult r = conjugateGradient([&](const VecX& p, VecX& q) { A.multiply(p, q); },
-                                         [](const VecX& r, VecX& z) { z = r; }, VecX::Ones(3 * n), x,
-                                         CgSettings{1e-12, 5}, w);
+    const CgResult r =
+        conjugateGradient([&](const VecX& p, VecX& q) { A.multiply(p, q); }, [](const VecX& r, VecX& z) { z = r; },
+                          VecX::Ones(3 * n), x, CgSettings{1e-12, 5}, w);
     EXPECT_FALSE(r.converged);
     EXPECT_EQ(r.iterations, 5);
     EXPECT_GT(r.relativeResidual, 1e-12);

@@ -20,8 +20,8 @@ Eigen::MatrixXd spreadMatrix() {
 
 CgResult solve(const Eigen::MatrixXd& A, const VecX& b, VecX& x, double tolerance) {
     CgWorkspace work;
-    return conjugateGradient([&](const VecX& v, VecX& out) { out = A * v; }, [](const VecX& r, VecX& z) { z = r; },
-                             b, x, CgSettings{tolerance, 1000}, work);
+    return conjugateGradient([&](const VecX& v, VecX& out) { out = A * v; }, [](const VecX& r, VecX& z) { z = r; }, b,
+                             x, CgSettings{tolerance, 1000}, work);
 }
 
 // A start worse than zero (here -10 times the solution, |b - A x0| = 11 |b|) is dropped:

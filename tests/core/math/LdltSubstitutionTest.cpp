@@ -213,7 +213,8 @@ TEST(LdltSubstitution, GivenSplitIsTakenAndACoupledOneRefused) {
         for (int c = 0; c < 3; ++c) {
             const VecX expected = ldlt.solve(VecX(rhs.col(c)));
             for (Index i = 0; i < n; ++i)
-                ASSERT_NEAR(first[4 * substitution.position(i) + c], expected[i], 1e-12 * expected.lpNorm<Eigen::Infinity>());
+                ASSERT_NEAR(first[4 * substitution.position(i) + c], expected[i],
+                            1e-12 * expected.lpNorm<Eigen::Infinity>());
         }
         for (int repeat = 0; repeat < 20; ++repeat) {
             VecX again = b;

@@ -27,7 +27,8 @@ TEST(Orientation, SignFollowsTheRightHandRule) {
 // products, which then often gives the determinant computed in doubles the wrong sign.
 TEST(Orientation, ExactForNearlyCoplanarPoints) {
     std::mt19937_64 random(23);
-    std::uniform_int_distribution<long long> large(-(1LL << 37), 1LL << 37), small(-1024, 1024), step(-1, 1), multiple(-2, 2);
+    std::uniform_int_distribution<long long> large(-(1LL << 37), 1LL << 37), small(-1024, 1024), step(-1, 1),
+        multiple(-2, 2);
     const double unit = std::ldexp(1.0, -20);
     int wrongInDoubles = 0, zero = 0;
     for (int trial = 0; trial < 20000; ++trial) {

@@ -44,7 +44,8 @@ void expectKkt(const QuadraticProgram& qp, const QuadraticProgramResult& r, doub
         const double slackScale = 1.0 + qp.d.lpNorm<Eigen::Infinity>();
         EXPECT_GE(slack.minCoeff(), -tolerance * slackScale);
         EXPECT_GE(z.minCoeff(), 0.0);
-        EXPECT_LE(z.cwiseProduct(slack).cwiseAbs().maxCoeff(), tolerance * slackScale * (1.0 + z.lpNorm<Eigen::Infinity>()));
+        EXPECT_LE(z.cwiseProduct(slack).cwiseAbs().maxCoeff(),
+                  tolerance * slackScale * (1.0 + z.lpNorm<Eigen::Infinity>()));
     }
     EXPECT_LE(r.primalResidual, 1e-9);
     EXPECT_LE(r.dualResidual, 1e-9);
@@ -93,7 +94,8 @@ TEST(QuadraticProgram, ProjectionOntoAHalfspace) {
     const VecX normal = vector3(1, 2, -2), p = vector3(0.5, -1, 3);
     const double c = 1.0;  // n.p = -7.5: p is outside
     Eigen::MatrixXd C = normal.transpose();
-    const QuadraticProgram qp{sparse(Eigen::MatrixXd::Identity(3, 3)), -p, noRows(3), VecX(), sparse(C), VecX::Constant(1, c)};
+    const QuadraticProgram qp{
+        sparse(Eigen::MatrixXd::Identity(3, 3)), -p, noRows(3), VecX(), sparse(C), VecX::Constant(1, c)};
     const QuadraticProgramResult r = solveQuadraticProgram(qp);
     expectKkt(qp, r, 1e-10);
     const double violation = c - normal.dot(p);
@@ -126,8 +128,9 @@ TEST(QuadraticProgram, ProjectionOntoTheSimplex) {
     const VecX expected = (p.array() - tau).max(0.0);
     ASSERT_NEAR(expected.sum(), 1.0, 1e-14);
 
-    const QuadraticProgram qp{sparse(Eigen::MatrixXd::Identity(n, n)), -p, sparse(Eigen::MatrixXd::Ones(1, n)),
-                              VecX::Ones(1), sparse(Eigen::MatrixXd::Identity(n, n)), VecX::Zero(n)};
+    const QuadraticProgram qp{sparse(Eigen::MatrixXd::Identity(n, n)), -p,
+                              sparse(Eigen::MatrixXd::Ones(1, n)),     VecX::Ones(1),
+                              sparse(Eigen::MatrixXd::Identity(n, n)), VecX::Zero(n)};
     const QuadraticProgramResult r = solveQuadraticProgram(qp);
     expectKkt(qp, r, 1e-10);
     // The tolerance bounds sum z_i x_i: a zero coordinate with multiplier tau - p_i = 0.35
@@ -141,7 +144,8 @@ TEST(QuadraticProgram, EqualityConstrainedLeastNorm) {
     Eigen::MatrixXd A(2, 5);
     A << 1, 0, 2, 0, -1, 0, 3, 0, 1, 1;
     const VecX b = (VecX(2) << 2, -1).finished();
-    const QuadraticProgram qp{sparse(Eigen::MatrixXd::Identity(5, 5)), VecX::Zero(5), sparse(A), b, SparseMatrix(), VecX()};
+    const QuadraticProgram qp{
+        sparse(Eigen::MatrixXd::Identity(5, 5)), VecX::Zero(5), sparse(A), b, SparseMatrix(), VecX()};
     const QuadraticProgramResult r = solveQuadraticProgram(qp);
     expectKkt(qp, r, 1e-10);
     const VecX leastNorm = A.transpose() * (A * A.transpose()).ldlt().solve(b);
@@ -163,7 +167,8 @@ TEST(QuadraticProgram, ImpulseOfARestitutionContact) {
     Eigen::MatrixXd C = Eigen::MatrixXd::Zero(2, 4);
     C.row(0).head(3) = n.transpose();
     C(1, 3) = 1.0;
-    const QuadraticProgram qp{sparse(H), VecX::Zero(4), sparse(A), m * v0, sparse(C), (VecX(2) << -e * n.dot(v0), 0.0).finished()};
+    const QuadraticProgram qp{sparse(H), VecX::Zero(4), sparse(A),
+                              m * v0,    sparse(C),     (VecX(2) << -e * n.dot(v0), 0.0).finished()};
     const QuadraticProgramResult r = solveQuadraticProgram(qp);
     expectKkt(qp, r, 1e-9);
     EXPECT_LE((r.x.head(3) - vector3(1.5, -0.5, 2.0)).norm(), 1e-8);
@@ -276,7 +281,7 @@ QuadraticProgram brickWallImpulses(int side) {
             C.emplace_back(row + 2 + k, impulse + 2, -std::sin(angle));
         }
     }
-    QuadraticProgram qp{SparseMatrix(n, n), VecX::Zero(n), SparseMatrix(nv, n), b, SparseMatrix(10 * contacts, n),
+    QuadraticProgram qp{SparseMatrix(n, n),       VecX::Zero(n), SparseMatrix(nv, n), b, SparseMatrix(10 * contacts, n),
                         VecX::Zero(10 * contacts)};
     qp.H.setFromTriplets(H.begin(), H.end());
     qp.A.setFromTriplets(A.begin(), A.end());
@@ -301,9 +306,9 @@ TEST(QuadraticProgram, ContactImpulsesOfBrickWalls) {
 // their sum: both inequalities hold x0 = 1, so their multipliers are not unique either.
 TEST(QuadraticProgram, DegenerateRowsAreSolved) {
     Eigen::MatrixXd A(3, 3);
-    A << 1, -1, -1,    // x0 - x1 - x2 = -1
-        0, 1, 0,       // x1 = 3
-        1, 0, -1;      // the sum of the two: x0 - x2 = 2
+    A << 1, -1, -1,  // x0 - x1 - x2 = -1
+        0, 1, 0,     // x1 = 3
+        1, 0, -1;    // the sum of the two: x0 - x2 = 2
     const VecX b = (VecX(3) << -1, 3, 2).finished();
     Eigen::MatrixXd C(3, 3);
     C << 1, 1, 0, 1, 1, 0, -1, 0, 0;
@@ -316,7 +321,7 @@ TEST(QuadraticProgram, DegenerateRowsAreSolved) {
 
     // A bound that touches the unconstrained minimizer: x <= 1 at min 1/2 (x - 1)^2. Without
     // strict complementarity x z <= tolerance leaves x and z both about sqrt(tolerance) off.
-    const QuadraticProgram touching{sparse(Eigen::MatrixXd::Identity(1, 1)), -VecX::Ones(1), noRows(1), VecX(),
+    const QuadraticProgram touching{sparse(Eigen::MatrixXd::Identity(1, 1)),  -VecX::Ones(1), noRows(1), VecX(),
                                     sparse(-Eigen::MatrixXd::Identity(1, 1)), -VecX::Ones(1)};
     const double tolerance = 1e-14;
     const QuadraticProgramResult rTouching = solveQuadraticProgram(touching, {tolerance, 100});
@@ -332,7 +337,11 @@ TEST(QuadraticProgram, DegenerateRowsAreSolved) {
 TEST(QuadraticProgram, InfeasibleProblemsDoNotConverge) {
     Eigen::MatrixXd C(2, 2);
     C << 1, 0, -1, 0;
-    const QuadraticProgram crossed{sparse(Eigen::MatrixXd::Identity(2, 2)), VecX::Zero(2), noRows(2), VecX(), sparse(C),
+    const QuadraticProgram crossed{sparse(Eigen::MatrixXd::Identity(2, 2)),
+                                   VecX::Zero(2),
+                                   noRows(2),
+                                   VecX(),
+                                   sparse(C),
                                    (VecX(2) << 1, 0).finished()};
     const QuadraticProgramResult r = solveQuadraticProgram(crossed);
     EXPECT_FALSE(r.converged);
@@ -342,8 +351,12 @@ TEST(QuadraticProgram, InfeasibleProblemsDoNotConverge) {
 
     Eigen::MatrixXd A(2, 2);
     A << 1, 1, 1, 1;
-    const QuadraticProgram inconsistent{sparse(Eigen::MatrixXd::Identity(2, 2)), VecX::Zero(2), sparse(A),
-                                        (VecX(2) << 1, 2).finished(), noRows(2), VecX()};
+    const QuadraticProgram inconsistent{sparse(Eigen::MatrixXd::Identity(2, 2)),
+                                        VecX::Zero(2),
+                                        sparse(A),
+                                        (VecX(2) << 1, 2).finished(),
+                                        noRows(2),
+                                        VecX()};
     const QuadraticProgramResult rEq = solveQuadraticProgram(inconsistent);
     EXPECT_FALSE(rEq.converged);
     EXPECT_TRUE(rEq.x.allFinite() && rEq.equalityMultipliers.allFinite());
@@ -370,8 +383,8 @@ TEST(QuadraticProgram, DataNearOverflowDoNotConvergeAndKeepTheirSizes) {
     H(1, 1) = 1.0;
     Eigen::MatrixXd C(1, 2);
     C << 1.0, 1e100;
-    const QuadraticProgram qp{sparse(H), (VecX(2) << 0.0, -7e142).finished(), noRows(2), VecX(), sparse(C),
-                              (VecX(1) << 1e150).finished()};
+    const QuadraticProgram qp{sparse(H), (VecX(2) << 0.0, -7e142).finished(), noRows(2), VecX(),
+                              sparse(C), (VecX(1) << 1e150).finished()};
     const QuadraticProgramResult r = solveQuadraticProgram(qp);
     EXPECT_FALSE(r.converged);
     ASSERT_EQ(r.x.size(), 2);
@@ -380,7 +393,8 @@ TEST(QuadraticProgram, DataNearOverflowDoNotConvergeAndKeepTheirSizes) {
 }
 
 TEST(QuadraticProgram, MismatchedSizesThrowAndSayWhich) {
-    const QuadraticProgram good{sparse(Eigen::MatrixXd::Identity(2, 2)), VecX::Zero(2), noRows(2), VecX(), noRows(2), VecX()};
+    const QuadraticProgram good{
+        sparse(Eigen::MatrixXd::Identity(2, 2)), VecX::Zero(2), noRows(2), VecX(), noRows(2), VecX()};
     auto message = [](const QuadraticProgram& qp) {
         try {
             solveQuadraticProgram(qp);

@@ -58,7 +58,8 @@ TEST(ScaledSweepMatrix, PartsDoNotCoupleAndTheSeparatorComesLast) {
     const ScaledSweepMatrix::Rows separator = [&] {
         ScaledSweepMatrix m;
         m.assign(cases[1].system.J, cases[1].system.mass, cases[1].system.fixed, parallel);
-        EXPECT_LE(std::abs((m.firstPart().last - m.firstPart().first) - (m.secondPart().last - m.secondPart().first)), 1);
+        EXPECT_LE(std::abs((m.firstPart().last - m.firstPart().first) - (m.secondPart().last - m.secondPart().first)),
+                  1);
         return m.separator();
     }();
     EXPECT_GE(separator.last - separator.first, 64);

@@ -86,13 +86,15 @@ struct ScaledReference {
         for (Index i = 0; i < n; ++i) {
             const Mat3 G = Mat3(s.J.diagonal(i) + s.mass[i]).llt().matrixL();
             inverse[i] = G.inverse();
-            scaled.at(i, i) = s.fixed[i] ? Mat3::Identity() : Mat3(inverse[i] * (s.J.diagonal(i) + s.mass[i]) * inverse[i].transpose());
+            scaled.at(i, i) = s.fixed[i] ? Mat3::Identity()
+                                         : Mat3(inverse[i] * (s.J.diagonal(i) + s.mass[i]) * inverse[i].transpose());
         }
         for (Index i = 0; i < n; ++i)
             for (Index k = s.J.rowStart(i); k < s.J.rowStart(i + 1); ++k) {
                 const Index j = s.J.column(k);
                 if (j == i) continue;
-                const Mat3 block = s.fixed[i] || s.fixed[j] ? Mat3::Zero() : Mat3(inverse[i] * s.J.value(k) * inverse[j].transpose());
+                const Mat3 block =
+                    s.fixed[i] || s.fixed[j] ? Mat3::Zero() : Mat3(inverse[i] * s.J.value(k) * inverse[j].transpose());
                 scaled.at(i, j) = block;
                 scaled.at(j, i) = block.transpose();
                 if (position[i] < position[j]) {

@@ -56,7 +56,8 @@ TEST(SgsConjugateGradient, SolvesWholeAndSplitSystems) {
         SgsConjugateGradient solver;
         VecX first, second;
         for (VecX* x : {&first, &second}) {
-            const CgResult result = solver.solve(system.J, system.mass, system.fixed, system.rhs, *x, CgSettings{1e-11, 2000});
+            const CgResult result =
+                solver.solve(system.J, system.mass, system.fixed, system.rhs, *x, CgSettings{1e-11, 2000});
             EXPECT_TRUE(result.converged) << n;
         }
         EXPECT_EQ(solver.matrix().split(), n == 64);
@@ -66,8 +67,10 @@ TEST(SgsConjugateGradient, SolvesWholeAndSplitSystems) {
         EXPECT_EQ(block3(first, n - 1), Vec3::Zero());
 
         VecX cold = VecX::Zero(first.size()), warm = 0.9 * first;
-        const CgResult fromZero = solver.solve(system.J, system.mass, system.fixed, system.rhs, cold, CgSettings{1e-4, 1000});
-        const CgResult fromNear = solver.solve(system.J, system.mass, system.fixed, system.rhs, warm, CgSettings{1e-4, 1000});
+        const CgResult fromZero =
+            solver.solve(system.J, system.mass, system.fixed, system.rhs, cold, CgSettings{1e-4, 1000});
+        const CgResult fromNear =
+            solver.solve(system.J, system.mass, system.fixed, system.rhs, warm, CgSettings{1e-4, 1000});
         EXPECT_TRUE(fromZero.converged && fromNear.converged) << n;
         EXPECT_LT(fromNear.iterations, fromZero.iterations) << n;
         EXPECT_LT(test::relativeEnergyError(system, cold, first), 3e-4) << n;
@@ -113,7 +116,8 @@ TEST(SgsConjugateGradient, StartedFromTheAnswerItTakesNoIteration) {
         const test::ImplicitSystem system = test::clothSystem(n);
         SgsConjugateGradient solver;
         VecX answer;
-        ASSERT_TRUE(solver.solve(system.J, system.mass, system.fixed, system.rhs, answer, CgSettings{1e-12, 2000}).converged);
+        ASSERT_TRUE(
+            solver.solve(system.J, system.mass, system.fixed, system.rhs, answer, CgSettings{1e-12, 2000}).converged);
         VecX x = answer;
         const CgResult again = solver.solve(system.J, system.mass, system.fixed, system.rhs, x, CgSettings{1e-8, 2000});
         EXPECT_TRUE(again.converged) << n;
@@ -135,7 +139,8 @@ TEST(SgsConjugateGradient, AUsedSolverGivesTheBitsOfANewOne) {
             SgsConjugateGradient fresh, used;
             VecX scratch, expected, x;
             used.solve(other.J, other.mass, other.fixed, other.rhs, scratch, CgSettings{1e-6, 1000});
-            const CgResult a = fresh.solve(system.J, system.mass, system.fixed, system.rhs, expected, CgSettings{1e-6, 1000});
+            const CgResult a =
+                fresh.solve(system.J, system.mass, system.fixed, system.rhs, expected, CgSettings{1e-6, 1000});
             const CgResult b = used.solve(system.J, system.mass, system.fixed, system.rhs, x, CgSettings{1e-6, 1000});
             EXPECT_TRUE(a.converged) << n;
             EXPECT_EQ(a.iterations, b.iterations) << n;
