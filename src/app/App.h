@@ -50,7 +50,7 @@ struct AppOptions {
     bool batch() const { return !screenshot.empty() || !video.empty(); }  // render, save, exit
 };
 
-class App {
+class App final : public AppActions {
 public:
     explicit App(AppOptions options);
     ~App();
@@ -76,14 +76,14 @@ public:
     CompareMode& compare() { return compare_; }
 
     // Actions of the keys and the panels alike.
-    void chooseIntegrator(const std::string& name);
-    void chooseContactModel(const std::string& name);
-    void toggleSelfCollision();                          // at the editor's suggested thickness, with a notice
-    void save();                                         // to the document's file, or through the save dialog
-    void screenshot(const std::filesystem::path& path);  // empty: a name from the time
-    void toggleRecording();                              // a video of the view (ViewRecording), at the run's frame rate
-    void frameView();
-    void requestQuit();  // quits, or asks first when that would drop unsaved edits
+    void chooseIntegrator(const std::string& name) override;
+    void chooseContactModel(const std::string& name) override;
+    void toggleSelfCollision() override;
+    void save() override;
+    void screenshot(const std::filesystem::path& path) override;
+    void toggleRecording() override;
+    void frameView() override;
+    void requestQuit() override;
     void quit();
 
 private:
@@ -117,8 +117,9 @@ private:
     Document document_;
     FileDialogs dialogs_{document_, editor_, settings_};
     ViewRecording recording_{notice_, options_.batch()};
-    Panels panels_{*this};
     CompareMode compare_;
+    Panels panels_{*this, AppParts{editor_, document_, dialogs_, stepper_, camera_, viewOptions_, settings_, notice_,
+                                   recording_, compare_}};
 
     // Input: the queue, scripts, and the state as the dispatcher has seen it.
     std::deque<InputEvent> events_;

@@ -10,8 +10,15 @@
 
 #include "app/Panels.h"
 
-#include "app/App.h"
+#include "app/AppSettings.h"
 #include "app/BuildingControls.h"
+#include "app/CompareMode.h"
+#include "app/Document.h"
+#include "app/FileDialogs.h"
+#include "app/FrameStepper.h"
+#include "app/Notice.h"
+#include "app/SceneView.h"
+#include "app/ViewRecording.h"
 #include "app/Tooltip.h"
 #include "app/TimelineBar.h"
 #include "core/contact/ContactModel.h"
@@ -96,16 +103,18 @@ void helpMarker(const char* text) {
 
 }  // namespace
 
-Panels::Panels(App& app)
+Panels::Panels(AppActions& app, const AppParts& parts)
     : app_(app),
-      editor_(app.editor()),
-      document_(app.document()),
-      dialogs_(app.dialogs()),
-      stepper_(app.stepper()),
-      camera_(app.camera()),
-      viewOptions_(app.viewOptions()),
-      settings_(app.settings()),
-      notice_(app.notice()) {}
+      recording_(parts.recording),
+      compare_(parts.compare),
+      editor_(parts.editor),
+      document_(parts.document),
+      dialogs_(parts.dialogs),
+      stepper_(parts.stepper),
+      camera_(parts.camera),
+      viewOptions_(parts.viewOptions),
+      settings_(parts.settings),
+      notice_(parts.notice) {}
 
 void Panels::draw() {
     drawMenu();
@@ -113,13 +122,13 @@ void Panels::draw() {
     drawSolverPanel();
     drawScenesPanel();
     drawInspector();
-    CompareMode& compare = app_.compare();
+    CompareMode& compare = compare_;
     if (!compare.active()) {
         drawStats();
         // The timeline under the view, above the status line (the editor's: hidden while comparing).
         const ImVec2 display = ImGui::GetIO().DisplaySize;
         const TimelineBarRequests timeline =
-            drawTimelineBar(editor_, settings_.timelineMegabytes, {app_.recording().on(), app_.recording().frames()},
+            drawTimelineBar(editor_, settings_.timelineMegabytes, {recording_.on(), recording_.frames()},
                             kSideWidth + 10.0f, display.x - 2.0f * kSideWidth - 20.0f, display.y - 40.0f);
         if (timeline.step) stepper_.requestStep();
         if (timeline.toggleRecording) app_.toggleRecording();
@@ -147,8 +156,7 @@ void Panels::drawMenu() {
         if (ImGui::MenuItem("Save", "Ctrl+S")) app_.save();
         if (ImGui::MenuItem("Save as...", "Ctrl+Shift+S")) dialogs_.requestSaveAs();
         if (ImGui::MenuItem("Screenshot", "F12")) app_.screenshot("");
-        if (ImGui::MenuItem(app_.recording().on() ? "Stop the video" : "Record a video", "Ctrl+R"))
-            app_.toggleRecording();
+        if (ImGui::MenuItem(recording_.on() ? "Stop the video" : "Record a video", "Ctrl+R")) app_.toggleRecording();
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) app_.requestQuit();
         ImGui::EndMenu();

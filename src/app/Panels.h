@@ -6,24 +6,16 @@
 #include <filesystem>
 #include <vector>
 
-namespace tinkerbox {
+#include "app/AppActions.h"
 
-class App;
-class Camera;
-class Document;
-class Editor;
-class FileDialogs;
-class FrameStepper;
-struct AppSettings;
-struct Notice;
-struct SceneViewOptions;
+namespace tinkerbox {
 
 class Panels {
 public:
     // The side panels' width: the model is framed between them.
     static constexpr float kSideWidth = 310.0f;
 
-    explicit Panels(App& app);
+    Panels(AppActions& app, const AppParts& parts);
     void draw();
     void toggleHelp() { showHelp_ = !showHelp_; }
 
@@ -38,7 +30,9 @@ private:
     void offerStepRemedies();
     void drawHelp();
 
-    App& app_;
+    AppActions& app_;
+    const ViewRecording& recording_;
+    CompareMode& compare_;
     Editor& editor_;
     Document& document_;
     FileDialogs& dialogs_;

@@ -35,6 +35,8 @@ template <class... Case>
 struct ShapeCases : Case... {
     using Case::operator()...;
 };
+template <class... Case>
+ShapeCases(Case...) -> ShapeCases<Case...>;  // clang 14 deduces no aggregate's arguments without it
 
 // "box", "sphere" or "convex": the shape's key in a scene file, and its name in the inspector.
 inline const char* shapeName(const Shape& shape) {
