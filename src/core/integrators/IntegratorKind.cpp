@@ -1,6 +1,5 @@
 #include "core/integrators/IntegratorKind.h"
 
-#include <algorithm>
 #include <array>
 #include <stdexcept>
 
@@ -12,6 +11,7 @@
 #include "core/integrators/RungeKutta4.h"
 #include "core/integrators/SymplecticEuler.h"
 #include "core/integrators/VelocityVerlet.h"
+#include "core/math/KindRegistry.h"
 
 namespace tinkerbox {
 
@@ -27,23 +27,11 @@ constexpr std::array<const IntegratorKind*, 8> kIntegratorKinds = {
 
 std::span<const IntegratorKind* const> integratorKinds() { return kIntegratorKinds; }
 
-const IntegratorKind* findIntegratorKind(std::string_view name) {
-    const auto it = std::find_if(kIntegratorKinds.begin(), kIntegratorKinds.end(),
-                                 [&](const IntegratorKind* k) { return k->name == name; });
-    return it == kIntegratorKinds.end() ? nullptr : *it;
-}
+const IntegratorKind* findIntegratorKind(std::string_view name) { return findKind(integratorKinds(), name); }
 
-std::string integratorNameList() {
-    std::string list;
-    for (const IntegratorKind* k : kIntegratorKinds) list += (list.empty() ? "" : ", ") + std::string(k->name);
-    return list;
-}
+std::string integratorNameList() { return kindNameList(integratorKinds()); }
 
-const IntegratorKind& integratorKind(std::string_view name) {
-    if (const IntegratorKind* kind = findIntegratorKind(name)) return *kind;
-    throw std::invalid_argument("unknown integrator '" + std::string(name) +
-                                "' (choose one of: " + integratorNameList() + ")");
-}
+const IntegratorKind& integratorKind(std::string_view name) { return kindNamed(integratorKinds(), name, "integrator"); }
 
 const IntegratorKind& stiffStableIntegratorKind() {
     for (const IntegratorKind* k : kIntegratorKinds)
