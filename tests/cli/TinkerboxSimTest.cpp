@@ -686,13 +686,14 @@ TEST_F(TinkerboxSim, WhatValidateAcceptsRuns) {
 
 // The crashes a hostile tester found in the contact step (segmentation faults under oba, a row
 // of NaN under baraff): a box under a drag of 1e50, dominoes joined by a spring damped by 1e50,
-// a Newton's cradle with fixed balls. Under both contact models and every integrator each run
-// ends at its duration (exit 0) or stops saying where it diverged (exit 1), and its CSV holds
-// only finite numbers.
+// a Newton's cradle with fixed balls; and one the scene fuzzer found in projective (a chain with
+// a spring of 1e20 N/m, whose matrix has no factorization, ended the process). Under both contact models and every
+// integrator each run ends at its duration (exit 0) or stops saying where it diverged (exit 1), and its CSV holds only
+// finite numbers.
 TEST_F(TinkerboxSim, ContactCrashScenesRunOrStopAndWriteOnlyFiniteNumbers) {
     const fs::path seeds = fs::path(TINKERBOX_SOURCE_DIR) / "tests" / "fuzz" / "scene-seeds";
-    for (const char* scene :
-         {"box-under-a-drag-of-1e50.json", "dominoes-with-a-damping-of-1e50.json", "cradle-with-fixed-balls.json"})
+    for (const char* scene : {"box-under-a-drag-of-1e50.json", "dominoes-with-a-damping-of-1e50.json",
+                              "cradle-with-fixed-balls.json", "chain-with-a-stiffness-of-1e20.json"})
         for (const char* model : {"baraff", "oba"})
             for (const char* integrator : {"euler", "midpoint", "rk4", "implicit-euler", "adaptive", "symplectic-euler",
                                            "verlet", "projective"}) {

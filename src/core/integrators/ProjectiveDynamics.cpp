@@ -41,7 +41,7 @@ ProjectiveDynamics::ProjectiveDynamics(int iterations) : iterations_(iterations)
 }
 
 bool ProjectiveDynamics::factorizationCurrent(double h) const {
-    if (factorizations_ == 0 || h != h_ || terms_ != factoredTerms_ || fixed_ != factoredFixed_) return false;
+    if (!factored_ || h != h_ || terms_ != factoredTerms_ || fixed_ != factoredFixed_) return false;
     if (mass_.size() != factoredMass_.size() || mass_ != factoredMass_) return false;
     for (std::size_t t = 0; t < terms_.size(); ++t)
         if (terms_[t]->projectiveRevision() != factoredRevisions_[t]) return false;
@@ -67,9 +67,8 @@ void compressRows(Index rows, const std::vector<std::tuple<Index, Column, double
 }  // namespace
 
 template <class Ldlt>
-void ProjectiveDynamics::factorNumbered(const Ldlt& ldlt, const std::optional<std::array<Index, 2>>& sets) {
-    if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().array() > 0.0).all())
-        throw std::runtime_error("projective: the global matrix could not be factored");
+bool ProjectiveDynamics::factorNumbered(const Ldlt& ldlt, const std::optional<std::array<Index, 2>>& sets) {
+    if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().array() > 0.0).all()) return false;
     const Eigen::SparseMatrix<double>& L = ldlt.matrixL().nestedExpression();
     std::vector<Index> lowerStart(1, 0);
     std::vector<std::int32_t> lowerRow;
@@ -84,9 +83,11 @@ void ProjectiveDynamics::factorNumbered(const Ldlt& ldlt, const std::optional<st
     }
     if (sets) substitution_.set(unknowns_, lowerStart, lowerRow, lowerValue, ldlt.vectorD().cwiseInverse(), *sets);
     else substitution_.set(unknowns_, lowerStart, lowerRow, lowerValue, ldlt.vectorD().cwiseInverse());
+    return true;
 }
 
-void ProjectiveDynamics::factor(double h) {
+bool ProjectiveDynamics::factor(double h) {
+    factored_ = false;  // until the matrix of these inputs is factored
     const Index n = mass_.size();
     stencils_.clear();
     firstStencil_.assign(1, 0);
@@ -144,13 +145,14 @@ void ProjectiveDynamics::factor(double h) {
         for (Index f = 0; f < unknowns_; ++f) P.indices()[f] = static_cast<int>(lNumber[static_cast<std::size_t>(f)]);
         Eigen::SparseMatrix<double> permuted(unknowns_, unknowns_);
         permuted = matrix.selfadjointView<Eigen::Lower>().twistedBy(P);
-        factorNumbered(
-            Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>(permuted),
-            sets);
+        if (!factorNumbered(
+                Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>(permuted),
+                sets))
+            return false;
     } else {
         const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(matrix);
         for (Index f = 0; f < unknowns_; ++f) lNumber[static_cast<std::size_t>(f)] = ldlt.permutationP().indices()[f];
-        factorNumbered(ldlt, sets);
+        if (!factorNumbered(ldlt, sets)) return false;
     }
     // Number the unknowns as the substitution does.
     unknown_.assign(n, -1);
@@ -180,6 +182,8 @@ void ProjectiveDynamics::factor(double h) {
     factoredMass_ = mass_;
     factoredFixed_ = fixed_;
     ++factorizations_;
+    factored_ = true;
+    return true;
 }
 
 std::optional<std::array<Index, 2>> ProjectiveDynamics::findAlignedSets(const std::vector<Index>& free,
@@ -340,7 +344,12 @@ void ProjectiveDynamics::step(MechanicalSystem& system, double h, StepReport& re
     mass_.resize(n);
     for (Index i = 0; i < n; ++i) mass_[i] = massBlocks_[i](0, 0);
     system.projectiveTerms(terms_);
-    if (!factorizationCurrent(h)) factor(h);
+    if (!factorizationCurrent(h) && !factor(h)) {
+        report.failure =
+            "its global matrix M/h^2 + sum w A^T A could not be factored in double precision (a spring far "
+            "stiffer than its particles' masses over h^2 can bear)";
+        return;  // the state is as it was
+    }
 
     // Rigid bodies and beads: symplectic Euler, from every applied force.
     const bool bodies = system.velocityDimension() > 3 * n;

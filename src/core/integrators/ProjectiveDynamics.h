@@ -55,10 +55,14 @@ public:
 
 private:
     bool factorizationCurrent(double h) const;
-    void factor(double h);
-    // The substitution from a SimplicialLDLT's L and D, split as sets says or its own way.
+    // False when the matrix has no LDL^T factorization with a positive D in double precision
+    // (a spring whose stiffness dwarfs the masses over h^2 by some 1e17): no factorization is
+    // then current.
+    bool factor(double h);
+    // The substitution from a SimplicialLDLT's L and D, split as sets says or its own way;
+    // false when the factorization failed.
     template <class Ldlt>
-    void factorNumbered(const Ldlt& ldlt, const std::optional<std::array<Index, 2>>& sets);
+    bool factorNumbered(const Ldlt& ldlt, const std::optional<std::array<Index, 2>>& sets);
     // For big systems whose halves of the local step reach few unknowns in common (a cloth's
     // elements in rows: a band of particles), the substitution's two sets: those reached by
     // the first halves alone and by the second's, the rest the top; each in its own
@@ -88,7 +92,8 @@ private:
     int iterations_;
     long factorizations_ = 0;
 
-    // What the factored matrix was built from.
+    // What the factored matrix was built from, when factored_.
+    bool factored_ = false;
     double h_ = 0.0;
     std::vector<const ProjectiveTerm*> factoredTerms_;
     std::vector<std::uint64_t> factoredRevisions_;

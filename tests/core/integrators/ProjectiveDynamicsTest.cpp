@@ -44,6 +44,36 @@ TEST(ProjectiveDynamics, LinearSpringIsBackwardEulerInOneIteration) {
     EXPECT_EQ(ps.position(0), Vec3::Zero());  // the nail stays put
 }
 
+// A spring of 1e20 N/m on particles of 0.1 kg at h = 1/240 s: w / (m / h^2) = 6e15, and the
+// elimination of its 2 x 2 block leaves a pivot (m / h^2) that the rounding of 1e20 swamps. The
+// step says why it cannot be taken and leaves the state as it was (the simulation then rolls
+// back and pauses); a sane spring afterwards steps again.
+TEST(ProjectiveDynamics, AMatrixWithoutAFactorizationFailsTheStepAndKeepsTheState) {
+    World ps;
+    ps.addParticle(Vec3(0.0, 0.0, 0.0), Vec3::Zero(), 0.1);
+    ps.addParticle(Vec3(0.2, 0.0, 0.0), Vec3(0.0, 1.0, 0.0), 0.1);
+    ps.addSpring({0, 1, 1e20, 0.0, 0.2});
+    VecX before, after;
+    ps.getState(before);
+    ProjectiveDynamics projective(10);
+    StepReport report;
+    projective.step(ps, 1.0 / 240.0, report);
+    EXPECT_NE(report.failure.find("could not be factored"), std::string::npos) << report.failure;
+    ps.getState(after);
+    EXPECT_EQ(after, before);
+    EXPECT_EQ(projective.factorizations(), 0);
+
+    DampedSpring sane = ps.springs().springs()[0];
+    sane.stiffness = 100.0;
+    ps.setSpring(0, sane);
+    StepReport next;
+    projective.step(ps, 1.0 / 240.0, next);
+    EXPECT_TRUE(next.failure.empty()) << next.failure;
+    EXPECT_EQ(projective.factorizations(), 1);
+    ps.getState(after);
+    EXPECT_NE(after, before);
+}
+
 // One step of a cloth whose springs are all stretched by 1e-5 (nailed at two corners, no
 // gravity), at k h^2 / m = 5.6: the error against implicit-euler's step (tight CG), relative
 // to the step's displacement, falls as the iterations grow (0.14, 4e-3, 3e-5, 2e-6 at 1, 5,
