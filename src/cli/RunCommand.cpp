@@ -27,13 +27,15 @@ bool openOutput(const std::string& path, std::ofstream& out) {
     return static_cast<bool>(out);
 }
 
-// Options that tune one integrator's solver, given for a run by another integrator:
-// a usage error, because the user expects them to change something.
-std::string inapplicableOption(const RunOptions& o, const std::string& integrator) {
-    for (const RunOptions::IntegratorParameterChoice& c : o.integratorParameters)
-        if (c.kind->name != integrator)
+// An option that tunes one integrator or contact model, given for a run under another: a usage
+// error, because the user expects it to change something. Else the options are applied.
+template <class Choice, class Settings>
+std::string applyChoices(const std::vector<Choice>& choices, const std::string& running, Settings& settings) {
+    for (const Choice& c : choices)
+        if (c.kind->name != running)
             return "--" + std::string(c.parameter->option) + " sets " + std::string(c.kind->name) + "'s " +
-                   std::string(c.parameter->label);
+                   std::string(c.parameter->label) + ", but this run uses " + running;
+    for (const Choice& c : choices) c.parameter->set(settings, c.value);
     return {};
 }
 
@@ -50,18 +52,16 @@ int runScene(const RunOptions& o) {
     if (o.integrator) scene.settings.integrator = *o.integrator;
     if (o.contactModel) scene.settings.contactModel = *o.contactModel;
     if (o.selfCollision) scene.settings.contact.selfCollisionThickness = *o.selfCollision;
-    if (const std::string why = inapplicableOption(o, scene.settings.integrator); !why.empty()) {
-        std::cerr << "error: " << why << ", but this run uses " << scene.settings.integrator
-                  << " (for the constraint multipliers' solve use --constraint-tolerance)\n";
+    if (const std::string why = applyChoices(o.integratorParameters, scene.settings.integrator, scene.settings.solver);
+        !why.empty()) {
+        std::cerr << "error: " << why << " (for the constraint multipliers' solve use --constraint-tolerance)\n";
         return 2;
     }
-    for (const RunOptions::ContactModelParameterChoice& c : o.contactModelParameters) {
-        if (c.kind->name != scene.settings.contactModel) {
-            std::cerr << "error: --" << c.parameter->option << " sets " << c.kind->name << "'s " << c.parameter->label
-                      << ", but this run uses " << scene.settings.contactModel << '\n';
-            return 2;
-        }
-        c.parameter->set(scene.settings.contact, c.value);
+    if (const std::string why =
+            applyChoices(o.contactModelParameters, scene.settings.contactModel, scene.settings.contact);
+        !why.empty()) {
+        std::cerr << "error: " << why << '\n';
+        return 2;
     }
     if (o.constraintTolerance && scene.constraints.empty())
         std::cerr << "warning: " << o.scene << " has no constraints: --constraint-tolerance changes nothing\n";
@@ -70,8 +70,6 @@ int runScene(const RunOptions& o) {
         scene.settings.substeps = *o.substeps;
         scene.settings.integratorSubsteps.clear();
     }
-    for (const RunOptions::IntegratorParameterChoice& c : o.integratorParameters)
-        c.parameter->set(scene.settings.solver, c.value);
     if (o.constraintTolerance) scene.settings.constraints.solver.tolerance = *o.constraintTolerance;
     std::unique_ptr<Simulation> simulation;
     try {

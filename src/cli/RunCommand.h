@@ -15,20 +15,15 @@ struct RunOptions {
     std::optional<double> selfCollision;  // particles' thickness, m; 0: off
     std::optional<double> dt;
     std::optional<int> substeps;
-    // An integrator's own settings (--cg-tolerance, --tolerance, ...), in the order given.
-    struct IntegratorParameterChoice {
-        const IntegratorKind* kind;
-        const IntegratorParameter* parameter;
+    // A kind's own setting given as an option (--cg-tolerance, --oba-freezing, ...).
+    template <class Kind, class Settings>
+    struct ParameterChoice {
+        const Kind* kind;
+        const Parameter<Settings>* parameter;
         double value;
     };
-    std::vector<IntegratorParameterChoice> integratorParameters;
-    // A contact model's own choices (--oba-freezing, ...).
-    struct ContactModelParameterChoice {
-        const ContactModelKind* kind;
-        const ContactModelParameter* parameter;
-        double value;
-    };
-    std::vector<ContactModelParameterChoice> contactModelParameters;
+    std::vector<ParameterChoice<IntegratorKind, IntegratorSettings>> integratorParameters;  // in the order given
+    std::vector<ParameterChoice<ContactModelKind, ContactModelSettings>> contactModelParameters;
     std::optional<double> constraintTolerance;  // the multiplier solve, every integrator
     std::optional<double> duration;             // seconds; default 10 when neither this nor steps is given
     std::optional<long> steps;

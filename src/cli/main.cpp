@@ -1,8 +1,7 @@
 // tinkerbox-sim: the headless runner, validator and benchmark.
 #include <CLI/CLI.hpp>
-#include <algorithm>
-#include <cstdio>
 #include <iostream>
+#include <stdexcept>
 
 #include "cli/Bench.h"
 #include "cli/CompareCommand.h"
@@ -16,8 +15,6 @@
 namespace {
 
 using namespace tinkerbox;
-
-std::string integratorList() { return integratorNameList(); }
 
 // The text of an option for p: a number in its range, or true or false.
 template <class Settings>
@@ -61,22 +58,22 @@ void addParameterOptions(CLI::App* cmd, std::span<const Kind* const> kinds, Defa
         }
 }
 
-const CLI::Validator kIntegratorName(
-    [](std::string& name) {
-        return findIntegratorKind(name) ? std::string()
-                                        : "unknown integrator '" + name + "' (choose one of: " + integratorList() + ")";
-    },
-    "INTEGRATOR", "integrator");
+// A name the registry knows; else its own error, which lists the choices.
+template <class Lookup>
+std::string knownKind(Lookup lookup, const std::string& name) {
+    try {
+        lookup(name);
+        return {};
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+}
 
-std::string contactModelList() { return contactModelNameList(); }
+const CLI::Validator kIntegratorName([](std::string& name) { return knownKind(integratorKind, name); }, "INTEGRATOR",
+                                     "integrator");
 
-const CLI::Validator kContactModelName(
-    [](std::string& name) {
-        return findContactModelKind(name)
-                   ? std::string()
-                   : "unknown contact model '" + name + "' (choose one of: " + contactModelList() + ")";
-    },
-    "MODEL", "contact model");
+const CLI::Validator kContactModelName([](std::string& name) { return knownKind(contactModelKind, name); }, "MODEL",
+                                       "contact model");
 
 // A built-in example, or a benchmark scene (to open in the app and watch what bench measures).
 int exportExample(const std::string& name, const std::string& out) {
@@ -104,7 +101,7 @@ int main(int argc, char** argv) {
     CLI::App app{
         "tinkerbox-sim: run, check and benchmark Tinkerbox scenes without a window.\n"
         "Integrators: " +
-        integratorList() + "\nContact models: " + contactModelList()};
+        integratorNameList() + "\nContact models: " + contactModelNameList()};
     app.require_subcommand(1);
     app.set_version_flag("--version", "tinkerbox-sim 0.1.0");
 
@@ -112,9 +109,10 @@ int main(int argc, char** argv) {
     CLI::App* runCmd =
         app.add_subcommand("run", "Simulate a scene and write CSV (t, energies, constraint error, positions)");
     runCmd->add_option("scene", run.scene, "Scene file (.json)")->required()->check(CLI::ExistingFile);
-    runCmd->add_option("--integrator", run.integrator, "Integrator: " + integratorList())->check(kIntegratorName);
+    runCmd->add_option("--integrator", run.integrator, "Integrator: " + integratorNameList())->check(kIntegratorName);
     runCmd
-        ->add_option("--contact", run.contactModel, "Contact model: " + contactModelList() + " (default: the scene's)")
+        ->add_option("--contact", run.contactModel,
+                     "Contact model: " + contactModelNameList() + " (default: the scene's)")
         ->check(kContactModelName);
     runCmd
         ->add_option("--self-collision", run.selfCollision,
@@ -155,8 +153,9 @@ int main(int argc, char** argv) {
                            "constraint error, position error against a reference at 16 times smaller steps)");
     compareCmd->add_option("scene", compare.scene, "Scene file (.json)")->required()->check(CLI::ExistingFile);
     compareCmd
-        ->add_option("--integrator", compare.integrators,
-                     "Integrator to compare (repeatable; default: the scene's \"compare\" list): " + integratorList())
+        ->add_option(
+            "--integrator", compare.integrators,
+            "Integrator to compare (repeatable; default: the scene's \"compare\" list): " + integratorNameList())
         ->check(kIntegratorName);
     compareCmd
         ->add_option("--reference", compare.reference,
@@ -164,7 +163,7 @@ int main(int argc, char** argv) {
         ->check(kIntegratorName);
     compareCmd
         ->add_option("--contact", compare.contactModel,
-                     "Contact model: " + contactModelList() + " (default: the scene's)")
+                     "Contact model: " + contactModelNameList() + " (default: the scene's)")
         ->check(kContactModelName);
     compareCmd->add_option("--dt", compare.dt, "Frame time step in seconds (default: the scene's)")
         ->check(CLI::PositiveNumber);
