@@ -1,6 +1,7 @@
 // tinkerbox: the interactive sandbox.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <stdexcept>
 
 #include "app/App.h"
 #include "core/integrators/Integrator.h"
@@ -17,9 +18,12 @@ int main(int argc, char** argv) {
     cli.add_option("--integrator", integrator, integratorNameList())
         ->check(CLI::Validator(
             [](std::string& name) {
-                return findIntegratorKind(name)
-                           ? std::string()
-                           : "unknown integrator '" + name + "' (choose one of: " + integratorNameList() + ")";
+                try {
+                    integratorKind(name);
+                    return std::string();
+                } catch (const std::invalid_argument& e) {
+                    return std::string(e.what());
+                }
             },
             "INTEGRATOR"));
     cli.add_option("--screenshot", options.screenshot, "Render --frames frames, save this PNG and exit");

@@ -245,11 +245,17 @@ void readConstraintSettings(const Node& c, ConstraintSettings& out) {
     if (c.has("warm_start")) out.warmStart = c["warm_start"].boolean();
 }
 
-const IntegratorKind& readIntegratorName(const Node& n) {
-    const IntegratorKind* kind = findIntegratorKind(n.string());
-    if (!kind) n.fail("unknown integrator '" + n.string() + "' (choose one of: " + integratorNameList() + ")");
-    return *kind;
+// The kind a name in the file names; else the registry's error, which lists the choices, at its place.
+template <class Lookup>
+auto& readKindName(const Node& n, Lookup lookup) {
+    try {
+        return lookup(n.string());
+    } catch (const std::invalid_argument& e) {
+        n.fail(e.what());
+    }
 }
+
+const IntegratorKind& readIntegratorName(const Node& n) { return readKindName(n, integratorKind); }
 
 // A kind's parameters that the object has, each checked against its range.
 template <class Settings>
@@ -308,10 +314,7 @@ void readSettings(const Node& s, SimulationSettings& out) {
         out.integrator = std::string(readIntegratorName(s["integrator"]).name);
     }
     if (s.has("contact_model")) {
-        const Node n = s["contact_model"];
-        if (!findContactModelKind(n.string()))
-            n.fail("unknown contact model '" + n.string() + "' (choose one of: " + contactModelNameList() + ")");
-        out.contactModel = n.string();
+        out.contactModel = std::string(readKindName(s["contact_model"], contactModelKind).name);
     }
     if (s.has("dt")) out.dt = s["dt"].positive();
     if (s.has("substeps")) out.substeps = substepCount(s["substeps"]);
