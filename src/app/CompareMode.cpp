@@ -14,6 +14,7 @@
 #include "app/SceneView.h"
 #include "app/Tooltip.h"
 #include "app/ViewColors.h"
+#include "core/constraints/ConstraintKind.h"
 #include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "editor/Picking.h"
@@ -112,19 +113,25 @@ void addCompareRun(const Comparison::Run& run, const Scene& scene, const Compare
     const auto root = [&](const Anchor& a) { return style.shaded && a.isParticle() && marks.strandRoot[a.index()]; };
     for (const auto& c : s.constraints()) {
         const ConstraintSpec spec = c->spec();
-        if (const auto* pin = std::get_if<PinSpec>(&spec); pin && (root(pin->a) || root(pin->b))) continue;
-        const bool rod = std::holds_alternative<RodSpec>(spec);
+        const ConstraintKind& kind = constraintKind(spec);
+        bool atRoot = false;
+        forEachAnchor(spec, [&](const Anchor& a) { atRoot |= root(a); });
+        if (atRoot && kind.has(ConstraintCapability::MakesAnchorsCoincide)) continue;
+        const ConstraintFigure figure = kind.figure(spec);
+        const bool rod = figure.link == ConstraintFigure::Link::Rod;
         std::optional<Vec3> previous;
         forEachAnchor(spec, [&](const Anchor& a) {
             const Vec3 x = s.anchorPosition(a);
             if (previous) frame.segments.push_back({*previous, x, rod ? 3.0f : 2.0f, line});
             previous = x;
         });
-        if (const auto* wire = std::get_if<WireSpec>(&spec); wire && style.first)
+        if (const auto& wire = figure.circle; wire && style.first)
             frame.circles.push_back({wire->center, wire->normal, wire->radius, 2.0f, kWireColor});
-        if (const auto* nail = std::get_if<NailSpec>(&spec)) {
-            frame.segments.push_back({nail->point, s.anchorPosition(nail->anchor), 2.0f, kNailedColor});
-            if (style.first) frame.discs.push_back({nail->point, 3.0f, kNailedColor, kOutlineColor, 1.0f});
+        if (const auto& pivot = figure.pivot) {
+            forEachAnchor(spec, [&](const Anchor& a) {
+                frame.segments.push_back({*pivot, s.anchorPosition(a), 2.0f, kNailedColor});
+            });
+            if (style.first) frame.discs.push_back({*pivot, 3.0f, kNailedColor, kOutlineColor, 1.0f});
         }
     }
     if (style.pull) {

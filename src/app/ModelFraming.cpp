@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/bodies/ShapeGeometry.h"
+#include "core/constraints/ConstraintKind.h"
 #include "core/dynamics/Connectivity.h"
 
 namespace tinkerbox {
@@ -45,8 +46,9 @@ void frameModel(const Editor& editor, Camera& camera, const ViewInsets& insets) 
     }
     for (const auto& c : system.constraints()) {
         const ConstraintSpec spec = c->spec();
-        if (const auto* nail = std::get_if<NailSpec>(&spec)) pivots.push_back({nail->point, node(nail->anchor)});
-        if (const auto* wire = std::get_if<WireSpec>(&spec)) includeCircle(wire->center, wire->radius, wire->normal);
+        const ConstraintFigure figure = constraintKind(spec).figure(spec);
+        if (figure.pivot) forEachAnchor(spec, [&](const Anchor& a) { pivots.push_back({*figure.pivot, node(a)}); });
+        if (const auto& circle = figure.circle) includeCircle(circle->center, circle->radius, circle->normal);
     }
     // An empty scene counts as flat: what is clicked into it goes on the z = 0 plane.
     const bool empty = !(low.array() <= high.array()).all();

@@ -21,6 +21,7 @@
 #include "app/ViewRecording.h"
 #include "app/Tooltip.h"
 #include "app/TimelineBar.h"
+#include "core/constraints/ConstraintKind.h"
 #include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "scene/BenchmarkScenes.h"
@@ -67,10 +68,12 @@ const std::string& exampleDescription(const ExampleScene& example) {
     return it->second;
 }
 
-// A kind's parameters as fields (IntegratorKind, ContactModelKind): a value typed into one
-// that is in its range is applied.
+// A kind's parameters as fields (IntegratorKind, ContactModelKind, ConstraintKind): a value
+// typed into one that is in its range is applied. A Real is shown with realFormat; with
+// onRelease it is applied when the user leaves the field (one edit to undo), not at each keystroke.
 template <class Settings, class Apply>
-void drawParameters(std::span<const Parameter<Settings>> parameters, const Settings& current, Apply apply) {
+void drawParameters(std::span<const Parameter<Settings>> parameters, const Settings& current, Apply apply,
+                    const char* realFormat = "%.1e", bool onRelease = false) {
     for (const Parameter<Settings>& p : parameters) {
         double value = p.get(current);
         const std::string label(p.label);
@@ -84,7 +87,8 @@ void drawParameters(std::span<const Parameter<Settings>> parameters, const Setti
             changed = ImGui::InputInt(label.c_str(), &count);
             value = count;
         } else {
-            changed = inputDouble(label.c_str(), value, value / 10.0, "%.1e");
+            changed = inputDouble(label.c_str(), value, value / 10.0, realFormat);
+            if (onRelease) changed = ImGui::IsItemDeactivatedAfterEdit();
         }
         itemTooltip(std::string(p.help).c_str());
         if (changed && p.accepts(value)) {
@@ -533,13 +537,22 @@ void Panels::drawInspector() {
     }
     if (sel.constraints.size() == 1) {
         const Index k = *sel.constraints.begin();
-        if (const auto* rod = std::get_if<RodSpec>(&scene.constraints[k])) {
-            double length = rod->length;
-            ImGui::Text("Rod %ld (%s - %s)", static_cast<long>(k), describe(rod->a).c_str(), describe(rod->b).c_str());
-            inputDouble("length (m)", length, 0.05, "%.4f");
-            if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setRodLength(k, length);
-            itemTooltip("The distance the rod keeps between its ends.");
-        }
+        const ConstraintSpec& spec = scene.constraints[k];
+        const ConstraintKind& kind = constraintKind(spec);
+        std::string anchors;
+        forEachAnchor(spec, [&](const Anchor& a) { anchors += (anchors.empty() ? "" : " - ") + describe(a); });
+        ImGui::Text("%.*s %ld (%s)", static_cast<int>(kind.name.size()), kind.name.data(), static_cast<long>(k),
+                    anchors.c_str());
+        itemTooltip(std::string(kind.summary).c_str());
+        drawParameters(
+            kind.parameters, spec,
+            [&](const ConstraintSpec& edited) {
+                for (const ConstraintParameter& p : kind.parameters)
+                    if (const std::string refused = editor_.setConstraintParameter(k, p, p.get(edited));
+                        !refused.empty())
+                        notice_.show("Not changed: " + refused, glfwGetTime(), 4.0);
+            },
+            "%.4g", true);
     }
     if (sel.bodies.size() == 1) {
         const Index k = *sel.bodies.begin();

@@ -6,6 +6,7 @@
 #include "app/ViewColors.h"
 #include "core/bodies/ConvexHull.h"
 #include "core/bodies/ShapeGeometry.h"
+#include "core/constraints/ConstraintKind.h"
 #include "core/forces/Cloth.h"
 #include "render/BodyOverlays.h"
 
@@ -104,11 +105,17 @@ HeldParticles heldParticles(const World& world, const Scene& scene) {
     for (Index i = 0; i < world.particleCount(); ++i) marks.held[i] = world.isNailed(i) ? 1 : 0;
     for (const auto& c : world.constraints()) {
         const ConstraintSpec spec = c->spec();
-        if (const auto* nail = std::get_if<NailSpec>(&spec); nail && nail->anchor.isParticle())
-            marks.held[nail->anchor.index()] = 1;
-        if (const auto* pin = std::get_if<PinSpec>(&spec))
-            for (const auto& [particle, other] : {std::pair{pin->a, pin->b}, std::pair{pin->b, pin->a}})
-                if (particle.isParticle() && other.isRigid()) pinnedToBody[particle.index()] = 1;
+        const ConstraintKind& kind = constraintKind(spec);
+        // Held to a fixed point (a nail), or made to coincide with a body's point (a pin).
+        const bool held = kind.figure(spec).pivot.has_value();
+        bool onBody = false;
+        forEachAnchor(spec, [&](const Anchor& a) { onBody |= a.isRigid(); });
+        const bool pinned = onBody && kind.has(ConstraintCapability::MakesAnchorsCoincide);
+        forEachAnchor(spec, [&](const Anchor& a) {
+            if (!a.isParticle()) return;
+            if (held) marks.held[a.index()] = 1;
+            if (pinned) pinnedToBody[a.index()] = 1;
+        });
     }
     for (const HairSpec& h : scene.hair) {
         if (h.firstParticle < 0 || h.firstParticle + h.particleCount() > world.particleCount()) continue;
@@ -225,15 +232,16 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
     for (std::size_t k = 0; k < constraints.size(); ++k) {
         const bool selected = selection.constraints.count(static_cast<Index>(k)) > 0;
         const ConstraintSpec spec = constraints[k]->spec();
+        const ConstraintKind& kind = constraintKind(spec);
         // A strand's root is drawn as its start, its pins too.
-        if (const auto* pin = std::get_if<PinSpec>(&spec); pin && !selected &&
-                                                           ((pin->a.isParticle() && strandRoot[pin->a.index()]) ||
-                                                            (pin->b.isParticle() && strandRoot[pin->b.index()])))
-            continue;
+        bool atStrandRoot = false;
+        forEachAnchor(spec, [&](const Anchor& a) { atStrandRoot |= a.isParticle() && strandRoot[a.index()]; });
+        if (atStrandRoot && !selected && kind.has(ConstraintCapability::MakesAnchorsCoincide)) continue;
         // Every constraint joining anchors is drawn between them: a rod as a rod, the
         // others (pins, ball joints, hinges) thin.
+        const ConstraintFigure figure = kind.figure(spec);
         std::optional<Vec3> previous;
-        const bool rod = std::holds_alternative<RodSpec>(spec);
+        const bool rod = figure.link == ConstraintFigure::Link::Rod;
         forEachAnchor(spec, [&](const Anchor& a) {
             const Vec3 x = s.anchorPosition(a);
             if (previous)
@@ -243,21 +251,19 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
                                                    : kNailedColor});
             previous = x;
         });
-        std::visit(
-            [&](const auto& c) {
-                using S = std::decay_t<decltype(c)>;
-                if constexpr (std::is_same_v<S, WireSpec>) {
-                    frame.circles.push_back({c.center, c.normal, c.radius, 2.0f, selected ? kSelected : kWireColor});
-                } else if constexpr (std::is_same_v<S, SliderSpec>) {
-                    const double reach = 1000.0;
-                    frame.segments.push_back({c.point - reach * c.direction, c.point + reach * c.direction, 1.5f,
-                                              selected ? kSelected : kSlider, true});
-                } else if constexpr (std::is_same_v<S, NailSpec>) {
-                    frame.segments.push_back({c.point, s.anchorPosition(c.anchor), 2.0f, kNailedColor});
-                    frame.discs.push_back({c.point, 3.0f, kNailedColor, kOutlineColor, 1.0f});
-                }
-            },
-            spec);
+        if (const auto& c = figure.circle)
+            frame.circles.push_back({c->center, c->normal, c->radius, 2.0f, selected ? kSelected : kWireColor});
+        if (const auto& line = figure.guide) {
+            const double reach = 1000.0;
+            frame.segments.push_back({line->point - reach * line->direction, line->point + reach * line->direction,
+                                      1.5f, selected ? kSelected : kSlider, true});
+        }
+        if (const auto& pivot = figure.pivot) {
+            forEachAnchor(spec, [&](const Anchor& a) {
+                frame.segments.push_back({*pivot, s.anchorPosition(a), 2.0f, kNailedColor});
+            });
+            frame.discs.push_back({*pivot, 3.0f, kNailedColor, kOutlineColor, 1.0f});
+        }
     }
 
     // Gestures, under the particles.

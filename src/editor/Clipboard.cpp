@@ -5,21 +5,6 @@
 
 namespace tinkerbox {
 
-namespace {
-
-// The points of a constraint that are places in the world, not on its anchors.
-void translate(ConstraintSpec& spec, const Vec3& offset) {
-    std::visit(
-        [&](auto& c) {
-            using S = std::decay_t<decltype(c)>;
-            if constexpr (std::is_same_v<S, NailSpec> || std::is_same_v<S, SliderSpec>) c.point += offset;
-            else if constexpr (std::is_same_v<S, WireSpec>) c.center += offset;
-        },
-        spec);
-}
-
-}  // namespace
-
 SceneFragment copyItems(const Scene& scene, const Selection& selection) {
     SceneFragment fragment;
     // Old index to index in the fragment, -1 for what stays behind.
@@ -134,7 +119,7 @@ Selection pasteItems(Scene& scene, const SceneFragment& fragment, const Vec3& of
     }
     for (ConstraintSpec spec : fragment.constraints) {
         forEachAnchor(spec, shift);
-        translate(spec, offset);
+        forEachWorldPoint(spec, [&](Vec3& x) { x += offset; });
         added.constraints.insert(count(scene.constraints));
         scene.constraints.push_back(spec);
     }

@@ -1119,9 +1119,19 @@ void Editor::setWind(const std::optional<WindSettings>& wind) {
     edit([&](Scene& scene) { scene.wind = wind; });
 }
 
-void Editor::setRodLength(Index constraint, double length) {
-    if (!(length > 0.0) || !std::holds_alternative<RodSpec>(scene_.constraints[constraint])) return;
-    edit([&](Scene& scene) { std::get<RodSpec>(scene.constraints[constraint]).length = length; });
+std::string Editor::setConstraintParameter(Index constraint, const ConstraintParameter& parameter, double value) {
+    if (constraint < 0 || static_cast<std::size_t>(constraint) >= scene_.constraints.size())
+        return "no constraint " + std::to_string(constraint);
+    const ConstraintSpec& spec = scene_.constraints[constraint];
+    const ConstraintKind& kind = constraintKind(spec);
+    if (std::none_of(kind.parameters.begin(), kind.parameters.end(),
+                     [&](const ConstraintParameter& p) { return &p == &parameter; }))
+        return "a " + std::string(kind.name) + " has no " + std::string(parameter.label);
+    if (const std::string why = parameter.rangeError(value); !why.empty())
+        return "the " + std::string(kind.name) + "'s " + std::string(parameter.label) + " " + why;
+    if (parameter.get(spec) == value) return {};
+    edit([&](Scene& scene) { parameter.set(scene.constraints[constraint], value); });
+    return {};
 }
 
 // --- Live settings ---------------------------------------------------------------------

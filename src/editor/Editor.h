@@ -13,8 +13,9 @@
 #include <set>
 #include <string>
 
-#include "core/forces/MouseSpring.h"
+#include "core/constraints/ConstraintKind.h"
 #include "core/constraints/NailConstraint.h"
+#include "core/forces/MouseSpring.h"
 #include "core/dynamics/Simulation.h"
 #include "editor/Chain.h"
 #include "editor/Clipboard.h"
@@ -135,7 +136,10 @@ public:
     void pasteAt(const Ray& ray);
     void setParticleMass(Index particle, double mass);
     void setSpring(Index spring, double stiffness, double damping, double restLength);
-    void setRodLength(Index constraint, double length);
+    // One of a constraint's numbers (a rod's length, a wire's radius), as its kind lists it:
+    // the reason when the value is out of its range or the parameter not of that constraint's
+    // kind, and nothing changes; empty when set.
+    std::string setConstraintParameter(Index constraint, const ConstraintParameter& parameter, double value);
     // The cloth (the hair) whose particles include `particle`, if any: an index into
     // scene().cloths (scene().hair).
     std::optional<Index> clothOf(Index particle) const;

@@ -7,7 +7,8 @@
 
 #include "core/bodies/ConvexHull.h"
 #include "core/bodies/ShapeGeometry.h"
-#include "core/constraints/RodConstraint.h"
+#include "core/constraints/ConstraintKind.h"
+#include "core/constraints/Constraint.h"
 #include "core/forces/Cloth.h"
 
 namespace tinkerbox {
@@ -159,11 +160,15 @@ std::optional<Index> pickRod(const Simulation& simulation, const Ray& ray, const
     Best best;
     for (Index k = 0; k < static_cast<Index>(s.constraints().size()); ++k) {
         const ConstraintSpec spec = s.constraints()[k]->spec();
-        const RodSpec* rod = std::get_if<RodSpec>(&spec);
-        if (!rod) continue;
-        double t;
-        const double d = segmentDistanceToRay(ray, s.anchorPosition(rod->a), s.anchorPosition(rod->b), &t);
-        best.offer(k, d, t, tolerance);
+        if (constraintKind(spec).figure(spec).link != ConstraintFigure::Link::Rod) continue;
+        // Along the lines the view draws between its anchors.
+        std::optional<Vec3> previous;
+        forEachAnchor(spec, [&](const Anchor& a) {
+            const Vec3 x = s.anchorPosition(a);
+            double t = 0.0;
+            if (previous) best.offer(k, segmentDistanceToRay(ray, *previous, x, &t), t, tolerance);
+            previous = x;
+        });
     }
     return best.index;
 }

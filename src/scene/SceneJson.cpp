@@ -20,6 +20,7 @@
 #include "core/bodies/ConvexHull.h"
 #include "core/bodies/MassProperties.h"
 #include "core/bodies/RigidBodies.h"
+#include "core/constraints/ConstraintKind.h"
 #include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
 #include "scene/JsonLocations.h"
@@ -217,10 +218,6 @@ Vec3 anchorPosition(const Scene& scene, const Anchor& a) {
     if (a.isParticle()) return scene.particles[a.index()].position;
     const RigidBodySpec& body = scene.bodies[a.index()];
     return body.position + body.orientation * a.point;
-}
-
-std::string describeAnchor(const Anchor& a) {
-    return (a.isParticle() ? "particle " : "body ") + std::to_string(a.index());
 }
 
 int substepCount(const Node& n) {
@@ -443,86 +440,40 @@ Plane readPlane(const Node& p) {
     return out;
 }
 
+// A constraint's entry as its kind's reader sees it (ConstraintKind.h).
+class ConstraintEntry final : public ConstraintFields {
+public:
+    ConstraintEntry(const Node& entry, const Scene& scene) : entry_(entry), scene_(scene) {}
+
+    bool has(std::string_view key) const override { return entry_.has(key); }
+    Anchor anchor(std::string_view key) const override { return readAnchor(entry_[key], scene_); }
+    Anchor particle(std::string_view key) const override {
+        return particleIndex(entry_[key], static_cast<Index>(scene_.particles.size()));
+    }
+    Vec3 point(std::string_view key) const override { return entry_[key].vec3(); }
+    Vec3 direction(std::string_view key) const override { return entry_[key].direction(); }
+    double positive(std::string_view key) const override { return entry_[key].positive(); }
+    Vec3 placeOf(const Anchor& a) const override { return anchorPosition(scene_, a); }
+    Quat bodyOrientation(Index body) const override { return scene_.bodies[body].orientation; }
+    [[noreturn]] void fail(std::string_view key, const std::string& message) const override {
+        if (key.empty()) entry_.fail(message);
+        entry_[key].fail(message);
+    }
+
+private:
+    const Node& entry_;
+    const Scene& scene_;
+};
+
 ConstraintSpec readConstraint(const Node& c, const Scene& scene) {
-    const auto position = [&](const Anchor& a) { return anchorPosition(scene, a); };
-    // "particle" names a particle; "anchor" a particle or a body point.
-    const auto end = [&](std::string_view key) {
-        return key == "particle" ? Anchor(particleIndex(c[key], static_cast<Index>(scene.particles.size())))
-                                 : readAnchor(c[key], scene);
-    };
-    const auto oneEnd = [&]() -> Anchor {
-        if (c.has("particle") && c.has("anchor")) c["anchor"].fail("give particle or anchor, not both");
-        return c.has("anchor") ? end("anchor") : end("particle");
-    };
-    const std::string type = c["type"].string();
-    if (type == "nail") {
-        c.expectObject({"type", "particle", "anchor", "point"});
-        NailSpec n;
-        n.anchor = oneEnd();
-        n.point = c.has("point") ? c["point"].vec3() : position(n.anchor);
-        return n;
-    }
-    if (type == "rod") {
-        c.expectObject({"type", "a", "b", "length"});
-        RodSpec r;
-        r.a = end("a");
-        r.b = end("b");
-        if (r.a.body == r.b.body) c.fail("rod joins " + describeAnchor(r.a) + " to itself");
-        if (c.has("length")) {
-            r.length = c["length"].positive();
-        } else {
-            r.length = (position(r.a) - position(r.b)).norm();
-            if (r.length < 1e-12)
-                c.fail("zero-length rod: " + describeAnchor(r.a) + " and " + describeAnchor(r.b) +
-                       " are at the same place (give a length)");
-        }
-        return r;
-    }
-    if (type == "wire") {
-        c.expectObject({"type", "particle", "anchor", "center", "radius", "normal"});
-        WireSpec w;
-        w.anchor = oneEnd();
-        w.center = c["center"].vec3();
-        w.normal = c.has("normal") ? c["normal"].direction() : Vec3::UnitZ();
-        const double distance = (position(w.anchor) - w.center).norm();
-        w.radius = c.has("radius") ? c["radius"].positive() : distance;
-        if (distance < 1e-9 * std::max(1.0, w.radius))
-            c.fail("the bead (" + describeAnchor(w.anchor) + ") is at its wire's centre");
-        return w;
-    }
-    if (type == "slider") {
-        c.expectObject({"type", "particle", "anchor", "point", "direction"});
-        SliderSpec s;
-        s.anchor = oneEnd();
-        s.point = c.has("point") ? c["point"].vec3() : position(s.anchor);
-        s.direction = c["direction"].direction();
-        return s;
-    }
-    if (type == "pin") {
-        c.expectObject({"type", "a", "b"});
-        PinSpec p;
-        p.a = end("a");
-        p.b = end("b");
-        if (p.a.body == p.b.body) c.fail("pin joins " + describeAnchor(p.a) + " to itself");
-        return p;
-    }
-    if (type == "hinge") {
-        c.expectObject({"type", "a", "b", "axis_a", "axis_b"});
-        HingeSpec h;
-        h.a = end("a");
-        h.b = end("b");
-        if (!h.a.isRigid())
-            c["a"].fail("a hinge joins points of rigid bodies: expected {\"body\": i, \"point\": [x, y, z]}");
-        if (!h.b.isRigid())
-            c["b"].fail("a hinge joins points of rigid bodies: expected {\"body\": i, \"point\": [x, y, z]}");
-        if (h.a.body == h.b.body) c.fail("hinge joins " + describeAnchor(h.a) + " to itself");
-        h.axisA = c["axis_a"].direction();
-        // Body b's axis defaults to the same world line as body a's.
-        const Quat qa = scene.bodies[h.a.index()].orientation, qb = scene.bodies[h.b.index()].orientation;
-        h.axisB = c.has("axis_b") ? c["axis_b"].direction() : Vec3(qb.conjugate() * (qa * h.axisA));
-        return h;
-    }
-    c["type"].fail("unknown constraint type '" + type + "' (choose one of: " + constraintNames() + ")");
+    const Node type = c["type"];
+    const ConstraintKind* kind = findConstraintKind(type.string());
+    if (!kind)
+        type.fail("unknown constraint type '" + type.string() + "' (choose one of: " + constraintNameList() + ")");
+    std::vector<std::string_view> keys{"type"};
+    keys.insert(keys.end(), kind->keys.begin(), kind->keys.end());
+    c.expectObject(keys);
+    return kind->read(ConstraintEntry(c, scene));
 }
 
 ParametricBead readParametricBead(const Node& b) {
@@ -761,37 +712,25 @@ ordered_json toJson(const RigidBodySpec& b) {
     return out;
 }
 
-struct ConstraintJson {
-    ordered_json operator()(const NailSpec& n) const {
-        return {{"type", "nail"}, {"anchor", toJson(n.anchor)}, {"point", toJson(n.point)}};
-    }
-    ordered_json operator()(const RodSpec& r) const {
-        return {{"type", "rod"}, {"a", toJson(r.a)}, {"b", toJson(r.b)}, {"length", r.length}};
-    }
-    ordered_json operator()(const WireSpec& w) const {
-        return {{"type", "wire"},
-                {"anchor", toJson(w.anchor)},
-                {"center", toJson(w.center)},
-                {"radius", w.radius},
-                {"normal", toJson(w.normal)}};
-    }
-    ordered_json operator()(const SliderSpec& s) const {
-        return {{"type", "slider"},
-                {"anchor", toJson(s.anchor)},
-                {"point", toJson(s.point)},
-                {"direction", toJson(s.direction)}};
-    }
-    ordered_json operator()(const PinSpec& p) const {
-        return {{"type", "pin"}, {"a", toJson(p.a)}, {"b", toJson(p.b)}};
-    }
-    ordered_json operator()(const HingeSpec& h) const {
-        return {{"type", "hinge"},
-                {"a", toJson(h.a)},
-                {"b", toJson(h.b)},
-                {"axis_a", toJson(h.axisA)},
-                {"axis_b", toJson(h.axisB)}};
-    }
+// A constraint's entry being written: "type" first, then its kind's fields in its order.
+class ConstraintJson final : public ConstraintFieldWriter {
+public:
+    explicit ConstraintJson(std::string_view type) : entry_{{"type", type}} {}
+    void anchor(std::string_view key, const Anchor& a) override { entry_[std::string(key)] = toJson(a); }
+    void vector(std::string_view key, const Vec3& v) override { entry_[std::string(key)] = toJson(v); }
+    void number(std::string_view key, double value) override { entry_[std::string(key)] = value; }
+    ordered_json take() { return std::move(entry_); }
+
+private:
+    ordered_json entry_;
 };
+
+ordered_json toJson(const ConstraintSpec& spec) {
+    const ConstraintKind& kind = constraintKind(spec);
+    ConstraintJson out(kind.name);
+    kind.write(spec, out);
+    return out.take();
+}
 
 // Where a value sits in the file, as the loader's errors say it: bodies[3].position[0].
 std::string childPath(const std::string& path, const ordered_json& parent, const std::string& key) {
@@ -934,7 +873,7 @@ std::string serializeScene(const Scene& scene) {
                                   {"restitution", p.restitution},
                                   {"friction", p.friction}});
     root["constraints"] = ordered_json::array();
-    for (const ConstraintSpec& c : scene.constraints) root["constraints"].push_back(std::visit(ConstraintJson{}, c));
+    for (const ConstraintSpec& c : scene.constraints) root["constraints"].push_back(toJson(c));
     root["parametric_beads"] = ordered_json::array();
     for (const ParametricBead& b : scene.parametricBeads)
         root["parametric_beads"].push_back({{"center", toJson(b.center)},

@@ -8,18 +8,13 @@
 #include <string>
 #include <string_view>
 
+#include "core/math/Parameter.h"
 #include "scene/Scene.h"
 
 namespace tinkerbox {
 
 inline constexpr std::string_view kSceneFormat = "tinkerbox-scene";
 inline constexpr int kSceneVersion = 2;
-// Every number in a scene is at most kMaxSceneMagnitude in magnitude (directions and
-// normals excepted: only their direction counts), and every number that must be positive
-// is at least kMinScenePositive: products of a few of them (energies, m r^2, 1/m) stay
-// finite. Physical quantities are far inside these bounds.
-inline constexpr double kMaxSceneMagnitude = 1e50;
-inline constexpr double kMinScenePositive = 1e-50;
 
 class SceneError : public std::runtime_error {
 public:

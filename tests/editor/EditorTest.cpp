@@ -465,7 +465,8 @@ TEST(Editor, InspectorEditsAreUndoable) {
     drag(e, {0, 0, 0}, {0, 1, 0});
     e.setParticleMass(2, 3.5);
     e.setSpring(0, 250.0, 2.0, 1.5);
-    e.setRodLength(0, 0.8);
+    const ConstraintParameter& length = RodSpec::kind.parameters[0];
+    EXPECT_EQ(e.setConstraintParameter(0, length, 0.8), "");
     EXPECT_EQ(e.scene().particles[2].mass, 3.5);
     EXPECT_EQ(e.simulation().world().mass(2), 3.5);
     EXPECT_EQ(e.scene().springs[0].stiffness, 250.0);

@@ -1,10 +1,8 @@
 #pragma once
-// The constraint types, as plain descriptions (what a scene file holds), and the
-// factory that turns one into a Constraint.
-#include <memory>
+// The constraint types, as plain descriptions (what a scene file holds). Each names its kind
+// (ConstraintKind.h: its name, file format, drawing and factory), defined with its class.
 #include <array>
-#include <string>
-#include <utility>
+#include <memory>
 #include <string_view>
 #include <variant>
 
@@ -13,12 +11,17 @@
 
 namespace tinkerbox {
 
+struct ConstraintKind;
+class Constraint;
+
 // Ends are anchors: a particle, or a point of a rigid body (Anchor.h).
 // The anchor stays at a point; the point may move (the mouse drags it).
 struct NailSpec {
     Anchor anchor;
     Vec3 point = Vec3::Zero();
-    static constexpr std::string_view kName = "nail";
+    static const ConstraintKind kind;
+    std::array<Vec3*, 1> worldPoints() { return {&point}; }
+    std::array<const Vec3*, 1> worldPoints() const { return {&point}; }
     std::array<Anchor*, 1> anchors() { return {&anchor}; }
     std::array<const Anchor*, 1> anchors() const { return {&anchor}; }
     bool operator==(const NailSpec&) const = default;
@@ -29,7 +32,9 @@ struct RodSpec {
     Anchor a;
     Anchor b;
     double length = 1.0;
-    static constexpr std::string_view kName = "rod";
+    static const ConstraintKind kind;
+    std::array<Vec3*, 0> worldPoints() { return {}; }
+    std::array<const Vec3*, 0> worldPoints() const { return {}; }
     std::array<Anchor*, 2> anchors() { return {&a, &b}; }
     std::array<const Anchor*, 2> anchors() const { return {&a, &b}; }
     bool operator==(const RodSpec&) const = default;
@@ -42,7 +47,9 @@ struct WireSpec {
     Vec3 center = Vec3::Zero();
     double radius = 1.0;
     Vec3 normal = Vec3::UnitZ();  // of the wire's plane, unit length
-    static constexpr std::string_view kName = "wire";
+    static const ConstraintKind kind;
+    std::array<Vec3*, 1> worldPoints() { return {&center}; }
+    std::array<const Vec3*, 1> worldPoints() const { return {&center}; }
     std::array<Anchor*, 1> anchors() { return {&anchor}; }
     std::array<const Anchor*, 1> anchors() const { return {&anchor}; }
     bool operator==(const WireSpec&) const = default;
@@ -53,7 +60,9 @@ struct SliderSpec {
     Anchor anchor;
     Vec3 point = Vec3::Zero();
     Vec3 direction = Vec3::UnitX();  // unit length
-    static constexpr std::string_view kName = "slider";
+    static const ConstraintKind kind;
+    std::array<Vec3*, 1> worldPoints() { return {&point}; }
+    std::array<const Vec3*, 1> worldPoints() const { return {&point}; }
     std::array<Anchor*, 1> anchors() { return {&anchor}; }
     std::array<const Anchor*, 1> anchors() const { return {&anchor}; }
     bool operator==(const SliderSpec&) const = default;
@@ -63,7 +72,9 @@ struct SliderSpec {
 struct PinSpec {
     Anchor a = Anchor(0);
     Anchor b = Anchor(1);
-    static constexpr std::string_view kName = "pin";
+    static const ConstraintKind kind;
+    std::array<Vec3*, 0> worldPoints() { return {}; }
+    std::array<const Vec3*, 0> worldPoints() const { return {}; }
     std::array<Anchor*, 2> anchors() { return {&a, &b}; }
     std::array<const Anchor*, 2> anchors() const { return {&a, &b}; }
     bool operator==(const PinSpec&) const = default;
@@ -77,7 +88,9 @@ struct HingeSpec {
     Anchor b;
     Vec3 axisA = Vec3::UnitZ();  // unit, in body a's frame
     Vec3 axisB = Vec3::UnitZ();  // unit, in body b's frame
-    static constexpr std::string_view kName = "hinge";
+    static const ConstraintKind kind;
+    std::array<Vec3*, 0> worldPoints() { return {}; }
+    std::array<const Vec3*, 0> worldPoints() const { return {}; }
     std::array<Anchor*, 2> anchors() { return {&a, &b}; }
     std::array<const Anchor*, 2> anchors() const { return {&a, &b}; }
     bool operator==(const HingeSpec&) const = default;
@@ -85,41 +98,32 @@ struct HingeSpec {
 
 using ConstraintSpec = std::variant<NailSpec, RodSpec, WireSpec, SliderSpec, PinSpec, HingeSpec>;
 
-// Every kind of constraint: its spec holds its name and its anchors, so that whatever
-// only needs those (renumbering after a deletion, drawing, picking, the file format's
-// type names) handles a new kind without a case for it.
-template <class F>
-void forEachAnchor(ConstraintSpec& spec, F&& f) {
+// Every kind of constraint: its spec holds its anchors and the places in the world it holds
+// them to, so that whatever only needs those (renumbering after a deletion, moving a pasted
+// copy) handles a new kind without a case for it.
+// Spec: a ConstraintSpec, const or not (f then gets Anchor& or const Anchor&).
+template <class Spec, class F>
+void forEachAnchor(Spec&& spec, F&& f) {
     std::visit(
-        [&](auto& s) {
-            for (Anchor* a : s.anchors()) f(*a);
+        [&](auto&& s) {
+            for (auto* a : s.anchors()) f(*a);
         },
         spec);
 }
-template <class F>
-void forEachAnchor(const ConstraintSpec& spec, F&& f) {
+// The points in the world (a nail's point, a wire's centre), not on its anchors.
+template <class Spec, class F>
+void forEachWorldPoint(Spec&& spec, F&& f) {
     std::visit(
-        [&](const auto& s) {
-            for (const Anchor* a : s.anchors()) f(*a);
+        [&](auto&& s) {
+            for (auto* x : s.worldPoints()) f(*x);
         },
         spec);
-}
-inline std::string_view constraintName(const ConstraintSpec& spec) {
-    return std::visit([](const auto& s) { return std::decay_t<decltype(s)>::kName; }, spec);
-}
-// Every kind's name, in the variant's order: "nail, rod, wire, slider, pin, hinge".
-inline std::string constraintNames() {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-        std::string names;
-        ((names += (I ? ", " : "") + std::string(std::variant_alternative_t<I, ConstraintSpec>::kName)), ...);
-        return names;
-    }
-    (std::make_index_sequence<std::variant_size_v<ConstraintSpec>>{});
 }
 
-class Constraint;
-// Throws std::invalid_argument for a degenerate description (zero length, radius or
+// Its kind's name and its factory (ConstraintKind.h), for whatever holds only a spec. The
+// factory throws std::invalid_argument for a degenerate description (zero length, radius or
 // direction, a pin or rod from a particle to itself).
+std::string_view constraintName(const ConstraintSpec& spec);
 std::unique_ptr<Constraint> makeConstraint(const ConstraintSpec& spec);
 
 }  // namespace tinkerbox

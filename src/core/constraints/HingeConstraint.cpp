@@ -1,6 +1,10 @@
 #include "core/constraints/HingeConstraint.h"
 
 #include <stdexcept>
+#include <string_view>
+#include <utility>
+
+#include "core/constraints/ConstraintKind.h"
 
 namespace tinkerbox {
 
@@ -40,5 +44,49 @@ void HingeConstraint::evaluate(std::span<const AnchorKinematics> anchors, Constr
         rows.angular(3 + i, 1, -axb, -axbDot);
     }
 }
+
+// --- Its kind: the file format, the figure, the factory ----------------------------------
+
+namespace {
+
+constexpr std::string_view kHingeKeys[] = {"a", "b", "axis_a", "axis_b"};
+
+ConstraintSpec readHinge(const ConstraintFields& fields) {
+    HingeSpec hinge;
+    hinge.a = fields.anchor("a");
+    hinge.b = fields.anchor("b");
+    for (const auto& [key, end] : {std::pair{"a", hinge.a}, std::pair{"b", hinge.b}})
+        if (!end.isRigid())
+            fields.fail(key, "a hinge joins points of rigid bodies: expected {\"body\": i, \"point\": [x, y, z]}");
+    if (hinge.a.body == hinge.b.body) fields.fail("", "hinge joins " + describeAnchor(hinge.a) + " to itself");
+    hinge.axisA = fields.direction("axis_a");
+    // Body b's axis defaults to the same world line as body a's.
+    const Quat qa = fields.bodyOrientation(hinge.a.index()), qb = fields.bodyOrientation(hinge.b.index());
+    hinge.axisB = fields.has("axis_b") ? fields.direction("axis_b") : Vec3(qb.conjugate() * (qa * hinge.axisA));
+    return hinge;
+}
+
+void writeHinge(const ConstraintSpec& spec, ConstraintFieldWriter& out) {
+    const auto& hinge = std::get<HingeSpec>(spec);
+    out.anchor("a", hinge.a);
+    out.anchor("b", hinge.b);
+    out.vector("axis_a", hinge.axisA);
+    out.vector("axis_b", hinge.axisB);
+}
+
+ConstraintFigure hingeFigure(const ConstraintSpec&) { return {}; }
+
+}  // namespace
+
+const ConstraintKind HingeSpec::kind{
+    .name = "hinge",
+    .summary = "Joins two bodies at a point about an axis fixed in both: a door's hinge, a wheel's axle.",
+    .capabilities = static_cast<unsigned>(ConstraintCapability::MakesAnchorsCoincide),
+    .keys = kHingeKeys,
+    .read = readHinge,
+    .write = writeHinge,
+    .figure = hingeFigure,
+    .make = makeConstraintOf<HingeSpec, HingeConstraint>,
+};
 
 }  // namespace tinkerbox

@@ -1,6 +1,9 @@
 #include "core/constraints/SliderConstraint.h"
 
 #include <stdexcept>
+#include <string_view>
+
+#include "core/constraints/ConstraintKind.h"
 
 namespace tinkerbox {
 
@@ -21,5 +24,43 @@ void SliderConstraint::evaluate(std::span<const AnchorKinematics> anchors, Const
         rows.point(r, 0, *axes[r], Vec3::Zero());
     }
 }
+
+// --- Its kind: the file format, the figure, the factory ----------------------------------
+
+namespace {
+
+constexpr std::string_view kSliderKeys[] = {"particle", "anchor", "point", "direction"};
+
+ConstraintSpec readSlider(const ConstraintFields& fields) {
+    SliderSpec slider;
+    slider.anchor = readOneEnd(fields);
+    slider.point = fields.has("point") ? fields.point("point") : fields.placeOf(slider.anchor);
+    slider.direction = fields.direction("direction");
+    return slider;
+}
+
+void writeSlider(const ConstraintSpec& spec, ConstraintFieldWriter& out) {
+    const auto& slider = std::get<SliderSpec>(spec);
+    out.anchor("anchor", slider.anchor);
+    out.vector("point", slider.point);
+    out.vector("direction", slider.direction);
+}
+
+ConstraintFigure sliderFigure(const ConstraintSpec& spec) {
+    const auto& slider = std::get<SliderSpec>(spec);
+    return {.guide = ConstraintFigure::Line{slider.point, slider.direction}};
+}
+
+}  // namespace
+
+const ConstraintKind SliderSpec::kind{
+    .name = "slider",
+    .summary = "Keeps a particle or a body point on a line through a point.",
+    .keys = kSliderKeys,
+    .read = readSlider,
+    .write = writeSlider,
+    .figure = sliderFigure,
+    .make = makeConstraintOf<SliderSpec, SliderConstraint>,
+};
 
 }  // namespace tinkerbox

@@ -7,6 +7,13 @@
 
 namespace tinkerbox {
 
+// Every number in a scene is at most kMaxSceneMagnitude in magnitude (directions and
+// normals excepted: only their direction counts), and every number that must be positive
+// is at least kMinScenePositive: products of a few of them (energies, m r^2, 1/m) stay
+// finite. Physical quantities are far inside these bounds.
+inline constexpr double kMaxSceneMagnitude = 1e50;
+inline constexpr double kMinScenePositive = 1e-50;
+
 enum class ParameterType { Real, Count, Flag };
 
 // Whether value is in [min, max] (a Count whole, a Flag 0 or 1); if not, why:
@@ -18,10 +25,10 @@ std::string parameterValueText(ParameterType type, double value);
 
 template <class Settings>
 struct Parameter {
-    std::string_view key;     // its field in a scene's settings
-    std::string_view option;  // tinkerbox-sim's option for it, without the dashes
-    std::string_view label;   // in the Solver panel
-    std::string_view help;    // the panel's tooltip and the option's help
+    std::string_view key;          // its field in a scene file
+    std::string_view option = {};  // tinkerbox-sim's option for it, without the dashes; empty: none
+    std::string_view label = {};   // in the Solver panel or the inspector, with its unit
+    std::string_view help = {};    // the field's tooltip and the option's help
     ParameterType type = ParameterType::Real;
     double min = 0.0, max = 1.0;  // inclusive (a Flag is 0 or 1)
     double (*get)(const Settings&) = nullptr;
