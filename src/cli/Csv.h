@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 
 namespace tinkerbox {
 

@@ -16,7 +16,7 @@
 #include "core/constraints/ConstraintKind.h"
 #include "core/constraints/NailConstraint.h"
 #include "core/forces/MouseSpring.h"
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 #include "editor/Chain.h"
 #include "editor/Clipboard.h"
 #include "editor/ClothTool.h"

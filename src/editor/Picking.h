@@ -4,7 +4,7 @@
 // by pixels.
 #include <optional>
 
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 #include "scene/Scene.h"
 
 namespace tinkerbox {

@@ -3,7 +3,7 @@
 // work plane, and what lies inside it is selected.
 #include <array>
 
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 #include "editor/Selection.h"
 #include "scene/Scene.h"
 

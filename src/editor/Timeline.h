@@ -11,7 +11,7 @@
 #include <memory>
 #include <optional>
 
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 #include "scene/Scene.h"
 
 namespace tinkerbox {

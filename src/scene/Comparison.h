@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 #include "core/forces/MouseSpring.h"
 #include "scene/Scene.h"
 

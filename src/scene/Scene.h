@@ -14,7 +14,7 @@
 #include "core/bodies/RigidBodySpec.h"
 #include "core/dynamics/World.h"
 #include "core/collision/Plane.h"
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 
 namespace tinkerbox {
 

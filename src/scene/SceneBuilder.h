@@ -3,7 +3,7 @@
 // simulation back into a scene (for saving, or before an edit).
 #include <memory>
 
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 #include "scene/Scene.h"
 
 namespace tinkerbox {

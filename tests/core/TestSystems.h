@@ -20,7 +20,7 @@
 #include "core/constraints/ConstraintSpec.h"
 #include "core/integrators/Integrator.h"
 #include "core/dynamics/World.h"
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 #include "core/forces/ViscousDrag.h"
 
 namespace tinkerbox::test {

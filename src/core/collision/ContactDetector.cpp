@@ -14,7 +14,7 @@
 #include "core/collision/ParticleCollisions.h"
 #include "core/collision/SortAndSweep.h"
 #include "core/constraints/Constraint.h"
-#include "core/dynamics/World.h"
+#include "core/collision/CollidingModel.h"
 
 namespace tinkerbox {
 namespace {
@@ -165,8 +165,8 @@ struct ContactDetector::Cache {
         }
     }
 
-    void updateJoined(const World& world) {
-        const auto& constraints = world.constraints();
+    void updateJoined(const CollidingModel& model) {
+        const auto& constraints = model.constraints();
         const auto isSeen = [](const std::unique_ptr<Constraint>& c, const Constraint* seen) {
             return c.get() == seen;
         };
@@ -224,17 +224,18 @@ std::string ContactDetector::overflowMessage() const {
     return out.str();
 }
 
-void ContactDetector::detect(const World& world, double margin, std::vector<ContactManifold>& out,
+void ContactDetector::detect(const CollidingModel& model, double margin, std::vector<ContactManifold>& out,
                              double particleThickness) {
+    const ModelState& world = model.state();
     out.clear();
     stats_ = {};
     Cache& cache = *cache_;
     const RigidBodies& bodies = world.rigidBodies();
     const Index bodyCount = bodies.count();
     cache.updateColliders(bodies);
-    cache.updateJoined(world);
+    cache.updateJoined(model);
     if (particleThickness > 0.0) {
-        cache.particles.detect(world, particleThickness, margin, cache.joinedParticles, cache.joinedRevision, out);
+        cache.particles.detect(model, particleThickness, margin, cache.joinedParticles, cache.joinedRevision, out);
         stats_.candidatePairs = cache.particles.candidatePairs();
     }
     stats_.points = static_cast<long>(out.size());  // a point each
@@ -294,7 +295,7 @@ void ContactDetector::detect(const World& world, double margin, std::vector<Cont
 
     cache.nextAxes.clear();
     std::size_t previousAxis = 0, pair = 0;
-    const std::vector<Plane>& planes = world.planes();
+    const std::vector<Plane>& planes = model.planes();
     for (Index i = 0; i < bodyCount; ++i) {
         const Collider& ci = cache.colliders[i];
         const Pose& poseI = cache.poses[i];

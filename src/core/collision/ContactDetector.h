@@ -14,7 +14,7 @@
 
 namespace tinkerbox {
 
-class World;
+class CollidingModel;
 
 struct DetectionStats {
     long candidatePairs = 0;  // broad-phase overlaps in the last detect(), particle pairs included
@@ -45,7 +45,8 @@ public:
     // that moves a little costs little.
     // With a particleThickness (metres), particles collide with each other as spheres of
     // that diameter; with 0, they do not.
-    void detect(const World& world, double margin, std::vector<ContactManifold>& out, double particleThickness = 0.0);
+    void detect(const CollidingModel& model, double margin, std::vector<ContactManifold>& out,
+                double particleThickness = 0.0);
     const DetectionStats& stats() const { return stats_; }
     // What the last detect() stopped at, when stats().overflow, in words for the user.
     std::string overflowMessage() const;

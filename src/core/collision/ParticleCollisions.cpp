@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "core/collision/NarrowPhase.h"
-#include "core/dynamics/World.h"
+#include "core/collision/CollidingModel.h"
 
 namespace tinkerbox {
 namespace {
@@ -41,12 +41,12 @@ std::size_t bucketOf(std::uint64_t key, int bits) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15u) >> (64 - bits));
 }
 
-// The pairs of two different particles that an element joins (World::couplings lists
-// velocity blocks: below particleCount() the particles, then the bodies' and beads').
-std::vector<std::pair<Index, Index>> particleCouplings(const World& world) {
-    const Index n = world.particleCount();
+// The pairs of two different particles that an element joins (couplings() lists velocity
+// blocks: below particleCount() the particles, then the bodies' and beads').
+std::vector<std::pair<Index, Index>> particleCouplings(const CollidingModel& model) {
+    const Index n = model.state().particleCount();
     std::vector<std::pair<Index, Index>> pairs;
-    world.couplings(pairs);
+    model.couplings(pairs);
     std::erase_if(
         pairs, [n](const std::pair<Index, Index>& p) { return p.first >= n || p.second >= n || p.first == p.second; });
     return pairs;
@@ -54,10 +54,11 @@ std::vector<std::pair<Index, Index>> particleCouplings(const World& world) {
 
 }  // namespace
 
-double suggestedThickness(const World& world) {
+double suggestedThickness(const CollidingModel& model) {
+    const ModelState& world = model.state();
     std::vector<double> nearest(static_cast<std::size_t>(world.particleCount()),
                                 std::numeric_limits<double>::infinity());
-    for (const auto& [a, b] : particleCouplings(world)) {
+    for (const auto& [a, b] : particleCouplings(model)) {
         const double distance = (world.position(a) - world.position(b)).norm();
         nearest[static_cast<std::size_t>(a)] = std::min(nearest[static_cast<std::size_t>(a)], distance);
         nearest[static_cast<std::size_t>(b)] = std::min(nearest[static_cast<std::size_t>(b)], distance);
@@ -69,9 +70,10 @@ double suggestedThickness(const World& world) {
     return 0.8 * *middle;
 }
 
-void ParticleCollisions::updateJoined(const World& world, const std::vector<std::pair<Index, Index>>& constraintPairs) {
-    const Index n = world.particleCount();
-    std::vector<std::pair<Index, Index>> pairs = particleCouplings(world);
+void ParticleCollisions::updateJoined(const CollidingModel& model,
+                                      const std::vector<std::pair<Index, Index>>& constraintPairs) {
+    const Index n = model.state().particleCount();
+    std::vector<std::pair<Index, Index>> pairs = particleCouplings(model);
     pairs.insert(pairs.end(), constraintPairs.begin(), constraintPairs.end());
     for (auto& [a, b] : pairs)
         if (b < a) std::swap(a, b);
@@ -82,7 +84,7 @@ void ParticleCollisions::updateJoined(const World& world, const std::vector<std:
     for (std::size_t a = 0; a < static_cast<std::size_t>(n); ++a) joinedStart_[a + 1] += joinedStart_[a];
     joined_.resize(pairs.size());
     for (std::size_t k = 0; k < pairs.size(); ++k) joined_[k] = pairs[k].second;  // sorted by (a, b) already
-    joinedRevision_ = world.elementsRevision();
+    joinedRevision_ = model.elementsRevision();
     joinedParticles_ = n;
 }
 
@@ -92,15 +94,16 @@ bool ParticleCollisions::areJoined(Index a, Index b) const {
     return std::binary_search(first, last, b);
 }
 
-void ParticleCollisions::detect(const World& world, double thickness, double margin,
+void ParticleCollisions::detect(const CollidingModel& model, double thickness, double margin,
                                 const std::vector<std::pair<Index, Index>>& constraintPairs,
                                 std::uint64_t constraintPairsRevision, std::vector<ContactManifold>& out) {
+    const ModelState& world = model.state();
     candidates_ = 0;
     const Index n = world.particleCount();
     if (n < 2 || !(thickness > 0.0)) return;
-    if (constraintPairsRevision_ != constraintPairsRevision || joinedRevision_ != world.elementsRevision() ||
+    if (constraintPairsRevision_ != constraintPairsRevision || joinedRevision_ != model.elementsRevision() ||
         joinedParticles_ != n) {
-        updateJoined(world, constraintPairs);
+        updateJoined(model, constraintPairs);
         constraintPairsRevision_ = constraintPairsRevision;
     }
 

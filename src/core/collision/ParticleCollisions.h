@@ -2,7 +2,7 @@
 // Particles colliding with each other: a cloth folding onto itself, hair strands crossing.
 // Each particle is a sphere of diameter `thickness`; two touch when their centres are closer
 // than it. Particles an element joins (a spring, a cloth triangle or hinge, a hair joint:
-// World::couplings) or a constraint joins never collide with each other: their rest shape
+// CollidingModel::couplings) or a constraint joins never collide with each other: their rest shape
 // decides how close they are. Neither do two nailed particles.
 // The candidates come from a uniform grid of cells of side thickness + margin, hashed into
 // a table of two to four times as many entries as particles (Teschner et al., Optimized Spatial
@@ -20,13 +20,13 @@
 
 namespace tinkerbox {
 
-class World;
+class CollidingModel;
 
 // A thickness for a world's self collision: 0.8 times the median, over the particles an
 // element joins to another, of the distance to the nearest such partner (a cloth's spacing,
 // a strand's segment), so that the particles' spheres leave gaps narrower than themselves
 // and their neighbours out of reach; 0 when no element joins two particles.
-double suggestedThickness(const World& world);
+double suggestedThickness(const CollidingModel& model);
 
 class ParticleCollisions {
 public:
@@ -40,7 +40,7 @@ public:
     // `constraintPairs` are the particle pairs the world's constraints join (a < b), read
     // again when constraintPairsRevision (the caller's count of their changes) moves; the
     // elements' pairs are read again when the world's elementsRevision() moves.
-    void detect(const World& world, double thickness, double margin,
+    void detect(const CollidingModel& model, double thickness, double margin,
                 const std::vector<std::pair<Index, Index>>& constraintPairs, std::uint64_t constraintPairsRevision,
                 std::vector<ContactManifold>& out);
     // The pairs of the last detect() whose centres were closer than thickness + margin,
@@ -48,7 +48,7 @@ public:
     long candidatePairs() const { return candidates_; }
 
 private:
-    void updateJoined(const World& world, const std::vector<std::pair<Index, Index>>& constraintPairs);
+    void updateJoined(const CollidingModel& model, const std::vector<std::pair<Index, Index>>& constraintPairs);
     bool areJoined(Index a, Index b) const;  // a < b
 
     std::uint64_t joinedRevision_ = ~std::uint64_t{0}, constraintPairsRevision_ = ~std::uint64_t{0};

@@ -12,18 +12,9 @@
 #include <vector>
 
 #include "core/constraints/ConstraintSpec.h"
+#include "core/state/ModelState.h"
 
 namespace tinkerbox {
-
-// Where an anchor is and how it moves, in world coordinates.
-struct AnchorKinematics {
-    Vec3 position = Vec3::Zero();  // of the anchor point
-    Vec3 velocity = Vec3::Zero();  // of the anchor point
-    Vec3 lever = Vec3::Zero();     // r = position - centre of mass (zero for a particle)
-    Vec3 angularVelocity = Vec3::Zero();
-    Mat3 rotation = Mat3::Identity();  // body frame to world
-    bool rigid = false;
-};
 
 // A constraint's slice of the solver's arrays: its rows of C, Cdot and the blocks of J and
 // Jdot, one block per row and velocity block (a particle has one; a rigid body two:

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/dynamics/World.h"
+#include "core/state/ModelState.h"
 
 namespace tinkerbox {
 
@@ -24,7 +24,7 @@ void ConstraintRows::angular(int r, int k, const Vec3& a, const Vec3& adot) {
     Jdot[e] += adot;
 }
 
-void ConstraintSolver::layout(const ConstraintList& constraints, const World& world) {
+void ConstraintSolver::layout(const ConstraintList& constraints, const ModelState& world) {
     rowOffset_.clear();
     blockOffset_.clear();
     blocksPerRow_.clear();
@@ -68,7 +68,7 @@ void ConstraintSolver::layout(const ConstraintList& constraints, const World& wo
     nu_.setZero(row);
 }
 
-void ConstraintSolver::evaluate(const ConstraintList& constraints, const World& world) {
+void ConstraintSolver::evaluate(const ConstraintList& constraints, const ModelState& world) {
     for (std::size_t i = 0; i < constraints.size(); ++i) {
         const Constraint& c = *constraints[i];
         const std::vector<Anchor> anchors = c.anchors();

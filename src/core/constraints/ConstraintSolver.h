@@ -48,7 +48,7 @@
 
 namespace tinkerbox {
 
-class World;
+class ModelState;
 
 struct ConstraintSettings {
     double ks = 400.0;  // position feedback (1/s^2): C'' = -ks C - kd C' when nothing else acts
@@ -86,11 +86,11 @@ public:
     void requestTolerance(double tolerance) { requestedTolerance_ = tolerance; }
 
     // Lays the rows and blocks out; call again whenever the constraints or the bodies change.
-    void layout(const ConstraintList& constraints, const World& world);
+    void layout(const ConstraintList& constraints, const ModelState& world);
     Index rows() const { return static_cast<Index>(C_.size()); }
 
     // C, Cdot, J and Jdot at the world's current state.
-    void evaluate(const ConstraintList& constraints, const World& world);
+    void evaluate(const ConstraintList& constraints, const ModelState& world);
     // Solves for lambda and adds J^T lambda to Q (after evaluate()); qdot and a0 are the
     // velocities and unconstrained accelerations per velocity block.
     void addConstraintForces(const InverseMass& W, const VecX& qdot, const VecX& a0, VecX& Q,

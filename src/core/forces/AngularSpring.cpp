@@ -84,7 +84,7 @@ double AngularSpringSet::weightPerStiffness(const AngularSpring& s) {
     return 1.0 / (s.restLength0 * s.restLength0) + 1.0 / (s.restLength1 * s.restLength1);
 }
 
-void AngularSpringSet::accumulateOutsideProjectiveTerm(const World& world, VecX& f) const {
+void AngularSpringSet::accumulateOutsideProjectiveTerm(const ModelState& world, VecX& f) const {
     const VecX& positions = world.positions();
     const VecX& velocities = world.velocities();
     for (const Index e : explicitJoints_) accumulateElement(world, positions, velocities, e, f);
@@ -147,7 +147,7 @@ void AngularSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first
     }
 }
 
-double AngularSpringSet::angle(const World& world, Index e) const {
+double AngularSpringSet::angle(const ModelState& world, Index e) const {
     return jointAngle(world.position(element(e)[0]), world.position(element(e)[1]), world.position(element(e)[2]));
 }
 
@@ -157,7 +157,7 @@ ElementCondition<3> AngularSpringSet::condition(Index e, const Vector& x, bool w
         [rest = springs_[e].restAngle](double theta) { return theta - rest; });
 }
 
-void AngularSpringSet::elementForce(const World&, Index e, const Vector& x, const Vector& v, Vector& fe) const {
+void AngularSpringSet::elementForce(const ModelState&, Index e, const Vector& x, const Vector& v, Vector& fe) const {
     addConditionForce(condition(e, x, false), springs_[e].stiffness, springs_[e].damping, v, fe);
 }
 
@@ -167,7 +167,7 @@ double AngularSpringSet::elementEnergy(Index e, const Vector& x) const {
     return 0.5 * springs_[e].stiffness * d * d;
 }
 
-void AngularSpringSet::elementJacobians(const World&, Index e, const Vector& x, const Vector& v,
+void AngularSpringSet::elementJacobians(const ModelState&, Index e, const Vector& x, const Vector& v,
                                         const JacobianRequest& r, Matrix& K, Vector& KxV) const {
     addConditionJacobians(condition(e, x, r.form == JacobianForm::Exact), springs_[e].stiffness, springs_[e].damping, v,
                           r.form, ConditionCurvature::Drop, r.cx, r.cv, K, KxV);

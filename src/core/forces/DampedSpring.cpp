@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/dynamics/World.h"
+#include "core/state/ModelState.h"
 #include "core/math/Lanes.h"
 
 namespace tinkerbox {
@@ -22,7 +22,7 @@ struct EndBlock {
 // A particle's block (G = 1); a body's linear block (G = 1) and angular block
 // (G = -[r]x: the point moves with omega x r) (Baraff, Rigid Body Simulation, SIGGRAPH
 // 2001 notes, section 2.6).
-void appendEndBlocks(const World& world, const Anchor& a, double sign, std::vector<EndBlock>& out) {
+void appendEndBlocks(const ModelState& world, const Anchor& a, double sign, std::vector<EndBlock>& out) {
     const Index block = world.velocityBlock(a.body);
     out.push_back({block, Mat3::Identity(), sign});
     if (a.isRigid())
@@ -98,12 +98,12 @@ void DampedSpringSet::clear() {
     ++revision_;
 }
 
-void DampedSpringSet::endBlocks(const World& world, const DampedSpring& s, Index& a, Index& b) const {
+void DampedSpringSet::endBlocks(const ModelState& world, const DampedSpring& s, Index& a, Index& b) const {
     a = world.velocityBlock(s.a.body);
     b = world.velocityBlock(s.b.body);
 }
 
-void DampedSpringSet::accumulate(const World& world, VecX& f, TwoWayParallel* parallel) const {
+void DampedSpringSet::accumulate(const ModelState& world, VecX& f, TwoWayParallel* parallel) const {
     const VecX& x = world.positions();
     const VecX& v = world.velocities();
     const auto add = [&](const ParticlePair& p, const Vec3& fa) {
@@ -146,7 +146,7 @@ void DampedSpringSet::accumulate(const World& world, VecX& f, TwoWayParallel* pa
     accumulateOutsideProjectiveTerm(world, f);
 }
 
-const ElementPartition& DampedSpringSet::pairPartition(const World& world) const {
+const ElementPartition& DampedSpringSet::pairPartition(const ModelState& world) const {
     if (partitionRevision_ != revision_) {
         pairPartition_.assign<2>(static_cast<Index>(particlePairs_.size()), world.particleCount(), [&](Index p) {
             return std::array<Index, 2>{particlePairs_[p].a, particlePairs_[p].b};
@@ -156,7 +156,7 @@ const ElementPartition& DampedSpringSet::pairPartition(const World& world) const
     return pairPartition_;
 }
 
-void DampedSpringSet::accumulateOutsideProjectiveTerm(const World& world, VecX& f) const {
+void DampedSpringSet::accumulateOutsideProjectiveTerm(const ModelState& world, VecX& f) const {
     for (const Index k : anchoredSprings_) {
         const DampedSpring& s = springs_[k];
         const Vec3 fa = dampedSpringForce(s, world.anchorPosition(s.a), world.anchorPosition(s.b),
@@ -236,7 +236,7 @@ void DampedSpringSet::projectTargets(const VecX& x, const VecX&, Index first, In
     }
 }
 
-double DampedSpringSet::potentialEnergyHalf(const World& world, int half) const {
+double DampedSpringSet::potentialEnergyHalf(const ModelState& world, int half) const {
     const VecX& x = world.positions();
     double u = 0.0;
     // The particle pairs' lengths four at a time (the divergence guard reads the energy every
@@ -258,7 +258,7 @@ double DampedSpringSet::potentialEnergyHalf(const World& world, int half) const 
     return u;
 }
 
-void DampedSpringSet::appendCouplings(const World& world, std::vector<std::pair<Index, Index>>& out) const {
+void DampedSpringSet::appendCouplings(const ModelState& world, std::vector<std::pair<Index, Index>>& out) const {
     std::vector<EndBlock> ends;
     for (const DampedSpring& s : springs_) {
         if (s.a.body == s.b.body) continue;  // no net force: nothing to couple
@@ -270,7 +270,7 @@ void DampedSpringSet::appendCouplings(const World& world, std::vector<std::pair<
     }
 }
 
-void DampedSpringSet::bindPattern(const World& world, const BlockSparseMatrix& pattern) {
+void DampedSpringSet::bindPattern(const ModelState& world, const BlockSparseMatrix& pattern) {
     blocks_.clear();
     for (const DampedSpring& s : springs_) {
         if (!joinsParticles(s)) continue;
@@ -288,7 +288,7 @@ namespace {
 constexpr std::uint8_t kSetDiagonalA = 1, kSetDiagonalB = 2, kSetOffDiagonal = 4;
 }  // namespace
 
-void DampedSpringSet::planFirstWrites(const World& world, const BlockSparseMatrix& pattern) {
+void DampedSpringSet::planFirstWrites(const ModelState& world, const BlockSparseMatrix& pattern) {
     // The pass runs the partition's first part, its second and then its band; the two parts
     // run at once but share no particle, so no block, and their first writes are the same in
     // either order. Within a pair: aa, bb, then the off-diagonal block (addDefinitePairJacobian).
@@ -361,7 +361,7 @@ void addDefinitePairJacobian(const Spring& s, const Blocks& blocks, std::uint8_t
 }
 }  // namespace
 
-void DampedSpringSet::addAnchoredJacobians(const World& world, const JacobianRequest& request, Index k,
+void DampedSpringSet::addAnchoredJacobians(const ModelState& world, const JacobianRequest& request, Index k,
                                            BlockSparseMatrix& J) const {
     const DampedSpring& s = springs_[k];
     if (s.a.body == s.b.body) return;  // both ends on one body: no net force
@@ -385,7 +385,8 @@ void DampedSpringSet::addAnchoredJacobians(const World& world, const JacobianReq
     }
 }
 
-void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const {
+void DampedSpringSet::addJacobians(const ModelState& world, const JacobianRequest& request,
+                                   BlockSparseMatrix& J) const {
     if (!patternBound_) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
     const VecX& x = world.positions();
     const VecX& v = world.velocities();
@@ -423,7 +424,7 @@ void DampedSpringSet::addJacobians(const World& world, const JacobianRequest& re
     }
 }
 
-void DampedSpringSet::accumulateWithJacobians(const World& world, const JacobianRequest& request, VecX& f,
+void DampedSpringSet::accumulateWithJacobians(const ModelState& world, const JacobianRequest& request, VecX& f,
                                               BlockSparseMatrix& J) const {
     if (request.form != JacobianForm::Definite) {
         Force::accumulateWithJacobians(world, request, f, J);
@@ -433,7 +434,7 @@ void DampedSpringSet::accumulateWithJacobians(const World& world, const Jacobian
     pairsWithJacobians<false>(world, request, f, J);
 }
 
-void DampedSpringSet::accumulateSettingJacobians(const World& world, const JacobianRequest& request, VecX& f,
+void DampedSpringSet::accumulateSettingJacobians(const ModelState& world, const JacobianRequest& request, VecX& f,
                                                  BlockSparseMatrix& J) const {
     if (request.form != JacobianForm::Definite || !patternBound_ || plannedPattern_ != J.patternId())
         throw std::logic_error("DampedSpringSet: setting the Jacobian needs the Definite form and the bound pattern");
@@ -455,7 +456,7 @@ void DampedSpringSet::accumulateSettingJacobians(const World& world, const Jacob
 }
 
 template <bool Set>
-void DampedSpringSet::pairsWithJacobians(const World& world, const JacobianRequest& request, VecX& f,
+void DampedSpringSet::pairsWithJacobians(const ModelState& world, const JacobianRequest& request, VecX& f,
                                          BlockSparseMatrix& J) const {
     // The particle pairs (in the partition's order), then the others.
     const VecX& x = world.positions();

@@ -133,7 +133,7 @@ Index DihedralBending::add(const BendingHinge& h) {
     return e;
 }
 
-void DihedralBending::accumulateOutsideProjectiveTerm(const World& world, VecX& f) const {
+void DihedralBending::accumulateOutsideProjectiveTerm(const ModelState& world, VecX& f) const {
     const VecX& positions = world.positions();
     const VecX& velocities = world.velocities();
     for (const Index e : explicitHinges_) accumulateElement(world, positions, velocities, e, f);
@@ -226,7 +226,7 @@ void DihedralBending::projectTargets(const VecX& x, const VecX&, Index first, In
     }
 }
 
-double DihedralBending::angle(const World& world, Index e) const {
+double DihedralBending::angle(const ModelState& world, Index e) const {
     Vector x;
     for (int m = 0; m < 4; ++m) x.segment<3>(3 * m) = world.position(element(e)[m]);
     return dihedralAngle(x);
@@ -238,7 +238,7 @@ ElementCondition<4> DihedralBending::condition(Index e, const Vector& x, bool wi
         [rest = hinges_[e].restAngle](double theta) { return angleDifference(theta, rest); });
 }
 
-void DihedralBending::elementForce(const World&, Index e, const Vector& x, const Vector& v, Vector& fe) const {
+void DihedralBending::elementForce(const ModelState&, Index e, const Vector& x, const Vector& v, Vector& fe) const {
     addConditionForce(condition(e, x, false), hinges_[e].stiffness, hinges_[e].damping, v, fe);
 }
 
@@ -247,7 +247,7 @@ double DihedralBending::elementEnergy(Index e, const Vector& x) const {
     return 0.5 * hinges_[e].stiffness * c * c;
 }
 
-double DihedralBending::potentialEnergyHalf(const World& world, int half) const {
+double DihedralBending::potentialEnergyHalf(const ModelState& world, int half) const {
     const VecX& x = world.positions();
     const Index count = elementCount();
     const auto [begin, end] = laneHalf(count, half);
@@ -296,7 +296,7 @@ double DihedralBending::potentialEnergyHalf(const World& world, int half) const 
     return u.sum();
 }
 
-void DihedralBending::elementJacobians(const World&, Index e, const Vector& x, const Vector& v,
+void DihedralBending::elementJacobians(const ModelState&, Index e, const Vector& x, const Vector& v,
                                        const JacobianRequest& r, Matrix& K, Vector& KxV) const {
     if (r.form == JacobianForm::Definite) {
         // Only the gradient: the definite form drops the term with the angle.
@@ -310,7 +310,7 @@ void DihedralBending::elementJacobians(const World&, Index e, const Vector& x, c
                           ConditionCurvature::Drop, r.cx, r.cv, K, KxV);
 }
 
-void DihedralBending::definiteElementForceAndJacobians(const World&, Index e, const Vector& x, const Vector& v,
+void DihedralBending::definiteElementForceAndJacobians(const ModelState&, Index e, const Vector& x, const Vector& v,
                                                        const JacobianRequest& r, Vector& fe, Blocks& blocks,
                                                        Vector& KxV) const {
     Vector g;

@@ -2,8 +2,9 @@
 // A force object (Witkin, Particle System Dynamics, SIGGRAPH 2001 notes): it adds its forces to the accumulators, knows
 // its potential energy, and gives its Jacobians dF/dx and dF/dv for the implicit
 // integrator. Integrators never see individual forces. The accumulator has one block per
-// velocity block of the world (World.h): a force on a particle, or the force and the
-// torque on a rigid body (World::applyForce turns a force at a body point into both).
+// velocity block of the model's state (ModelState.h): a force on a particle, or the force
+// and the torque on a rigid body (ModelState::applyForce turns a force at a body point into
+// both).
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,7 +14,7 @@
 
 namespace tinkerbox {
 
-class World;
+class ModelState;
 class ProjectiveTerm;
 class TwoWayParallel;
 
@@ -39,28 +40,28 @@ public:
     // f += this force, evaluated at the system's current positions and velocities. When
     // parallel is given, a big force may add the two parts of its elements at once on it
     // (ElementPartition.h); the numbers are the same without it.
-    virtual void accumulate(const World& world, VecX& f, TwoWayParallel* parallel) const = 0;
-    virtual double potentialEnergy(const World&) const { return 0.0; }
+    virtual void accumulate(const ModelState& world, VecX& f, TwoWayParallel* parallel) const = 0;
+    virtual double potentialEnergy(const ModelState&) const { return 0.0; }
     // The potential energy of the first (half 0) or the second half (1) of the force's
     // elements, so that two threads can share a big force's energy: potentialEnergy() is
     // half 0's plus half 1's. A force that does not split gives all of it as half 0.
-    virtual double potentialEnergyHalf(const World& world, int half) const {
+    virtual double potentialEnergyHalf(const ModelState& world, int half) const {
         return half == 0 ? potentialEnergy(world) : 0.0;
     }
 
     // Velocity blocks (i, j) whose force depends on each other: the off-diagonal blocks
     // this force writes into the Jacobians.
-    virtual void appendCouplings(const World&, std::vector<std::pair<Index, Index>>&) const {}
+    virtual void appendCouplings(const ModelState&, std::vector<std::pair<Index, Index>>&) const {}
     // Called whenever the Jacobian pattern changes, so a force can cache block positions.
-    virtual void bindPattern(const World&, const BlockSparseMatrix&) {}
+    virtual void bindPattern(const ModelState&, const BlockSparseMatrix&) {}
     // J += cx dF/dx + cv dF/dv, J having the bound pattern. The Definite form comes with
     // Upper storage (symmetric blocks, written once). When dFdxTimesVelocity is given,
     // also dFdxTimesVelocity += dF/dx v with v the current velocities (the implicit step's
     // right-hand side needs it; computing it here spares a second matrix).
-    virtual void addJacobians(const World&, const JacobianRequest&, BlockSparseMatrix& /*J*/) const {}
+    virtual void addJacobians(const ModelState&, const JacobianRequest&, BlockSparseMatrix& /*J*/) const {}
     // accumulate and addJacobians at one state (the implicit step needs both), in one pass
     // where a force shares their work; the same numbers as the two calls.
-    virtual void accumulateWithJacobians(const World& world, const JacobianRequest& request, VecX& f,
+    virtual void accumulateWithJacobians(const ModelState& world, const JacobianRequest& request, VecX& f,
                                          BlockSparseMatrix& J) const {
         accumulate(world, f, request.parallel);
         addJacobians(world, request, J);
@@ -70,7 +71,7 @@ public:
     // none: then that integrator applies the force as an external one.
     virtual const ProjectiveTerm* projectiveTerm() const { return nullptr; }
     // With a projective term: f += the part of the force its constraints leave out.
-    virtual void accumulateOutsideProjectiveTerm(const World&, VecX& /*f*/) const {}
+    virtual void accumulateOutsideProjectiveTerm(const ModelState&, VecX& /*f*/) const {}
 
     // What the app's Stats panel calls this force's potential energy ("cloth bending");
     // empty for the forces it does not list one by one.

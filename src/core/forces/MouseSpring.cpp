@@ -1,6 +1,6 @@
 #include "core/forces/MouseSpring.h"
 
-#include "core/dynamics/World.h"
+#include "core/state/ModelState.h"
 
 namespace tinkerbox {
 
@@ -18,18 +18,18 @@ Vec3 MouseSpring::force(const Vec3& x, const Vec3& v) const {
     return magnitude > maxForce_ ? Vec3(g * (maxForce_ / magnitude)) : g;
 }
 
-void MouseSpring::accumulate(const World& world, VecX& f, TwoWayParallel*) const {
+void MouseSpring::accumulate(const ModelState& world, VecX& f, TwoWayParallel*) const {
     world.applyForce(anchor_, force(world.anchorPosition(anchor_), world.anchorVelocity(anchor_)), f);
 }
 
-double MouseSpring::potentialEnergy(const World& world) const {
+double MouseSpring::potentialEnergy(const ModelState& world) const {
     const double L = (world.anchorPosition(anchor_) - target_).norm();
     const double capLength = maxForce_ / ks_;
     if (L <= capLength) return 0.5 * ks_ * L * L;
     return 0.5 * ks_ * capLength * capLength + maxForce_ * (L - capLength);
 }
 
-void MouseSpring::addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const {
+void MouseSpring::addJacobians(const ModelState& world, const JacobianRequest& request, BlockSparseMatrix& J) const {
     const Vec3 v = world.anchorVelocity(anchor_);
     const Vec3 g = -ks_ * (world.anchorPosition(anchor_) - target_) - kd_ * (v - targetVelocity_);
     const double magnitude = g.norm();
@@ -74,7 +74,7 @@ void MouseSpring::projectTargets(const VecX& x, const VecX& x0, Index first, Ind
     *targets = projectiveTarget(displacement + force(block3(x, anchor_.index()), displacement / h) / (ks_ + kd_ / h));
 }
 
-void MouseSpring::appendCouplings(const World& world, std::vector<std::pair<Index, Index>>& out) const {
+void MouseSpring::appendCouplings(const ModelState& world, std::vector<std::pair<Index, Index>>& out) const {
     if (anchor_.isRigid()) out.emplace_back(world.velocityBlock(anchor_.body), world.velocityBlock(anchor_.body) + 1);
 }
 

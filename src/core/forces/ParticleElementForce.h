@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/dynamics/World.h"
+#include "core/state/ModelState.h"
 #include "core/forces/ElementPartition.h"
 #include "core/forces/Force.h"
 
@@ -113,13 +113,13 @@ public:
     const Element& element(Index e) const { return elements_[e]; }
 
     // The two parts of the elements at once when parallel is given (ElementPartition.h).
-    void accumulate(const World& world, VecX& f, TwoWayParallel* parallel) const override {
+    void accumulate(const ModelState& world, VecX& f, TwoWayParallel* parallel) const override {
         const VecX& positions = world.positions();
         const VecX& velocities = world.velocities();
         partition(world).forEach(parallel, [&](Index e) { accumulateElement(world, positions, velocities, e, f); });
     }
 
-    double potentialEnergy(const World& world) const override {
+    double potentialEnergy(const ModelState& world) const override {
         double u = 0.0;
         const VecX& positions = world.positions();
         Vector x, v;
@@ -130,20 +130,20 @@ public:
         return u;
     }
 
-    void appendCouplings(const World&, std::vector<std::pair<Index, Index>>& out) const override {
+    void appendCouplings(const ModelState&, std::vector<std::pair<Index, Index>>& out) const override {
         for (const Element& el : elements_)
             for (int m = 0; m < N; ++m)
                 for (int n = m + 1; n < N; ++n) out.emplace_back(el[m], el[n]);
     }
 
-    void bindPattern(const World&, const BlockSparseMatrix& pattern) override {
+    void bindPattern(const ModelState&, const BlockSparseMatrix& pattern) override {
         blocks_.resize(elements_.size());
         for (std::size_t e = 0; e < elements_.size(); ++e)
             for (int m = 0; m < N; ++m)
                 for (int n = 0; n < N; ++n) blocks_[e][N * m + n] = pattern.find(elements_[e][m], elements_[e][n]);
     }
 
-    void addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const override {
+    void addJacobians(const ModelState& world, const JacobianRequest& request, BlockSparseMatrix& J) const override {
         if (blocks_.size() != elements_.size())
             throw std::logic_error("ParticleElementForce: Jacobian pattern not bound");
         const VecX& positions = world.positions();
@@ -161,7 +161,7 @@ public:
 
     // Definite: the two parts of the elements at once (ElementPartition.h), each element's
     // force and blocks from one evaluation.
-    void accumulateWithJacobians(const World& world, const JacobianRequest& request, VecX& f,
+    void accumulateWithJacobians(const ModelState& world, const JacobianRequest& request, VecX& f,
                                  BlockSparseMatrix& J) const override {
         if (request.form != JacobianForm::Definite) {
             Force::accumulateWithJacobians(world, request, f, J);
@@ -194,7 +194,8 @@ protected:
     }
 
     // f += element e's force (positions and velocities: the world's, fetched once per pass).
-    void accumulateElement(const World& world, const VecX& positions, const VecX& velocities, Index e, VecX& f) const {
+    void accumulateElement(const ModelState& world, const VecX& positions, const VecX& velocities, Index e,
+                           VecX& f) const {
         Vector x, v, fe;
         gather(positions, velocities, e, x, v);
         fe.setZero();
@@ -204,14 +205,14 @@ protected:
 
     // fe += the element's force; K += cx dF/dx + cv dF/dv and KxV += dF/dx v (local, 3N),
     // in the request's form.
-    virtual void elementForce(const World& world, Index e, const Vector& x, const Vector& v, Vector& fe) const = 0;
+    virtual void elementForce(const ModelState& world, Index e, const Vector& x, const Vector& v, Vector& fe) const = 0;
     virtual double elementEnergy(Index e, const Vector& x) const = 0;
-    virtual void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v,
+    virtual void elementJacobians(const ModelState& world, Index e, const Vector& x, const Vector& v,
                                   const JacobianRequest& request, Matrix& K, Vector& KxV) const = 0;
     // Both, in the definite form (Upper storage), the blocks added straight into J: an element
     // whose K has structure (rank-one terms) adds its blocks without a dense K and shares the
     // work of its force and Jacobians. By default the two calls, through a dense K.
-    virtual void definiteElementForceAndJacobians(const World& world, Index e, const Vector& x, const Vector& v,
+    virtual void definiteElementForceAndJacobians(const ModelState& world, Index e, const Vector& x, const Vector& v,
                                                   const JacobianRequest& request, Vector& fe, Blocks& blocks,
                                                   Vector& KxV) const {
         elementForce(world, e, x, v, fe);
@@ -232,7 +233,7 @@ private:
     }
 
     // positions and velocities: the world's, fetched once per pass (with rigid bodies,
-    // World::velocities() assembles a vector).
+    // ModelState::velocities() assembles a vector).
     void gather(const VecX& positions, const VecX& velocities, Index e, Vector& x, Vector& v) const {
         for (int m = 0; m < N; ++m) {
             x.template segment<3>(3 * m) = block3(positions, elements_[e][m]);
@@ -243,7 +244,7 @@ private:
     std::vector<Element> elements_;
     // The elements' partition, made on first use after elements were added (they are only
     // ever added): the force passes without a Jacobian need it as well.
-    const ElementPartition& partition(const World& world) const {
+    const ElementPartition& partition(const ModelState& world) const {
         if (partitioned_ != elementCount()) {
             partition_.assign<N>(elementCount(), world.particleCount(), [&](Index e) { return elements_[e]; });
             partitioned_ = elementCount();

@@ -42,7 +42,7 @@ Vec3 combine(const Vec3& weights, const Eigen::Matrix<double, 9, 1>& x) {
 }
 }  // namespace
 
-Vec3 TriangleStretchShear::strain(const World& world, Index e) const {
+Vec3 TriangleStretchShear::strain(const ModelState& world, Index e) const {
     Eigen::Matrix<double, 9, 1> x;
     for (int m = 0; m < 3; ++m) x.segment<3>(3 * m) = world.position(element(e)[m]);
     const Triangle& t = triangles_[e];
@@ -83,7 +83,8 @@ void TriangleStretchShear::conditions(const Triangle& t, const Vector& x, Hessia
                     (a * (t.du[m] * t.dv[k] + t.dv[m] * t.du[k])) * Mat3::Identity();
 }
 
-void TriangleStretchShear::elementForce(const World&, Index e, const Vector& x, const Vector& v, Vector& fe) const {
+void TriangleStretchShear::elementForce(const ModelState&, Index e, const Vector& x, const Vector& v,
+                                        Vector& fe) const {
     const Triangle& t = triangles_[e];
     ElementCondition<3> c[3];
     conditions(t, x, Hessians::None, c);
@@ -110,7 +111,7 @@ EIGEN_ALWAYS_INLINE void TriangleStretchShear::laneRows(const VecX& x, const Lan
     v = cv[0] * xs[0] + cv[1] * xs[1] + cv[2] * xs[2];
 }
 
-double TriangleStretchShear::potentialEnergyHalf(const World& world, int half) const {
+double TriangleStretchShear::potentialEnergyHalf(const ModelState& world, int half) const {
     const VecX& x = world.positions();
     const Index count = elementCount();
     const auto [begin, end] = laneHalf(count, half);
@@ -133,7 +134,7 @@ double TriangleStretchShear::potentialEnergyHalf(const World& world, int half) c
     return energy;
 }
 
-void TriangleStretchShear::elementJacobians(const World&, Index e, const Vector& x, const Vector& v,
+void TriangleStretchShear::elementJacobians(const ModelState&, Index e, const Vector& x, const Vector& v,
                                             const JacobianRequest& r, Matrix& K, Vector& KxV) const {
     const Triangle& t = triangles_[e];
     ElementCondition<3> c[3];
@@ -177,9 +178,9 @@ StretchTerms stretchTerms(const Vec3& w, const Vec3& wdot, double a, double b, d
 }
 }  // namespace
 
-void TriangleStretchShear::definiteElementForceAndJacobians(const World&, Index e, const Vector& x, const Vector& v,
-                                                            const JacobianRequest& r, Vector& fe, Blocks& blocks,
-                                                            Vector& KxV) const {
+void TriangleStretchShear::definiteElementForceAndJacobians(const ModelState&, Index e, const Vector& x,
+                                                            const Vector& v, const JacobianRequest& r, Vector& fe,
+                                                            Blocks& blocks, Vector& KxV) const {
     const Triangle& t = triangles_[e];
     const StretchShearTriangle& spec = t.spec;
     const double a = t.area;

@@ -1,10 +1,10 @@
 #include "core/forces/ViscousDrag.h"
 
-#include "core/dynamics/World.h"
+#include "core/state/ModelState.h"
 
 namespace tinkerbox {
 
-void ViscousDrag::accumulate(const World& world, VecX& f, TwoWayParallel*) const {
+void ViscousDrag::accumulate(const ModelState& world, VecX& f, TwoWayParallel*) const {
     if (kd_ == 0.0) return;  // a scene without drag: nothing to add, and a pile's inertias are not cheap
     const Index n3 = 3 * world.particleCount();
     f.head(n3).noalias() -= kd_ * world.velocities().head(n3);
@@ -18,7 +18,7 @@ void ViscousDrag::accumulate(const World& world, VecX& f, TwoWayParallel*) const
     world.beads().addForces(Vec3::Zero(), kd_, f.tail(3 * world.beadCount()));
 }
 
-void ViscousDrag::addJacobians(const World& world, const JacobianRequest& request, BlockSparseMatrix& J) const {
+void ViscousDrag::addJacobians(const ModelState& world, const JacobianRequest& request, BlockSparseMatrix& J) const {
     if (kd_ == 0.0) return;
     for (Index i = 0; i < world.particleCount(); ++i) J.diagonal(i).diagonal().array() -= request.cv * kd_;
     const RigidBodies& bodies = world.rigidBodies();

@@ -74,7 +74,7 @@ void triangleGeometry(const Eigen::Matrix<double, 9, 1>& x, Vec3& a, Vec3& centr
 }
 }  // namespace
 
-void Wind::elementForce(const World& world, Index, const Vector& x, const Vector& v, Vector& fe) const {
+void Wind::elementForce(const ModelState& world, Index, const Vector& x, const Vector& v, Vector& fe) const {
     Vec3 a, centroid;
     triangleGeometry(x, a, centroid);
     const double area = a.norm();
@@ -85,7 +85,7 @@ void Wind::elementForce(const World& world, Index, const Vector& x, const Vector
     for (int m = 0; m < 3; ++m) fe.segment<3>(3 * m) += F / 3.0;
 }
 
-void Wind::elementJacobians(const World& world, Index, const Vector& x, const Vector& v, const JacobianRequest& r,
+void Wind::elementJacobians(const ModelState& world, Index, const Vector& x, const Vector& v, const JacobianRequest& r,
                             Matrix& K, Vector& KxV) const {
     Vec3 a, centroid;
     triangleGeometry(x, a, centroid);

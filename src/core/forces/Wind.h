@@ -40,10 +40,10 @@ public:
     Vec3 airVelocity(const Vec3& x, double t, Mat3* gradient = nullptr) const;
 
 protected:
-    void elementForce(const World& world, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
+    void elementForce(const ModelState& world, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
     double elementEnergy(Index, const Vector&) const override { return 0.0; }  // not a potential force
-    void elementJacobians(const World& world, Index e, const Vector& x, const Vector& v, const JacobianRequest& request,
-                          Matrix& K, Vector& KxV) const override;
+    void elementJacobians(const ModelState& world, Index e, const Vector& x, const Vector& v,
+                          const JacobianRequest& request, Matrix& K, Vector& KxV) const override;
 
 private:
     struct Wave {

@@ -19,7 +19,7 @@
 #include "core/collision/ContactDetector.h"
 #include "core/constraints/RodConstraint.h"
 #include "core/contact/ContactSolver.h"
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 #include "core/dynamics/World.h"
 #include "core/forces/Cloth.h"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/TestSystems.h"
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 
 namespace tinkerbox {
 namespace {

@@ -18,7 +18,7 @@
 
 #include "core/TestSystems.h"
 #include "core/constraints/ConstraintSpec.h"
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 #include "core/dynamics/World.h"
 #include "core/forces/Gravity.h"
 #include "core/integrators/Integrator.h"

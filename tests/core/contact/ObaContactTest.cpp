@@ -16,7 +16,7 @@
 #include "core/TestSystems.h"
 #include "core/constraints/ConstraintSpec.h"
 #include "core/contact/FrictionPyramid.h"
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 
 namespace tinkerbox {
 namespace {

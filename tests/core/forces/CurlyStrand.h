@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 #include "core/forces/Cloth.h"
 
 namespace tinkerbox::test {

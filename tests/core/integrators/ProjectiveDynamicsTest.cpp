@@ -11,7 +11,7 @@
 #include <random>
 
 #include "core/TestSystems.h"
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 #include "core/forces/Cloth.h"
 #include "core/forces/CurlyStrand.h"
 #include "core/forces/Gravity.h"

@@ -9,7 +9,7 @@
 #include <numbers>
 
 #include "core/TestSystems.h"
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 #include "core/forces/Gravity.h"
 #include "core/integrators/ImplicitEuler.h"
 #include "core/math/SgsConjugateGradient.h"

@@ -1,4 +1,4 @@
-#include "core/dynamics/DivergenceGuard.h"
+#include "core/pipeline/DivergenceGuard.h"
 
 #include <cmath>
 #include <sstream>

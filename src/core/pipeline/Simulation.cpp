@@ -1,4 +1,4 @@
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 
 #include <algorithm>
 #include <cmath>

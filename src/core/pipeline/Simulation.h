@@ -12,7 +12,7 @@
 #include <string>
 
 #include "core/contact/ContactModel.h"
-#include "core/dynamics/DivergenceGuard.h"
+#include "core/pipeline/DivergenceGuard.h"
 #include "core/forces/Gravity.h"
 #include "core/integrators/Integrator.h"
 #include "core/dynamics/World.h"

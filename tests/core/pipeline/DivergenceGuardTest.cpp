@@ -1,6 +1,6 @@
 // The divergence guard's tests on readings made by hand: the budget, the growth and a
 // reading that is not finite.
-#include "core/dynamics/DivergenceGuard.h"
+#include "core/pipeline/DivergenceGuard.h"
 
 #include <gtest/gtest.h>
 

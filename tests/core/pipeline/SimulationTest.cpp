@@ -1,5 +1,5 @@
 // The stepping loop: live integrator changes, divergence handling, determinism.
-#include "core/dynamics/Simulation.h"
+#include "core/pipeline/Simulation.h"
 
 #include <gtest/gtest.h>
 
@@ -500,8 +500,8 @@ TEST(Simulation, SetTimeMovesTheClock) {
 class EnergyCounter final : public Force {
 public:
     explicit EnergyCounter(int& reads) : reads_(reads) {}
-    void accumulate(const World&, VecX&, TwoWayParallel*) const override {}
-    double potentialEnergy(const World&) const override {
+    void accumulate(const ModelState&, VecX&, TwoWayParallel*) const override {}
+    double potentialEnergy(const ModelState&) const override {
         ++reads_;
         return 0.0;
     }
