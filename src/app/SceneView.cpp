@@ -26,8 +26,9 @@ constexpr Color kFixedBody{0.50f, 0.52f, 0.56f, 1.0f};
 constexpr Color kFrozenBody{0.70f, 0.88f, 0.98f, 1.0f};  // frozen by the contact model oba: icy
 constexpr double kContactNormalLength = 0.2;             // m
 
-// The shape of a body as the renderer draws it.
-void setShape(BodyInstance& b, const Shape& shape) {
+// The shape of a body as the renderer draws it; a convex one from its hull (the body's, built
+// once, or, for a shape not yet a body's, built here).
+void setShape(BodyInstance& b, const Shape& shape, const ConvexHull* hull) {
     std::visit(ShapeCases{[&](const BoxShape& box) {
                               b.shape = BodyInstance::Shape::Box;
                               b.size = box.size;
@@ -37,10 +38,12 @@ void setShape(BodyInstance& b, const Shape& shape) {
                               b.radius = sphere.radius;
                           },
                           [&](const ConvexShape& convex) {
-                              // Hulls of a scene are small (tens of points): made again each frame.
                               b.shape = BodyInstance::Shape::Mesh;
-                              if (const std::optional<ConvexHull> hull = convexHull(convex.points))
+                              if (hull) {
                                   b.mesh = makeBodyMesh(hull->vertices, hull->triangles);
+                              } else if (const std::optional<ConvexHull> made = convexHull(convex.points)) {
+                                  b.mesh = makeBodyMesh(made->vertices, made->triangles);
+                              }
                           }},
                shape);
 }
@@ -57,7 +60,7 @@ BodyInstance bodyInstance(const RigidBodies& bodies, Index k) {
     b.fixed = bodies.isFixed(k);
     b.fill = b.fixed ? kFixedBody : kBody;
     b.outline = kOutlineColor;
-    setShape(b, spec.shape);
+    setShape(b, spec.shape, bodies.hull(k));
     return b;
 }
 
@@ -287,7 +290,7 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
                 b.position = body->second;
                 b.fill = {kGesture.r, kGesture.g, kGesture.b, 0.35f};
                 b.outline = kGesture;
-                setShape(b, body->first);
+                setShape(b, body->first, nullptr);
                 frame.bodies.push_back(b);
             }
             break;

@@ -180,7 +180,9 @@ struct Entry {
     double along;
     Vec3 normal;
 };
-std::optional<Entry> rayEntry(const Shape& shape, const Vec3& centerOfMass, const Vec3& o, const Vec3& d) {
+// hull: the body's, for a convex shape.
+std::optional<Entry> rayEntry(const Shape& shape, const ConvexHull* hull, const Vec3& centerOfMass, const Vec3& o,
+                              const Vec3& d) {
     // Where the ray enters and leaves the sphere of radius r about c, if it meets it.
     const auto sphereSpan = [&](const Vec3& c, double r) -> std::optional<std::pair<double, double>> {
         const Vec3 oc = o - c;
@@ -223,20 +225,18 @@ std::optional<Entry> rayEntry(const Shape& shape, const Vec3& centerOfMass, cons
                        }
                        return Entry{near, normal};
                    },
-                   [&](const ConvexShape& convex) -> std::optional<Entry> {
+                   [&](const ConvexShape&) -> std::optional<Entry> {
                        // A convex hull: the ray clipped by its faces' planes (Cyrus and Beck, Generalized Two- and
                        // Three-Dimensional Clipping, Computers & Graphics 3(1), 1978), where it reaches the
-                       // bounding sphere at all (the hull is built for the bodies the ray may hit only).
+                       // bounding sphere at all.
                        const auto bound = sphereSpan(centerOfMass, boundingRadius(shape, centerOfMass));
-                       if (!bound || bound->second < 0.0) return std::nullopt;
-                       // A body's points always have a hull: its mass properties were worked out from it.
-                       const ConvexHull hull = convexHull(convex.points).value();
+                       if (!hull || !bound || bound->second < 0.0) return std::nullopt;
                        double near = 0.0, far = INFINITY, nearestFace = -INFINITY;
                        Vec3 normal = Vec3::Zero(),
                             inside = Vec3::Zero();  // inside: the face nearest an origin within the hull
-                       for (const auto& [a, bi, c] : hull.triangles) {
-                           const Vec3& p = hull.vertices[a];
-                           const Vec3 n = (hull.vertices[bi] - p).cross(hull.vertices[c] - p).normalized();
+                       for (const auto& [a, bi, c] : hull->triangles) {
+                           const Vec3& p = hull->vertices[a];
+                           const Vec3 n = (hull->vertices[bi] - p).cross(hull->vertices[c] - p).normalized();
                            const double height = n.dot(o - p),
                                         rate = n.dot(d);  // the origin's height above the face, its change along d
                            if (height > nearestFace) {
@@ -268,7 +268,7 @@ std::optional<BodyHit> rayHitsBody(const Simulation& simulation, const Ray& ray,
     const RigidBodies& bodies = simulation.world().rigidBodies();
     const RigidBodySpec spec = bodies.currentSpec(body);
     const Quat toShape = spec.orientation.conjugate();
-    const std::optional<Entry> entry = rayEntry(spec.shape, bodies.centerOfMassInShapeFrame(body),
+    const std::optional<Entry> entry = rayEntry(spec.shape, bodies.hull(body), bodies.centerOfMassInShapeFrame(body),
                                                 toShape * (ray.origin - spec.position), toShape * ray.direction);
     if (!entry) return std::nullopt;
     return BodyHit{body, ray.origin + entry->along * ray.direction, spec.orientation * entry->normal};

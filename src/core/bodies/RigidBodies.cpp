@@ -3,6 +3,7 @@
 #include <Eigen/LU>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "core/bodies/MassProperties.h"
 #include "core/math/Rotation.h"
@@ -15,11 +16,25 @@ RigidBodyMass rigidBodyMass(const RigidBodySpec& spec) {
     return {mass, properties.inertiaForMass(mass), properties.centerOfMass};
 }
 
+namespace {
+
+std::shared_ptr<const ConvexHull> hullOf(const Shape& shape) {
+    const auto* convex = std::get_if<ConvexShape>(&shape);
+    if (!convex) return nullptr;
+    std::string why;
+    std::optional<ConvexHull> hull = convexHull(convex->points, &why);
+    if (!hull) throw std::invalid_argument(why);
+    return std::make_shared<const ConvexHull>(std::move(*hull));
+}
+
+}  // namespace
+
 Index RigidBodies::add(const RigidBodySpec& spec, const RigidBodyMass& mass, bool planar) {
     if (!(mass.mass > 0.0)) throw std::invalid_argument("a rigid body's mass must be positive");
     if (!(mass.inertia.determinant() > 0.0))
         throw std::invalid_argument("a rigid body's inertia must be positive definite");
     planar_ = planar;
+    hull_.push_back(hullOf(spec.shape));
     spec_.push_back(spec);
     const Quat q = spec.orientation.normalized();
     q_.push_back(q);
@@ -62,6 +77,11 @@ Mat3 RigidBodies::inertiaWorld(Index k) const {
     Mat3 zz = Mat3::Zero();
     zz(2, 2) = I(2, 2);
     return zz;
+}
+
+void RigidBodies::setSpec(Index k, const RigidBodySpec& spec) {
+    if (!(spec.shape == spec_[k].shape)) hull_[k] = hullOf(spec.shape);
+    spec_[k] = spec;
 }
 
 RigidBodySpec RigidBodies::currentSpec(Index k) const {

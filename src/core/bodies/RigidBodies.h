@@ -11,8 +11,10 @@
 // never appears in a derivative.
 // Planar bodies move in z = 0 and turn about z only: their inverse mass has no z part and
 // their inverse inertia only the zz part (1 / Izz, Izz about the world z axis).
+#include <memory>
 #include <vector>
 
+#include "core/bodies/ConvexHull.h"
 #include "core/bodies/RigidBodySpec.h"
 
 namespace tinkerbox {
@@ -52,6 +54,9 @@ public:
     const Vec3& centerOfMassInShapeFrame(Index k) const { return centerOfMass_[k]; }
     bool isFixed(Index k) const { return fixed_[k]; }
     const RigidBodySpec& spec(Index k) const { return spec_[k]; }
+    // The hull of a convex body's points (its faces and edges), built once when its shape
+    // is set and shared by drawing and picking; nullptr for a box or a sphere.
+    const ConvexHull* hull(Index k) const { return hull_[k].get(); }
     // The spec with the current position, orientation and velocities.
     RigidBodySpec currentSpec(Index k) const;
 
@@ -65,7 +70,7 @@ public:
     void setVelocity(Index k, const Vec3& v, const Vec3& omega);
     void setFixed(Index k, bool fixed);
     void setMass(Index k, const RigidBodyMass& mass);
-    void setSpec(Index k, const RigidBodySpec& spec) { spec_[k] = spec; }
+    void setSpec(Index k, const RigidBodySpec& spec);
 
     // The state in the world's vectors: 7 configuration numbers (x, q as w x y z) and 6
     // momentum numbers (P, L) per body.
@@ -127,6 +132,7 @@ private:
     std::vector<Vec3> centerOfMass_;
     std::vector<char> fixed_;
     std::vector<RigidBodySpec> spec_;
+    std::vector<std::shared_ptr<const ConvexHull>> hull_;  // per body, of a ConvexShape only
     bool planar_ = false;
 };
 

@@ -30,7 +30,46 @@ struct Collider {
     Polyhedron polyhedron;
 };
 
-Collider makeCollider(const Shape& shape) {
+// How two colliders meet, by their geometries (Box2D's and MuJoCo's register of shape pairs):
+// one test per pair of geometries, the manifold's normal from the first to the second. A new
+// geometry is a row and a column of this table.
+enum Geometry { kSphere, kPolyhedron, kGeometries };
+
+Geometry geometryOf(const Collider& c) { return c.sphere ? kSphere : kPolyhedron; }
+
+using PairTest = bool (*)(const Collider& a, const Pose& poseA, const Collider& b, const Pose& poseB, double margin,
+                          SeparatingAxisCache& axis, ContactManifold& out);
+
+bool sphereSphere(const Collider& a, const Pose& poseA, const Collider& b, const Pose& poseB, double margin,
+                  SeparatingAxisCache&, ContactManifold& out) {
+    return collideSpheres(poseA.translation, a.radius, poseB.translation, b.radius, margin, out);
+}
+
+bool spherePolyhedron(const Collider& a, const Pose& poseA, const Collider& b, const Pose& poseB, double margin,
+                      SeparatingAxisCache&, ContactManifold& out) {
+    return collideSpherePolyhedron(poseA.translation, a.radius, b.polyhedron, poseB, margin, out);
+}
+
+// Found from the sphere b to a: the normal turned round makes it from a to b.
+bool polyhedronSphere(const Collider& a, const Pose& poseA, const Collider& b, const Pose& poseB, double margin,
+                      SeparatingAxisCache& axis, ContactManifold& out) {
+    const bool touching = spherePolyhedron(b, poseB, a, poseA, margin, axis, out);
+    out.normal = -out.normal;
+    return touching;
+}
+
+bool polyhedra(const Collider& a, const Pose& poseA, const Collider& b, const Pose& poseB, double margin,
+               SeparatingAxisCache& axis, ContactManifold& out) {
+    return collidePolyhedra(a.polyhedron, poseA, b.polyhedron, poseB, margin, axis, out);
+}
+
+constexpr PairTest kPairTests[kGeometries][kGeometries] = {
+    {sphereSphere, spherePolyhedron},
+    {polyhedronSphere, polyhedra},
+};
+
+// hull: the body's, for a convex shape (RigidBodies::hull).
+Collider makeCollider(const Shape& shape, const ConvexHull* hull) {
     Collider c;
     c.shape = shape;
     std::visit(ShapeCases{[&](const SphereShape& sphere) {
@@ -42,7 +81,9 @@ Collider makeCollider(const Shape& shape) {
                               c.halfSize = 0.5 * box.size;
                               c.polyhedron = boxPolyhedron(box.size);
                           },
-                          [&](const ConvexShape& convex) { c.polyhedron = hullPolyhedron(convex.points); }},
+                          [&](const ConvexShape& convex) {
+                              c.polyhedron = hull ? hullPolyhedron(*hull) : hullPolyhedron(convex.points);
+                          }},
                shape);
     return c;
 }
@@ -154,14 +195,15 @@ struct ContactDetector::Cache {
         if (colliders.size() != n) {
             colliders.clear();
             axes.clear();
-            for (Index k = 0; k < bodies.count(); ++k) colliders.push_back(makeCollider(bodies.spec(k).shape));
+            for (Index k = 0; k < bodies.count(); ++k)
+                colliders.push_back(makeCollider(bodies.spec(k).shape, bodies.hull(k)));
             shapeChanged.assign(n, 0);
             return;
         }
         for (std::size_t k = 0; k < n; ++k) {
             const Shape& shape = bodies.spec(static_cast<Index>(k)).shape;
             shapeChanged[k] = !(shape == colliders[k].shape);
-            if (shapeChanged[k]) colliders[k] = makeCollider(shape);
+            if (shapeChanged[k]) colliders[k] = makeCollider(shape, bodies.hull(static_cast<Index>(k)));
         }
     }
 
@@ -307,22 +349,9 @@ void ContactDetector::detect(const CollidingModel& model, double margin, std::ve
             const Collider& cj = cache.colliders[j];
             const Pose& poseJ = cache.poses[j];
             manifold = {};
-            bool touching = false;
-            if (ci.sphere && cj.sphere) {
-                touching = collideSpheres(poseI.translation, ci.radius, poseJ.translation, cj.radius, margin, manifold);
-            } else if (ci.sphere) {
-                touching =
-                    collideSpherePolyhedron(poseI.translation, ci.radius, cj.polyhedron, poseJ, margin, manifold);
-            } else if (cj.sphere) {
-                // Found from j to i: the normal turned round makes it from i to j.
-                touching =
-                    collideSpherePolyhedron(poseJ.translation, cj.radius, ci.polyhedron, poseI, margin, manifold);
-                manifold.normal = -manifold.normal;
-            } else {
-                touching = collidePolyhedra(ci.polyhedron, poseI, cj.polyhedron, poseJ, margin,
-                                            cache.axisOf(cache.bodyPairs[pair], previousAxis), manifold);
-            }
-            if (!touching) continue;
+            const PairTest test = kPairTests[geometryOf(ci)][geometryOf(cj)];
+            if (!test(ci, poseI, cj, poseJ, margin, cache.axisOf(cache.bodyPairs[pair], previousAxis), manifold))
+                continue;
             manifold.a = a;
             manifold.b = b;
             if (!add(manifold)) return stopAtBound();

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/bodies/ConvexHull.h"
 #include "core/collision/Contact.h"
 
 namespace tinkerbox {
@@ -39,6 +40,8 @@ struct Polyhedron {
 Polyhedron boxPolyhedron(const Vec3& size);  // centred on the origin
 // The hull of the points (at least 4, not coplanar: throws std::invalid_argument otherwise).
 Polyhedron hullPolyhedron(const std::vector<Vec3>& points);
+// The same from a hull already built (RigidBodies::hull).
+Polyhedron hullPolyhedron(const ConvexHull& hull);
 
 // Where a shape is: world = rotation * local + translation.
 struct Pose {

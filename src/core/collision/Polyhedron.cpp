@@ -75,20 +75,24 @@ Polyhedron hullPolyhedron(const std::vector<Vec3>& points) {
     std::string error;
     const std::optional<ConvexHull> hull = convexHull(points, &error);
     if (!hull) throw std::invalid_argument("hullPolyhedron: " + error);
-    const std::vector<std::array<int, 3>>& triangles = hull->triangles;
+    return hullPolyhedron(*hull);
+}
+
+Polyhedron hullPolyhedron(const ConvexHull& hull) {
+    const std::vector<std::array<int, 3>>& triangles = hull.triangles;
     const int count = static_cast<int>(triangles.size());
 
     std::vector<Vec3> areaNormal(count);            // twice the area times the unit normal
     std::map<std::pair<int, int>, int> triangleOf;  // directed edge -> the triangle that has it
     for (int t = 0; t < count; ++t) {
         const auto& [a, b, c] = triangles[t];
-        const std::vector<Vec3>& x = hull->vertices;
+        const std::vector<Vec3>& x = hull.vertices;
         areaNormal[t] = (x[b] - x[a]).cross(x[c] - x[a]);
         for (int i = 0; i < 3; ++i) triangleOf[{triangles[t][i], triangles[t][(i + 1) % 3]}] = t;
     }
 
     Polyhedron polyhedron;
-    polyhedron.vertices = hull->vertices;
+    polyhedron.vertices = hull.vertices;
     // Each face grows from a seed triangle over the neighbours whose normal is the seed's,
     // compared with the seed's so that a gently curved surface is not merged step by step.
     std::vector<int> faceOf(count, -1);

@@ -215,6 +215,40 @@ TEST(RigidBody, IntermediateAxisFlipsWithTheEllipticPeriod) {
 
 // A convex hull of a box's corners, given in a frame whose origin is not its centre, has
 // the box's mass properties, so as a body it moves exactly as the box body does.
+// A convex body's hull is built once, when its shape is set, for drawing, picking and
+// collision to share; a box or a sphere has none.
+TEST(RigidBody, AConvexBodyKeepsTheHullOfItsPoints) {
+    std::vector<Vec3> corners;
+    for (int c = 0; c < 8; ++c) corners.emplace_back(c & 1 ? 0.5 : -0.5, c & 2 ? 0.5 : -0.5, c & 4 ? 0.5 : -0.5);
+    std::vector<Vec3> withInside = corners;
+    withInside.emplace_back(0.1, 0.0, 0.0);  // not a vertex of the hull
+    RigidBodySpec convex;
+    convex.shape = ConvexShape{withInside};
+    RigidBodySpec sphere;
+    sphere.shape = SphereShape{0.5};
+    RigidBodies bodies;
+    bodies.add(convex, rigidBodyMass(convex), false);
+    bodies.add(sphere, rigidBodyMass(sphere), false);
+    const ConvexHull* hull = bodies.hull(0);
+    ASSERT_NE(hull, nullptr);
+    EXPECT_EQ(hull->vertices.size(), 8u);
+    EXPECT_EQ(hull->triangles.size(), 12u);  // two per face of the cube
+    EXPECT_EQ(bodies.hull(1), nullptr);
+    // Another spec with the same shape keeps the hull; a new shape gets its own.
+    RigidBodySpec moved = convex;
+    moved.position = Vec3(1, 2, 3);
+    bodies.setSpec(0, moved);
+    EXPECT_EQ(bodies.hull(0), hull);
+    RigidBodySpec tetrahedron = convex;
+    tetrahedron.shape = ConvexShape{{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)}};
+    bodies.setSpec(0, tetrahedron);
+    ASSERT_NE(bodies.hull(0), nullptr);
+    EXPECT_EQ(bodies.hull(0)->vertices.size(), 4u);
+    RigidBodySpec flat = convex;
+    flat.shape = ConvexShape{{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 1, 0)}};
+    EXPECT_THROW(bodies.setSpec(0, flat), std::invalid_argument);
+}
+
 TEST(RigidBody, HullOfABoxsCornersMovesLikeTheBox) {
     const Vec3 size(1.0, 2.0, 3.0), offset(0.3, -0.2, 0.5);
     const Vec3 start(0.4, 0.1, -0.3), corner(0.5, 1.0, 1.5);
