@@ -114,16 +114,11 @@ void addCompareRun(const Comparison::Run& run, const Scene& scene, const Compare
     for (const auto& c : s.constraints()) {
         const ConstraintSpec spec = c->spec();
         const ConstraintKind& kind = constraintKind(spec);
-        bool atRoot = false;
-        forEachAnchor(spec, [&](const Anchor& a) { atRoot |= root(a); });
-        if (atRoot && kind.has(ConstraintCapability::MakesAnchorsCoincide)) continue;
+        if (anyAnchor(spec, root) && kind.has(ConstraintCapability::MakesAnchorsCoincide)) continue;
         const ConstraintFigure figure = kind.figure(spec);
         const bool rod = figure.link == ConstraintFigure::Link::Rod;
-        std::optional<Vec3> previous;
-        forEachAnchor(spec, [&](const Anchor& a) {
-            const Vec3 x = s.anchorPosition(a);
-            if (previous) frame.segments.push_back({*previous, x, rod ? 3.0f : 2.0f, line});
-            previous = x;
+        forEachAnchorLink(spec, [&](const Anchor& a, const Anchor& b) {
+            frame.segments.push_back({s.anchorPosition(a), s.anchorPosition(b), rod ? 3.0f : 2.0f, line});
         });
         if (const auto& wire = figure.circle; wire && style.first)
             frame.circles.push_back({wire->center, wire->normal, wire->radius, 2.0f, kWireColor});

@@ -111,9 +111,8 @@ HeldParticles heldParticles(const World& world, const Scene& scene) {
         const ConstraintKind& kind = constraintKind(spec);
         // Held to a fixed point (a nail), or made to coincide with a body's point (a pin).
         const bool held = kind.figure(spec).pivot.has_value();
-        bool onBody = false;
-        forEachAnchor(spec, [&](const Anchor& a) { onBody |= a.isRigid(); });
-        const bool pinned = onBody && kind.has(ConstraintCapability::MakesAnchorsCoincide);
+        const bool pinned = kind.has(ConstraintCapability::MakesAnchorsCoincide) &&
+                            anyAnchor(spec, [](const Anchor& a) { return a.isRigid(); });
         forEachAnchor(spec, [&](const Anchor& a) {
             if (!a.isParticle()) return;
             if (held) marks.held[a.index()] = 1;
@@ -237,22 +236,18 @@ void buildRenderFrame(const Editor& editor, RenderFrame& frame, const SceneViewO
         const ConstraintSpec spec = constraints[k]->spec();
         const ConstraintKind& kind = constraintKind(spec);
         // A strand's root is drawn as its start, its pins too.
-        bool atStrandRoot = false;
-        forEachAnchor(spec, [&](const Anchor& a) { atStrandRoot |= a.isParticle() && strandRoot[a.index()]; });
+        const bool atStrandRoot =
+            anyAnchor(spec, [&](const Anchor& a) { return a.isParticle() && strandRoot[a.index()]; });
         if (atStrandRoot && !selected && kind.has(ConstraintCapability::MakesAnchorsCoincide)) continue;
         // Every constraint joining anchors is drawn between them: a rod as a rod, the
         // others (pins, ball joints, hinges) thin.
         const ConstraintFigure figure = kind.figure(spec);
-        std::optional<Vec3> previous;
         const bool rod = figure.link == ConstraintFigure::Link::Rod;
-        forEachAnchor(spec, [&](const Anchor& a) {
-            const Vec3 x = s.anchorPosition(a);
-            if (previous)
-                frame.segments.push_back({*previous, x, rod ? (selected ? 5.0f : 3.5f) : 2.0f,
-                                          selected ? kSelected
-                                          : rod    ? kRod
-                                                   : kNailedColor});
-            previous = x;
+        forEachAnchorLink(spec, [&](const Anchor& a, const Anchor& b) {
+            frame.segments.push_back({s.anchorPosition(a), s.anchorPosition(b), rod ? (selected ? 5.0f : 3.5f) : 2.0f,
+                                      selected ? kSelected
+                                      : rod    ? kRod
+                                               : kNailedColor});
         });
         if (const auto& c = figure.circle)
             frame.circles.push_back({c->center, c->normal, c->radius, 2.0f, selected ? kSelected : kWireColor});

@@ -161,13 +161,10 @@ std::optional<Index> pickRod(const Simulation& simulation, const Ray& ray, const
     for (Index k = 0; k < static_cast<Index>(s.constraints().size()); ++k) {
         const ConstraintSpec spec = s.constraints()[k]->spec();
         if (constraintKind(spec).figure(spec).link != ConstraintFigure::Link::Rod) continue;
-        // Along the lines the view draws between its anchors.
-        std::optional<Vec3> previous;
-        forEachAnchor(spec, [&](const Anchor& a) {
-            const Vec3 x = s.anchorPosition(a);
+        forEachAnchorLink(spec, [&](const Anchor& a, const Anchor& b) {
             double t = 0.0;
-            if (previous) best.offer(k, segmentDistanceToRay(ray, *previous, x, &t), t, tolerance);
-            previous = x;
+            const double d = segmentDistanceToRay(ray, s.anchorPosition(a), s.anchorPosition(b), &t);
+            best.offer(k, d, t, tolerance);
         });
     }
     return best.index;

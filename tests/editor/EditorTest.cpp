@@ -681,6 +681,24 @@ TEST(Picking, PrefersTheNearerOfTwoInLineAndGrowsWithDistance) {
     EXPECT_EQ(pickParticle(e.simulation(), farther, {0.01, 0.01}), std::optional<Index>(0));
 }
 
+// A rod is picked along its length with the tolerance at its own distance from the camera:
+// two rods in line along the ray, 0.105 off it, are within 0.01 + 0.01 t only at t = 10 and
+// 15, not at the camera; of the two, the nearer wins.
+TEST(Picking, ARodIsPickedWithTheToleranceAtItsDistance) {
+    Scene s = zeroGravity();
+    s.particles = {{Vec3(-1, 0, -5), Vec3::Zero(), 1.0, false},
+                   {Vec3(1, 0, -5), Vec3::Zero(), 1.0, false},
+                   {Vec3(-1, 0, 0), Vec3::Zero(), 1.0, false},
+                   {Vec3(1, 0, 0), Vec3::Zero(), 1.0, false}};
+    s.constraints = {RodSpec{0, 1, 2.0}, RodSpec{2, 3, 2.0}};
+    Editor e(s);
+    const Ray off{Vec3(0, 0.105, 10), -Vec3::UnitZ()};
+    EXPECT_FALSE(pickRod(e.simulation(), off, {0.01, 0.0}));
+    EXPECT_EQ(pickRod(e.simulation(), off, {0.01, 0.01}), std::optional<Index>(1));
+    const Ray farther{Vec3(0, 0.12, 10), -Vec3::UnitZ()};
+    EXPECT_EQ(pickRod(e.simulation(), farther, {0.01, 0.01}), std::optional<Index>(0));
+}
+
 TEST(Picking, SegmentsAndWires) {
     const Ray ray{Vec3(0.5, 0.05, 10), -Vec3::UnitZ()};
     EXPECT_NEAR(segmentDistanceToRay(ray, Vec3(0, 0, 0), Vec3(1, 0, 0)), 0.05, 1e-12);

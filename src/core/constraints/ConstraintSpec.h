@@ -110,6 +110,22 @@ void forEachAnchor(Spec&& spec, F&& f) {
         },
         spec);
 }
+// Whether any of its anchors is one pred accepts.
+template <class Pred>
+bool anyAnchor(const ConstraintSpec& spec, Pred&& pred) {
+    bool any = false;
+    forEachAnchor(spec, [&](const Anchor& a) { any = any || pred(a); });
+    return any;
+}
+// f(a, b) for each anchor and the next: the lines the view draws and picks between them.
+template <class F>
+void forEachAnchorLink(const ConstraintSpec& spec, F&& f) {
+    const Anchor* previous = nullptr;
+    forEachAnchor(spec, [&](const Anchor& a) {
+        if (previous) f(*previous, a);
+        previous = &a;
+    });
+}
 // The points in the world (a nail's point, a wire's centre), not on its anchors.
 template <class Spec, class F>
 void forEachWorldPoint(Spec&& spec, F&& f) {
