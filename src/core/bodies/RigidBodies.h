@@ -55,7 +55,7 @@ public:
     bool isFixed(Index k) const { return fixed_[k]; }
     const RigidBodySpec& spec(Index k) const { return spec_[k]; }
     // The hull of a convex body's points (its faces and edges), built once when its shape
-    // is set and shared by drawing and picking; nullptr for a box or a sphere.
+    // is set and shared by drawing, picking and its collider; nullptr for a box or a sphere.
     const ConvexHull* hull(Index k) const { return hull_[k].get(); }
     // The spec with the current position, orientation and velocities.
     RigidBodySpec currentSpec(Index k) const;

@@ -37,8 +37,12 @@ enum Geometry { kSphere, kPolyhedron, kGeometries };
 
 Geometry geometryOf(const Collider& c) { return c.sphere ? kSphere : kPolyhedron; }
 
-using PairTest = bool (*)(const Collider& a, const Pose& poseA, const Collider& b, const Pose& poseB, double margin,
-                          SeparatingAxisCache& axis, ContactManifold& out);
+using Collide = bool (*)(const Collider& a, const Pose& poseA, const Collider& b, const Pose& poseB, double margin,
+                         SeparatingAxisCache& axis, ContactManifold& out);
+struct PairTest {
+    Collide collide;
+    bool keepsAxis;  // it reads and updates the pair's separating axis, kept between detections
+};
 
 bool sphereSphere(const Collider& a, const Pose& poseA, const Collider& b, const Pose& poseB, double margin,
                   SeparatingAxisCache&, ContactManifold& out) {
@@ -64,8 +68,8 @@ bool polyhedra(const Collider& a, const Pose& poseA, const Collider& b, const Po
 }
 
 constexpr PairTest kPairTests[kGeometries][kGeometries] = {
-    {sphereSphere, spherePolyhedron},
-    {polyhedronSphere, polyhedra},
+    {{sphereSphere, false}, {spherePolyhedron, false}},
+    {{polyhedronSphere, false}, {polyhedra, true}},
 };
 
 // hull: the body's, for a convex shape (RigidBodies::hull).
@@ -349,9 +353,10 @@ void ContactDetector::detect(const CollidingModel& model, double margin, std::ve
             const Collider& cj = cache.colliders[j];
             const Pose& poseJ = cache.poses[j];
             manifold = {};
-            const PairTest test = kPairTests[geometryOf(ci)][geometryOf(cj)];
-            if (!test(ci, poseI, cj, poseJ, margin, cache.axisOf(cache.bodyPairs[pair], previousAxis), manifold))
-                continue;
+            const PairTest& test = kPairTests[geometryOf(ci)][geometryOf(cj)];
+            SeparatingAxisCache noAxis;
+            SeparatingAxisCache& axis = test.keepsAxis ? cache.axisOf(cache.bodyPairs[pair], previousAxis) : noAxis;
+            if (!test.collide(ci, poseI, cj, poseJ, margin, axis, manifold)) continue;
             manifold.a = a;
             manifold.b = b;
             if (!add(manifold)) return stopAtBound();
