@@ -350,40 +350,36 @@ void Panels::drawSolverPanel() {
         if (changed && c.ks >= 0.0 && c.kd >= 0.0 && c.solver.tolerance >= 0.0 && c.solver.maxIterations > 0)
             editor_.setConstraintSettings(c);
     }
-    if (ImGui::CollapsingHeader("wind")) {
-        const std::optional<WindSettings>& current = editor_.scene().wind;
-        bool on = current.has_value();
-        if (ImGui::Checkbox("wind on cloths", &on)) {
-            // A breeze along x with gusts, as a start to change.
-            WindSettings breeze;
-            breeze.velocity = Vec3(5.0, 0.0, 0.0);
-            breeze.turbulence = 2.0;
-            breeze.tangentialDrag = 0.3;
-            editor_.setWind(on ? std::optional<WindSettings>(breeze) : std::nullopt);
+    // Each force field under its own header, drawn from its kind: a switch, then its settings.
+    for (const ForceFieldKind* kind : forceFieldKinds()) {
+        const std::string header(kind->name);
+        if (!ImGui::CollapsingHeader(header.c_str())) continue;
+        ImGui::PushID(header.c_str());
+        bool on = editor_.scene().field(*kind) != nullptr;
+        if (ImGui::Checkbox(std::string(kind->label).c_str(), &on)) {
+            if (on) editor_.setForceField(kind->example());
+            else editor_.removeForceField(*kind);
         }
-        itemTooltip(
-            "Air moving past every cloth's triangles, with gusts: a drag along each triangle's normal and a "
-            "weaker one along its face. An undoable edit of the scene.");
-        if (current) {
-            WindSettings w = *current;
-            bool done = false;
-            float velocity[3] = {static_cast<float>(w.velocity.x()), static_cast<float>(w.velocity.y()),
-                                 static_cast<float>(w.velocity.z())};
-            ImGui::InputFloat3("velocity (m/s)", velocity, "%.2f");
-            done |= ImGui::IsItemDeactivatedAfterEdit();
-            itemTooltip("The mean wind.");
-            w.velocity = Vec3(velocity[0], velocity[1], velocity[2]);
-            done |= editField("gusts (m/s)", w.turbulence, 0.5, "%.2f",
-                              "The gusts' amplitude: 8 travelling waves of air, the same every run.");
-            done |= editField("gust size (m)", w.scale, 0.1, "%.2f", "The gusts' length scale.");
-            done |= editField("gust rate (Hz)", w.frequency, 0.1, "%.2f", "The gusts' mean frequency.");
-            done |=
-                editField("drag", w.drag, 0.1, "%.2f",
-                          "kg/(m^2 s): the force per unit area and speed of air across a triangle, along its normal.");
-            done |= editField("face drag", w.tangentialDrag, 0.05, "%.2f",
-                              "kg/(m^2 s): likewise along the face (skin friction, what holds a flag out).");
-            if (done) editor_.setWind(w);
+        itemTooltip((std::string(kind->summary) + " An undoable edit of the scene.").c_str());
+        if (const ForceFieldSpec* current = editor_.scene().field(*kind)) {
+            const ForceFieldSpec field = *current;  // a copy: the edits below replace *current
+            for (const ForceFieldVector& v : kind->vectors) {
+                const Vec3 value = v.get(field);
+                float xyz[3] = {static_cast<float>(value.x()), static_cast<float>(value.y()),
+                                static_cast<float>(value.z())};
+                ImGui::InputFloat3(std::string(v.label).c_str(), xyz, "%.2f");
+                itemTooltip(std::string(v.help).c_str());
+                if (ImGui::IsItemDeactivatedAfterEdit()) {
+                    ForceFieldSpec next = field;
+                    v.set(next, Vec3(xyz[0], xyz[1], xyz[2]));
+                    editor_.setForceField(next);
+                }
+            }
+            drawParameters(
+                kind->parameters, field, [&](const ForceFieldSpec& next) { editor_.setForceField(next); }, "%.2f",
+                true);
         }
+        ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("new springs and particles")) {
         NewElementSettings& n = editor_.newElements();

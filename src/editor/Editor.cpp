@@ -1111,12 +1111,25 @@ void Editor::setHairMaterial(Index hair, const HairMaterial& material) {
     edit([&](Scene& scene) { scene.hair[hair].material = material; });
 }
 
-void Editor::setWind(const std::optional<WindSettings>& wind) {
-    if (wind && (!wind->velocity.allFinite() || !(wind->scale > 0.0) ||
-                 !allNonNegative({wind->turbulence, wind->drag, wind->tangentialDrag, wind->scale, wind->frequency})))
-        return;
-    if (wind == scene_.wind) return;
-    edit([&](Scene& scene) { scene.wind = wind; });
+std::string Editor::setForceField(const ForceFieldSpec& field) {
+    if (std::string why = forceFieldError(field); !why.empty()) return why;
+    const ForceFieldKind& kind = forceFieldKind(field);
+    if (const ForceFieldSpec* current = scene_.field(kind); current && *current == field) return {};
+    edit([&](Scene& scene) {
+        // In the kinds' order: the model's forces, and the file's keys, come in that order.
+        const auto place = std::find_if(scene.fields.begin(), scene.fields.end(),
+                                        [&](const ForceFieldSpec& f) { return f.index() >= field.index(); });
+        if (place != scene.fields.end() && place->index() == field.index()) *place = field;
+        else scene.fields.insert(place, field);
+    });
+    return {};
+}
+
+void Editor::removeForceField(const ForceFieldKind& kind) {
+    if (!scene_.field(kind)) return;
+    edit([&](Scene& scene) {
+        std::erase_if(scene.fields, [&](const ForceFieldSpec& f) { return &forceFieldKind(f) == &kind; });
+    });
 }
 
 std::string Editor::setConstraintParameter(Index constraint, const ConstraintParameter& parameter, double value) {

@@ -147,10 +147,11 @@ public:
     // Ignored for a negative or non-finite constant, which no scene file holds.
     void setClothMaterial(Index cloth, const ClothMaterial& material);
     void setHairMaterial(Index hair, const HairMaterial& material);
-    // The wind on the cloths' triangles (none: off). Ignored for a velocity that is not
-    // finite, negative or non-finite gusts, drags or frequency, or a scale that is not
-    // positive and finite, which no scene file holds.
-    void setWind(const std::optional<WindSettings>& wind);
+    // Switches a force field on with these settings, or changes it (an undoable edit). Returns
+    // the reason when a setting is out of its kind's range (forceFieldError), and nothing
+    // changes; empty when set.
+    std::string setForceField(const ForceFieldSpec& field);
+    void removeForceField(const ForceFieldKind& kind);  // off: nothing when it is not on
     void setBodyMass(Index body, double mass);
     void setBodyFixed(Index body, bool fixed);
     void setBodyShape(Index body, const Shape& shape);  // ignored when the shape has no volume

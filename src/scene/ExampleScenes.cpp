@@ -689,7 +689,7 @@ Scene flag() {
     wind.scale = 1.0;
     wind.frequency = 1.5;
     wind.seed = 7;
-    s.wind = wind;
+    s.fields.push_back(wind);
     return s;
 }
 
@@ -733,7 +733,7 @@ Scene curtain() {
     breeze.scale = 1.5;
     breeze.frequency = 0.3;
     breeze.seed = 3;
-    s.wind = breeze;
+    s.fields.push_back(breeze);
     return s;
 }
 

@@ -9,7 +9,7 @@
 #include "core/constraints/ConstraintSpec.h"
 #include "core/forces/Cloth.h"
 #include "core/forces/DampedSpring.h"
-#include "core/forces/Wind.h"
+#include "core/forces/ForceFieldKind.h"
 #include "core/bodies/ParametricBeads.h"
 #include "core/bodies/RigidBodySpec.h"
 #include "core/dynamics/World.h"
@@ -163,10 +163,19 @@ struct Scene {
     std::vector<Wire> wires;
     std::vector<ClothSpec> cloths;
     std::vector<HairSpec> hair;
-    std::optional<WindSettings> wind;  // on every cloth's triangles
+    // The force fields switched on (the wind on the cloths): at most one of each kind, in the
+    // order of forceFieldKinds().
+    std::vector<ForceFieldSpec> fields;
     // The integrators compare mode runs this scene under (the app's Ctrl+K, tinkerbox-sim
     // compare): 2 to 4 names; empty: their defaults.
     std::vector<std::string> compare;
+
+    // The field of that kind, or nullptr when it is off.
+    const ForceFieldSpec* field(const ForceFieldKind& kind) const {
+        for (const ForceFieldSpec& f : fields)
+            if (&forceFieldKind(f) == &kind) return &f;
+        return nullptr;
+    }
 
     bool operator==(const Scene&) const = default;
 };

@@ -6,22 +6,21 @@ namespace tinkerbox {
 
 namespace {
 
-// The energies of the scene's cloths and hair, and its wind, each one force object,
-// labelled for the Stats panel.
+// The energies of the scene's cloths and hair, each one force object labelled for the Stats
+// panel's energies, and its force fields (on the cloths' triangles; no energy to show).
 void addClothAndHair(const Scene& scene, World& world) {
     const auto add = [&world](std::unique_ptr<Force> force, const char* label) {
         force->setLabel(label);
         world.addForce(std::move(force));
     };
-    std::unique_ptr<Wind> wind = scene.wind ? std::make_unique<Wind>(*scene.wind) : nullptr;
+    std::vector<std::array<Index, 3>> surfaces;
     for (const ClothSpec& c : scene.cloths) {
         const std::vector<ClothTriangle> triangles = c.triangles();
         add(makeStretchShear(triangles, c.material), "cloth stretch and shear");
         add(makeBending(triangles, c.material), "cloth bending");
-        if (wind)
-            for (const ClothTriangle& t : triangles) wind->addTriangle(t.particles);
+        for (const ClothTriangle& t : triangles) surfaces.push_back(t.particles);
     }
-    if (wind) world.addForce(std::move(wind));
+    for (const ForceFieldSpec& field : scene.fields) world.addForce(forceFieldKind(field).make(field, surfaces));
     std::vector<Vec3> rest;
     for (const ParticleInit& p : scene.particles) rest.push_back(p.position);
     for (const HairSpec& h : scene.hair) {
@@ -61,7 +60,7 @@ Scene captureScene(const Simulation& simulation, const Scene& base) {
         if (h.restShape.empty())
             for (Index i = h.firstParticle; i < h.firstParticle + h.particleCount(); ++i)
                 h.restShape.push_back(base.particles[i].position);
-    scene.wind = base.wind;
+    scene.fields = base.fields;
     scene.compare = base.compare;
     scene.settings = simulation.settings();
     scene.particles.reserve(system.particleCount());

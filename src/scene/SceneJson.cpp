@@ -608,26 +608,25 @@ HairSpec readHair(const Node& h, const Scene& scene) {
     return out;
 }
 
-WindSettings readWind(const Node& w) {
-    w.expectObject({"velocity", "turbulence", "drag", "tangential_drag", "scale", "frequency", "seed"});
-    WindSettings out;
-    if (w.has("velocity")) out.velocity = w["velocity"].vec3();
-    if (w.has("turbulence")) out.turbulence = w["turbulence"].numberAtLeast(0.0);
-    if (w.has("drag")) out.drag = w["drag"].numberAtLeast(0.0);
-    if (w.has("tangential_drag")) out.tangentialDrag = w["tangential_drag"].numberAtLeast(0.0);
-    if (w.has("scale")) out.scale = w["scale"].positive();
-    if (w.has("frequency")) out.frequency = w["frequency"].numberAtLeast(0.0);
-    if (w.has("seed")) {
-        const long long seed = w["seed"].integer();
-        if (seed < 0) w["seed"].fail("must be at least 0 (got " + std::to_string(seed) + ")");
-        out.seed = static_cast<std::uint64_t>(seed);
-    }
+// A force field's entry ("wind": {...}): its kind's vectors and numbers, the rest at their defaults.
+ForceFieldSpec readForceField(const Node& n, const ForceFieldKind& kind) {
+    std::vector<std::string_view> keys;
+    for (const ForceFieldVector& v : kind.vectors) keys.push_back(v.key);
+    for (const ForceFieldParameter& p : kind.parameters) keys.push_back(p.key);
+    n.expectObject(keys);
+    ForceFieldSpec out = defaultForceField(kind);
+    for (const ForceFieldVector& v : kind.vectors)
+        if (n.has(v.key)) v.set(out, n[v.key].vec3());
+    readParameters(n, kind.parameters, out);
     return out;
 }
 
 Scene readScene(const Node& root) {
-    root.expectObject({"format", "version", "name", "description", "settings", "particles", "bodies", "springs",
-                       "planes", "constraints", "parametric_beads", "wires", "cloths", "hair", "wind", "compare"});
+    std::vector<std::string_view> keys = {"format",           "version", "name",    "description", "settings",
+                                          "particles",        "bodies",  "springs", "planes",      "constraints",
+                                          "parametric_beads", "wires",   "cloths",  "hair",        "compare"};
+    for (const ForceFieldKind* kind : forceFieldKinds()) keys.push_back(kind->name);
+    root.expectObject(keys);
     if (!root.has("format")) root.fail("not a Tinkerbox scene: missing \"format\": \"tinkerbox-scene\"");
     if (const Node f = root["format"]; f.string() != kSceneFormat)
         f.fail("expected \"" + std::string(kSceneFormat) + "\", got \"" + f.string() + "\"");
@@ -663,7 +662,8 @@ Scene readScene(const Node& root) {
     });
     readList("cloths", scene.cloths, [&](const Node& n) { return readCloth(n, scene); });
     readList("hair", scene.hair, [&](const Node& n) { return readHair(n, scene); });
-    if (root.has("wind")) scene.wind = readWind(root["wind"]);
+    for (const ForceFieldKind* kind : forceFieldKinds())
+        if (root.has(kind->name)) scene.fields.push_back(readForceField(root[kind->name], *kind));
     if (root.has("compare")) {
         const Node list = root["compare"];
         const std::size_t n = list.arraySize();
@@ -923,15 +923,12 @@ std::string serializeScene(const Scene& scene) {
             if (!scene.hair[k].missing.empty()) root["hair"][k]["missing"] = scene.hair[k].missing;
     }
     if (!scene.compare.empty()) root["compare"] = scene.compare;
-    if (scene.wind) {
-        const WindSettings& w = *scene.wind;
-        root["wind"] = {{"velocity", toJson(w.velocity)},
-                        {"turbulence", w.turbulence},
-                        {"drag", w.drag},
-                        {"tangential_drag", w.tangentialDrag},
-                        {"scale", w.scale},
-                        {"frequency", w.frequency},
-                        {"seed", w.seed}};
+    for (const ForceFieldSpec& field : scene.fields) {
+        const ForceFieldKind& kind = forceFieldKind(field);
+        ordered_json entry = ordered_json::object();
+        for (const ForceFieldVector& v : kind.vectors) entry[std::string(v.key)] = toJson(v.get(field));
+        for (const ForceFieldParameter& p : kind.parameters) entry[std::string(p.key)] = parameterJson(p, field);
+        root[std::string(kind.name)] = std::move(entry);
     }
     return blockText(root, "", "") + "\n";
 }

@@ -731,29 +731,41 @@ TEST(EditorBuilding, AHairsMaterialIsSetInOneEdit) {
 }
 
 // The wind is set, changed and taken off in undoable edits; a gust scale that is not
-// positive, or not a number, is refused.
+// positive, or not a number, is refused with the reason.
 TEST(EditorBuilding, TheWindIsAnEdit) {
     Editor e(findExampleScene("flag")->make());
-    ASSERT_TRUE(e.scene().wind.has_value());
-    const WindSettings before = *e.scene().wind;
+    const auto wind = [&e]() -> std::optional<WindSettings> {
+        const ForceFieldSpec* field = e.scene().field(WindSettings::kind);
+        return field ? std::optional(std::get<WindSettings>(*field)) : std::nullopt;
+    };
+    ASSERT_TRUE(wind().has_value());
+    const WindSettings before = *wind();
     WindSettings calm = before;
     calm.velocity = Vec3(1.0, 0.0, 0.5);
-    e.setWind(calm);
-    EXPECT_EQ(e.scene().wind, calm);
+    EXPECT_EQ(e.setForceField(calm), "");
+    EXPECT_EQ(wind(), calm);
     for (double scale : {0.0, std::nan("")}) {
         WindSettings bad = calm;
         bad.scale = scale;
-        e.setWind(bad);
-        EXPECT_EQ(e.scene().wind, calm) << scale;
+        EXPECT_NE(e.setForceField(bad).find("gust size (m) must be between"), std::string::npos) << scale;
+        EXPECT_EQ(wind(), calm) << scale;
     }
-    e.setWind(std::nullopt);
-    EXPECT_FALSE(e.scene().wind.has_value());
+    WindSettings still = calm;
+    still.velocity.x() = std::numeric_limits<double>::infinity();
+    EXPECT_EQ(e.setForceField(still), "velocity (m/s) must be finite and at most 1e+50 in each coordinate");
+    e.removeForceField(WindSettings::kind);
+    EXPECT_FALSE(wind().has_value());
     const std::size_t forces = e.simulation().world().forces().size();
     e.undo();
-    EXPECT_EQ(e.scene().wind, calm);
+    EXPECT_EQ(wind(), calm);
     EXPECT_EQ(e.simulation().world().forces().size(), forces + 1);  // the wind's force is back
     e.undo();
-    EXPECT_EQ(e.scene().wind, before);
+    EXPECT_EQ(wind(), before);
+    // Switched on again from nothing: the kind's example, the one field of its kind.
+    e.removeForceField(WindSettings::kind);
+    EXPECT_EQ(e.setForceField(WindSettings::kind.example()), "");
+    EXPECT_EQ(e.scene().fields.size(), 1u);
+    EXPECT_EQ(e.scene().fields[0], WindSettings::kind.example());
 }
 
 }  // namespace

@@ -747,8 +747,11 @@ TEST(SceneJson, ClothsHairAndWindRoundTripAndBuild) {
     EXPECT_EQ(s.cloths[0].material.shear, ClothMaterial{}.shear);  // the rest default
     ASSERT_EQ(s.hair.size(), 1u);
     EXPECT_EQ(s.hair[0].material.bend, 0.25);
-    ASSERT_TRUE(s.wind.has_value());
-    EXPECT_EQ(s.wind->seed, 9u);
+    ASSERT_EQ(s.fields.size(), 1u);
+    const WindSettings& wind = std::get<WindSettings>(s.fields[0]);
+    EXPECT_EQ(wind.seed, 9u);
+    EXPECT_EQ(wind.velocity, Vec3(1.0, 0.0, 2.0));
+    EXPECT_EQ(wind.drag, WindSettings{}.drag);  // the rest default
     EXPECT_EQ(parseScene(serializeScene(s)), s);
     // Built: stretch and shear, bending, wind, and the hair's segments and joints, each labelled.
     const auto sim = buildSimulation(s);
@@ -758,6 +761,35 @@ TEST(SceneJson, ClothsHairAndWindRoundTripAndBuild) {
     // (No twist: a strand of three particles has no four consecutive ones.)
     EXPECT_EQ(labels,
               (std::set<std::string>{"cloth stretch and shear", "cloth bending", "hair stretch", "hair bending"}));
+}
+
+// Every force field's kind, switched on with its example and every setting away from its
+// default, is written and read back as it was; its keys are in the fuzzer's dictionary, so
+// that the fuzzer reaches its reader.
+TEST(SceneJson, EveryForceFieldRoundTripsAndItsKeysAreInTheFuzzDictionary) {
+    std::ifstream file(std::filesystem::path(TINKERBOX_SOURCE_DIR) / "tests" / "fuzz" / "scene.dict");
+    const std::string dictionary((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(dictionary.empty());
+    const auto inDictionary = [&](std::string_view key) {
+        return dictionary.find("\"\\\"" + std::string(key) + "\\\"\"") != std::string::npos;
+    };
+    Scene scene = parseScene(sceneWith(kSixParticles, "[]", ""));
+    for (const ForceFieldKind* kind : forceFieldKinds()) {
+        SCOPED_TRACE(std::string(kind->name));
+        EXPECT_TRUE(inDictionary(kind->name));
+        ForceFieldSpec field = kind->example();
+        for (const ForceFieldVector& v : kind->vectors) {
+            EXPECT_TRUE(inDictionary(v.key)) << v.key;
+            v.set(field, v.get(field) + Vec3(0.5, -0.25, 1.0));
+        }
+        for (const ForceFieldParameter& p : kind->parameters) {
+            EXPECT_TRUE(inDictionary(p.key)) << p.key;
+            p.set(field, p.type == ParameterType::Flag ? 1.0 - p.get(field) : p.get(field) + 1.0);
+        }
+        ASSERT_EQ(forceFieldError(field), "");
+        scene.fields.push_back(field);
+    }
+    EXPECT_EQ(parseScene(serializeScene(scene)), scene);
 }
 
 TEST(SceneJson, ClothsHairAndWindAreValidated) {
@@ -777,6 +809,8 @@ TEST(SceneJson, ClothsHairAndWindAreValidated) {
     EXPECT_EQ(error(R"( "hair": [{"strands": 1, "length": 3, "twist": -2}],)").path(), "hair[0].twist");
     EXPECT_EQ(error(R"( "wind": {"scale": 0},)").path(), "wind.scale");
     EXPECT_EQ(error(R"( "wind": {"seed": -1},)").path(), "wind.seed");
+    EXPECT_EQ(error(R"( "wind": {"seed": 2.5},)").path(), "wind.seed");
+    EXPECT_EQ(error(R"( "wind": {"velocity": [1, 0, 0, 0]},)").path(), "wind.velocity");
     EXPECT_EQ(error(R"( "wind": {"gust": 1},)").path(), "wind.gust");
     const SceneError together = errorOf(sceneWith(R"([{"position": [0, 0, 0]}, {"position": [0, 0, 0]}])", "[]",
                                                   R"( "hair": [{"strands": 1, "length": 2}],)"));

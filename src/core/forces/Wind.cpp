@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/forces/ForceFieldKind.h"
 #include "core/math/Rotation.h"
 
 namespace tinkerbox {
@@ -117,5 +118,92 @@ void Wind::elementJacobians(const ModelState& world, Index, const Vector& x, con
     K += r.cx * Kx;
     KxV += Kx * v;
 }
+
+// --- Its kind: the file's fields with their ranges, the panel's breeze, the factory --------
+
+namespace {
+
+WindSettings& windOf(ForceFieldSpec& spec) { return std::get<WindSettings>(spec); }
+const WindSettings& windOf(const ForceFieldSpec& spec) { return std::get<WindSettings>(spec); }
+
+constexpr ForceFieldVector kWindVectors[] = {
+    {.key = "velocity",
+     .label = "velocity (m/s)",
+     .help = "The mean wind.",
+     .get = [](const ForceFieldSpec& s) { return windOf(s).velocity; },
+     .set = [](ForceFieldSpec& s, const Vec3& v) { windOf(s).velocity = v; }},
+};
+
+constexpr ForceFieldParameter kWindParameters[] = {
+    {.key = "turbulence",
+     .label = "gusts (m/s)",
+     .help = "The gusts' amplitude: 8 travelling waves of air, the same every run.",
+     .min = 0.0,
+     .max = kMaxSceneMagnitude,
+     .get = [](const ForceFieldSpec& s) { return windOf(s).turbulence; },
+     .set = [](ForceFieldSpec& s, double v) { windOf(s).turbulence = v; }},
+    {.key = "drag",
+     .label = "drag",
+     .help = "kg/(m^2 s): the force per unit area and speed of air across a triangle, along its normal.",
+     .min = 0.0,
+     .max = kMaxSceneMagnitude,
+     .get = [](const ForceFieldSpec& s) { return windOf(s).drag; },
+     .set = [](ForceFieldSpec& s, double v) { windOf(s).drag = v; }},
+    {.key = "tangential_drag",
+     .label = "face drag",
+     .help = "kg/(m^2 s): likewise along the face (skin friction, what holds a flag out).",
+     .min = 0.0,
+     .max = kMaxSceneMagnitude,
+     .get = [](const ForceFieldSpec& s) { return windOf(s).tangentialDrag; },
+     .set = [](ForceFieldSpec& s, double v) { windOf(s).tangentialDrag = v; }},
+    {.key = "scale",
+     .label = "gust size (m)",
+     .help = "The gusts' length scale.",
+     .min = kMinScenePositive,
+     .max = kMaxSceneMagnitude,
+     .get = [](const ForceFieldSpec& s) { return windOf(s).scale; },
+     .set = [](ForceFieldSpec& s, double v) { windOf(s).scale = v; }},
+    {.key = "frequency",
+     .label = "gust rate (Hz)",
+     .help = "The gusts' mean frequency.",
+     .min = 0.0,
+     .max = kMaxSceneMagnitude,
+     .get = [](const ForceFieldSpec& s) { return windOf(s).frequency; },
+     .set = [](ForceFieldSpec& s, double v) { windOf(s).frequency = v; }},
+    // Up to 2^31 - 1, so that the panel's integer field holds every seed.
+    {.key = "seed",
+     .label = "gust seed",
+     .help = "Which gusts: the waves' directions, lengths and phases come from this number.",
+     .type = ParameterType::Count,
+     .min = 0.0,
+     .max = 2147483647.0,
+     .get = [](const ForceFieldSpec& s) { return static_cast<double>(windOf(s).seed); },
+     .set = [](ForceFieldSpec& s, double v) { windOf(s).seed = static_cast<std::uint64_t>(v); }},
+};
+
+}  // namespace
+
+const ForceFieldKind WindSettings::kind{
+    .name = "wind",
+    .label = "wind on cloths",
+    .summary =
+        "Air moving past every cloth's triangles, with gusts: a drag along each triangle's normal and a "
+        "weaker one along its face.",
+    .vectors = kWindVectors,
+    .parameters = kWindParameters,
+    .example = []() -> ForceFieldSpec {
+        // A breeze along x with gusts, as a start to change.
+        WindSettings breeze;
+        breeze.velocity = Vec3(5.0, 0.0, 0.0);
+        breeze.turbulence = 2.0;
+        breeze.tangentialDrag = 0.3;
+        return breeze;
+    },
+    .make = [](const ForceFieldSpec& spec, std::span<const std::array<Index, 3>> surfaces) -> std::unique_ptr<Force> {
+        auto wind = std::make_unique<Wind>(windOf(spec));
+        for (const std::array<Index, 3>& triangle : surfaces) wind->addTriangle(triangle);
+        return wind;
+    },
+};
 
 }  // namespace tinkerbox

@@ -13,23 +13,10 @@
 // Jacobians (exact): through the normal and area (dF/da), through the air's velocity at
 // the centroid (dF/du dw/dx), and dF/dv = dF/du / 9 per corner pair. Definite: dF/dv
 // only (negative semi-definite when c, ct >= 0), dF/dx dropped (docs/integrators.md).
-#include <cstdint>
-
+#include "core/forces/ForceFieldSpec.h"
 #include "core/forces/ParticleElementForce.h"
 
 namespace tinkerbox {
-
-struct WindSettings {
-    Vec3 velocity = Vec3::Zero();  // mean wind, m/s
-    double turbulence = 0.0;       // amplitude of the turbulent part, m/s
-    double drag = 1.0;             // c, kg/(m^2 s), along the normal
-    double tangentialDrag = 0.0;   // ct, kg/(m^2 s), along the face
-    double scale = 1.0;            // length scale of the gusts, m
-    double frequency = 1.0;        // their mean frequency, Hz
-    std::uint64_t seed = 1;
-
-    bool operator==(const WindSettings&) const = default;
-};
 
 class Wind final : public ParticleElementForce<3> {
 public:

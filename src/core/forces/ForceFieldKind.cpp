@@ -1,0 +1,52 @@
+#include "core/forces/ForceFieldKind.h"
+
+#include <cmath>
+#include <utility>
+
+#include "core/forces/Force.h"
+#include "core/math/KindRegistry.h"
+
+namespace tinkerbox {
+
+namespace {
+
+// One kind per alternative of the variant, in its order: spec.index() finds a spec's kind.
+constexpr auto kKinds = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<const ForceFieldKind*, sizeof...(I)>{&std::variant_alternative_t<I, ForceFieldSpec>::kind...};
+}
+(std::make_index_sequence<std::variant_size_v<ForceFieldSpec>>{});
+
+// The default spec of each alternative, in the same order.
+constexpr auto kDefaults = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<ForceFieldSpec (*)(), sizeof...(I)>{[] { return ForceFieldSpec(std::in_place_index<I>); }...};
+}
+(std::make_index_sequence<std::variant_size_v<ForceFieldSpec>>{});
+
+}  // namespace
+
+std::span<const ForceFieldKind* const> forceFieldKinds() { return kKinds; }
+
+const ForceFieldKind& forceFieldKind(const ForceFieldSpec& spec) { return *kKinds[spec.index()]; }
+
+const ForceFieldKind* findForceFieldKind(std::string_view name) { return findKind(forceFieldKinds(), name); }
+
+std::size_t forceFieldIndex(const ForceFieldKind& kind) {
+    std::size_t i = 0;
+    while (i < kKinds.size() && kKinds[i] != &kind) ++i;
+    return i;
+}
+
+ForceFieldSpec defaultForceField(const ForceFieldKind& kind) { return kDefaults[forceFieldIndex(kind)](); }
+
+std::string forceFieldError(const ForceFieldSpec& spec) {
+    const ForceFieldKind& kind = forceFieldKind(spec);
+    for (const ForceFieldVector& v : kind.vectors)
+        if (const Vec3 value = v.get(spec); !value.allFinite() || value.cwiseAbs().maxCoeff() > kMaxSceneMagnitude)
+            return std::string(v.label) + " must be finite and at most " +
+                   parameterValueText(ParameterType::Real, kMaxSceneMagnitude) + " in each coordinate";
+    for (const ForceFieldParameter& p : kind.parameters)
+        if (const std::string why = p.rangeError(p.get(spec)); !why.empty()) return std::string(p.label) + " " + why;
+    return {};
+}
+
+}  // namespace tinkerbox
