@@ -5,7 +5,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/bodies/ShapeGeometry.h"
+#include "core/bodies/ShapeKind.h"
 #include "core/constraints/ConstraintKind.h"
 #include "core/dynamics/Connectivity.h"
 

@@ -554,7 +554,7 @@ void Panels::drawInspector() {
         const Index k = *sel.bodies.begin();
         const RigidBodies& bodies = editor_.simulation().world().rigidBodies();
         const RigidBodySpec& spec = scene.bodies[k];
-        ImGui::Text("Body %ld (%s)", static_cast<long>(k), shapeName(spec.shape));
+        ImGui::Text("Body %ld (%s)", static_cast<long>(k), std::string(shapeName(spec.shape)).c_str());
         const Vec3 x = bodies.position(k), w = bodies.angularVelocity(k);
         ImGui::Text("centre of mass %.3f %.3f %.3f", x.x(), x.y(), x.z());
         ImGui::Text("angular velocity %.3f %.3f %.3f", w.x(), w.y(), w.z());
@@ -562,18 +562,10 @@ void Panels::drawInspector() {
         inputDouble("mass (kg)", mass, 0.1, "%.4f");
         if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setBodyMass(k, mass);
         itemTooltip("The body's mass; its inertia follows from its shape, of uniform density.");
-        if (const auto* box = std::get_if<BoxShape>(&spec.shape)) {
-            float size[3] = {static_cast<float>(box->size.x()), static_cast<float>(box->size.y()),
-                             static_cast<float>(box->size.z())};
-            ImGui::InputFloat3("size (m)", size, "%.3f");
-            if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setBodyShape(k, BoxShape{Vec3(size[0], size[1], size[2])});
-            itemTooltip("The box's edges along its own x, y and z axes.");
-        } else if (const auto* sphere = std::get_if<SphereShape>(&spec.shape)) {
-            double radius = sphere->radius;
-            inputDouble("radius (m)", radius, 0.05, "%.4f");
-            if (ImGui::IsItemDeactivatedAfterEdit()) editor_.setBodyShape(k, SphereShape{radius});
-            itemTooltip("The sphere's radius.");
-        }
+        // The shape's numbers, drawn from its kind (none for a convex hull).
+        drawParameters(
+            shapeKind(spec.shape).parameters, spec.shape, [&](const Shape& next) { editor_.setBodyShape(k, next); },
+            "%.4f", true);
         bool fixed = spec.fixed;
         if (ImGui::Checkbox("fixed (infinite mass)", &fixed)) editor_.setBodyFixed(k, fixed);
         itemTooltip("A fixed body never moves: a floor, a wall, a peg for others to hang from or land on.");

@@ -5,7 +5,7 @@
 
 #include "app/ViewColors.h"
 #include "core/bodies/ConvexHull.h"
-#include "core/bodies/ShapeGeometry.h"
+#include "core/bodies/ShapeKind.h"
 #include "core/constraints/ConstraintKind.h"
 #include "core/forces/Cloth.h"
 #include "render/BodyOverlays.h"
@@ -26,26 +26,30 @@ constexpr Color kFixedBody{0.50f, 0.52f, 0.56f, 1.0f};
 constexpr Color kFrozenBody{0.70f, 0.88f, 0.98f, 1.0f};  // frozen by the contact model oba: icy
 constexpr double kContactNormalLength = 0.2;             // m
 
-// The shape of a body as the renderer draws it; a convex one from its hull (the body's, built
-// once, or, for a shape not yet a body's, built here).
+// The shape of a body as the renderer draws it, from its solid (ShapeKind.h); a hull from the
+// body's hull (built once), or, for a shape not yet a body's, one built here.
 void setShape(BodyInstance& b, const Shape& shape, const ConvexHull* hull) {
-    std::visit(ShapeCases{[&](const BoxShape& box) {
-                              b.shape = BodyInstance::Shape::Box;
-                              b.size = box.size;
-                          },
-                          [&](const SphereShape& sphere) {
-                              b.shape = BodyInstance::Shape::Sphere;
-                              b.radius = sphere.radius;
-                          },
-                          [&](const ConvexShape& convex) {
-                              b.shape = BodyInstance::Shape::Mesh;
-                              if (hull) {
-                                  b.mesh = makeBodyMesh(hull->vertices, hull->triangles);
-                              } else if (const std::optional<ConvexHull> made = convexHull(convex.points)) {
-                                  b.mesh = makeBodyMesh(made->vertices, made->triangles);
-                              }
-                          }},
-               shape);
+    const ShapeKind& kind = shapeKind(shape);
+    std::shared_ptr<const ConvexHull> made;
+    if (!hull && kind.hull && kind.check(shape).empty()) {
+        made = kind.hull(shape);
+        hull = made.get();
+    }
+    const ShapeSolid solid = kind.solid(shape, hull);
+    switch (solid.geometry) {
+        case ShapeSolid::Geometry::Box:
+            b.shape = BodyInstance::Shape::Box;
+            b.size = 2.0 * solid.halfSize;
+            break;
+        case ShapeSolid::Geometry::Ball:
+            b.shape = BodyInstance::Shape::Sphere;
+            b.radius = solid.radius;
+            break;
+        case ShapeSolid::Geometry::Hull:
+            b.shape = BodyInstance::Shape::Mesh;
+            if (solid.hull) b.mesh = makeBodyMesh(solid.hull->vertices, solid.hull->triangles);
+            break;
+    }
 }
 
 }  // namespace

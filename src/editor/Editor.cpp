@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/bodies/MassProperties.h"
+#include "core/bodies/ShapeKind.h"
 #include "core/collision/ParticleCollisions.h"
 #include "core/dynamics/Connectivity.h"
 #include "core/dynamics/GrabSpring.h"
@@ -787,13 +788,10 @@ void Editor::setBodyMass(Index body, double mass) {
     });
 }
 
-void Editor::setBodyShape(Index body, const Shape& shape) {
-    try {
-        massProperties(shape);
-    } catch (const std::invalid_argument&) {
-        return;
-    }
+std::string Editor::setBodyShape(Index body, const Shape& shape) {
+    if (std::string why = shapeError(shape); !why.empty()) return why;
     edit([&](Scene& scene) { scene.bodies[body].shape = shape; });
+    return {};
 }
 
 void Editor::setBodySurface(Index body, double friction, double restitution) {

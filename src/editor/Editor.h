@@ -154,7 +154,9 @@ public:
     void removeForceField(const ForceFieldKind& kind);  // off: nothing when it is not on
     void setBodyMass(Index body, double mass);
     void setBodyFixed(Index body, bool fixed);
-    void setBodyShape(Index body, const Shape& shape);  // ignored when the shape has no volume
+    // Returns why the shape can be no body's (shapeError: a number out of its kind's range, no
+    // volume), and nothing changes; empty when set.
+    std::string setBodyShape(Index body, const Shape& shape);
     // Ignored for a friction below 0 or a restitution outside 0..1, which no scene file holds.
     void setBodySurface(Index body, double friction, double restitution);
     // All of the tools' settings at once (remembered between runs); set, they are clamped.

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "core/bodies/ShapeGeometry.h"
+#include "core/bodies/ShapeKind.h"
 
 namespace tinkerbox {
 

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "core/bodies/ConvexHull.h"
-#include "core/bodies/ShapeGeometry.h"
+#include "core/bodies/ShapeKind.h"
 #include "core/constraints/ConstraintKind.h"
 #include "core/constraints/Constraint.h"
 #include "core/forces/Cloth.h"
@@ -177,87 +177,97 @@ struct Entry {
     double along;
     Vec3 normal;
 };
-// hull: the body's, for a convex shape.
+// Where the ray o + t d enters and leaves the ball of radius r about c, if it meets it.
+std::optional<std::pair<double, double>> ballSpan(const Vec3& o, const Vec3& d, const Vec3& c, double r) {
+    const Vec3 oc = o - c;
+    const double b = oc.dot(d), disc = b * b - (oc.squaredNorm() - r * r);
+    if (disc < 0.0) return std::nullopt;
+    const double root = std::sqrt(disc);
+    return std::pair{-b - root, -b + root};
+}
+
+std::optional<Entry> ballEntry(double radius, const Vec3& o, const Vec3& d) {
+    const auto span = ballSpan(o, d, Vec3::Zero(), radius);
+    if (!span || span->first < 0.0) return std::nullopt;
+    return Entry{span->first, (o + span->first * d) / radius};
+}
+
+// Slabs (Kay and Kajiya, Ray Tracing Complex Scenes, SIGGRAPH 1986); the normal is the entering
+// slab's (from inside the box, the face nearest the origin's).
+std::optional<Entry> boxEntry(const Vec3& halfSize, const Vec3& o, const Vec3& d) {
+    double near = 0.0, far = INFINITY;
+    Vec3 normal = Vec3::Zero();
+    for (Index k = 0; k < 3; ++k) {
+        const double half = halfSize[k];
+        if (std::abs(d[k]) < 1e-300) {
+            if (std::abs(o[k]) > half) return std::nullopt;
+            continue;
+        }
+        double t0 = (-half - o[k]) / d[k], t1 = (half - o[k]) / d[k];
+        if (t0 > t1) std::swap(t0, t1);
+        if (t0 > near) {
+            near = t0;
+            normal = Vec3::Zero();
+            normal[k] = d[k] > 0.0 ? -1.0 : 1.0;
+        }
+        far = std::min(far, t1);
+        if (near > far) return std::nullopt;
+    }
+    if (normal.isZero()) {
+        Index k = 0;
+        (o.cwiseAbs().cwiseQuotient(halfSize)).maxCoeff(&k);
+        normal[k] = o[k] < 0.0 ? -1.0 : 1.0;
+    }
+    return Entry{near, normal};
+}
+
+// A convex hull: the ray clipped by its faces' planes (Cyrus and Beck, Generalized Two- and
+// Three-Dimensional Clipping, Computers & Graphics 3(1), 1978), where it reaches the bounding
+// sphere (about the centre of mass, of the given radius) at all.
+std::optional<Entry> hullEntry(const ConvexHull& hull, const Vec3& centerOfMass, double boundRadius, const Vec3& o,
+                               const Vec3& d) {
+    const auto bound = ballSpan(o, d, centerOfMass, boundRadius);
+    if (!bound || bound->second < 0.0) return std::nullopt;
+    double near = 0.0, far = INFINITY, nearestFace = -INFINITY;
+    Vec3 normal = Vec3::Zero(), inside = Vec3::Zero();  // inside: the face nearest an origin within the hull
+    for (const auto& [a, bi, c] : hull.triangles) {
+        const Vec3& p = hull.vertices[a];
+        const Vec3 n = (hull.vertices[bi] - p).cross(hull.vertices[c] - p).normalized();
+        const double height = n.dot(o - p), rate = n.dot(d);  // the origin's height above the face, its change along d
+        if (height > nearestFace) {
+            nearestFace = height;
+            inside = n;
+        }
+        if (rate == 0.0) {
+            if (height > 0.0) return std::nullopt;
+            continue;
+        }
+        const double t = -height / rate;
+        if (rate < 0.0) {
+            if (t > near) {
+                near = t;
+                normal = n;
+            }
+        } else {
+            far = std::min(far, t);
+        }
+        if (near > far) return std::nullopt;
+    }
+    return Entry{near, normal.isZero() ? inside : normal};
+}
+
+// By the shape's solid (ShapeKind.h); hull: the body's, for a shape that is one.
 std::optional<Entry> rayEntry(const Shape& shape, const ConvexHull* hull, const Vec3& centerOfMass, const Vec3& o,
                               const Vec3& d) {
-    // Where the ray enters and leaves the sphere of radius r about c, if it meets it.
-    const auto sphereSpan = [&](const Vec3& c, double r) -> std::optional<std::pair<double, double>> {
-        const Vec3 oc = o - c;
-        const double b = oc.dot(d), disc = b * b - (oc.squaredNorm() - r * r);
-        if (disc < 0.0) return std::nullopt;
-        const double root = std::sqrt(disc);
-        return std::pair{-b - root, -b + root};
-    };
-    return std::visit(
-        ShapeCases{[&](const SphereShape& sphere) -> std::optional<Entry> {
-                       const auto span = sphereSpan(Vec3::Zero(), sphere.radius);
-                       if (!span || span->first < 0.0) return std::nullopt;
-                       return Entry{span->first, (o + span->first * d) / sphere.radius};
-                   },
-                   [&](const BoxShape& box) -> std::optional<Entry> {
-                       // Slabs (Kay and Kajiya, Ray Tracing Complex Scenes, SIGGRAPH 1986); the normal is the
-                       // entering slab's (from inside the box, the face nearest the origin's).
-                       double near = 0.0, far = INFINITY;
-                       Vec3 normal = Vec3::Zero();
-                       for (Index k = 0; k < 3; ++k) {
-                           const double half = 0.5 * box.size[k];
-                           if (std::abs(d[k]) < 1e-300) {
-                               if (std::abs(o[k]) > half) return std::nullopt;
-                               continue;
-                           }
-                           double t0 = (-half - o[k]) / d[k], t1 = (half - o[k]) / d[k];
-                           if (t0 > t1) std::swap(t0, t1);
-                           if (t0 > near) {
-                               near = t0;
-                               normal = Vec3::Zero();
-                               normal[k] = d[k] > 0.0 ? -1.0 : 1.0;
-                           }
-                           far = std::min(far, t1);
-                           if (near > far) return std::nullopt;
-                       }
-                       if (normal.isZero()) {
-                           Index k = 0;
-                           (o.cwiseAbs().cwiseQuotient(box.size)).maxCoeff(&k);
-                           normal[k] = o[k] < 0.0 ? -1.0 : 1.0;
-                       }
-                       return Entry{near, normal};
-                   },
-                   [&](const ConvexShape&) -> std::optional<Entry> {
-                       // A convex hull: the ray clipped by its faces' planes (Cyrus and Beck, Generalized Two- and
-                       // Three-Dimensional Clipping, Computers & Graphics 3(1), 1978), where it reaches the
-                       // bounding sphere at all.
-                       const auto bound = sphereSpan(centerOfMass, boundingRadius(shape, centerOfMass));
-                       if (!hull || !bound || bound->second < 0.0) return std::nullopt;
-                       double near = 0.0, far = INFINITY, nearestFace = -INFINITY;
-                       Vec3 normal = Vec3::Zero(),
-                            inside = Vec3::Zero();  // inside: the face nearest an origin within the hull
-                       for (const auto& [a, bi, c] : hull->triangles) {
-                           const Vec3& p = hull->vertices[a];
-                           const Vec3 n = (hull->vertices[bi] - p).cross(hull->vertices[c] - p).normalized();
-                           const double height = n.dot(o - p),
-                                        rate = n.dot(d);  // the origin's height above the face, its change along d
-                           if (height > nearestFace) {
-                               nearestFace = height;
-                               inside = n;
-                           }
-                           if (rate == 0.0) {
-                               if (height > 0.0) return std::nullopt;
-                               continue;
-                           }
-                           const double t = -height / rate;
-                           if (rate < 0.0) {
-                               if (t > near) {
-                                   near = t;
-                                   normal = n;
-                               }
-                           } else {
-                               far = std::min(far, t);
-                           }
-                           if (near > far) return std::nullopt;
-                       }
-                       return Entry{near, normal.isZero() ? inside : normal};
-                   }},
-        shape);
+    const ShapeSolid solid = shapeKind(shape).solid(shape, hull);
+    switch (solid.geometry) {
+        case ShapeSolid::Geometry::Ball: return ballEntry(solid.radius, o, d);
+        case ShapeSolid::Geometry::Box: return boxEntry(solid.halfSize, o, d);
+        case ShapeSolid::Geometry::Hull:
+            if (!solid.hull) return std::nullopt;
+            return hullEntry(*solid.hull, centerOfMass, boundingRadius(shape, centerOfMass), o, d);
+    }
+    return std::nullopt;
 }
 }  // namespace
 

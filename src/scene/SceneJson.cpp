@@ -20,6 +20,7 @@
 #include "core/bodies/ConvexHull.h"
 #include "core/bodies/MassProperties.h"
 #include "core/bodies/RigidBodies.h"
+#include "core/bodies/ShapeKind.h"
 #include "core/constraints/ConstraintKind.h"
 #include "core/contact/ContactModel.h"
 #include "core/integrators/Integrator.h"
@@ -369,33 +370,42 @@ double restitutionCoefficient(const Node& n) {
     return e;
 }
 
-Shape readShape(const Node& s) {
-    s.expectObject({"box", "sphere", "convex"});
-    if (s.has("box") + s.has("sphere") + s.has("convex") > 1) s.fail("give one of box, sphere, convex, not several");
-    if (s.has("box")) {
-        const Node box = s["box"];
-        box.expectObject({"size"});
-        const Node size = box["size"];
-        BoxShape out{size.vec3()};
-        for (Index d = 0; d < 3; ++d)
-            if (!(out.size[d] >= kMinScenePositive))
-                size.fail("edge lengths must be positive (got " + formatNumber(out.size[d]) + ")");
+// A shape's entry ({"box": {...}}, fields checked as the loader checks every value), as its
+// kind's reader sees it.
+class ShapeEntry final : public ShapeFields {
+public:
+    explicit ShapeEntry(const Node& entry) : entry_(entry) {}
+    Vec3 vector(std::string_view key) const override { return entry_[key].vec3(); }
+    double positive(std::string_view key) const override { return entry_[key].positive(); }
+    std::vector<Vec3> points(std::string_view key) const override {
+        const Node list = entry_[key];
+        std::vector<Vec3> out;
+        for (std::size_t i = 0, n = list.arraySize(); i < n; ++i) out.push_back(list.element(i).vec3());
         return out;
     }
-    if (s.has("sphere")) {
-        const Node sphere = s["sphere"];
-        sphere.expectObject({"radius"});
-        return SphereShape{sphere["radius"].positive()};
+    [[noreturn]] void fail(std::string_view key, const std::string& message) const override {
+        entry_[key].fail(message);
     }
-    if (!s.has("convex")) s.fail("expected one of: box, sphere, convex");
-    const Node convex = s["convex"];
-    convex.expectObject({"points"});
-    const Node points = convex["points"];
-    ConvexShape out;
-    for (std::size_t i = 0, n = points.arraySize(); i < n; ++i) out.points.push_back(points.element(i).vec3());
-    std::string why;
-    if (!convexHull(out.points, &why)) points.fail(why);
-    return out;
+
+private:
+    const Node& entry_;
+};
+
+// One key, the shape's kind, whose value its kind reads.
+Shape readShape(const Node& s) {
+    std::vector<std::string_view> names;
+    for (const ShapeKind* kind : shapeKinds()) names.push_back(kind->name);
+    s.expectObject(names);
+    const ShapeKind* given = nullptr;
+    for (const ShapeKind* kind : shapeKinds()) {
+        if (!s.has(kind->name)) continue;
+        if (given) s.fail("give one of " + shapeNameList() + ", not several");
+        given = kind;
+    }
+    if (!given) s.fail("expected one of: " + shapeNameList());
+    const Node entry = s[given->name];
+    entry.expectObject(given->keys);
+    return given->read(ShapeEntry(entry));
 }
 
 RigidBodySpec readBody(const Node& b) {
@@ -682,20 +692,26 @@ ordered_json toJson(const Anchor& a) {
     return {{"body", a.index()}, {"point", toJson(a.point)}};
 }
 
+class ShapeJson final : public ShapeFieldWriter {
+public:
+    void vector(std::string_view key, const Vec3& v) override { entry_[std::string(key)] = toJson(v); }
+    void number(std::string_view key, double value) override { entry_[std::string(key)] = value; }
+    void points(std::string_view key, std::span<const Vec3> points) override {
+        ordered_json list = ordered_json::array();
+        for (const Vec3& p : points) list.push_back(toJson(p));
+        entry_[std::string(key)] = std::move(list);
+    }
+    ordered_json take() { return std::move(entry_); }
+
+private:
+    ordered_json entry_ = ordered_json::object();
+};
+
 ordered_json toJson(const Shape& shape) {
-    ordered_json fields = std::visit(ShapeCases{[](const BoxShape& box) -> ordered_json {
-                                                    return {{"size", toJson(box.size)}};
-                                                },
-                                                [](const SphereShape& sphere) -> ordered_json {
-                                                    return {{"radius", sphere.radius}};
-                                                },
-                                                [](const ConvexShape& convex) -> ordered_json {
-                                                    ordered_json points = ordered_json::array();
-                                                    for (const Vec3& p : convex.points) points.push_back(toJson(p));
-                                                    return {{"points", points}};
-                                                }},
-                                     shape);
-    return {{shapeName(shape), std::move(fields)}};
+    const ShapeKind& kind = shapeKind(shape);
+    ShapeJson out;
+    kind.write(shape, out);
+    return {{std::string(kind.name), out.take()}};
 }
 
 ordered_json toJson(const RigidBodySpec& b) {

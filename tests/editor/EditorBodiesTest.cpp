@@ -3,6 +3,8 @@
 // the inspector's edits and deletion, each undoable.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "editor/Editor.h"
 #include "editor/PointerInput.h"
 #include "scene/SceneJson.h"
@@ -149,9 +151,13 @@ TEST(EditorBodies, InspectorEditsAreUndoable) {
     Editor e = boxAndSphere();
     e.setBodyMass(0, 3.0);
     EXPECT_EQ(e.simulation().world().rigidBodies().mass(0), 3.0);
-    e.setBodyShape(0, BoxShape{Vec3(1, 2, 3)});
+    EXPECT_EQ(e.setBodyShape(0, BoxShape{Vec3(1, 2, 3)}), "");
     EXPECT_EQ(std::get<BoxShape>(e.scene().bodies[0].shape).size, Vec3(1, 2, 3));
-    e.setBodyShape(0, BoxShape{Vec3(1, 0, 3)});  // no volume: ignored
+    // No volume, or not a number: refused with the reason.
+    EXPECT_EQ(e.setBodyShape(0, BoxShape{Vec3(1, 0, 3)}), "edge y (m) must be between 1e-50 and 1e+50 (got 0)");
+    EXPECT_EQ(e.setBodyShape(1, SphereShape{std::nan("")}), "radius (m) must be between 1e-50 and 1e+50 (got nan)");
+    EXPECT_EQ(e.setBodyShape(0, ConvexShape{{Vec3::Zero(), Vec3::UnitX(), Vec3::UnitY(), Vec3(1, 1, 0)}}),
+              "all points lie in one plane");
     EXPECT_EQ(std::get<BoxShape>(e.scene().bodies[0].shape).size, Vec3(1, 2, 3));
     e.setBodyFixed(1, true);
     EXPECT_TRUE(e.simulation().world().rigidBodies().isFixed(1));

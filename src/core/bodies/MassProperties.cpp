@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/bodies/ShapeKind.h"
+
 namespace tinkerbox {
 
 // A solid box of edges a, b, c: I = V/12 diag(b^2 + c^2, a^2 + c^2, a^2 + b^2).
@@ -68,18 +70,7 @@ MassProperties massProperties(const ConvexHull& mesh) {
     return result;
 }
 
-MassProperties massProperties(const Shape& shape) {
-    return std::visit(ShapeCases{[](const BoxShape& box) { return massProperties(box); },
-                                 [](const SphereShape& sphere) { return massProperties(sphere); },
-                                 [](const ConvexShape& convex) {
-                                     std::string error;
-                                     const auto hull = convexHull(convex.points, &error);
-                                     if (!hull)
-                                         throw std::invalid_argument("a convex shape's points have no hull: " + error);
-                                     return massProperties(*hull);
-                                 }},
-                      shape);
-}
+MassProperties massProperties(const Shape& shape) { return shapeKind(shape).massProperties(shape, nullptr); }
 
 PrincipalAxes principalAxes(const Mat3& inertia) {
     const Eigen::SelfAdjointEigenSolver<Mat3> solver(inertia);

@@ -8,7 +8,8 @@
 // (or other mass properties) of a 3D solid body represented by a triangle mesh", 2004).
 // Everything is in the shape's own frame (RigidBodySpec::position, orientation).
 #include "core/bodies/ConvexHull.h"
-#include "core/bodies/RigidBodySpec.h"
+#include "core/bodies/Shape.h"
+#include "core/math/Rotation.h"
 
 namespace tinkerbox {
 

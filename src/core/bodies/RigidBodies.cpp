@@ -6,35 +6,34 @@
 #include <string>
 
 #include "core/bodies/MassProperties.h"
+#include "core/bodies/ShapeKind.h"
 #include "core/math/Rotation.h"
 
 namespace tinkerbox {
 
-RigidBodyMass rigidBodyMass(const RigidBodySpec& spec) {
-    const MassProperties properties = massProperties(spec.shape);
+RigidBodyMass rigidBodyMass(const RigidBodySpec& spec, const ConvexHull* hull) {
+    const MassProperties properties = shapeKind(spec.shape).massProperties(spec.shape, hull);
     const double mass = spec.density > 0.0 ? spec.density * properties.volume : spec.mass;
     return {mass, properties.inertiaForMass(mass), properties.centerOfMass};
 }
 
 namespace {
 
-std::shared_ptr<const ConvexHull> hullOf(const Shape& shape) {
-    const auto* convex = std::get_if<ConvexShape>(&shape);
-    if (!convex) return nullptr;
-    std::string why;
-    std::optional<ConvexHull> hull = convexHull(convex->points, &why);
-    if (!hull) throw std::invalid_argument(why);
-    return std::make_shared<const ConvexHull>(std::move(*hull));
+std::shared_ptr<const ConvexHull> bodyHull(const Shape& shape) {
+    const ShapeKind& kind = shapeKind(shape);
+    return kind.hull ? kind.hull(shape) : nullptr;
 }
 
 }  // namespace
 
-Index RigidBodies::add(const RigidBodySpec& spec, const RigidBodyMass& mass, bool planar) {
+Index RigidBodies::add(const RigidBodySpec& spec, bool planar) {
+    std::shared_ptr<const ConvexHull> hull = bodyHull(spec.shape);
+    const RigidBodyMass mass = rigidBodyMass(spec, hull.get());
     if (!(mass.mass > 0.0)) throw std::invalid_argument("a rigid body's mass must be positive");
     if (!(mass.inertia.determinant() > 0.0))
         throw std::invalid_argument("a rigid body's inertia must be positive definite");
     planar_ = planar;
-    hull_.push_back(hullOf(spec.shape));
+    hull_.push_back(std::move(hull));
     spec_.push_back(spec);
     const Quat q = spec.orientation.normalized();
     q_.push_back(q);
@@ -80,7 +79,7 @@ Mat3 RigidBodies::inertiaWorld(Index k) const {
 }
 
 void RigidBodies::setSpec(Index k, const RigidBodySpec& spec) {
-    if (!(spec.shape == spec_[k].shape)) hull_[k] = hullOf(spec.shape);
+    if (!(spec.shape == spec_[k].shape)) hull_[k] = bodyHull(spec.shape);
     spec_[k] = spec;
 }
 

@@ -28,14 +28,17 @@ struct RigidBodyMass {
     Vec3 centerOfMass = Vec3::Zero();
 };
 
-// The mass properties of a spec's shape (MassProperties.h), for its mass or its density.
-// Throws std::invalid_argument for a shape without a volume (convexHull's reason).
-RigidBodyMass rigidBodyMass(const RigidBodySpec& spec);
+// The mass properties of a spec's shape (MassProperties.h), for its mass or its density; hull:
+// its hull when one was built (ShapeKind::hull), not to build it again. Throws
+// std::invalid_argument for a shape without a volume (convexHull's reason).
+RigidBodyMass rigidBodyMass(const RigidBodySpec& spec, const ConvexHull* hull = nullptr);
 
 class RigidBodies {
 public:
-    // Returns the new body's index. The spec's position is the shape frame's origin.
-    Index add(const RigidBodySpec& spec, const RigidBodyMass& mass, bool planar);
+    // Returns the new body's index. The spec's position is the shape frame's origin; its mass
+    // properties are its shape's (rigidBodyMass), its hull built once for them and for the
+    // body. Throws std::invalid_argument for a shape without a volume.
+    Index add(const RigidBodySpec& spec, bool planar);
     Index count() const { return static_cast<Index>(x_.size()); }
     void setPlanar(bool planar);
 

@@ -4,46 +4,10 @@
 // position, orientation and velocities. The simulation keeps the body by its centre of
 // mass; `position` is the origin of the frame the shape is given in (for a box or a sphere
 // that is the centre of mass; for a convex hull it need not be).
-#include <variant>
-#include <vector>
-
+#include "core/bodies/Shape.h"
 #include "core/math/Rotation.h"
 
 namespace tinkerbox {
-
-struct BoxShape {
-    Vec3 size{1.0, 1.0, 1.0};  // edge lengths along the body's x, y, z
-    bool operator==(const BoxShape&) const = default;
-};
-
-struct SphereShape {
-    double radius = 0.5;
-    bool operator==(const SphereShape&) const = default;
-};
-
-// The convex hull of the points (at least 4, not all in one plane).
-struct ConvexShape {
-    std::vector<Vec3> points;
-    bool operator==(const ConvexShape&) const = default;
-};
-
-using Shape = std::variant<BoxShape, SphereShape, ConvexShape>;
-
-// One callable per shape for std::visit: a shape added to the variant and forgotten in one
-// place fails to compile there, instead of reaching a fallback that assumes another shape.
-template <class... Case>
-struct ShapeCases : Case... {
-    using Case::operator()...;
-};
-template <class... Case>
-ShapeCases(Case...) -> ShapeCases<Case...>;  // clang 14 deduces no aggregate's arguments without it
-
-// "box", "sphere" or "convex": the shape's key in a scene file, and its name in the inspector.
-inline const char* shapeName(const Shape& shape) {
-    return std::visit(ShapeCases{[](const BoxShape&) { return "box"; }, [](const SphereShape&) { return "sphere"; },
-                                 [](const ConvexShape&) { return "convex"; }},
-                      shape);
-}
 
 struct RigidBodySpec {
     Shape shape = BoxShape{};

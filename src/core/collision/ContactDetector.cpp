@@ -7,9 +7,11 @@
 #include <limits>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <utility>
 #include <variant>
 
+#include "core/bodies/ShapeKind.h"
 #include "core/collision/NarrowPhase.h"
 #include "core/collision/ParticleCollisions.h"
 #include "core/collision/SortAndSweep.h"
@@ -72,23 +74,26 @@ constexpr PairTest kPairTests[kGeometries][kGeometries] = {
     {{polyhedronSphere, false}, {polyhedra, true}},
 };
 
-// hull: the body's, for a convex shape (RigidBodies::hull).
+// hull: the body's (RigidBodies::hull), for a shape that is one.
 Collider makeCollider(const Shape& shape, const ConvexHull* hull) {
     Collider c;
     c.shape = shape;
-    std::visit(ShapeCases{[&](const SphereShape& sphere) {
-                              c.sphere = true;
-                              c.radius = sphere.radius;
-                          },
-                          [&](const BoxShape& box) {
-                              c.box = true;
-                              c.halfSize = 0.5 * box.size;
-                              c.polyhedron = boxPolyhedron(box.size);
-                          },
-                          [&](const ConvexShape& convex) {
-                              c.polyhedron = hull ? hullPolyhedron(*hull) : hullPolyhedron(convex.points);
-                          }},
-               shape);
+    const ShapeSolid solid = shapeKind(shape).solid(shape, hull);
+    switch (solid.geometry) {
+        case ShapeSolid::Geometry::Ball:
+            c.sphere = true;
+            c.radius = solid.radius;
+            break;
+        case ShapeSolid::Geometry::Box:
+            c.box = true;
+            c.halfSize = solid.halfSize;
+            c.polyhedron = boxPolyhedron(2.0 * solid.halfSize);
+            break;
+        case ShapeSolid::Geometry::Hull:
+            if (!solid.hull) throw std::invalid_argument("a hull's collider needs the body's hull");
+            c.polyhedron = hullPolyhedron(*solid.hull);
+            break;
+    }
     return c;
 }
 

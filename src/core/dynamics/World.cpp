@@ -16,8 +16,8 @@ void World::addParticles(const std::vector<ParticleInit>& particles) {
     constraintLayoutDirty_ = true;
 }
 
-Index World::addRigidBody(const RigidBodySpec& spec, const RigidBodyMass& mass) {
-    const Index k = ModelState::addRigidBody(spec, mass);
+Index World::addRigidBody(const RigidBodySpec& spec) {
+    const Index k = ModelState::addRigidBody(spec);
     elementsChanged();
     constraintLayoutDirty_ = true;
     return k;

@@ -28,8 +28,7 @@ public:
     // layout: these are ModelState's, which World tracks.
     Index addParticle(const Vec3& x, const Vec3& v, double mass, bool nailed = false);
     void addParticles(const std::vector<ParticleInit>& particles);
-    Index addRigidBody(const RigidBodySpec& spec, const RigidBodyMass& mass);
-    Index addRigidBody(const RigidBodySpec& spec) { return addRigidBody(spec, rigidBodyMass(spec)); }
+    Index addRigidBody(const RigidBodySpec& spec);
     void addBead(const ParametricBead& bead);
 
     // Forces. Springs are kept in one set; other force objects are added by owner.

@@ -11,32 +11,32 @@ namespace tinkerbox {
 namespace {
 
 // One kind per alternative of the variant, in its order: spec.index() finds a spec's kind.
-constexpr auto kKinds = []<std::size_t... I>(std::index_sequence<I...>) {
+constexpr auto kForceFieldKinds = []<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<const ForceFieldKind*, sizeof...(I)>{&std::variant_alternative_t<I, ForceFieldSpec>::kind...};
 }
 (std::make_index_sequence<std::variant_size_v<ForceFieldSpec>>{});
 
 // The default spec of each alternative, in the same order.
-constexpr auto kDefaults = []<std::size_t... I>(std::index_sequence<I...>) {
+constexpr auto kForceFieldDefaults = []<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<ForceFieldSpec (*)(), sizeof...(I)>{[] { return ForceFieldSpec(std::in_place_index<I>); }...};
 }
 (std::make_index_sequence<std::variant_size_v<ForceFieldSpec>>{});
 
 }  // namespace
 
-std::span<const ForceFieldKind* const> forceFieldKinds() { return kKinds; }
+std::span<const ForceFieldKind* const> forceFieldKinds() { return kForceFieldKinds; }
 
-const ForceFieldKind& forceFieldKind(const ForceFieldSpec& spec) { return *kKinds[spec.index()]; }
+const ForceFieldKind& forceFieldKind(const ForceFieldSpec& spec) { return *kForceFieldKinds[spec.index()]; }
 
 const ForceFieldKind* findForceFieldKind(std::string_view name) { return findKind(forceFieldKinds(), name); }
 
 std::size_t forceFieldIndex(const ForceFieldKind& kind) {
     std::size_t i = 0;
-    while (i < kKinds.size() && kKinds[i] != &kind) ++i;
+    while (i < kForceFieldKinds.size() && kForceFieldKinds[i] != &kind) ++i;
     return i;
 }
 
-ForceFieldSpec defaultForceField(const ForceFieldKind& kind) { return kDefaults[forceFieldIndex(kind)](); }
+ForceFieldSpec defaultForceField(const ForceFieldKind& kind) { return kForceFieldDefaults[forceFieldIndex(kind)](); }
 
 std::string forceFieldError(const ForceFieldSpec& spec) {
     const ForceFieldKind& kind = forceFieldKind(spec);

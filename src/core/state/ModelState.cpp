@@ -26,8 +26,8 @@ void ModelState::addParticles(const std::vector<ParticleInit>& particles) {
     }
 }
 
-Index ModelState::addRigidBody(const RigidBodySpec& spec, const RigidBodyMass& mass) {
-    const Index k = bodies_.add(spec, mass, planar_);
+Index ModelState::addRigidBody(const RigidBodySpec& spec) {
+    const Index k = bodies_.add(spec, planar_);
     if (planar_) {  // in the plane, as setPlanar puts the bodies already there and addParticles a particle
         Vec3 x = bodies_.position(k);
         x.z() = 0.0;

@@ -62,7 +62,7 @@ public:
     void moveNailed(Index i, const Vec3& target, double h);
 
     // Rigid bodies and beads.
-    Index addRigidBody(const RigidBodySpec& spec, const RigidBodyMass& mass);
+    Index addRigidBody(const RigidBodySpec& spec);
     const RigidBodies& rigidBodies() const { return bodies_; }
     RigidBodies& rigidBodies() { return bodies_; }
     Index rigidBodyCount() const { return bodies_.count(); }

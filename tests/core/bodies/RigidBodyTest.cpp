@@ -227,8 +227,8 @@ TEST(RigidBody, AConvexBodyKeepsTheHullOfItsPoints) {
     RigidBodySpec sphere;
     sphere.shape = SphereShape{0.5};
     RigidBodies bodies;
-    bodies.add(convex, rigidBodyMass(convex), false);
-    bodies.add(sphere, rigidBodyMass(sphere), false);
+    bodies.add(convex, false);
+    bodies.add(sphere, false);
     const ConvexHull* hull = bodies.hull(0);
     ASSERT_NE(hull, nullptr);
     EXPECT_EQ(hull->vertices.size(), 8u);

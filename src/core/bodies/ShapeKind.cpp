@@ -1,0 +1,41 @@
+#include "core/bodies/ShapeKind.h"
+
+#include <array>
+#include <utility>
+
+#include "core/math/KindRegistry.h"
+
+namespace tinkerbox {
+
+namespace {
+
+// One kind per alternative of the variant, in its order: shape.index() finds a shape's kind.
+constexpr auto kShapeKinds = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<const ShapeKind*, sizeof...(I)>{&std::variant_alternative_t<I, Shape>::kind...};
+}
+(std::make_index_sequence<std::variant_size_v<Shape>>{});
+
+}  // namespace
+
+std::span<const ShapeKind* const> shapeKinds() { return kShapeKinds; }
+
+const ShapeKind& shapeKind(const Shape& shape) { return *kShapeKinds[shape.index()]; }
+
+const ShapeKind* findShapeKind(std::string_view name) { return findKind(shapeKinds(), name); }
+
+std::string shapeNameList() { return kindNameList(shapeKinds()); }
+
+std::string_view shapeName(const Shape& shape) { return shapeKind(shape).name; }
+
+std::string shapeError(const Shape& shape) {
+    const ShapeKind& kind = shapeKind(shape);
+    for (const ShapeParameter& p : kind.parameters)
+        if (const std::string why = p.rangeError(p.get(shape)); !why.empty()) return std::string(p.label) + " " + why;
+    return kind.check(shape);
+}
+
+Vec3 support(const Shape& shape, const Vec3& direction) { return shapeKind(shape).support(shape, direction); }
+
+double boundingRadius(const Shape& shape, const Vec3& center) { return shapeKind(shape).boundingRadius(shape, center); }
+
+}  // namespace tinkerbox
