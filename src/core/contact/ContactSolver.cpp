@@ -45,7 +45,7 @@ void ContactSolver::buildAxis(const InverseMass& W, const Row& row, const Vec3& 
     axis.wAngularB = row.angularB < 0 ? Vec3::Zero() : W.apply(row.angularB, axis.angularB);
     const double k = direction.dot((row.wLinearA + row.wLinearB).cwiseProduct(direction)) +
                      axis.angularA.dot(axis.wAngularA) + axis.angularB.dot(axis.wAngularB);
-    axis.inverseMass = k > 0.0 ? 1.0 / k : 0.0;
+    axis.effectiveMass = k > 0.0 ? 1.0 / k : 0.0;
 }
 
 void ContactSolver::buildRows(const World& world, const std::vector<ContactManifold>& manifolds) {
@@ -213,7 +213,7 @@ int ContactSolver::collide(double threshold, double h) {
                 Row& row = rows_[i];
                 row.colliding = false;
                 row.collisionImpulse = 0.0;
-                if (row.normal.inverseMass == 0.0) continue;
+                if (row.normal.effectiveMass == 0.0) continue;
                 const double vn = velocityAlong(row.normal, row);
                 if (vn >= -threshold) continue;
                 double impactVelocity = vn;
@@ -242,7 +242,7 @@ int ContactSolver::collide(double threshold, double h) {
                     if (!row.colliding) continue;
                     const double vn = velocityAlong(row.normal, row);
                     const double change =
-                        std::max(-row.collisionImpulse, (row.collisionTarget - vn) * row.normal.inverseMass);
+                        std::max(-row.collisionImpulse, (row.collisionTarget - vn) * row.normal.effectiveMass);
                     row.collisionImpulse += change;
                     applyImpulse(row.normal, row, change, u_);
                     applyImpulse(row.normal, row, row.impactTime * change, displacement_);
@@ -366,13 +366,14 @@ bool ContactSolver::minimizeOnActiveSet(const InverseMass& W) {
     activeBlocks_.clear();
     activeVelocityBlocks_.clear();
     for (Row& row : rows_) {
-        if (row.normal.inverseMass == 0.0 || row.normalImpulse <= 0.0 || row.targetVelocity != 0.0) continue;
-        activeAxes_.push_back({&row, 0, row.normal.inverseMass / kSubspaceRegularization});
+        if (row.normal.effectiveMass == 0.0 || row.normalImpulse <= 0.0 || row.targetVelocity != 0.0) continue;
+        activeAxes_.push_back({&row, 0, row.normal.effectiveMass / kSubspaceRegularization});
         const double limit = row.friction * (row.normalImpulse + row.heldImpulse);
         const double tangent = tangentSize(row);
         if (limit > 0.0 && tangent < (1.0 - 1e-9) * limit) {
-            activeAxes_.push_back({&row, 1, row.tangent1.inverseMass / kSubspaceRegularization});
-            if (row.tangents == 2) activeAxes_.push_back({&row, 2, row.tangent2.inverseMass / kSubspaceRegularization});
+            activeAxes_.push_back({&row, 1, row.tangent1.effectiveMass / kSubspaceRegularization});
+            if (row.tangents == 2)
+                activeAxes_.push_back({&row, 2, row.tangent2.effectiveMass / kSubspaceRegularization});
         }
     }
     // The unknowns: a body's two velocity blocks together as one 6 x 6 block of the
@@ -556,10 +557,10 @@ Vec3 ContactSolver::sweepRow(Row& row) {
         return axis.direction.dot(linear) + axis.angularA.dot(angularA) + axis.angularB.dot(angularB);
     };
     const double vn = along(row.normal), v1 = along(row.tangent1), v2 = along(row.tangent2);
-    const double pn = std::max(0.0, row.normalImpulse + (row.targetVelocity - vn) * row.normal.inverseMass);
+    const double pn = std::max(0.0, row.normalImpulse + (row.targetVelocity - vn) * row.normal.effectiveMass);
     const double dn = pn - row.normalImpulse;
-    double p1 = row.tangentImpulse1 - (v1 + dn * row.coupling1) * row.tangent1.inverseMass;
-    double p2 = row.tangentImpulse2 - (v2 + dn * row.coupling2) * row.tangent2.inverseMass;
+    double p1 = row.tangentImpulse1 - (v1 + dn * row.coupling1) * row.tangent1.effectiveMass;
+    double p2 = row.tangentImpulse2 - (v2 + dn * row.coupling2) * row.tangent2.effectiveMass;
     const double limit = row.friction * (pn + row.heldImpulse), size = std::sqrt(p1 * p1 + p2 * p2);
     if (size > limit) {
         p1 *= limit / size;
@@ -640,7 +641,7 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
             const bool backwards = pass == 1;
             for (std::size_t i = 0; i < rows_.size(); ++i) {
                 Row& row = rows_[backwards ? rows_.size() - 1 - i : i];
-                if (row.normal.inverseMass == 0.0) continue;
+                if (row.normal.effectiveMass == 0.0) continue;
                 const Vec3 before(row.normalImpulse, row.tangentImpulse1, row.tangentImpulse2);
                 const Vec3 after = sweepRow(row);
                 largestChange = std::max(largestChange, (after - before).cwiseAbs().maxCoeff());
@@ -669,7 +670,7 @@ int ContactSolver::solveResting(const InverseMass& W, double h, double hPrevious
             const Vec3 change = Vec3(row.normalImpulse, row.tangentImpulse1, row.tangentImpulse2) - row.iterationStart;
             const Vec3 step = beta * row.direction;
             row.direction = change + step;
-            if (beta == 0.0 || row.normal.inverseMass == 0.0) continue;
+            if (beta == 0.0 || row.normal.effectiveMass == 0.0) continue;
             row.normalImpulse += step.x();
             row.tangentImpulse1 += step.y();
             row.tangentImpulse2 += step.z();
@@ -715,7 +716,7 @@ void ContactSolver::projectPositions(double h) {
         const bool backwards = iteration % 2 == 1;
         for (std::size_t i = 0; i < rows_.size(); ++i) {
             Row& row = rows_[backwards ? rows_.size() - 1 - i : i];
-            if (row.normal.inverseMass == 0.0) continue;
+            if (row.normal.effectiveMass == 0.0) continue;
             // The separation now and its correction, with one read and one write of the
             // row's four displacement blocks.
             const Axis& n = row.normal;
@@ -726,7 +727,7 @@ void ContactSolver::projectPositions(double h) {
                                       n.angularB.dot(angularB);
             const double error = -kSlop - separation;
             if (!row.held && error <= 0.0 && row.positionImpulse == 0.0) continue;
-            double step = error * n.inverseMass;
+            double step = error * n.effectiveMass;
             if (!row.held) step = std::max(step, -row.positionImpulse);
             row.positionImpulse += step;
             const Vec3 linear = step * n.direction;

@@ -105,7 +105,7 @@ private:
     // (componentwise, the row's), not stored per axis: a row is read in every sweep.
     struct Axis {
         Vec3 direction, angularA, angularB, wAngularA, wAngularB;
-        double inverseMass = 0.0;
+        double effectiveMass = 0.0;  // 1 / (J W J^T), 0 when nothing moves
     };
     // The fields in the order the passes read them: the position projection the first
     // lines (blocks, W's diagonal, the normal, its separation), the Gauss-Seidel sweeps
