@@ -84,10 +84,10 @@ double AngularSpringSet::weightPerStiffness(const AngularSpring& s) {
     return 1.0 / (s.restLength0 * s.restLength0) + 1.0 / (s.restLength1 * s.restLength1);
 }
 
-void AngularSpringSet::accumulateOutsideProjectiveTerm(const ModelState& world, VecX& f) const {
-    const VecX& positions = world.positions();
-    const VecX& velocities = world.velocities();
-    for (const Index e : explicitJoints_) accumulateElement(world, positions, velocities, e, f);
+void AngularSpringSet::accumulateOutsideProjectiveTerm(const ModelState& state, VecX& f) const {
+    const VecX& positions = state.positions();
+    const VecX& velocities = state.velocities();
+    for (const Index e : explicitJoints_) accumulateElement(state, positions, velocities, e, f);
 }
 
 void AngularSpringSet::appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const {
@@ -147,8 +147,8 @@ void AngularSpringSet::projectTargets(const VecX& x, const VecX& x0, Index first
     }
 }
 
-double AngularSpringSet::angle(const ModelState& world, Index e) const {
-    return jointAngle(world.position(element(e)[0]), world.position(element(e)[1]), world.position(element(e)[2]));
+double AngularSpringSet::angle(const ModelState& state, Index e) const {
+    return jointAngle(state.position(element(e)[0]), state.position(element(e)[1]), state.position(element(e)[2]));
 }
 
 ElementCondition<3> AngularSpringSet::condition(Index e, const Vector& x, bool withHessian) const {

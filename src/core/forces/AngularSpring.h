@@ -61,12 +61,12 @@ class AngularSpringSet final : public ParticleElementForce<3>, public Projective
 public:
     Index add(const AngularSpring& s);
     const AngularSpring& spring(Index e) const { return springs_[e]; }
-    double angle(const ModelState& world, Index e) const;
+    double angle(const ModelState& state, Index e) const;
     // The joints that are projective constraints, in the constraints' order.
     const std::vector<Index>& projectiveJoints() const { return projectiveJoints_; }
 
     const ProjectiveTerm* projectiveTerm() const override { return this; }
-    void accumulateOutsideProjectiveTerm(const ModelState& world, VecX& f) const override;
+    void accumulateOutsideProjectiveTerm(const ModelState& state, VecX& f) const override;
     std::uint64_t projectiveRevision() const override { return springs_.size(); }  // joints are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
     // Per joint: the shares of its weight (elastic, damping) and the damping's direction
@@ -77,9 +77,9 @@ public:
                         ProjectiveTarget* targets) const override;
 
 protected:
-    void elementForce(const ModelState& world, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
+    void elementForce(const ModelState& state, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
     double elementEnergy(Index e, const Vector& x) const override;
-    void elementJacobians(const ModelState& world, Index e, const Vector& x, const Vector& v,
+    void elementJacobians(const ModelState& state, Index e, const Vector& x, const Vector& v,
                           const JacobianRequest& request, Matrix& K, Vector& KxV) const override;
 
 private:

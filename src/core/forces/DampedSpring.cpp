@@ -22,11 +22,11 @@ struct EndBlock {
 // A particle's block (G = 1); a body's linear block (G = 1) and angular block
 // (G = -[r]x: the point moves with omega x r) (Baraff, Rigid Body Simulation, SIGGRAPH
 // 2001 notes, section 2.6).
-void appendEndBlocks(const ModelState& world, const Anchor& a, double sign, std::vector<EndBlock>& out) {
-    const Index block = world.velocityBlock(a.body);
+void appendEndBlocks(const ModelState& state, const Anchor& a, double sign, std::vector<EndBlock>& out) {
+    const Index block = state.velocityBlock(a.body);
     out.push_back({block, Mat3::Identity(), sign});
     if (a.isRigid())
-        out.push_back({block + 1, -skew(world.anchorPosition(a) - world.rigidBodies().position(a.index())), sign});
+        out.push_back({block + 1, -skew(state.anchorPosition(a) - state.rigidBodies().position(a.index())), sign});
 }
 }  // namespace
 
@@ -98,19 +98,19 @@ void DampedSpringSet::clear() {
     ++revision_;
 }
 
-void DampedSpringSet::endBlocks(const ModelState& world, const DampedSpring& s, Index& a, Index& b) const {
-    a = world.velocityBlock(s.a.body);
-    b = world.velocityBlock(s.b.body);
+void DampedSpringSet::endBlocks(const ModelState& state, const DampedSpring& s, Index& a, Index& b) const {
+    a = state.velocityBlock(s.a.body);
+    b = state.velocityBlock(s.b.body);
 }
 
-void DampedSpringSet::accumulate(const ModelState& world, VecX& f, TwoWayParallel* parallel) const {
-    const VecX& x = world.positions();
-    const VecX& v = world.velocities();
+void DampedSpringSet::accumulate(const ModelState& state, VecX& f, TwoWayParallel* parallel) const {
+    const VecX& x = state.positions();
+    const VecX& v = state.velocities();
     const auto add = [&](const ParticlePair& p, const Vec3& fa) {
         block3(f, p.a) += fa;
         block3(f, p.b) -= fa;
     };
-    pairPartition(world).forEachPart(parallel, [&](const std::vector<Index>& pairs) {
+    pairPartition(state).forEachPart(parallel, [&](const std::vector<Index>& pairs) {
         // Four springs at once (Lanes.h), dampedSpringForce's operations lane by lane: each
         // lane's force is its spring's to the bit, and they are added in the pairs' order.
         const auto count = static_cast<Index>(pairs.size());
@@ -143,12 +143,12 @@ void DampedSpringSet::accumulate(const ModelState& world, VecX& f, TwoWayParalle
             add(p, dampedSpringForce(p, block3(x, p.a), block3(x, p.b), block3(v, p.a), block3(v, p.b)));
         }
     });
-    accumulateOutsideProjectiveTerm(world, f);
+    accumulateOutsideProjectiveTerm(state, f);
 }
 
-const ElementPartition& DampedSpringSet::pairPartition(const ModelState& world) const {
+const ElementPartition& DampedSpringSet::pairPartition(const ModelState& state) const {
     if (partitionRevision_ != revision_) {
-        pairPartition_.assign<2>(static_cast<Index>(particlePairs_.size()), world.particleCount(), [&](Index p) {
+        pairPartition_.assign<2>(static_cast<Index>(particlePairs_.size()), state.particleCount(), [&](Index p) {
             return std::array<Index, 2>{particlePairs_[p].a, particlePairs_[p].b};
         });
         partitionRevision_ = revision_;
@@ -156,13 +156,13 @@ const ElementPartition& DampedSpringSet::pairPartition(const ModelState& world) 
     return pairPartition_;
 }
 
-void DampedSpringSet::accumulateOutsideProjectiveTerm(const ModelState& world, VecX& f) const {
+void DampedSpringSet::accumulateOutsideProjectiveTerm(const ModelState& state, VecX& f) const {
     for (const Index k : anchoredSprings_) {
         const DampedSpring& s = springs_[k];
-        const Vec3 fa = dampedSpringForce(s, world.anchorPosition(s.a), world.anchorPosition(s.b),
-                                          world.anchorVelocity(s.a), world.anchorVelocity(s.b));
-        world.applyForce(s.a, fa, f);
-        world.applyForce(s.b, -fa, f);
+        const Vec3 fa = dampedSpringForce(s, state.anchorPosition(s.a), state.anchorPosition(s.b),
+                                          state.anchorVelocity(s.a), state.anchorVelocity(s.b));
+        state.applyForce(s.a, fa, f);
+        state.applyForce(s.b, -fa, f);
     }
 }
 
@@ -236,8 +236,8 @@ void DampedSpringSet::projectTargets(const VecX& x, const VecX&, Index first, In
     }
 }
 
-double DampedSpringSet::potentialEnergyHalf(const ModelState& world, int half) const {
-    const VecX& x = world.positions();
+double DampedSpringSet::potentialEnergyHalf(const ModelState& state, int half) const {
+    const VecX& x = state.positions();
     double u = 0.0;
     // The particle pairs' lengths four at a time (the divergence guard reads the energy every
     // frame), summed pair by pair in order: (|xa - xb| - r)^2 k / 2. Half 0: the first half
@@ -253,34 +253,34 @@ double DampedSpringSet::potentialEnergyHalf(const ModelState& world, int half) c
     if (half == 0) return u;
     for (const Index k : anchoredSprings_) {
         const DampedSpring& s = springs_[k];
-        u += dampedSpringEnergy(s, world.anchorPosition(s.a), world.anchorPosition(s.b));
+        u += dampedSpringEnergy(s, state.anchorPosition(s.a), state.anchorPosition(s.b));
     }
     return u;
 }
 
-void DampedSpringSet::appendCouplings(const ModelState& world, std::vector<std::pair<Index, Index>>& out) const {
+void DampedSpringSet::appendCouplings(const ModelState& state, std::vector<std::pair<Index, Index>>& out) const {
     std::vector<EndBlock> ends;
     for (const DampedSpring& s : springs_) {
         if (s.a.body == s.b.body) continue;  // no net force: nothing to couple
         ends.clear();
-        appendEndBlocks(world, s.a, 1.0, ends);
-        appendEndBlocks(world, s.b, -1.0, ends);
+        appendEndBlocks(state, s.a, 1.0, ends);
+        appendEndBlocks(state, s.b, -1.0, ends);
         for (std::size_t p = 0; p < ends.size(); ++p)
             for (std::size_t q = p + 1; q < ends.size(); ++q) out.emplace_back(ends[p].block, ends[q].block);
     }
 }
 
-void DampedSpringSet::bindPattern(const ModelState& world, const BlockSparseMatrix& pattern) {
+void DampedSpringSet::bindPattern(const ModelState& state, const BlockSparseMatrix& pattern) {
     blocks_.clear();
     for (const DampedSpring& s : springs_) {
         if (!joinsParticles(s)) continue;
         Index a, b;
-        endBlocks(world, s, a, b);
+        endBlocks(state, s, a, b);
         const auto find = [&](Index i, Index j) { return static_cast<std::int32_t>(pattern.find(i, j)); };
         blocks_.push_back({find(a, a), a == b ? -1 : find(a, b), a == b ? -1 : find(b, a), find(b, b)});
     }
     patternBound_ = true;
-    planFirstWrites(world, pattern);
+    planFirstWrites(state, pattern);
 }
 
 namespace {
@@ -288,13 +288,13 @@ namespace {
 constexpr std::uint8_t kSetDiagonalA = 1, kSetDiagonalB = 2, kSetOffDiagonal = 4;
 }  // namespace
 
-void DampedSpringSet::planFirstWrites(const ModelState& world, const BlockSparseMatrix& pattern) {
+void DampedSpringSet::planFirstWrites(const ModelState& state, const BlockSparseMatrix& pattern) {
     // The pass runs the partition's first part, its second and then its band; the two parts
     // run at once but share no particle, so no block, and their first writes are the same in
     // either order. Within a pair: aa, bb, then the off-diagonal block (addDefinitePairJacobian).
     std::vector<char> written(static_cast<std::size_t>(pattern.storedBlocks()), 0);
     firstWrites_.assign(particlePairs_.size(), 0);
-    const ElementPartition& partition = pairPartition(world);
+    const ElementPartition& partition = pairPartition(state);
     for (const std::vector<Index>* part : {&partition.first(), &partition.second(), &partition.band()})
         for (const Index k : *part) {
             const auto& [aa, ab, ba, bb] = blocks_[k];
@@ -361,18 +361,18 @@ void addDefinitePairJacobian(const Spring& s, const Blocks& blocks, std::uint8_t
 }
 }  // namespace
 
-void DampedSpringSet::addAnchoredJacobians(const ModelState& world, const JacobianRequest& request, Index k,
+void DampedSpringSet::addAnchoredJacobians(const ModelState& state, const JacobianRequest& request, Index k,
                                            BlockSparseMatrix& J) const {
     const DampedSpring& s = springs_[k];
     if (s.a.body == s.b.body) return;  // both ends on one body: no net force
-    const Vec3 xa = world.anchorPosition(s.a), xb = world.anchorPosition(s.b);
-    const Vec3 va = world.anchorVelocity(s.a), vb = world.anchorVelocity(s.b);
+    const Vec3 xa = state.anchorPosition(s.a), xb = state.anchorPosition(s.b);
+    const Vec3 va = state.anchorVelocity(s.a), vb = state.anchorVelocity(s.b);
     Mat3 Kx, Kv;
     dampedSpringJacobians(s, xa, xb, va, vb, request.form, Kx, Kv);
     const Mat3 K = request.cx * Kx + request.cv * Kv;
     std::vector<EndBlock> ends;
-    appendEndBlocks(world, s.a, 1.0, ends);
-    appendEndBlocks(world, s.b, -1.0, ends);
+    appendEndBlocks(state, s.a, 1.0, ends);
+    appendEndBlocks(state, s.b, -1.0, ends);
     // Block (i, j) of G^T K G; with Upper storage, (j, i) is the transpose of (i, j).
     for (const EndBlock& p : ends)
         for (const EndBlock& q : ends)
@@ -385,16 +385,16 @@ void DampedSpringSet::addAnchoredJacobians(const ModelState& world, const Jacobi
     }
 }
 
-void DampedSpringSet::addJacobians(const ModelState& world, const JacobianRequest& request,
+void DampedSpringSet::addJacobians(const ModelState& state, const JacobianRequest& request,
                                    BlockSparseMatrix& J) const {
     if (!patternBound_) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
-    const VecX& x = world.positions();
-    const VecX& v = world.velocities();
+    const VecX& x = state.positions();
+    const VecX& v = state.velocities();
     std::size_t pair = 0;  // the particle pairs come in the springs' order
     for (std::size_t k = 0; k < springs_.size(); ++k) {
         const DampedSpring& s = springs_[k];
         if (!joinsParticles(s)) {
-            addAnchoredJacobians(world, request, static_cast<Index>(k), J);
+            addAnchoredJacobians(state, request, static_cast<Index>(k), J);
             continue;
         }
         const PairBlocks& blocks = blocks_[pair++];
@@ -424,17 +424,17 @@ void DampedSpringSet::addJacobians(const ModelState& world, const JacobianReques
     }
 }
 
-void DampedSpringSet::accumulateWithJacobians(const ModelState& world, const JacobianRequest& request, VecX& f,
+void DampedSpringSet::accumulateWithJacobians(const ModelState& state, const JacobianRequest& request, VecX& f,
                                               BlockSparseMatrix& J) const {
     if (request.form != JacobianForm::Definite) {
-        Force::accumulateWithJacobians(world, request, f, J);
+        Force::accumulateWithJacobians(state, request, f, J);
         return;
     }
     if (!patternBound_) throw std::logic_error("DampedSpringSet: Jacobian pattern not bound");
-    pairsWithJacobians<false>(world, request, f, J);
+    pairsWithJacobians<false>(state, request, f, J);
 }
 
-void DampedSpringSet::accumulateSettingJacobians(const ModelState& world, const JacobianRequest& request, VecX& f,
+void DampedSpringSet::accumulateSettingJacobians(const ModelState& state, const JacobianRequest& request, VecX& f,
                                                  BlockSparseMatrix& J) const {
     if (request.form != JacobianForm::Definite || !patternBound_ || plannedPattern_ != J.patternId())
         throw std::logic_error("DampedSpringSet: setting the Jacobian needs the Definite form and the bound pattern");
@@ -452,17 +452,17 @@ void DampedSpringSet::accumulateSettingJacobians(const ModelState& world, const 
     if (request.parallel && count >= static_cast<Index>(BlockSparseMatrix::kParallelZeroBlocks))
         request.parallel->run([&] { zero(0, count / 2); }, [&] { zero(count / 2, count); });
     else zero(0, count);
-    pairsWithJacobians<true>(world, request, f, J);
+    pairsWithJacobians<true>(state, request, f, J);
 }
 
 template <bool Set>
-void DampedSpringSet::pairsWithJacobians(const ModelState& world, const JacobianRequest& request, VecX& f,
+void DampedSpringSet::pairsWithJacobians(const ModelState& state, const JacobianRequest& request, VecX& f,
                                          BlockSparseMatrix& J) const {
     // The particle pairs (in the partition's order), then the others.
-    const VecX& x = world.positions();
-    const VecX& v = world.velocities();
+    const VecX& x = state.positions();
+    const VecX& v = state.velocities();
     const auto pairs = static_cast<Index>(particlePairs_.size());
-    pairPartition(world).forEach(request.parallel, [&](Index k) {
+    pairPartition(state).forEach(request.parallel, [&](Index k) {
         // The diagonal block of the later end of the pair kPrefetchAhead on, asked for now: on
         // a cloth of 128 x 128 the matrix outgrows the caches, and that block (up to two rows of
         // particles on) missed them; the pair's other blocks are in the rows the loop is at.
@@ -493,8 +493,8 @@ void DampedSpringSet::pairsWithJacobians(const ModelState& world, const Jacobian
         block3(f, p.b) -= fa;
         addDefinitePairJacobian(p, blocks, set, p.a, p.b, n, L, va - vb, request, J);
     });
-    accumulateOutsideProjectiveTerm(world, f);
-    for (const Index k : anchoredSprings_) addAnchoredJacobians(world, request, k, J);
+    accumulateOutsideProjectiveTerm(state, f);
+    for (const Index k : anchoredSprings_) addAnchoredJacobians(state, request, k, J);
 }
 
 }  // namespace tinkerbox

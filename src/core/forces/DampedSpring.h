@@ -76,26 +76,26 @@ public:
     const std::vector<DampedSpring>& springs() const { return springs_; }
     const DampedSpring& operator[](Index k) const { return springs_[k]; }
 
-    void accumulate(const ModelState& world, VecX& f, TwoWayParallel* parallel) const override;
-    double potentialEnergy(const ModelState& world) const override {
-        return potentialEnergyHalf(world, 0) + potentialEnergyHalf(world, 1);
+    void accumulate(const ModelState& state, VecX& f, TwoWayParallel* parallel) const override;
+    double potentialEnergy(const ModelState& state) const override {
+        return potentialEnergyHalf(state, 0) + potentialEnergyHalf(state, 1);
     }
-    double potentialEnergyHalf(const ModelState& world, int half) const override;
-    void appendCouplings(const ModelState& world, std::vector<std::pair<Index, Index>>& out) const override;
-    void bindPattern(const ModelState& world, const BlockSparseMatrix& pattern) override;
-    void addJacobians(const ModelState& world, const JacobianRequest& request, BlockSparseMatrix& J) const override;
+    double potentialEnergyHalf(const ModelState& state, int half) const override;
+    void appendCouplings(const ModelState& state, std::vector<std::pair<Index, Index>>& out) const override;
+    void bindPattern(const ModelState& state, const BlockSparseMatrix& pattern) override;
+    void addJacobians(const ModelState& state, const JacobianRequest& request, BlockSparseMatrix& J) const override;
     // Definite: each spring between particles takes its direction and length once for its
     // force and its Jacobian blocks.
-    void accumulateWithJacobians(const ModelState& world, const JacobianRequest& request, VecX& f,
+    void accumulateWithJacobians(const ModelState& state, const JacobianRequest& request, VecX& f,
                                  BlockSparseMatrix& J) const override;
     // The same with the Definite form, setting J rather than adding to it: J (with the bound
     // pattern) needs no zeroing first. Each block a particle pair reaches is set by the first
     // pair to reach it (0 + K: the same bits as zeroing and adding), the others are zeroed.
     // On a 128 x 128 cloth this spares a pass over the Jacobian's 8 MB.
-    void accumulateSettingJacobians(const ModelState& world, const JacobianRequest& request, VecX& f,
+    void accumulateSettingJacobians(const ModelState& state, const JacobianRequest& request, VecX& f,
                                     BlockSparseMatrix& J) const;
     const ProjectiveTerm* projectiveTerm() const override { return this; }
-    void accumulateOutsideProjectiveTerm(const ModelState& world, VecX& f) const override;
+    void accumulateOutsideProjectiveTerm(const ModelState& state, VecX& f) const override;
 
     std::uint64_t projectiveRevision() const override { return revision_; }
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
@@ -117,18 +117,18 @@ private:
     using PairBlocks = std::array<std::int32_t, 4>;
     static bool joinsParticles(const DampedSpring& s) { return s.a.isParticle() && s.b.isParticle(); }
     // The velocity blocks of a spring's ends (a particle's, or a body's linear block).
-    void endBlocks(const ModelState& world, const DampedSpring& s, Index& a, Index& b) const;
+    void endBlocks(const ModelState& state, const DampedSpring& s, Index& a, Index& b) const;
     // J (and dF/dx v) += spring k's blocks G^T K G for a spring with a body point at an end.
-    void addAnchoredJacobians(const ModelState& world, const JacobianRequest& request, Index k,
+    void addAnchoredJacobians(const ModelState& state, const JacobianRequest& request, Index k,
                               BlockSparseMatrix& J) const;
     // The particle pairs' partition, made again on first use after the springs changed: the
     // force passes without a Jacobian need it as well.
-    const ElementPartition& pairPartition(const ModelState& world) const;
+    const ElementPartition& pairPartition(const ModelState& state) const;
     // Finds, in the order the pairs' pass runs, which pair first reaches each block of the
     // bound pattern (firstWrites_) and which blocks none reaches (unreached_).
-    void planFirstWrites(const ModelState& world, const BlockSparseMatrix& pattern);
+    void planFirstWrites(const ModelState& state, const BlockSparseMatrix& pattern);
     template <bool Set>
-    void pairsWithJacobians(const ModelState& world, const JacobianRequest& request, VecX& f,
+    void pairsWithJacobians(const ModelState& state, const JacobianRequest& request, VecX& f,
                             BlockSparseMatrix& J) const;
 
     std::vector<DampedSpring> springs_;

@@ -133,10 +133,10 @@ Index DihedralBending::add(const BendingHinge& h) {
     return e;
 }
 
-void DihedralBending::accumulateOutsideProjectiveTerm(const ModelState& world, VecX& f) const {
-    const VecX& positions = world.positions();
-    const VecX& velocities = world.velocities();
-    for (const Index e : explicitHinges_) accumulateElement(world, positions, velocities, e, f);
+void DihedralBending::accumulateOutsideProjectiveTerm(const ModelState& state, VecX& f) const {
+    const VecX& positions = state.positions();
+    const VecX& velocities = state.velocities();
+    for (const Index e : explicitHinges_) accumulateElement(state, positions, velocities, e, f);
 }
 
 void DihedralBending::appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const {
@@ -226,9 +226,9 @@ void DihedralBending::projectTargets(const VecX& x, const VecX&, Index first, In
     }
 }
 
-double DihedralBending::angle(const ModelState& world, Index e) const {
+double DihedralBending::angle(const ModelState& state, Index e) const {
     Vector x;
-    for (int m = 0; m < 4; ++m) x.segment<3>(3 * m) = world.position(element(e)[m]);
+    for (int m = 0; m < 4; ++m) x.segment<3>(3 * m) = state.position(element(e)[m]);
     return dihedralAngle(x);
 }
 
@@ -247,8 +247,8 @@ double DihedralBending::elementEnergy(Index e, const Vector& x) const {
     return 0.5 * hinges_[e].stiffness * c * c;
 }
 
-double DihedralBending::potentialEnergyHalf(const ModelState& world, int half) const {
-    const VecX& x = world.positions();
+double DihedralBending::potentialEnergyHalf(const ModelState& state, int half) const {
+    const VecX& x = state.positions();
     const Index count = elementCount();
     const auto [begin, end] = laneHalf(count, half);
     constexpr double kPi = std::numbers::pi;

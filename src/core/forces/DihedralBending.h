@@ -62,20 +62,20 @@ class DihedralBending final : public ParticleElementForce<4>, public ProjectiveT
 public:
     Index add(const BendingHinge& h);
     const BendingHinge& hinge(Index e) const { return hinges_[e]; }
-    double angle(const ModelState& world, Index e) const;
+    double angle(const ModelState& state, Index e) const;
     // The hinges that are projective constraints, in the constraints' order.
     const std::vector<Index>& projectiveHinges() const { return projectiveHinges_; }
 
     // ParticleElementForce's sum of the hinges' energies to round-off, four hinges at a time
     // (their angles by atan2Lanes) and in two halves: the divergence guard reads it every
     // frame, on two threads where the integrator has them.
-    double potentialEnergy(const ModelState& world) const override {
-        return potentialEnergyHalf(world, 0) + potentialEnergyHalf(world, 1);
+    double potentialEnergy(const ModelState& state) const override {
+        return potentialEnergyHalf(state, 0) + potentialEnergyHalf(state, 1);
     }
-    double potentialEnergyHalf(const ModelState& world, int half) const override;
+    double potentialEnergyHalf(const ModelState& state, int half) const override;
 
     const ProjectiveTerm* projectiveTerm() const override { return this; }
-    void accumulateOutsideProjectiveTerm(const ModelState& world, VecX& f) const override;
+    void accumulateOutsideProjectiveTerm(const ModelState& state, VecX& f) const override;
     std::uint64_t projectiveRevision() const override { return hinges_.size(); }  // hinges are only added
     void appendProjectiveStencils(double h, std::vector<ProjectiveStencil>& out) const override;
     // Per hinge: the shares of its weight (elastic, damping), its frame's direction at the
@@ -87,13 +87,13 @@ public:
                         ProjectiveTarget* targets) const override;
 
 protected:
-    void elementForce(const ModelState& world, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
+    void elementForce(const ModelState& state, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
     double elementEnergy(Index e, const Vector& x) const override;
-    void elementJacobians(const ModelState& world, Index e, const Vector& x, const Vector& v,
+    void elementJacobians(const ModelState& state, Index e, const Vector& x, const Vector& v,
                           const JacobianRequest& request, Matrix& K, Vector& KxV) const override;
     // The angle and its gradient once for the force and the definite Jacobians, whose blocks
     // are -(cx k + cv kd) g_m g_n^T.
-    void definiteElementForceAndJacobians(const ModelState& world, Index e, const Vector& x, const Vector& v,
+    void definiteElementForceAndJacobians(const ModelState& state, Index e, const Vector& x, const Vector& v,
                                           const JacobianRequest& request, Vector& fe, Blocks& blocks,
                                           Vector& KxV) const override;
 

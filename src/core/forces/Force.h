@@ -40,13 +40,13 @@ public:
     // f += this force, evaluated at the system's current positions and velocities. When
     // parallel is given, a big force may add the two parts of its elements at once on it
     // (ElementPartition.h); the numbers are the same without it.
-    virtual void accumulate(const ModelState& world, VecX& f, TwoWayParallel* parallel) const = 0;
+    virtual void accumulate(const ModelState& state, VecX& f, TwoWayParallel* parallel) const = 0;
     virtual double potentialEnergy(const ModelState&) const { return 0.0; }
     // The potential energy of the first (half 0) or the second half (1) of the force's
     // elements, so that two threads can share a big force's energy: potentialEnergy() is
     // half 0's plus half 1's. A force that does not split gives all of it as half 0.
-    virtual double potentialEnergyHalf(const ModelState& world, int half) const {
-        return half == 0 ? potentialEnergy(world) : 0.0;
+    virtual double potentialEnergyHalf(const ModelState& state, int half) const {
+        return half == 0 ? potentialEnergy(state) : 0.0;
     }
 
     // Velocity blocks (i, j) whose force depends on each other: the off-diagonal blocks
@@ -61,10 +61,10 @@ public:
     virtual void addJacobians(const ModelState&, const JacobianRequest&, BlockSparseMatrix& /*J*/) const {}
     // accumulate and addJacobians at one state (the implicit step needs both), in one pass
     // where a force shares their work; the same numbers as the two calls.
-    virtual void accumulateWithJacobians(const ModelState& world, const JacobianRequest& request, VecX& f,
+    virtual void accumulateWithJacobians(const ModelState& state, const JacobianRequest& request, VecX& f,
                                          BlockSparseMatrix& J) const {
-        accumulate(world, f, request.parallel);
-        addJacobians(world, request, J);
+        accumulate(state, f, request.parallel);
+        addJacobians(state, request, J);
     }
 
     // The constraints this force offers the projective integrator (ProjectiveTerm.h), or

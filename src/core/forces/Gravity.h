@@ -13,11 +13,11 @@ public:
     const Vec3& acceleration() const { return g_; }
     void setAcceleration(const Vec3& g) { g_ = g; }
 
-    void accumulate(const ModelState& world, VecX& f, TwoWayParallel* parallel) const override;
+    void accumulate(const ModelState& state, VecX& f, TwoWayParallel* parallel) const override;
     // U = -sum m g.x over free particles, bodies and beads (fixed ones cannot exchange energy).
-    double potentialEnergy(const ModelState& world) const override;
+    double potentialEnergy(const ModelState& state) const override;
     // A bead's generalized gravity depends on its angle (the definite part only).
-    void addJacobians(const ModelState& world, const JacobianRequest& request, BlockSparseMatrix& J) const override;
+    void addJacobians(const ModelState& state, const JacobianRequest& request, BlockSparseMatrix& J) const override;
 
 private:
     Vec3 g_;

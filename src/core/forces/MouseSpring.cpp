@@ -18,34 +18,34 @@ Vec3 MouseSpring::force(const Vec3& x, const Vec3& v) const {
     return magnitude > maxForce_ ? Vec3(g * (maxForce_ / magnitude)) : g;
 }
 
-void MouseSpring::accumulate(const ModelState& world, VecX& f, TwoWayParallel*) const {
-    world.applyForce(anchor_, force(world.anchorPosition(anchor_), world.anchorVelocity(anchor_)), f);
+void MouseSpring::accumulate(const ModelState& state, VecX& f, TwoWayParallel*) const {
+    state.applyForce(anchor_, force(state.anchorPosition(anchor_), state.anchorVelocity(anchor_)), f);
 }
 
-double MouseSpring::potentialEnergy(const ModelState& world) const {
-    const double L = (world.anchorPosition(anchor_) - target_).norm();
+double MouseSpring::potentialEnergy(const ModelState& state) const {
+    const double L = (state.anchorPosition(anchor_) - target_).norm();
     const double capLength = maxForce_ / ks_;
     if (L <= capLength) return 0.5 * ks_ * L * L;
     return 0.5 * ks_ * capLength * capLength + maxForce_ * (L - capLength);
 }
 
-void MouseSpring::addJacobians(const ModelState& world, const JacobianRequest& request, BlockSparseMatrix& J) const {
-    const Vec3 v = world.anchorVelocity(anchor_);
-    const Vec3 g = -ks_ * (world.anchorPosition(anchor_) - target_) - kd_ * (v - targetVelocity_);
+void MouseSpring::addJacobians(const ModelState& state, const JacobianRequest& request, BlockSparseMatrix& J) const {
+    const Vec3 v = state.anchorVelocity(anchor_);
+    const Vec3 g = -ks_ * (state.anchorPosition(anchor_) - target_) - kd_ * (v - targetVelocity_);
     const double magnitude = g.norm();
     Mat3 shape = Mat3::Identity();
     if (magnitude > maxForce_) {
         const Vec3 gHat = g / magnitude;
         shape = (maxForce_ / magnitude) * (Mat3::Identity() - gHat * gHat.transpose());
     }
-    const Index block = world.velocityBlock(anchor_.body);
+    const Index block = state.velocityBlock(anchor_.body);
     const Mat3 K = -(request.cx * ks_ + request.cv * kd_) * shape;
     J.diagonal(block) += K;
     if (request.dFdxTimesVelocity) block3(*request.dFdxTimesVelocity, block) -= ks_ * shape * v;
     if (!anchor_.isRigid()) return;
     // The grabbed point moves with v + omega x r = v - [r]x omega: the angular block feels
     // G^T K G with G = -[r]x (Baraff, Rigid Body Simulation, section 2.6).
-    const Mat3 G = -skew(world.anchorPosition(anchor_) - world.rigidBodies().position(anchor_.index()));
+    const Mat3 G = -skew(state.anchorPosition(anchor_) - state.rigidBodies().position(anchor_.index()));
     J.at(block, block + 1) += K * G;
     if (J.storage() == BlockSparseMatrix::Storage::Full) J.at(block + 1, block) += G.transpose() * K;
     J.diagonal(block + 1) += G.transpose() * K * G;
@@ -74,8 +74,8 @@ void MouseSpring::projectTargets(const VecX& x, const VecX& x0, Index first, Ind
     *targets = projectiveTarget(displacement + force(block3(x, anchor_.index()), displacement / h) / (ks_ + kd_ / h));
 }
 
-void MouseSpring::appendCouplings(const ModelState& world, std::vector<std::pair<Index, Index>>& out) const {
-    if (anchor_.isRigid()) out.emplace_back(world.velocityBlock(anchor_.body), world.velocityBlock(anchor_.body) + 1);
+void MouseSpring::appendCouplings(const ModelState& state, std::vector<std::pair<Index, Index>>& out) const {
+    if (anchor_.isRigid()) out.emplace_back(state.velocityBlock(anchor_.body), state.velocityBlock(anchor_.body) + 1);
 }
 
 }  // namespace tinkerbox

@@ -25,16 +25,16 @@ public:
     // The force at position x, velocity v (capped).
     Vec3 force(const Vec3& x, const Vec3& v) const;
 
-    void accumulate(const ModelState& world, VecX& f, TwoWayParallel* parallel) const override;
+    void accumulate(const ModelState& state, VecX& f, TwoWayParallel* parallel) const override;
     // Energy of the capped spring: ks L^2/2 while ks L <= cap, then grows linearly.
-    double potentialEnergy(const ModelState& world) const override;
+    double potentialEnergy(const ModelState& state) const override;
     // Uncapped: -ks I and -kd I. Capped (f = c g/|g|): both scaled by c/|g| (I - g g^T/|g|^2).
     // On a body, K of those is G^T K G over its translation and rotation, G = [1, -[r]x]
     // the map to the grabbed point's velocity (the terms of the lever's own turning, which
     // vanish with the force and omega, left out).
-    void addJacobians(const ModelState& world, const JacobianRequest& request, BlockSparseMatrix& J) const override;
+    void addJacobians(const ModelState& state, const JacobianRequest& request, BlockSparseMatrix& J) const override;
     // A body's translation and rotation blocks are coupled.
-    void appendCouplings(const ModelState& world, std::vector<std::pair<Index, Index>>& out) const override;
+    void appendCouplings(const ModelState& state, std::vector<std::pair<Index, Index>>& out) const override;
 
     const ProjectiveTerm* projectiveTerm() const override { return anchor_.isParticle() ? this : nullptr; }
     std::uint64_t projectiveRevision() const override { return 0; }  // the stencil never changes

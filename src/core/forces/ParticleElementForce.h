@@ -113,15 +113,15 @@ public:
     const Element& element(Index e) const { return elements_[e]; }
 
     // The two parts of the elements at once when parallel is given (ElementPartition.h).
-    void accumulate(const ModelState& world, VecX& f, TwoWayParallel* parallel) const override {
-        const VecX& positions = world.positions();
-        const VecX& velocities = world.velocities();
-        partition(world).forEach(parallel, [&](Index e) { accumulateElement(world, positions, velocities, e, f); });
+    void accumulate(const ModelState& state, VecX& f, TwoWayParallel* parallel) const override {
+        const VecX& positions = state.positions();
+        const VecX& velocities = state.velocities();
+        partition(state).forEach(parallel, [&](Index e) { accumulateElement(state, positions, velocities, e, f); });
     }
 
-    double potentialEnergy(const ModelState& world) const override {
+    double potentialEnergy(const ModelState& state) const override {
         double u = 0.0;
-        const VecX& positions = world.positions();
+        const VecX& positions = state.positions();
         Vector x, v;
         for (Index e = 0; e < elementCount(); ++e) {
             gather(positions, positions, e, x, v);
@@ -143,39 +143,39 @@ public:
                 for (int n = 0; n < N; ++n) blocks_[e][N * m + n] = pattern.find(elements_[e][m], elements_[e][n]);
     }
 
-    void addJacobians(const ModelState& world, const JacobianRequest& request, BlockSparseMatrix& J) const override {
+    void addJacobians(const ModelState& state, const JacobianRequest& request, BlockSparseMatrix& J) const override {
         if (blocks_.size() != elements_.size())
             throw std::logic_error("ParticleElementForce: Jacobian pattern not bound");
-        const VecX& positions = world.positions();
-        const VecX& velocities = world.velocities();
+        const VecX& positions = state.positions();
+        const VecX& velocities = state.velocities();
         Vector x, v, KxV;
         Matrix K;
         for (Index e = 0; e < elementCount(); ++e) {
             gather(positions, velocities, e, x, v);
             K.setZero();
             KxV.setZero();
-            elementJacobians(world, e, x, v, request, K, KxV);
+            elementJacobians(state, e, x, v, request, K, KxV);
             scatterJacobians(e, K, KxV, request, J);
         }
     }
 
     // Definite: the two parts of the elements at once (ElementPartition.h), each element's
     // force and blocks from one evaluation.
-    void accumulateWithJacobians(const ModelState& world, const JacobianRequest& request, VecX& f,
+    void accumulateWithJacobians(const ModelState& state, const JacobianRequest& request, VecX& f,
                                  BlockSparseMatrix& J) const override {
         if (request.form != JacobianForm::Definite) {
-            Force::accumulateWithJacobians(world, request, f, J);
+            Force::accumulateWithJacobians(state, request, f, J);
             return;
         }
         if (blocks_.size() != elements_.size())
             throw std::logic_error("ParticleElementForce: Jacobian pattern not bound");
-        const VecX& positions = world.positions();
-        const VecX& velocities = world.velocities();
-        partition(world).forEach(request.parallel, [&](Index e) {
+        const VecX& positions = state.positions();
+        const VecX& velocities = state.velocities();
+        partition(state).forEach(request.parallel, [&](Index e) {
             Vector x, v, fe = Vector::Zero(), KxV = Vector::Zero();
             gather(positions, velocities, e, x, v);
             Blocks blocks(blocks_[e], J);
-            definiteElementForceAndJacobians(world, e, x, v, request, fe, blocks, KxV);
+            definiteElementForceAndJacobians(state, e, x, v, request, fe, blocks, KxV);
             for (int m = 0; m < N; ++m) block3(f, elements_[e][m]) += fe.template segment<3>(3 * m);
             if (request.dFdxTimesVelocity)
                 for (int m = 0; m < N; ++m)
@@ -193,31 +193,31 @@ protected:
         blocks_.clear();  // the Jacobian pattern must be rebound
     }
 
-    // f += element e's force (positions and velocities: the world's, fetched once per pass).
-    void accumulateElement(const ModelState& world, const VecX& positions, const VecX& velocities, Index e,
+    // f += element e's force (positions and velocities: the state's, fetched once per pass).
+    void accumulateElement(const ModelState& state, const VecX& positions, const VecX& velocities, Index e,
                            VecX& f) const {
         Vector x, v, fe;
         gather(positions, velocities, e, x, v);
         fe.setZero();
-        elementForce(world, e, x, v, fe);
+        elementForce(state, e, x, v, fe);
         for (int m = 0; m < N; ++m) block3(f, elements_[e][m]) += fe.template segment<3>(3 * m);
     }
 
     // fe += the element's force; K += cx dF/dx + cv dF/dv and KxV += dF/dx v (local, 3N),
     // in the request's form.
-    virtual void elementForce(const ModelState& world, Index e, const Vector& x, const Vector& v, Vector& fe) const = 0;
+    virtual void elementForce(const ModelState& state, Index e, const Vector& x, const Vector& v, Vector& fe) const = 0;
     virtual double elementEnergy(Index e, const Vector& x) const = 0;
-    virtual void elementJacobians(const ModelState& world, Index e, const Vector& x, const Vector& v,
+    virtual void elementJacobians(const ModelState& state, Index e, const Vector& x, const Vector& v,
                                   const JacobianRequest& request, Matrix& K, Vector& KxV) const = 0;
     // Both, in the definite form (Upper storage), the blocks added straight into J: an element
     // whose K has structure (rank-one terms) adds its blocks without a dense K and shares the
     // work of its force and Jacobians. By default the two calls, through a dense K.
-    virtual void definiteElementForceAndJacobians(const ModelState& world, Index e, const Vector& x, const Vector& v,
+    virtual void definiteElementForceAndJacobians(const ModelState& state, Index e, const Vector& x, const Vector& v,
                                                   const JacobianRequest& request, Vector& fe, Blocks& blocks,
                                                   Vector& KxV) const {
-        elementForce(world, e, x, v, fe);
+        elementForce(state, e, x, v, fe);
         Matrix K = Matrix::Zero();
-        elementJacobians(world, e, x, v, request, K, KxV);
+        elementJacobians(state, e, x, v, request, K, KxV);
         blocks.addDense(K);
     }
 
@@ -232,7 +232,7 @@ private:
                 block3(*request.dFdxTimesVelocity, elements_[e][m]) += KxV.template segment<3>(3 * m);
     }
 
-    // positions and velocities: the world's, fetched once per pass (with rigid bodies,
+    // positions and velocities: the state's, fetched once per pass (with rigid bodies,
     // ModelState::velocities() assembles a vector).
     void gather(const VecX& positions, const VecX& velocities, Index e, Vector& x, Vector& v) const {
         for (int m = 0; m < N; ++m) {
@@ -244,9 +244,9 @@ private:
     std::vector<Element> elements_;
     // The elements' partition, made on first use after elements were added (they are only
     // ever added): the force passes without a Jacobian need it as well.
-    const ElementPartition& partition(const ModelState& world) const {
+    const ElementPartition& partition(const ModelState& state) const {
         if (partitioned_ != elementCount()) {
-            partition_.assign<N>(elementCount(), world.particleCount(), [&](Index e) { return elements_[e]; });
+            partition_.assign<N>(elementCount(), state.particleCount(), [&](Index e) { return elements_[e]; });
             partitioned_ = elementCount();
         }
         return partition_;

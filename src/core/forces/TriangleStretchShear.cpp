@@ -42,9 +42,9 @@ Vec3 combine(const Vec3& weights, const Eigen::Matrix<double, 9, 1>& x) {
 }
 }  // namespace
 
-Vec3 TriangleStretchShear::strain(const ModelState& world, Index e) const {
+Vec3 TriangleStretchShear::strain(const ModelState& state, Index e) const {
     Eigen::Matrix<double, 9, 1> x;
-    for (int m = 0; m < 3; ++m) x.segment<3>(3 * m) = world.position(element(e)[m]);
+    for (int m = 0; m < 3; ++m) x.segment<3>(3 * m) = state.position(element(e)[m]);
     const Triangle& t = triangles_[e];
     const Vec3 wu = combine(t.du, x), wv = combine(t.dv, x);
     return Vec3(wu.norm(), wv.norm(), wu.dot(wv));
@@ -111,8 +111,8 @@ EIGEN_ALWAYS_INLINE void TriangleStretchShear::laneRows(const VecX& x, const Lan
     v = cv[0] * xs[0] + cv[1] * xs[1] + cv[2] * xs[2];
 }
 
-double TriangleStretchShear::potentialEnergyHalf(const ModelState& world, int half) const {
-    const VecX& x = world.positions();
+double TriangleStretchShear::potentialEnergyHalf(const ModelState& state, int half) const {
+    const VecX& x = state.positions();
     const Index count = elementCount();
     const auto [begin, end] = laneHalf(count, half);
     double energy = 0.0;

@@ -88,15 +88,15 @@ public:
     const StretchShearTriangle& triangle(Index e) const { return triangles_[e].spec; }
     double restArea(Index e) const { return triangles_[e].area; }
     // The stretch along u and v and the shear (w_u . w_v) of a triangle now.
-    Vec3 strain(const ModelState& world, Index e) const;
+    Vec3 strain(const ModelState& state, Index e) const;
 
     // ParticleElementForce's sum of the triangles' energies to round-off, each triangle's w_u
     // and w_v computed four triangles at a time, in two halves: the divergence guard reads it
     // every frame, on two threads where the integrator has them.
-    double potentialEnergy(const ModelState& world) const override {
-        return potentialEnergyHalf(world, 0) + potentialEnergyHalf(world, 1);
+    double potentialEnergy(const ModelState& state) const override {
+        return potentialEnergyHalf(state, 0) + potentialEnergyHalf(state, 1);
     }
-    double potentialEnergyHalf(const ModelState& world, int half) const override;
+    double potentialEnergyHalf(const ModelState& state, int half) const override;
 
     // Constraint e is triangle e.
     const ProjectiveTerm* projectiveTerm() const override { return this; }
@@ -111,14 +111,14 @@ public:
                         ProjectiveTarget* targets) const override;
 
 protected:
-    void elementForce(const ModelState& world, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
+    void elementForce(const ModelState& state, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
     double elementEnergy(Index e, const Vector& x) const override;
-    void elementJacobians(const ModelState& world, Index e, const Vector& x, const Vector& v,
+    void elementJacobians(const ModelState& state, Index e, const Vector& x, const Vector& v,
                           const JacobianRequest& request, Matrix& K, Vector& KxV) const override;
     // The conditions once for the force and the definite Jacobians, block by block: a stretch
     // condition's gradient is a d_m n and its Hessian a d_m d_n (I - n n^T)/|w|, so its blocks
     // are d_m d_n times one 3x3 matrix; the shear's are rank-one.
-    void definiteElementForceAndJacobians(const ModelState& world, Index e, const Vector& x, const Vector& v,
+    void definiteElementForceAndJacobians(const ModelState& state, Index e, const Vector& x, const Vector& v,
                                           const JacobianRequest& request, Vector& fe, Blocks& blocks,
                                           Vector& KxV) const override;
 

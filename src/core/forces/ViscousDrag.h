@@ -14,9 +14,9 @@ public:
     double coefficient() const { return kd_; }
     void setCoefficient(double kd) { kd_ = kd; }
 
-    void accumulate(const ModelState& world, VecX& f, TwoWayParallel* parallel) const override;
+    void accumulate(const ModelState& state, VecX& f, TwoWayParallel* parallel) const override;
     // dF/dv = -kd I on every particle's block, -(kd / m) I_world on a body's angular one; dF/dx = 0.
-    void addJacobians(const ModelState& world, const JacobianRequest& request, BlockSparseMatrix& J) const override;
+    void addJacobians(const ModelState& state, const JacobianRequest& request, BlockSparseMatrix& J) const override;
 
 private:
     double kd_;

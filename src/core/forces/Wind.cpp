@@ -75,18 +75,18 @@ void triangleGeometry(const Eigen::Matrix<double, 9, 1>& x, Vec3& a, Vec3& centr
 }
 }  // namespace
 
-void Wind::elementForce(const ModelState& world, Index, const Vector& x, const Vector& v, Vector& fe) const {
+void Wind::elementForce(const ModelState& state, Index, const Vector& x, const Vector& v, Vector& fe) const {
     Vec3 a, centroid;
     triangleGeometry(x, a, centroid);
     const double area = a.norm();
     if (area < 1e-300) return;
-    const Vec3 u = (v.segment<3>(0) + v.segment<3>(3) + v.segment<3>(6)) / 3.0 - airVelocity(centroid, world.time());
+    const Vec3 u = (v.segment<3>(0) + v.segment<3>(3) + v.segment<3>(6)) / 3.0 - airVelocity(centroid, state.time());
     const Vec3 F =
         (-(settings_.drag - settings_.tangentialDrag) * a.dot(u) / area) * a - settings_.tangentialDrag * area * u;
     for (int m = 0; m < 3; ++m) fe.segment<3>(3 * m) += F / 3.0;
 }
 
-void Wind::elementJacobians(const ModelState& world, Index, const Vector& x, const Vector& v, const JacobianRequest& r,
+void Wind::elementJacobians(const ModelState& state, Index, const Vector& x, const Vector& v, const JacobianRequest& r,
                             Matrix& K, Vector& KxV) const {
     Vec3 a, centroid;
     triangleGeometry(x, a, centroid);
@@ -101,7 +101,7 @@ void Wind::elementJacobians(const ModelState& world, Index, const Vector& x, con
     if (r.form == JacobianForm::Definite) return;
     Mat3 dwdx;
     const Vec3 u =
-        (v.segment<3>(0) + v.segment<3>(3) + v.segment<3>(6)) / 3.0 - airVelocity(centroid, world.time(), &dwdx);
+        (v.segment<3>(0) + v.segment<3>(3) + v.segment<3>(6)) / 3.0 - airVelocity(centroid, state.time(), &dwdx);
     const Vec3 n = a / area;
     // dF/da = -c' [a u^T + (a . u)(I - n n^T)]/|a| - ct u n^T.
     const Mat3 dFda =

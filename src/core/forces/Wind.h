@@ -27,9 +27,9 @@ public:
     Vec3 airVelocity(const Vec3& x, double t, Mat3* gradient = nullptr) const;
 
 protected:
-    void elementForce(const ModelState& world, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
+    void elementForce(const ModelState& state, Index e, const Vector& x, const Vector& v, Vector& fe) const override;
     double elementEnergy(Index, const Vector&) const override { return 0.0; }  // not a potential force
-    void elementJacobians(const ModelState& world, Index e, const Vector& x, const Vector& v,
+    void elementJacobians(const ModelState& state, Index e, const Vector& x, const Vector& v,
                           const JacobianRequest& request, Matrix& K, Vector& KxV) const override;
 
 private:
