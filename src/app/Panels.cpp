@@ -49,14 +49,6 @@ bool inputDouble(const char* label, double& value, double step, const char* form
     return ImGui::InputDouble(label, &value, step, step * 10.0, format);
 }
 
-// A number field of an edit made when the user leaves the field: whether that happened now.
-bool editField(const char* label, double& value, double step, const char* format, const char* tooltip) {
-    inputDouble(label, value, step, format);
-    const bool done = ImGui::IsItemDeactivatedAfterEdit();
-    itemTooltip(tooltip);
-    return done;
-}
-
 // An example's description for its tooltip, read off the scene the first time it is asked for.
 const std::string& exampleDescription(const ExampleScene& example) {
     static std::map<std::string_view, std::string> descriptions;
@@ -68,7 +60,8 @@ const std::string& exampleDescription(const ExampleScene& example) {
     return it->second;
 }
 
-// A kind's parameters as fields (IntegratorKind, ContactModelKind, ConstraintKind): a value
+// A kind's parameters as fields (IntegratorKind, ContactModelKind, ConstraintKind,
+// ForceFieldKind, ShapeKind, the cloth and hair materials): a value
 // typed into one that is in its range is applied. A Real is shown with realFormat; with
 // onRelease it is applied when the user leaves the field (one edit to undo), not at each keystroke.
 template <class Settings, class Apply>
@@ -481,35 +474,23 @@ void Panels::drawInspector() {
             if (groupOf(i) != group) return std::optional<Index>();
         return group;
     };
-    bool done = false;
-    const auto field = [&](const char* label, double& value, double step, const char* format, const char* tip) {
-        done |= editField(label, value, step, format, tip);
-    };
+    // Their materials, drawn from the materials' parameters (the loader's ranges).
     if (const std::optional<Index> cloth = commonGroup([&](Index i) { return editor_.clothOf(i); })) {
         const ClothSpec& c = scene.cloths[*cloth];
-        ClothMaterial m = c.material;
         ImGui::Text("Cloth %ld (%d x %d particles, %.3g x %.3g m)", static_cast<long>(*cloth), c.columns, c.rows,
                     c.width, c.height);
         if (!c.missing.empty()) ImGui::Text("holes: %zu of its particles deleted", c.missing.size());
-        field("stretch", m.stretch, 10.0, "%.1f", "N/m: the energy stretch/2 (S_u^2 + S_v^2) per unit area.");
-        field("shear", m.shear, 1.0, "%.2f", "N/m: the energy shear/2 (w_u . w_v)^2 per unit area.");
-        field("bend", m.bend, 1e-5, "%.2e", "N m: the energy bend/2 kappa^2 per unit area across each inner edge.");
-        field("stretch damp.", m.stretchDamping, 0.1, "%.3f", "kg/s per unit area, on the stretch conditions' rates.");
-        field("shear damp.", m.shearDamping, 0.01, "%.3f", "kg/s per unit area, on the shear condition's rate.");
-        field("bend damp.", m.bendDamping, 1e-6, "%.2e", "kg m^2/s, on the bending angle's rate.");
-        if (done) editor_.setClothMaterial(*cloth, m);
+        drawParameters(
+            clothMaterialParameters(), c.material,
+            [&](const ClothMaterial& next) { editor_.setClothMaterial(*cloth, next); }, "%.4g", true);
     }
     if (const std::optional<Index> hair = commonGroup([&](Index i) { return editor_.hairOf(i); })) {
         const HairSpec& h = scene.hair[*hair];
-        HairMaterial m = h.material;
         ImGui::Text("Hair %ld (%d strands of %d particles)", static_cast<long>(*hair), h.strands, h.length);
         if (!h.missing.empty()) ImGui::Text("cut: %zu of its particles deleted", h.missing.size());
-        field("stretch", m.stretch, 1.0, "%.2f", "N: a segment of rest length l is a spring of stiffness stretch / l.");
-        field("bend", m.bend, 1e-6, "%.2e", "N m^2: a joint between segments of mean length l has k = bend / l.");
-        field("twist", m.twist, 1e-6, "%.2e", "N m^2: the spring holding the plane of a curl, k = twist / l.");
-        field("stretch damp.", m.stretchDamping, 0.001, "%.4f", "kg m/s: a segment's damping is this over its length.");
-        field("bend damp.", m.bendDamping, 1e-8, "%.2e", "kg m^3/s: likewise, for the joints and the twist.");
-        if (done) editor_.setHairMaterial(*hair, m);
+        drawParameters(
+            hairMaterialParameters(), h.material,
+            [&](const HairMaterial& next) { editor_.setHairMaterial(*hair, next); }, "%.4g", true);
     }
     if (sel.springs.size() + sel.constraints.size() + sel.bodies.size() + sel.wires.size() > 1)
         ImGui::Text("%zu springs, %zu constraints, %zu bodies, %zu wires selected", sel.springs.size(),

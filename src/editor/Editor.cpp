@@ -1086,27 +1086,29 @@ std::optional<Index> Editor::hairOf(Index particle) const { return groupOf(scene
 
 namespace {
 
-// Finite and not negative (a typed "nan" is neither).
-bool allNonNegative(std::initializer_list<double> values) {
-    return std::all_of(values.begin(), values.end(), [](double x) { return x >= 0.0 && std::isfinite(x); });
+// Why a material is refused: its first constant out of its range, with its label; or empty.
+template <class Material>
+std::string materialError(std::span<const Parameter<Material>> parameters, const Material& material) {
+    for (const Parameter<Material>& p : parameters)
+        if (const std::string why = p.rangeError(p.get(material)); !why.empty())
+            return std::string(p.label) + " " + why;
+    return {};
 }
 
 }  // namespace
 
-void Editor::setClothMaterial(Index cloth, const ClothMaterial& material) {
-    const ClothMaterial& m = material;
-    if (cloth < 0 || cloth >= static_cast<Index>(scene_.cloths.size()) ||
-        !allNonNegative({m.stretch, m.shear, m.bend, m.stretchDamping, m.shearDamping, m.bendDamping}))
-        return;
+std::string Editor::setClothMaterial(Index cloth, const ClothMaterial& material) {
+    if (cloth < 0 || cloth >= static_cast<Index>(scene_.cloths.size())) return "no cloth " + std::to_string(cloth);
+    if (std::string why = materialError(clothMaterialParameters(), material); !why.empty()) return why;
     edit([&](Scene& scene) { scene.cloths[cloth].material = material; });
+    return {};
 }
 
-void Editor::setHairMaterial(Index hair, const HairMaterial& material) {
-    const HairMaterial& m = material;
-    if (hair < 0 || hair >= static_cast<Index>(scene_.hair.size()) ||
-        !allNonNegative({m.stretch, m.bend, m.twist, m.stretchDamping, m.bendDamping}))
-        return;
+std::string Editor::setHairMaterial(Index hair, const HairMaterial& material) {
+    if (hair < 0 || hair >= static_cast<Index>(scene_.hair.size())) return "no hair " + std::to_string(hair);
+    if (std::string why = materialError(hairMaterialParameters(), material); !why.empty()) return why;
     edit([&](Scene& scene) { scene.hair[hair].material = material; });
+    return {};
 }
 
 std::string Editor::setForceField(const ForceFieldSpec& field) {

@@ -144,9 +144,10 @@ public:
     // scene().cloths (scene().hair).
     std::optional<Index> clothOf(Index particle) const;
     std::optional<Index> hairOf(Index particle) const;
-    // Ignored for a negative or non-finite constant, which no scene file holds.
-    void setClothMaterial(Index cloth, const ClothMaterial& material);
-    void setHairMaterial(Index hair, const HairMaterial& material);
+    // Returns why a material is refused (a constant out of its range, clothMaterialParameters
+    // and hairMaterialParameters, as the loader checks it), and nothing changes; empty when set.
+    std::string setClothMaterial(Index cloth, const ClothMaterial& material);
+    std::string setHairMaterial(Index hair, const HairMaterial& material);
     // Switches a force field on with these settings, or changes it (an undoable edit). Returns
     // the reason when a setting is out of its kind's range (forceFieldError), and nothing
     // changes; empty when set.

@@ -545,8 +545,9 @@ std::vector<int> readMissing(const Node& parent, long long places, const std::st
 }
 
 ClothSpec readCloth(const Node& c, const Scene& scene) {
-    c.expectObject({"first_particle", "columns", "rows", "width", "height", "stretch", "shear", "bend",
-                    "stretch_damping", "shear_damping", "bend_damping", "missing"});
+    std::vector<std::string_view> keys = {"first_particle", "columns", "rows", "width", "height", "missing"};
+    for (const Parameter<ClothMaterial>& p : clothMaterialParameters()) keys.push_back(p.key);
+    c.expectObject(keys);
     ClothSpec out;
     out.columns = gridCount(c["columns"], 2);
     out.rows = gridCount(c["rows"], 2);
@@ -554,16 +555,8 @@ ClothSpec readCloth(const Node& c, const Scene& scene) {
     out.firstParticle = particleRange(c, out.particleCount(), scene);
     out.width = c["width"].positive();
     out.height = c["height"].positive();
-    ClothMaterial& m = out.material;
-    const auto read = [&c](std::string_view key, double& value) {
-        if (c.has(key)) value = c[key].numberAtLeast(0.0);
-    };
-    read("stretch", m.stretch);
-    read("shear", m.shear);
-    read("bend", m.bend);
-    read("stretch_damping", m.stretchDamping);
-    read("shear_damping", m.shearDamping);
-    read("bend_damping", m.bendDamping);
+    readParameters(c, clothMaterialParameters(), out.material);
+    const ClothMaterial& m = out.material;
     // The per-triangle constants (material / rest area) and per-hinge ones (material |e|^2/(A1 + A2)).
     const double du = out.width / (out.columns - 1), dv = out.height / (out.rows - 1);
     const double area = 0.5 * du * dv;
@@ -574,8 +567,9 @@ ClothSpec readCloth(const Node& c, const Scene& scene) {
 }
 
 HairSpec readHair(const Node& h, const Scene& scene) {
-    h.expectObject({"first_particle", "strands", "length", "stretch", "bend", "twist", "stretch_damping",
-                    "bend_damping", "rest_shape", "missing"});
+    std::vector<std::string_view> keys = {"first_particle", "strands", "length", "rest_shape", "missing"};
+    for (const Parameter<HairMaterial>& p : hairMaterialParameters()) keys.push_back(p.key);
+    h.expectObject(keys);
     HairSpec out;
     const long long strands = h["strands"].integer();
     if (strands < 1 || strands > 100000)
@@ -584,15 +578,8 @@ HairSpec readHair(const Node& h, const Scene& scene) {
     out.length = gridCount(h["length"], 2);
     out.missing = readMissing(h, out.placeCount(), "the strands");
     out.firstParticle = particleRange(h, out.particleCount(), scene);
-    HairMaterial& m = out.material;
-    const auto read = [&h](std::string_view key, double& value) {
-        if (h.has(key)) value = h[key].numberAtLeast(0.0);
-    };
-    read("stretch", m.stretch);
-    read("bend", m.bend);
-    read("twist", m.twist);
-    read("stretch_damping", m.stretchDamping);
-    read("bend_damping", m.bendDamping);
+    readParameters(h, hairMaterialParameters(), out.material);
+    const HairMaterial& m = out.material;
     const Index count = out.particleCount();
     if (h.has("rest_shape")) {
         const Node shape = h["rest_shape"];
@@ -903,32 +890,27 @@ std::string serializeScene(const Scene& scene) {
         root["wires"].push_back({{"center", toJson(w.center)}, {"radius", w.radius}, {"normal", toJson(w.normal)}});
     if (!scene.cloths.empty()) {
         root["cloths"] = ordered_json::array();
-        for (const ClothSpec& c : scene.cloths)
-            root["cloths"].push_back({{"first_particle", c.firstParticle},
-                                      {"columns", c.columns},
-                                      {"rows", c.rows},
-                                      {"width", c.width},
-                                      {"height", c.height},
-                                      {"stretch", c.material.stretch},
-                                      {"shear", c.material.shear},
-                                      {"bend", c.material.bend},
-                                      {"stretch_damping", c.material.stretchDamping},
-                                      {"shear_damping", c.material.shearDamping},
-                                      {"bend_damping", c.material.bendDamping}});
+        for (const ClothSpec& c : scene.cloths) {
+            ordered_json entry = {{"first_particle", c.firstParticle},
+                                  {"columns", c.columns},
+                                  {"rows", c.rows},
+                                  {"width", c.width},
+                                  {"height", c.height}};
+            for (const Parameter<ClothMaterial>& p : clothMaterialParameters())
+                entry[std::string(p.key)] = parameterJson(p, c.material);
+            root["cloths"].push_back(std::move(entry));
+        }
         for (std::size_t k = 0; k < scene.cloths.size(); ++k)
             if (!scene.cloths[k].missing.empty()) root["cloths"][k]["missing"] = scene.cloths[k].missing;
     }
     if (!scene.hair.empty()) {
         root["hair"] = ordered_json::array();
-        for (const HairSpec& h : scene.hair)
-            root["hair"].push_back({{"first_particle", h.firstParticle},
-                                    {"strands", h.strands},
-                                    {"length", h.length},
-                                    {"stretch", h.material.stretch},
-                                    {"bend", h.material.bend},
-                                    {"twist", h.material.twist},
-                                    {"stretch_damping", h.material.stretchDamping},
-                                    {"bend_damping", h.material.bendDamping}});
+        for (const HairSpec& h : scene.hair) {
+            ordered_json entry = {{"first_particle", h.firstParticle}, {"strands", h.strands}, {"length", h.length}};
+            for (const Parameter<HairMaterial>& p : hairMaterialParameters())
+                entry[std::string(p.key)] = parameterJson(p, h.material);
+            root["hair"].push_back(std::move(entry));
+        }
         for (std::size_t k = 0; k < scene.hair.size(); ++k)
             if (!scene.hair[k].restShape.empty()) {
                 ordered_json shape = ordered_json::array();

@@ -938,6 +938,24 @@ TEST_F(App, TheInspectorEditsABoxsEdge) {
     EXPECT_EQ(std::get<BoxShape>(scene.bodies[0].shape).size, Vec3(1.0, 1.1, 1.0));
 }
 
+// A cloth's material in the inspector comes from the material's parameters: the flag, all of it
+// selected (Ctrl+A), the "+" of its "shear" clicked once: the saved cloth shears 10 % harder, and
+// that was one edit.
+TEST_F(App, TheInspectorEditsAClothsMaterial) {
+    const std::string script =
+        writeFile(dir_ / "input.txt",
+                  "2 move 640 400\n3 key V\n4 key A ctrl\n6 move 1169 113\n"
+                  "7 button left press\n8 button left release\n10 move 640 400\n12 key Q ctrl\n");
+    const fs::path saved = dir_ / "saved.json";
+    const double before = loadScene(kScenes / "flag.json").cloths.at(0).material.shear;
+    ASSERT_EQ(run(withWindow({(kScenes / "flag.json").string(), "--script", script, "--save-on-exit", saved.string()})),
+              0);
+    EXPECT_EQ(readStatus(status_).text("undo"), "1");
+    const Scene scene = loadScene(saved);
+    ASSERT_EQ(scene.cloths.size(), 1u);
+    EXPECT_DOUBLE_EQ(scene.cloths[0].material.shear, 1.1 * before);
+}
+
 // Pixels in the warm colours of a cloth (front or back) or of hair, lit or in shade: nothing
 // else in the drape or the hair example (a blue or grey sphere, grey lines, a dark ground) is
 // that red.

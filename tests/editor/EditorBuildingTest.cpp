@@ -670,12 +670,13 @@ TEST(EditorBuilding, HairOnAMovingBodyGoesWithIt) {
 
 // A group's material (a cloth's, a hair's) set to `changed`, then to one with a negative
 // constant, which is refused, then undone back to `original`.
+// The refusal says which constant and its range.
 template <class Material, class Get, class Set>
 void expectMaterialEdit(Editor& e, const Material& original, const Material& changed, const Material& negative, Get get,
-                        Set set) {
-    set(changed);
+                        Set set, const std::string& refusal) {
+    EXPECT_EQ(set(changed), "");
     EXPECT_EQ(get(), changed);
-    set(negative);
+    EXPECT_EQ(set(negative), refusal);
     EXPECT_EQ(get(), changed);
     e.undo();
     EXPECT_EQ(get(), original);
@@ -708,7 +709,8 @@ TEST(EditorBuilding, AClothsMaterialIsSetInOneEdit) {
     negative.shearDamping = std::nan("");  // as refused as a negative one
     expectMaterialEdit(
         e, cloth.material, stiffer, negative, [&] { return e.scene().cloths[0].material; },
-        [&](const ClothMaterial& m) { e.setClothMaterial(0, m); });
+        [&](const ClothMaterial& m) { return e.setClothMaterial(0, m); },
+        "shear damp. must be between 0 and 1e+50 (got nan)");
 }
 
 // Likewise for hair: the strands a particle belongs to, and their material in one edit.
@@ -727,7 +729,7 @@ TEST(EditorBuilding, AHairsMaterialIsSetInOneEdit) {
     negative.twist = -1.0;
     expectMaterialEdit(
         e, hair.material, softer, negative, [&] { return e.scene().hair[0].material; },
-        [&](const HairMaterial& m) { e.setHairMaterial(0, m); });
+        [&](const HairMaterial& m) { return e.setHairMaterial(0, m); }, "twist must be between 0 and 1e+50 (got -1)");
 }
 
 // The wind is set, changed and taken off in undoable edits; a gust scale that is not

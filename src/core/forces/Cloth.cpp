@@ -131,4 +131,84 @@ HairForces makeHair(const std::vector<Vec3>& x, const std::vector<StrandRun>& st
     return out;
 }
 
+namespace {
+
+constexpr Parameter<ClothMaterial> kClothMaterialParameters[] = {
+    {.key = "stretch",
+     .label = "stretch",
+     .help = "N/m: the energy stretch/2 (S_u^2 + S_v^2) per unit area.",
+     .max = kMaxSceneMagnitude,
+     .get = [](const ClothMaterial& m) { return m.stretch; },
+     .set = [](ClothMaterial& m, double v) { m.stretch = v; }},
+    {.key = "shear",
+     .label = "shear",
+     .help = "N/m: the energy shear/2 (w_u . w_v)^2 per unit area.",
+     .max = kMaxSceneMagnitude,
+     .get = [](const ClothMaterial& m) { return m.shear; },
+     .set = [](ClothMaterial& m, double v) { m.shear = v; }},
+    {.key = "bend",
+     .label = "bend",
+     .help = "N m: the energy bend/2 kappa^2 per unit area across each inner edge.",
+     .max = kMaxSceneMagnitude,
+     .get = [](const ClothMaterial& m) { return m.bend; },
+     .set = [](ClothMaterial& m, double v) { m.bend = v; }},
+    {.key = "stretch_damping",
+     .label = "stretch damp.",
+     .help = "kg/s per unit area, on the stretch conditions' rates.",
+     .max = kMaxSceneMagnitude,
+     .get = [](const ClothMaterial& m) { return m.stretchDamping; },
+     .set = [](ClothMaterial& m, double v) { m.stretchDamping = v; }},
+    {.key = "shear_damping",
+     .label = "shear damp.",
+     .help = "kg/s per unit area, on the shear condition's rate.",
+     .max = kMaxSceneMagnitude,
+     .get = [](const ClothMaterial& m) { return m.shearDamping; },
+     .set = [](ClothMaterial& m, double v) { m.shearDamping = v; }},
+    {.key = "bend_damping",
+     .label = "bend damp.",
+     .help = "kg m^2/s, on the bending angle's rate.",
+     .max = kMaxSceneMagnitude,
+     .get = [](const ClothMaterial& m) { return m.bendDamping; },
+     .set = [](ClothMaterial& m, double v) { m.bendDamping = v; }},
+};
+
+constexpr Parameter<HairMaterial> kHairMaterialParameters[] = {
+    {.key = "stretch",
+     .label = "stretch",
+     .help = "N: a segment of rest length l is a spring of stiffness stretch / l.",
+     .max = kMaxSceneMagnitude,
+     .get = [](const HairMaterial& m) { return m.stretch; },
+     .set = [](HairMaterial& m, double v) { m.stretch = v; }},
+    {.key = "bend",
+     .label = "bend",
+     .help = "N m^2: a joint between segments of mean length l has k = bend / l.",
+     .max = kMaxSceneMagnitude,
+     .get = [](const HairMaterial& m) { return m.bend; },
+     .set = [](HairMaterial& m, double v) { m.bend = v; }},
+    {.key = "twist",
+     .label = "twist",
+     .help = "N m^2: the spring holding the plane of a curl, k = twist / l.",
+     .max = kMaxSceneMagnitude,
+     .get = [](const HairMaterial& m) { return m.twist; },
+     .set = [](HairMaterial& m, double v) { m.twist = v; }},
+    {.key = "stretch_damping",
+     .label = "stretch damp.",
+     .help = "kg m/s: a segment's damping is this over its length.",
+     .max = kMaxSceneMagnitude,
+     .get = [](const HairMaterial& m) { return m.stretchDamping; },
+     .set = [](HairMaterial& m, double v) { m.stretchDamping = v; }},
+    {.key = "bend_damping",
+     .label = "bend damp.",
+     .help = "kg m^3/s: likewise, for the joints and the twist.",
+     .max = kMaxSceneMagnitude,
+     .get = [](const HairMaterial& m) { return m.bendDamping; },
+     .set = [](HairMaterial& m, double v) { m.bendDamping = v; }},
+};
+
+}  // namespace
+
+std::span<const Parameter<ClothMaterial>> clothMaterialParameters() { return kClothMaterialParameters; }
+
+std::span<const Parameter<HairMaterial>> hairMaterialParameters() { return kHairMaterialParameters; }
+
 }  // namespace tinkerbox

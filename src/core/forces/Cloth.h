@@ -4,12 +4,14 @@
 // same (the constants scale with the discretization: stretch and shear per unit rest
 // area, bending per hinge as |e|^2/(A1 + A2), springs along a strand as 1/l).
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "core/forces/AngularSpring.h"
 #include "core/forces/DampedSpring.h"
 #include "core/forces/DihedralBending.h"
 #include "core/forces/TriangleStretchShear.h"
+#include "core/math/Parameter.h"
 
 namespace tinkerbox {
 
@@ -24,6 +26,10 @@ struct ClothMaterial {
 
     bool operator==(const ClothMaterial&) const = default;
 };
+
+// Its constants as the scene file, the inspector and the editor's check see them, with their
+// ranges (each at least 0).
+std::span<const Parameter<ClothMaterial>> clothMaterialParameters();
 
 struct ClothTriangle {
     std::array<Index, 3> particles{};
@@ -78,6 +84,9 @@ struct HairMaterial {
 
     bool operator==(const HairMaterial&) const = default;
 };
+
+// Likewise for hair.
+std::span<const Parameter<HairMaterial>> hairMaterialParameters();
 
 // The forces of strands of particles: particles first, first + 1, ... form a strand, in
 // strands of `length` particles each, one after another. Their rest shape is the
