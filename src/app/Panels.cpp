@@ -21,8 +21,11 @@
 #include "app/ViewRecording.h"
 #include "app/Tooltip.h"
 #include "app/TimelineBar.h"
+#include "core/bodies/ShapeKind.h"
 #include "core/constraints/ConstraintKind.h"
 #include "core/contact/ContactModel.h"
+#include "core/forces/Cloth.h"
+#include "core/forces/ForceFieldKind.h"
 #include "core/integrators/Integrator.h"
 #include "scene/BenchmarkScenes.h"
 #include "scene/ExampleScenes.h"
@@ -536,6 +539,7 @@ void Panels::drawInspector() {
         const RigidBodies& bodies = editor_.simulation().world().rigidBodies();
         const RigidBodySpec& spec = scene.bodies[k];
         ImGui::Text("Body %ld (%s)", static_cast<long>(k), std::string(shapeName(spec.shape)).c_str());
+        itemTooltip(std::string(shapeKind(spec.shape).summary).c_str());
         const Vec3 x = bodies.position(k), w = bodies.angularVelocity(k);
         ImGui::Text("centre of mass %.3f %.3f %.3f", x.x(), x.y(), x.z());
         ImGui::Text("angular velocity %.3f %.3f %.3f", w.x(), w.y(), w.z());

@@ -21,6 +21,7 @@ std::string edgeError(const Vec3& size) {
     return {};
 }
 
+// One edge: the file's "size" holds the three, [x, y, z].
 template <int Axis>
 constexpr ShapeParameter edge(std::string_view label, std::string_view help) {
     return {.key = "size",

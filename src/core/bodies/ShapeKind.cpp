@@ -1,19 +1,13 @@
 #include "core/bodies/ShapeKind.h"
 
-#include <array>
-#include <utility>
-
 #include "core/math/KindRegistry.h"
 
 namespace tinkerbox {
 
 namespace {
 
-// One kind per alternative of the variant, in its order: shape.index() finds a shape's kind.
-constexpr auto kShapeKinds = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<const ShapeKind*, sizeof...(I)>{&std::variant_alternative_t<I, Shape>::kind...};
-}
-(std::make_index_sequence<std::variant_size_v<Shape>>{});
+// shape.index() finds a shape's kind.
+constexpr auto kShapeKinds = variantKinds<ShapeKind, Shape>();
 
 }  // namespace
 

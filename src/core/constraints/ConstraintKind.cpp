@@ -1,8 +1,5 @@
 #include "core/constraints/ConstraintKind.h"
 
-#include <array>
-#include <utility>
-
 #include "core/constraints/Constraint.h"
 #include "core/math/KindRegistry.h"
 
@@ -10,11 +7,8 @@ namespace tinkerbox {
 
 namespace {
 
-// One kind per alternative of the variant, in its order: spec.index() finds a spec's kind.
-constexpr auto kKinds = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<const ConstraintKind*, sizeof...(I)>{&std::variant_alternative_t<I, ConstraintSpec>::kind...};
-}
-(std::make_index_sequence<std::variant_size_v<ConstraintSpec>>{});
+// spec.index() finds a spec's kind.
+constexpr auto kKinds = variantKinds<ConstraintKind, ConstraintSpec>();
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 #include "core/forces/ForceFieldKind.h"
 
+#include <array>
 #include <cmath>
 #include <utility>
 
@@ -10,11 +11,8 @@ namespace tinkerbox {
 
 namespace {
 
-// One kind per alternative of the variant, in its order: spec.index() finds a spec's kind.
-constexpr auto kForceFieldKinds = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<const ForceFieldKind*, sizeof...(I)>{&std::variant_alternative_t<I, ForceFieldSpec>::kind...};
-}
-(std::make_index_sequence<std::variant_size_v<ForceFieldSpec>>{});
+// spec.index() finds a spec's kind.
+constexpr auto kForceFieldKinds = variantKinds<ForceFieldKind, ForceFieldSpec>();
 
 // The default spec of each alternative, in the same order.
 constexpr auto kForceFieldDefaults = []<std::size_t... I>(std::index_sequence<I...>) {

@@ -1,12 +1,26 @@
 #pragma once
-// Look-ups in a registry of kinds (IntegratorKind, ContactModelKind): a list of descriptors,
-// each with a name.
+// Look-ups in a registry of kinds (IntegratorKind, ContactModelKind, ...): a list of
+// descriptors, each with a name.
+#include <array>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
 
 namespace tinkerbox {
+
+// The registry of a variant whose alternatives each declare `static const Kind kind` (the
+// constraints, force fields and shapes): their kinds in the variant's order, so that a value's
+// index() finds its kind.
+template <class Kind, class Variant>
+constexpr auto variantKinds() {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+        return std::array<const Kind*, sizeof...(I)>{&std::variant_alternative_t<I, Variant>::kind...};
+    }
+    (std::make_index_sequence<std::variant_size_v<Variant>>{});
+}
 
 // nullptr when no kind has that name.
 template <class Kind>
