@@ -67,8 +67,9 @@ const std::string& exampleDescription(const ExampleScene& example) {
 // ForceFieldKind, ShapeKind, the cloth and hair materials): a value
 // typed into one that is in its range is applied. A Real is shown with realFormat; with
 // onRelease it is applied when the user leaves the field (one edit to undo), not at each keystroke.
+// current is a copy: an edit replaces the scene it was read from, the loop goes on reading it.
 template <class Settings, class Apply>
-void drawParameters(std::span<const Parameter<Settings>> parameters, const Settings& current, Apply apply,
+void drawParameters(std::span<const Parameter<Settings>> parameters, const Settings current, Apply apply,
                     const char* realFormat = "%.1e", bool onRelease = false) {
     for (const Parameter<Settings>& p : parameters) {
         double value = p.get(current);
@@ -517,7 +518,7 @@ void Panels::drawInspector() {
     }
     if (sel.constraints.size() == 1) {
         const Index k = *sel.constraints.begin();
-        const ConstraintSpec& spec = scene.constraints[k];
+        const ConstraintSpec spec = scene.constraints[k];  // a copy: an edit below replaces the scene
         const ConstraintKind& kind = constraintKind(spec);
         std::string anchors;
         forEachAnchor(spec, [&](const Anchor& a) { anchors += (anchors.empty() ? "" : " - ") + describe(a); });
@@ -537,7 +538,7 @@ void Panels::drawInspector() {
     if (sel.bodies.size() == 1) {
         const Index k = *sel.bodies.begin();
         const RigidBodies& bodies = editor_.simulation().world().rigidBodies();
-        const RigidBodySpec& spec = scene.bodies[k];
+        const RigidBodySpec spec = scene.bodies[k];  // a copy: an edit below replaces the scene
         ImGui::Text("Body %ld (%s)", static_cast<long>(k), std::string(shapeName(spec.shape)).c_str());
         itemTooltip(std::string(shapeKind(spec.shape).summary).c_str());
         const Vec3 x = bodies.position(k), w = bodies.angularVelocity(k);
