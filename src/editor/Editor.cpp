@@ -10,6 +10,7 @@
 #include "core/collision/ParticleCollisions.h"
 #include "core/dynamics/Connectivity.h"
 #include "core/dynamics/GrabSpring.h"
+#include "core/math/ParametersError.h"
 #include "scene/SceneBuilder.h"
 
 namespace tinkerbox {
@@ -1084,29 +1085,16 @@ std::optional<Index> Editor::clothOf(Index particle) const { return groupOf(scen
 
 std::optional<Index> Editor::hairOf(Index particle) const { return groupOf(scene_.hair, particle); }
 
-namespace {
-
-// Why a material is refused: its first constant out of its range, with its label; or empty.
-template <class Material>
-std::string materialError(std::span<const Parameter<Material>> parameters, const Material& material) {
-    for (const Parameter<Material>& p : parameters)
-        if (const std::string why = p.rangeError(p.get(material)); !why.empty())
-            return std::string(p.label) + " " + why;
-    return {};
-}
-
-}  // namespace
-
 std::string Editor::setClothMaterial(Index cloth, const ClothMaterial& material) {
     if (cloth < 0 || cloth >= static_cast<Index>(scene_.cloths.size())) return "no cloth " + std::to_string(cloth);
-    if (std::string why = materialError(clothMaterialParameters(), material); !why.empty()) return why;
+    if (std::string why = parametersError(clothMaterialParameters(), material); !why.empty()) return why;
     edit([&](Scene& scene) { scene.cloths[cloth].material = material; });
     return {};
 }
 
 std::string Editor::setHairMaterial(Index hair, const HairMaterial& material) {
     if (hair < 0 || hair >= static_cast<Index>(scene_.hair.size())) return "no hair " + std::to_string(hair);
-    if (std::string why = materialError(hairMaterialParameters(), material); !why.empty()) return why;
+    if (std::string why = parametersError(hairMaterialParameters(), material); !why.empty()) return why;
     edit([&](Scene& scene) { scene.hair[hair].material = material; });
     return {};
 }
@@ -1199,9 +1187,8 @@ void Editor::setDrag(double kd) {
 
 std::string Editor::setSolverSettings(const IntegratorSettings& solver) {
     for (const IntegratorKind* kind : integratorKinds())
-        for (const IntegratorParameter& p : kind->parameters)
-            if (const std::string why = p.rangeError(p.get(solver)); !why.empty())
-                return std::string(kind->name) + "'s " + std::string(p.label) + " " + why;
+        if (const std::string why = parametersError(kind->parameters, solver); !why.empty())
+            return std::string(kind->name) + "'s " + why;
     simulation_->setSolverSettings(solver);
     scene_.settings = simulation_->settings();
     return {};

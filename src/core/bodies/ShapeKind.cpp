@@ -1,6 +1,7 @@
 #include "core/bodies/ShapeKind.h"
 
 #include "core/math/KindRegistry.h"
+#include "core/math/ParametersError.h"
 
 namespace tinkerbox {
 
@@ -23,8 +24,7 @@ std::string_view shapeName(const Shape& shape) { return shapeKind(shape).name; }
 
 std::string shapeError(const Shape& shape) {
     const ShapeKind& kind = shapeKind(shape);
-    for (const ShapeParameter& p : kind.parameters)
-        if (const std::string why = p.rangeError(p.get(shape)); !why.empty()) return std::string(p.label) + " " + why;
+    if (std::string why = parametersError(kind.parameters, shape); !why.empty()) return why;
     return kind.check(shape);
 }
 

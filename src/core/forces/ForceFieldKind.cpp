@@ -6,6 +6,7 @@
 
 #include "core/forces/Force.h"
 #include "core/math/KindRegistry.h"
+#include "core/math/ParametersError.h"
 
 namespace tinkerbox {
 
@@ -42,9 +43,7 @@ std::string forceFieldError(const ForceFieldSpec& spec) {
         if (const Vec3 value = v.get(spec); !value.allFinite() || value.cwiseAbs().maxCoeff() > kMaxSceneMagnitude)
             return std::string(v.label) + " must be finite and at most " +
                    parameterValueText(ParameterType::Real, kMaxSceneMagnitude) + " in each coordinate";
-    for (const ForceFieldParameter& p : kind.parameters)
-        if (const std::string why = p.rangeError(p.get(spec)); !why.empty()) return std::string(p.label) + " " + why;
-    return {};
+    return parametersError(kind.parameters, spec);
 }
 
 }  // namespace tinkerbox
